@@ -1,0 +1,35 @@
+import { HINT, type TypeHint } from './hints';
+import type { ParamOptions } from './param.decorator';
+import { checkBoolean, checkString } from './member';
+import { paramOrProperty } from './target';
+
+/** Options of {@link Field}: those of `@Param` without `name` (rename with class-transformer's `@Expose`). */
+export type FieldOptions = Omit<ParamOptions, 'name'>;
+
+const OPTION_KEYS = new Set(['description', 'type', 'nullable', 'optional', 'default']);
+
+/** A plain object whose keys are all option names is options; anything else is a type hint. */
+function isOptions(value: unknown): value is FieldOptions {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || HINT in value) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((k) => OPTION_KEYS.has(k));
+}
+
+/**
+ * Declares a property of a record class, optionally with a type hint or options.
+ * @example
+ * class Line {
+ *   @Field() sku!: string;
+ *   @Field(Int32) qty!: number;
+ *   @Field({ type: [String], optional: true }) tags?: string[];
+ * }
+ */
+export function Field(typeOrOptions?: TypeHint | FieldOptions): PropertyDecorator {
+  const options: FieldOptions = typeOrOptions === undefined ? {} : isOptions(typeOrOptions) ? { ...typeOrOptions } : { type: typeOrOptions };
+  checkString('Field', 'description', options.description);
+  checkBoolean('Field', 'nullable', options.nullable);
+  checkBoolean('Field', 'optional', options.optional);
+  const { default: value, ...rest } = options;
+  const apply = paramOrProperty('Field', 'default' in options ? { ...rest, hasDefault: true, default: value } : rest);
+  return (target, key) => apply(target, key);
+}

@@ -1,0 +1,106 @@
+/**
+ * Type hints restore what TypeScript's `design:*` metadata erases: element types, nullability, integer
+ * kinds, enums and the string formats. A hint is a constructor, an enum object, one of the tokens below,
+ * a combinator, the `[h]` array shorthand, or an arrow function `() => h` resolved lazily.
+ */
+
+/** Marks hint tokens and combinators; a registered symbol so two copies of the package agree. */
+export const HINT: unique symbol = Symbol.for('onemodelcontext.hint') as never;
+
+/** The scalar tokens. */
+export type TokenKind =
+  | 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'uint64'
+  | 'char' | 'uuid' | 'date' | 'time' | 'timespan' | 'bytes' | 'json' | 'jsonObject' | 'jsonArray';
+
+/** A scalar hint token such as {@link Int32}. */
+export interface HintToken {
+  readonly [HINT]: 'token';
+  readonly token: TokenKind;
+  readonly name: string;
+}
+
+/** A combinator around another hint. */
+export interface HintCombinator {
+  readonly [HINT]: 'array' | 'set' | 'dictionary' | 'nullable';
+  readonly of: TypeHint;
+}
+
+/** A TypeScript `enum` object (string, numeric or mixed). */
+export type EnumObject = { readonly [member: string]: string | number };
+
+/** Anything accepted where the design says "type hint". */
+export type TypeHint =
+  | (abstract new (...args: never[]) => unknown)
+  | ((...args: never[]) => unknown)
+  | EnumObject
+  | HintToken
+  | HintCombinator
+  | readonly [TypeHint]
+  | (() => TypeHint);
+
+function token(kind: TokenKind, name: string): HintToken {
+  return Object.freeze({ [HINT]: 'token' as const, token: kind, name });
+}
+
+function combinator(kind: HintCombinator[typeof HINT], of: TypeHint): HintCombinator {
+  if (of === undefined || of === null) {
+    throw new TypeError(`${name(kind)}() needs a type hint, for example ${name(kind)}(String).`);
+  }
+  return Object.freeze({ [HINT]: kind, of });
+}
+
+function name(kind: HintCombinator[typeof HINT]): string {
+  return { array: 'ArrayOf', set: 'SetOf', dictionary: 'DictionaryOf', nullable: 'Nullable' }[kind];
+}
+
+/** Signed 8-bit integer, -128 to 127. @example `@Param({ type: Int8 }) level: number` */
+export const Int8 = token('int8', 'Int8');
+/** Unsigned 8-bit integer, 0 to 255. @example `@Param({ type: Uint8 }) percent: number` */
+export const Uint8 = token('uint8', 'Uint8');
+/** Signed 16-bit integer. @example `@Param({ type: Int16 }) offset: number` */
+export const Int16 = token('int16', 'Int16');
+/** Unsigned 16-bit integer. @example `@Param({ type: Uint16 }) port: number` */
+export const Uint16 = token('uint16', 'Uint16');
+/** Signed 32-bit integer. @example `@Param({ type: Int32 }) qty: number` */
+export const Int32 = token('int32', 'Int32');
+/** Unsigned 32-bit integer. @example `@Param({ type: Uint32 }) count: number` */
+export const Uint32 = token('uint32', 'Uint32');
+/** 64-bit integer, limited to the safe-integer range. @example `@Param({ type: Int64 }) id: number` */
+export const Int64 = token('int64', 'Int64');
+/** Unsigned 64-bit integer, 0 to the largest safe integer. @example `@Param({ type: Uint64 }) size: number` */
+export const Uint64 = token('uint64', 'Uint64');
+/** One character. @example `@Param({ type: Char }) separator: string` */
+export const Char = token('char', 'Char');
+/** A UUID string. @example `@Param({ type: Uuid }) id: string` */
+export const Uuid = token('uuid', 'Uuid');
+/** An RFC 3339 full-date string. @example `@Param({ type: DateOnly }) day: string` */
+export const DateOnly = token('date', 'DateOnly');
+/** An RFC 3339 partial-time string. @example `@Param({ type: TimeOnly }) at: string` */
+export const TimeOnly = token('time', 'TimeOnly');
+/** A .NET `c`-form duration string, received as milliseconds. @example `@Param({ type: TimeSpan }) timeout: number` */
+export const TimeSpan = token('timespan', 'TimeSpan');
+/** Base64 bytes. @example `@Param({ type: Bytes }) data: Uint8Array` */
+export const Bytes = token('bytes', 'Bytes');
+/** Any JSON value. @example `@Param({ type: Json }) payload: unknown` */
+export const Json = token('json', 'Json');
+/** Any JSON object. @example `@Param({ type: JsonObject }) payload: Record<string, unknown>` */
+export const JsonObject = token('jsonObject', 'JsonObject');
+/** Any JSON array. @example `@Param({ type: JsonArray }) rows: unknown[]` */
+export const JsonArray = token('jsonArray', 'JsonArray');
+
+/** An array of `h`; `[h]` is the shorthand. @example `@Param({ type: ArrayOf(Int32) }) ids: number[]` */
+export function ArrayOf(h: TypeHint): HintCombinator {
+  return combinator('array', h);
+}
+/** A set of `h`: `uniqueItems`, received as a `Set`. @example `@Param({ type: SetOf(String) }) tags: Set<string>` */
+export function SetOf(h: TypeHint): HintCombinator {
+  return combinator('set', h);
+}
+/** A string-keyed dictionary of `h`. @example `@Param({ type: DictionaryOf(Number) }) prices: Record<string, number>` */
+export function DictionaryOf(h: TypeHint): HintCombinator {
+  return combinator('dictionary', h);
+}
+/** `h` or `null`. @example `@Param({ type: Nullable(String) }) note: string | null` */
+export function Nullable(h: TypeHint): HintCombinator {
+  return combinator('nullable', h);
+}

@@ -1,0 +1,41 @@
+import type { TypeHint } from './hints';
+import { updateParam } from './metadata';
+import { checkBoolean, checkString } from './member';
+
+/** Options of {@link Param}. */
+export interface ParamOptions {
+  /** The argument name; default: the parameter's own name in the compiled function. */
+  readonly name?: string;
+  readonly description?: string;
+  /** A type hint for what the metadata erases (element types, integer kinds, enums, formats). */
+  readonly type?: TypeHint;
+  /** Also accept `null` (the same as wrapping the type in `Nullable`). */
+  readonly nullable?: boolean;
+  /** Not required; the method receives `undefined` when the argument is missing. */
+  readonly optional?: boolean;
+  /** Not required; the method receives this value when the argument is missing. */
+  readonly default?: unknown;
+}
+
+/**
+ * Names, types and describes a tool, resource or prompt parameter.
+ * @example
+ * getForecast(@Param('city', { description: 'City name' }) city: string) { ... }
+ */
+export function Param(nameOrOptions?: string | ParamOptions, maybeOptions?: ParamOptions): ParameterDecorator {
+  const options: ParamOptions =
+    typeof nameOrOptions === 'string' ? { ...maybeOptions, name: nameOrOptions } : { ...nameOrOptions };
+  if (nameOrOptions !== undefined && typeof nameOrOptions !== 'string' && (typeof nameOrOptions !== 'object' || nameOrOptions === null)) {
+    throw new TypeError(`@Param() takes a name, options or both, for example @Param('city', { description: 'City name' }).`);
+  }
+  checkString('Param', 'name', options.name);
+  checkString('Param', 'description', options.description);
+  checkBoolean('Param', 'nullable', options.nullable);
+  checkBoolean('Param', 'optional', options.optional);
+  const { default: value, ...rest } = options;
+  const patch = 'default' in options ? { ...rest, hasDefault: true, default: value } : rest;
+  return (target, key, index) => {
+    if (key === undefined) throw new TypeError('@Param() belongs on a method parameter, not a constructor parameter.');
+    updateParam(target, key, index, patch);
+  };
+}

@@ -1,0 +1,23 @@
+import { foreignPropertiesOf } from './foreign';
+import { ownerOf, updateParam, updateProperty, type ParamRecord } from './metadata';
+
+/** A decorator usable on a method parameter or a record property. */
+export type ParamOrPropertyDecorator = (target: object, key: string | symbol | undefined, index?: number | PropertyDescriptor) => void;
+
+/** Applies one patch to a parameter record (when given an index) or to a property record. */
+export function paramOrProperty(decorator: string, patch: Partial<Omit<ParamRecord, 'name'>>): ParamOrPropertyDecorator {
+  const copy = Object.freeze({ ...patch });
+  return (target, key, index) => {
+    if (key === undefined && typeof index === 'number') {
+      throw new TypeError(`@${decorator}() on a constructor parameter of ${ownerOf(target).name}: decorate a method parameter or a property.`);
+    }
+    if (typeof index === 'number') return updateParam(target, key as string | symbol, index, copy);
+    if (typeof key !== 'string') {
+      throw new TypeError(`@${decorator}() on ${String(key)} of ${ownerOf(target).name}: record properties need string names.`);
+    }
+    if (typeof target === 'function') {
+      throw new TypeError(`@${decorator}() on static ${target.name}.${key}: record properties are instance properties.`);
+    }
+    updateProperty(target, key, copy, () => foreignPropertiesOf(ownerOf(target)));
+  };
+}

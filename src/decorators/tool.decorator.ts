@@ -1,0 +1,39 @@
+import type { TypeHint } from './hints';
+import { checkBoolean, checkString, memberDecorator, refuseBareUse, type MemberDecorator } from './member';
+
+/** Options of {@link Tool}. */
+export interface ToolOptions {
+  /** The tool name; default: the method name in snake_case without a trailing `Async`. */
+  readonly name?: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly readOnly?: boolean;
+  readonly destructive?: boolean;
+  readonly idempotent?: boolean;
+  readonly openWorld?: boolean;
+  /** Type hint of the result, needed for async methods (metadata only says `Promise`). */
+  readonly returns?: TypeHint;
+  /** The `ui://` resource that renders the result (MCP Apps). */
+  readonly uiResource?: string;
+  /** Who may call the tool under MCP Apps; default both. */
+  readonly uiVisibility?: readonly ('model' | 'app')[];
+}
+
+/**
+ * Makes an instance method an MCP tool.
+ * @example
+ * class Weather {
+ *   @Tool({ readOnly: true })
+ *   getForecast(city: string, days: number = 3): string { ... }
+ * }
+ */
+export function Tool(nameOrOptions?: string | ToolOptions): MemberDecorator {
+  refuseBareUse('Tool', nameOrOptions, arguments[1]);
+  const options: ToolOptions = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : { ...nameOrOptions };
+  for (const key of ['name', 'title', 'description', 'uiResource'] as const) checkString('Tool', key, options[key]);
+  for (const key of ['readOnly', 'destructive', 'idempotent', 'openWorld'] as const) checkBoolean('Tool', key, options[key]);
+  if (options.uiVisibility !== undefined && !Array.isArray(options.uiVisibility)) {
+    throw new TypeError(`@Tool(): 'uiVisibility' must be an array such as ['model', 'app'].`);
+  }
+  return memberDecorator('tool', { ...options, uiVisibility: options.uiVisibility && Object.freeze([...options.uiVisibility]) });
+}

@@ -1,0 +1,51 @@
+import 'reflect-metadata';
+
+export { Tool, type ToolOptions } from './decorators/tool.decorator';
+export { Resource, type ResourceOptions } from './decorators/resource.decorator';
+export { Prompt, type PromptOptions } from './decorators/prompt.decorator';
+export { Param, type ParamOptions } from './decorators/param.decorator';
+export { Field, type FieldOptions } from './decorators/field.decorator';
+export { Description } from './decorators/description.decorator';
+export {
+  Range,
+  StringLength,
+  MinLength,
+  MaxLength,
+  Length,
+  RegularExpression,
+  EmailAddress,
+  Url,
+} from './decorators/constraint.decorators';
+export {
+  Int8,
+  Uint8,
+  Int16,
+  Uint16,
+  Int32,
+  Uint32,
+  Int64,
+  Uint64,
+  Char,
+  Uuid,
+  DateOnly,
+  TimeOnly,
+  TimeSpan,
+  Bytes,
+  Json,
+  JsonObject,
+  JsonArray,
+  ArrayOf,
+  SetOf,
+  DictionaryOf,
+  Nullable,
+  type TypeHint,
+  type HintToken,
+  type HintCombinator,
+  type EnumObject,
+} from './decorators/hints';
+export { DefinitionError, type Diagnostic, type DiagnosticCode } from './schema/diagnostics';
+export type { QuickToolConfig, QuickParam } from './schema/quick';
+export type { JsonSchema } from './schema/write';
+export { RequestContext } from './request-context';
+export { McpServer, type McpServerOptions, type ServerInfo } from './server/mcp-server';
+export type { ToolListing } from './server/listing';

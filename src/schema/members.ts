@@ -1,0 +1,48 @@
+import type { TypeHint } from '../decorators/hints';
+import type { Constraint } from '../decorators/metadata';
+import type { DefaultValue, TypeNode } from './model';
+import { constrain, constrainEach, nullable, resolveType, type Site } from './resolve';
+import type { SourceValue } from './source';
+
+/** Everything known about one parameter or property before it is resolved. */
+export interface MemberFacts {
+  readonly hint?: TypeHint;
+  readonly design: unknown;
+  readonly constraints: readonly Constraint[];
+  /** Constraints on the elements (class-validator's `each: true`). */
+  readonly eachConstraints?: readonly Constraint[];
+  readonly uniqueItems?: boolean;
+  readonly nullable?: boolean;
+}
+
+/** Resolves the type of a parameter or property: hint or design type, constraints, then nullability. */
+export function resolveMember(facts: MemberFacts, site: Site): TypeNode | undefined {
+  const base = resolveType(facts.hint, facts.design, site);
+  if (!base) return undefined;
+  let node = constrainEach(constrain(base, facts.constraints, site), facts.eachConstraints ?? [], site);
+  if (facts.uniqueItems) node = withUniqueItems(node, site);
+  return facts.nullable ? nullable(node) : node;
+}
+
+function withUniqueItems(node: TypeNode, site: Site): TypeNode {
+  if (node.kind === 'nullable') return { kind: 'nullable', inner: withUniqueItems(node.inner, site) };
+  if (node.kind === 'array') return { ...node, uniqueItems: true };
+  site.problems.add('OMCG0013', site.where, `@ArrayUnique does not fit a ${node.kind}.`, 'remove @ArrayUnique or make the property an array.');
+  return node;
+}
+
+/**
+ * The default a member takes from a source literal (`days = 3`, `unit = Unit.Celsius`). Non-literal
+ * defaults make the member optional without a listed default.
+ */
+export function sourceDefault(value: SourceValue, type: TypeNode): DefaultValue | undefined {
+  if (value.kind === 'literal') return { value: value.value };
+  if (value.kind === 'member') {
+    const bare = type.kind === 'nullable' ? type.inner : type;
+    if (bare.kind === 'enum') {
+      const at = bare.names.indexOf(value.property);
+      if (at >= 0) return { value: bare.values[at] };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,105 @@
+/**
+ * The resolved type model: one immutable tree per tool, built once when a class is added. The schema
+ * writer and the argument reader both work from it, so what the schema promises and what reading
+ * enforces cannot drift.
+ */
+
+export type StringFormat = 'uuid' | 'date-time' | 'date' | 'time' | 'uri' | 'email';
+
+/** What a string-typed value becomes when read. */
+export type StringAs = 'string' | 'date' | 'url' | 'timespan';
+
+export type TypeNode =
+  | { readonly kind: 'boolean' }
+  | { readonly kind: 'number'; readonly minimum?: number; readonly maximum?: number }
+  | { readonly kind: 'integer'; readonly minimum: number; readonly maximum: number; readonly bigint: boolean }
+  | {
+      readonly kind: 'string';
+      readonly as: StringAs;
+      readonly format?: StringFormat;
+      readonly minLength?: number;
+      readonly maxLength?: number;
+      readonly pattern?: string;
+    }
+  | { readonly kind: 'bytes'; readonly as: 'uint8array' | 'buffer' }
+  | { readonly kind: 'enum'; readonly names: readonly string[]; readonly values: readonly (string | number)[] }
+  | {
+      readonly kind: 'array';
+      readonly items: TypeNode;
+      /** Read into a `Set` (duplicates dropped). */
+      readonly set: boolean;
+      readonly uniqueItems: boolean;
+      readonly minItems?: number;
+      readonly maxItems?: number;
+    }
+  | { readonly kind: 'dictionary'; readonly values: TypeNode; readonly as: 'object' | 'map' }
+  | { readonly kind: 'json'; readonly shape: 'any' | 'object' | 'array' }
+  | RecordNode
+  | { readonly kind: 'nullable'; readonly inner: TypeNode };
+
+export interface RecordNode {
+  readonly kind: 'record';
+  readonly ctor: Function;
+  readonly description?: string;
+  readonly properties: readonly PropertyModel[];
+}
+
+/** A value written as `default` (strings, numbers, booleans, chars, enum member names). */
+export type DefaultValue = { readonly value: unknown };
+
+/** A member of an object schema: a tool parameter or a record property. */
+export interface MemberModel {
+  /** The wire name. */
+  readonly name: string;
+  readonly type: TypeNode;
+  readonly description?: string;
+  readonly required: boolean;
+  /** The value the member takes when the argument is missing, if one is known. */
+  readonly default?: DefaultValue;
+}
+
+export interface PropertyModel extends MemberModel {
+  /** The JavaScript property name on the instance. */
+  readonly key: string;
+}
+
+export interface ParamModel extends MemberModel {
+  /** Position in the method's parameter list. */
+  readonly index: number;
+}
+
+/** How a result is turned into a `CallToolResult`. */
+export type ResultModel =
+  | { readonly kind: 'void' }
+  /** Undeclared: detected at run time (content blocks, `CallToolResult`, JSON values). */
+  | { readonly kind: 'auto' }
+  | { readonly kind: 'value'; readonly type: TypeNode };
+
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+export interface ToolModel {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly params: readonly ParamModel[];
+  /** Number of arguments the method takes, context parameters included. */
+  readonly arity: number;
+  readonly contextIndex?: number;
+  readonly signalIndex?: number;
+  readonly result: ResultModel;
+  readonly annotations?: ToolAnnotations;
+  readonly ui?: { readonly resourceUri: string; readonly visibility: readonly ('model' | 'app')[] };
+  /** `Class.method` (or the quick-path name), for messages. */
+  readonly where: string;
+}
+
+/** Strips `nullable` wrappers. */
+export function unwrap(node: TypeNode): TypeNode {
+  return node.kind === 'nullable' ? unwrap(node.inner) : node;
+}

@@ -1,0 +1,49 @@
+import type { TypeHint } from '../decorators/hints';
+import { HINT } from '../decorators/hints';
+import type { ParamOptions } from '../decorators/param.decorator';
+import type { ToolOptions } from '../decorators/tool.decorator';
+import { Problems } from './diagnostics';
+import { resolveMember } from './members';
+import type { ParamModel, ToolModel } from './model';
+import { resultFor, siteOf, toolHead } from './tools';
+
+/** A quick-path parameter: a type hint, or options with a `type`. */
+export type QuickParam = TypeHint | (Omit<ParamOptions, 'name' | 'type'> & { readonly type: TypeHint });
+
+/** The `config` of `server.tool(name, config, handler)`. */
+export interface QuickToolConfig extends Omit<ToolOptions, 'name'> {
+  /** Parameter names mapped to type hints (or options with a `type`), in order. */
+  readonly params?: Readonly<Record<string, QuickParam>>;
+}
+
+function isQuickOptions(value: QuickParam): value is Exclude<QuickParam, TypeHint> & { readonly type: TypeHint } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(HINT in value) && 'type' in value &&
+    Object.keys(value).every((k) => ['type', 'description', 'nullable', 'optional', 'default'].includes(k));
+}
+
+/** The model of a quick-path tool: the same resolution and checks as a decorated method. */
+export function toolFromConfig(name: string, config: QuickToolConfig): ToolModel {
+  const problems = new Problems();
+  const where = `tool '${name}'`;
+  const head = toolHead(name, config, where, problems);
+  const params: ParamModel[] = [];
+  Object.entries(config.params ?? {}).forEach(([paramName, spec], index) => {
+    const options = isQuickOptions(spec) ? spec : { type: spec };
+    const site = siteOf(`${where}, parameter '${paramName}'`, problems, 'input');
+    const type = resolveMember({ hint: options.type, design: undefined, constraints: [], nullable: options.nullable }, site);
+    const hasDefault = 'default' in options;
+    if (type) {
+      params.push({
+        index,
+        name: paramName,
+        type,
+        description: options.description,
+        required: !(options.optional || hasDefault),
+        default: hasDefault ? { value: options.default } : undefined,
+      });
+    }
+  });
+  const result = resultFor(config.returns, Promise, where, problems);
+  problems.throwIfAny(where);
+  return { ...head, description: config.description, params, arity: 1, result: result!, where };
+}

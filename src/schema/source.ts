@@ -1,0 +1,143 @@
+import { parse, type Expression, type Node, type Pattern, type Program, type Statement } from 'acorn';
+
+/**
+ * Reads parameter names, literal defaults and property initialisers from the compiled JavaScript with a
+ * real parser (acorn), because the `design:*` metadata carries types only.
+ */
+
+/** A default or initialiser as written: a literal value, an `Enum.Member` reference, or anything else. */
+export type SourceValue =
+  | { readonly kind: 'literal'; readonly value: string | number | boolean | null }
+  | { readonly kind: 'member'; readonly object: string; readonly property: string }
+  | { readonly kind: 'other' };
+
+export interface SourceParam {
+  /** `undefined` for destructured and rest parameters. */
+  readonly name?: string;
+  readonly default?: SourceValue;
+}
+
+function parseProgram(code: string): Program | undefined {
+  try {
+    return parse(code, { ecmaVersion: 'latest', sourceType: 'script' });
+  } catch {
+    return undefined;
+  }
+}
+
+function functionParams(program: Program): readonly Pattern[] | undefined {
+  const statement = program.body[0];
+  if (statement?.type !== 'ExpressionStatement') return undefined;
+  const expr = statement.expression;
+  if (expr.type === 'ClassExpression') {
+    const method = expr.body.body.find((m) => m.type === 'MethodDefinition');
+    return method?.type === 'MethodDefinition' ? method.value.params : undefined;
+  }
+  if (expr.type === 'FunctionExpression' || expr.type === 'ArrowFunctionExpression') return expr.params;
+  return undefined;
+}
+
+/**
+ * The parameters of a method or function as compiled, or `undefined` when the source cannot be parsed
+ * (a native or bound function).
+ */
+export function sourceParamsOf(fn: Function): readonly SourceParam[] | undefined {
+  const code = Function.prototype.toString.call(fn);
+  // A method's source is not a program on its own; inside a class body it is.
+  const program = parseProgram(`(class { ${code}\n})`) ?? parseProgram(`(${code}\n)`);
+  const params = program && functionParams(program);
+  return params?.map((p): SourceParam => {
+    if (p.type === 'Identifier') return { name: p.name };
+    if (p.type === 'AssignmentPattern' && p.left.type === 'Identifier') return { name: p.left.name, default: valueOf(p.right) };
+    return {};
+  });
+}
+
+export function valueOf(node: Expression | Node): SourceValue {
+  if (node.type === 'Literal' && 'value' in node) {
+    const v = (node as { value: unknown }).value;
+    if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return { kind: 'literal', value: v };
+  }
+  if (node.type === 'UnaryExpression') {
+    const u = node as Extract<Expression, { type: 'UnaryExpression' }>;
+    const inner = valueOf(u.argument);
+    if ((u.operator === '-' || u.operator === '+') && inner.kind === 'literal' && typeof inner.value === 'number') {
+      return { kind: 'literal', value: u.operator === '-' ? -inner.value : inner.value };
+    }
+  }
+  if (node.type === 'TemplateLiteral') {
+    const t = node as Extract<Expression, { type: 'TemplateLiteral' }>;
+    if (t.expressions.length === 0) return { kind: 'literal', value: t.quasis[0].value.cooked ?? '' };
+  }
+  if (node.type === 'MemberExpression') {
+    const m = node as Extract<Expression, { type: 'MemberExpression' }>;
+    const property =
+      !m.computed && m.property.type === 'Identifier'
+        ? m.property.name
+        : m.property.type === 'Literal' && typeof m.property.value === 'string'
+          ? m.property.value
+          : undefined;
+    if (m.object.type === 'Identifier' && property !== undefined) return { kind: 'member', object: m.object.name, property };
+  }
+  return { kind: 'other' };
+}
+
+function keyName(key: Node, computed: boolean): string | undefined {
+  if (!computed && key.type === 'Identifier') return (key as { name: string } & Node).name;
+  if (key.type === 'Literal') {
+    const v = (key as { value: unknown } & Node).value;
+    return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+  }
+  return undefined;
+}
+
+/** `this.x = v` or `Object.defineProperty(this, "x", { ..., value: v })` as tsc writes them. */
+function constructorAssignment(statement: Statement): [string, SourceValue] | undefined {
+  if (statement.type !== 'ExpressionStatement') return undefined;
+  const e = statement.expression;
+  if (e.type === 'AssignmentExpression' && e.operator === '=' && e.left.type === 'MemberExpression' && e.left.object.type === 'ThisExpression') {
+    const name = keyName(e.left.property, e.left.computed);
+    return name === undefined ? undefined : [name, valueOf(e.right)];
+  }
+  if (
+    e.type === 'CallExpression' &&
+    e.callee.type === 'MemberExpression' &&
+    e.callee.object.type === 'Identifier' &&
+    e.callee.object.name === 'Object' &&
+    keyName(e.callee.property, e.callee.computed) === 'defineProperty' &&
+    e.arguments[0]?.type === 'ThisExpression' &&
+    e.arguments[1]?.type === 'Literal' &&
+    e.arguments[2]?.type === 'ObjectExpression'
+  ) {
+    const name = String(e.arguments[1].value);
+    const value = e.arguments[2].properties.find(
+      (p) => p.type === 'Property' && keyName(p.key, p.computed) === 'value',
+    );
+    return [name, value?.type === 'Property' ? valueOf(value.value) : { kind: 'literal', value: null }];
+  }
+  return undefined;
+}
+
+/**
+ * The instance property initialisers of a class (not inherited), from field declarations or from the
+ * constructor's assignments (older compile targets), keyed by property name.
+ */
+export function initializersOf(ctor: Function): ReadonlyMap<string, SourceValue> {
+  const program = parseProgram(`(${Function.prototype.toString.call(ctor)}\n)`);
+  const statement = program?.body[0];
+  const found = new Map<string, SourceValue>();
+  if (statement?.type !== 'ExpressionStatement' || statement.expression.type !== 'ClassExpression') return found;
+  for (const member of statement.expression.body.body) {
+    if (member.type === 'PropertyDefinition' && !member.static && member.value) {
+      const name = keyName(member.key, member.computed);
+      if (name !== undefined) found.set(name, valueOf(member.value));
+    }
+    if (member.type === 'MethodDefinition' && member.kind === 'constructor') {
+      for (const s of member.value.body.body) {
+        const assignment = constructorAssignment(s);
+        if (assignment) found.set(...assignment);
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,220 @@
+import type { TypeHint } from '../decorators/hints';
+import {
+  descriptionOf,
+  designParamTypes,
+  designReturnType,
+  membersOf,
+  paramsOf,
+  type MemberRecord,
+} from '../decorators/metadata';
+import type { ToolOptions } from '../decorators/tool.decorator';
+import { RequestContext } from '../request-context';
+import { Problems } from './diagnostics';
+import { resolveMember, sourceDefault } from './members';
+import type { ParamModel, ResultModel, ToolAnnotations, ToolModel, TypeNode } from './model';
+import { isValidName, toolNameOf } from './names';
+import { metadataFix, recordOf } from './records';
+import { resolveType, type Site } from './resolve';
+import { sourceParamsOf } from './source';
+
+/** A site for resolving types in one direction, with records resolved through `recordOf`. */
+export function siteOf(where: string, problems: Problems, direction: 'input' | 'output'): Site {
+  return { where, problems, stack: [], record: (ctor, site) => recordOf(ctor, site, direction) };
+}
+
+/** Every `@Tool`, `@Resource` and `@Prompt` record of a class and its bases, most derived first wins. */
+export function decoratedMembersOf(ctor: Function): readonly MemberRecord[] {
+  const chain: Function[] = [];
+  for (let c: Function | null = ctor; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c);
+  const byKey = new Map<string | symbol, MemberRecord>();
+  for (const c of chain) for (const m of membersOf(c)) byKey.set(`${m.kind}:${String(m.key)}`, m);
+  return [...byKey.values()];
+}
+
+function memberWhere(ctor: Function, key: string | symbol): string {
+  return `${ctor.name}.${String(key)}`;
+}
+
+/** Refuses static members, accessors and fields (OMCG0001). */
+export function checkShape(ctor: Function, record: MemberRecord, problems: Problems): boolean {
+  if (record.shape === 'method') return true;
+  const decorator = { tool: '@Tool', resource: '@Resource', prompt: '@Prompt' }[record.kind];
+  problems.add(
+    'OMCG0001',
+    memberWhere(ctor, record.key),
+    `${decorator} is on a ${record.shape === 'static' ? 'static method' : record.shape === 'accessor' ? 'getter or setter' : 'field'}; only instance methods can be ${record.kind}s.`,
+    `move ${decorator} to an instance method.`,
+  );
+  return false;
+}
+
+/** Design types recognised as filled-in parameters rather than arguments. */
+function contextKind(design: unknown): 'context' | 'signal' | undefined {
+  if (design === RequestContext) return 'context';
+  if (design === AbortSignal) return 'signal';
+  return undefined;
+}
+
+/** The method's parameters: names, types, defaults, and which positions take the context or signal. */
+export function paramsFor(
+  ctor: Function,
+  key: string | symbol,
+  problems: Problems,
+): { params: ParamModel[]; arity: number; contextIndex?: number; signalIndex?: number } | undefined {
+  const proto = ctor.prototype as object;
+  const method = (proto as Record<string | symbol, unknown>)[key] as Function;
+  const where = memberWhere(ctor, key);
+  const types = designParamTypes(proto, key);
+  if (!types) {
+    problems.add('OMCG0002', where, 'the method has no design:paramtypes metadata, so its parameter types are unknown.', metadataFix);
+    return undefined;
+  }
+  const records = paramsOf(proto, key);
+  const source = sourceParamsOf(method) ?? [];
+  const params: ParamModel[] = [];
+  const special: { context?: number; signal?: number } = {};
+  types.forEach((design, index) => {
+    const record = records.get(index) ?? { constraints: [] };
+    const kind = record.type === undefined ? contextKind(design) : undefined;
+    if (kind) {
+      if (special[kind] !== undefined) {
+        problems.add(
+          'OMCG0009',
+          `${where}, parameter ${index + 1}`,
+          `more than one ${kind === 'context' ? 'RequestContext' : 'AbortSignal'} parameter.`,
+          'keep one; the same object is filled into it.',
+        );
+      }
+      special[kind] = index;
+      return;
+    }
+    const name = record.name ?? source[index]?.name;
+    if (name === undefined || name.length === 0) {
+      problems.add(
+        'OMCG0008',
+        `${where}, parameter ${index + 1}`,
+        'the parameter has no name that can be read (destructured, rest or unparsable source).',
+        `name it with @Param('name').`,
+      );
+      return;
+    }
+    const site = siteOf(`${where}, parameter '${name}'`, problems, 'input');
+    const type = resolveMember({ hint: record.type, design, constraints: record.constraints, nullable: record.nullable }, site);
+    if (!type) return;
+    const written = source[index]?.default;
+    const fallback = record.hasDefault ? { value: record.default } : written && sourceDefault(written, type);
+    params.push({
+      index,
+      name,
+      type,
+      description: record.description,
+      required: !(record.optional || record.hasDefault || written),
+      default: fallback,
+    });
+  });
+  checkUnique(params, where, problems);
+  return { params, arity: types.length, contextIndex: special.context, signalIndex: special.signal };
+}
+
+function checkUnique(params: readonly ParamModel[], where: string, problems: Problems): void {
+  const seen = new Set<string>();
+  for (const p of params) {
+    if (seen.has(p.name)) {
+      problems.add('OMCG0007', `${where}, parameter '${p.name}'`, `two parameters are named '${p.name}'.`, `rename one with @Param('name').`);
+    }
+    seen.add(p.name);
+  }
+}
+
+const UNSUPPORTED_RESULTS = new Set<unknown>([Function, Symbol]);
+
+/** The result model from `returns`, else from `design:returntype` (`Promise` and `Object` are detected at run time). */
+export function resultFor(returns: TypeHint | undefined, design: unknown, where: string, problems: Problems): ResultModel | undefined {
+  const site = siteOf(`${where}, result`, problems, 'output');
+  if (returns !== undefined) {
+    const type = resolveType(returns, undefined, site);
+    return type && { kind: 'value', type };
+  }
+  if (design === undefined) return { kind: 'void' };
+  if (design === Promise || design === Object || design === Array || design === Set || design === Map) return { kind: 'auto' };
+  if (UNSUPPORTED_RESULTS.has(design)) {
+    problems.add('OMCG0003', `${where}, result`, `a ${(design as Function).name} result cannot be sent.`, 'return a JSON value, a record, text or content blocks.');
+    return undefined;
+  }
+  const type = resolveType(undefined, design, site);
+  return type && { kind: 'value', type };
+}
+
+function annotationsOf(options: ToolOptions): ToolAnnotations | undefined {
+  const entries: [keyof ToolAnnotations, unknown][] = [
+    ['title', options.title],
+    ['readOnlyHint', options.readOnly],
+    ['destructiveHint', options.destructive],
+    ['idempotentHint', options.idempotent],
+    ['openWorldHint', options.openWorld],
+  ];
+  const assigned = entries.filter(([, v]) => v !== undefined);
+  return assigned.length > 0 ? (Object.fromEntries(assigned) as ToolAnnotations) : undefined;
+}
+
+/** Checks a tool name and the MCP Apps options shared by both paths. */
+export function toolHead(
+  name: string,
+  options: ToolOptions,
+  where: string,
+  problems: Problems,
+): Pick<ToolModel, 'name' | 'title' | 'annotations' | 'ui'> {
+  if (!isValidName(name)) {
+    problems.add(
+      'OMCG0008',
+      where,
+      `the tool name '${name}' is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`,
+      `give a valid name with @Tool('name').`,
+    );
+  }
+  let ui: ToolModel['ui'];
+  if (options.uiResource !== undefined || options.uiVisibility !== undefined) {
+    const visibility = options.uiVisibility ?? ['model', 'app'];
+    if (options.uiResource === undefined || !options.uiResource.startsWith('ui://')) {
+      problems.add('OMCG0012', where, `uiResource '${options.uiResource ?? ''}' is not a ui:// URI.`, `name the resource that renders the tool, such as 'ui://weather/view'.`);
+    }
+    const wrong = visibility.filter((v) => v !== 'model' && v !== 'app');
+    if (wrong.length > 0) {
+      problems.add('OMCG0012', where, `uiVisibility holds ${wrong.map((w) => `'${String(w)}'`).join(', ')}.`, `use 'model', 'app' or both.`);
+    }
+    ui = { resourceUri: options.uiResource ?? '', visibility: [...visibility] };
+  }
+  return { name, title: options.title, annotations: annotationsOf(options), ui };
+}
+
+/** Builds the model of one `@Tool` method, or `undefined` with its problems recorded. */
+export function toolFromMethod(ctor: Function, record: MemberRecord, problems: Problems): ToolModel | undefined {
+  if (!checkShape(ctor, record, problems)) return undefined;
+  const options = record.options as ToolOptions;
+  const where = memberWhere(ctor, record.key);
+  const before = problems.count;
+  const head = toolHead(options.name ?? toolNameOf(String(record.key)), options, where, problems);
+  const params = paramsFor(ctor, record.key, problems);
+  const result = params && resultFor(options.returns, designReturnType(ctor.prototype, record.key).type, where, problems);
+  if (!params || !result || problems.count > before) return undefined;
+  return {
+    ...head,
+    description: options.description ?? descriptionOf(ctor.prototype, record.key),
+    ...params,
+    result,
+    where,
+  };
+}
+
+/** Every tool of a class; throws one `DefinitionError` listing every problem of the class. */
+export function toolsOf(ctor: Function): readonly { readonly key: string | symbol; readonly model: ToolModel }[] {
+  const problems = new Problems();
+  const tools = decoratedMembersOf(ctor)
+    .filter((m) => m.kind === 'tool')
+    .map((m) => ({ key: m.key, model: toolFromMethod(ctor, m, problems) }))
+    .filter((t): t is { key: string | symbol; model: ToolModel } => t.model !== undefined);
+  problems.throwIfAny(ctor.name);
+  return tools;
+}
+
+export type { TypeNode };

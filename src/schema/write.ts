@@ -1,0 +1,121 @@
+import type { MemberModel, ParamModel, ResultModel, TypeNode } from './model';
+
+/** A JSON Schema fragment as written: plain JSON, keys in the order of DESIGN.md section 4. */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/** The only keywords written, in the only order they are written. */
+const KEYWORDS = [
+  'type', 'format', 'description', 'enum', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern',
+  'contentEncoding', 'items', 'minItems', 'maxItems', 'uniqueItems', 'properties', 'required',
+  'additionalProperties', 'default',
+] as const;
+
+type Keyword = (typeof KEYWORDS)[number];
+type Keywords = Partial<Record<Keyword, unknown>>;
+
+function ordered(keywords: Keywords): JsonSchema {
+  const out: Record<string, unknown> = {};
+  for (const k of KEYWORDS) if (keywords[k] !== undefined) out[k] = keywords[k];
+  return out;
+}
+
+/** The keywords of a type, before a member adds its description and default. */
+function keywordsOf(node: TypeNode): Keywords {
+  switch (node.kind) {
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'number':
+      return { type: 'number', minimum: finite(node.minimum), maximum: finite(node.maximum) };
+    case 'integer':
+      return { type: 'integer', minimum: finite(node.minimum), maximum: finite(node.maximum) };
+    case 'string':
+      return { type: 'string', format: node.format, minLength: node.minLength, maxLength: node.maxLength, pattern: node.pattern };
+    case 'bytes':
+      return { type: 'string', contentEncoding: 'base64' };
+    case 'enum':
+      return { type: 'string', enum: [...node.names] };
+    case 'array':
+      return {
+        type: 'array',
+        items: fragmentOf(node.items),
+        minItems: node.minItems,
+        maxItems: node.maxItems,
+        uniqueItems: node.uniqueItems ? true : undefined,
+      };
+    case 'dictionary':
+      return { type: 'object', additionalProperties: fragmentOf(node.values) };
+    case 'json':
+      return node.shape === 'any' ? {} : { type: node.shape };
+    case 'record':
+      return { ...objectKeywords(node.properties), description: node.description };
+    case 'nullable': {
+      const inner = keywordsOf(node.inner);
+      if (inner.type === undefined) return inner;
+      return {
+        ...inner,
+        type: Array.isArray(inner.type) ? inner.type : [inner.type, 'null'],
+        enum: Array.isArray(inner.enum) && !inner.enum.includes(null) ? [...inner.enum, null] : inner.enum,
+      };
+    }
+  }
+}
+
+function finite(n: number | undefined): number | undefined {
+  return n === undefined || !Number.isFinite(n) ? undefined : n;
+}
+
+function objectKeywords(members: readonly MemberModel[]): Keywords {
+  const required = members.filter((m) => m.required).map((m) => m.name);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(members.map((m) => [m.name, memberFragment(m)])),
+    required: required.length > 0 ? required : undefined,
+    additionalProperties: false,
+  };
+}
+
+/** The fragment of a type. */
+export function fragmentOf(node: TypeNode): JsonSchema {
+  return ordered(keywordsOf(node));
+}
+
+/**
+ * The value written as `default`, or `undefined`: strings, numbers, booleans and chars as they are,
+ * enums by member name; `null` and anything else write nothing.
+ */
+export function writtenDefault(node: TypeNode, value: unknown): unknown {
+  const bare = node.kind === 'nullable' ? node.inner : node;
+  if (bare.kind === 'enum') {
+    const at = bare.values.indexOf(value as string | number);
+    return at >= 0 ? bare.names[at] : undefined;
+  }
+  if (typeof value === 'string' && bare.kind === 'string' && bare.as === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value) && (bare.kind === 'number' || bare.kind === 'integer')) return value;
+  if (typeof value === 'boolean' && bare.kind === 'boolean') return value;
+  return undefined;
+}
+
+/** The fragment of a parameter or property: its type plus description and default. */
+export function memberFragment(member: MemberModel): JsonSchema {
+  const own = keywordsOf(member.type);
+  return ordered({
+    ...own,
+    description: member.description ?? own.description,
+    default: member.default ? writtenDefault(member.type, member.default.value) : undefined,
+  });
+}
+
+/** A tool's `inputSchema`: a closed object of its parameters. */
+export function inputSchemaOf(params: readonly ParamModel[]): JsonSchema {
+  return ordered(objectKeywords(params));
+}
+
+/**
+ * A tool's `outputSchema`, written only for object-shaped results (records, dictionaries). A nullable
+ * record keeps `"type":"object"`: every revision before 2026-07-28 requires an object root.
+ */
+export function outputSchemaOf(result: ResultModel): JsonSchema | undefined {
+  if (result.kind !== 'value') return undefined;
+  const bare = result.type.kind === 'nullable' ? result.type.inner : result.type;
+  return bare.kind === 'record' || bare.kind === 'dictionary' ? fragmentOf(bare) : undefined;
+}

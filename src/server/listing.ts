@@ -1,0 +1,26 @@
+import type { ToolModel } from '../schema/model';
+import { inputSchemaOf, outputSchemaOf, type JsonSchema } from '../schema/write';
+
+/** One `tools/list` entry exactly as it is sent. */
+export interface ToolListing {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema;
+  readonly annotations?: Readonly<Record<string, unknown>>;
+  readonly _meta?: { readonly ui: { readonly resourceUri: string; readonly visibility: readonly string[] } };
+}
+
+/** Writes a tool's listing once; `apps` says whether the client negotiated MCP Apps (`_meta.ui`). */
+export function listingOf(tool: ToolModel, apps: boolean): ToolListing {
+  const entry: Record<string, unknown> = { name: tool.name };
+  if (tool.title !== undefined) entry.title = tool.title;
+  if (tool.description !== undefined) entry.description = tool.description;
+  entry.inputSchema = inputSchemaOf(tool.params);
+  const output = outputSchemaOf(tool.result);
+  if (output) entry.outputSchema = output;
+  if (tool.annotations) entry.annotations = { ...tool.annotations };
+  if (apps && tool.ui) entry._meta = { ui: { resourceUri: tool.ui.resourceUri, visibility: [...tool.ui.visibility] } };
+  return entry as unknown as ToolListing;
+}
