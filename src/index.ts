@@ -46,6 +46,8 @@ export {
 export { DefinitionError, type Diagnostic, type DiagnosticCode } from './schema/diagnostics';
 export type { QuickToolConfig, QuickParam } from './schema/quick';
 export type { JsonSchema } from './schema/write';
-export { RequestContext } from './request-context';
-export { McpServer, type McpServerOptions, type ServerInfo } from './server/mcp-server';
+export { RequestContext, type RequestContextInit, type LogLevel } from './request-context';
+export { ToolError, UnknownToolError, TOOL_FAILED_CHANNEL } from './invoke/errors';
+export type { CallToolResult } from './invoke/results';
+export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions } from './server/mcp-server';
 export type { ToolListing } from './server/listing';

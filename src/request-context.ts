@@ -1,3 +1,22 @@
+/** What the server layer knows about a request; every field is optional for in-process calls. */
+export interface RequestContextInit {
+  readonly signal?: AbortSignal;
+  readonly requestId?: string | number;
+  readonly sessionId?: string;
+  readonly protocolVersion?: string;
+  readonly clientInfo?: { readonly name: string; readonly version: string; readonly [key: string]: unknown };
+  readonly clientCapabilities?: Readonly<Record<string, unknown>>;
+  /** The request's `_meta`. */
+  readonly meta?: Readonly<Record<string, unknown>>;
+  readonly reportProgress?: (progress: number, total?: number, message?: string) => Promise<void> | void;
+  readonly log?: (level: LogLevel, data: unknown, logger?: string) => Promise<void> | void;
+  readonly createMessage?: (params: Readonly<Record<string, unknown>>) => Promise<unknown>;
+  readonly elicit?: (params: Readonly<Record<string, unknown>>) => Promise<unknown>;
+}
+
+/** MCP logging levels (RFC 5424). */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
 /**
  * What a tool can know about the request that called it. Declare a parameter of this type and it is
  * filled in, never listed in the schema.
@@ -8,21 +27,48 @@
  * }
  */
 export class RequestContext {
-  constructor(
-    /** Aborts when the client cancels the request, the server times it out, or the connection closes. */
-    readonly signal: AbortSignal,
-    readonly requestId: string | number | undefined,
-    readonly sessionId: string | undefined,
-    readonly protocolVersion: string | undefined,
-    readonly clientInfo: { readonly name: string; readonly version: string } | undefined,
-    readonly clientCapabilities: Readonly<Record<string, unknown>> | undefined,
-    /** The request's `_meta`. */
-    readonly meta: Readonly<Record<string, unknown>> | undefined,
-    private readonly progress: (progress: number, total?: number, message?: string) => Promise<void>,
-  ) {}
+  /** Aborts when the client cancels the request, the server times it out, or the connection closes. */
+  readonly signal: AbortSignal;
+  readonly requestId: string | number | undefined;
+  readonly sessionId: string | undefined;
+  /** The negotiated protocol revision, such as `2025-11-25` or `2026-07-28`. */
+  readonly protocolVersion: string | undefined;
+  readonly clientInfo: RequestContextInit['clientInfo'];
+  /** The client's capabilities, extensions included. */
+  readonly clientCapabilities: Readonly<Record<string, unknown>> | undefined;
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  readonly #init: RequestContextInit;
+
+  constructor(init: RequestContextInit = {}) {
+    this.signal = init.signal ?? new AbortController().signal;
+    this.requestId = init.requestId;
+    this.sessionId = init.sessionId;
+    this.protocolVersion = init.protocolVersion;
+    this.clientInfo = init.clientInfo;
+    this.clientCapabilities = init.clientCapabilities;
+    this.meta = init.meta;
+    this.#init = init;
+  }
 
   /** Sends `notifications/progress` when the caller asked for progress; does nothing otherwise. */
-  reportProgress(progress: number, total?: number, message?: string): Promise<void> {
-    return this.progress(progress, total, message);
+  async reportProgress(progress: number, total?: number, message?: string): Promise<void> {
+    await this.#init.reportProgress?.(progress, total, message);
+  }
+
+  /** Sends a `notifications/message` log entry to the client; does nothing where logging is unavailable. */
+  async log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
+    await this.#init.log?.(level, data, logger);
+  }
+
+  /** Asks the client's model for a completion (`sampling/createMessage`). */
+  createMessage(params: Readonly<Record<string, unknown>>): Promise<unknown> {
+    if (!this.#init.createMessage) return Promise.reject(new Error('Sampling is not available for this request: the client or protocol revision does not offer it.'));
+    return this.#init.createMessage(params);
+  }
+
+  /** Asks the user for input through the client (`elicitation/create`). */
+  elicit(params: Readonly<Record<string, unknown>>): Promise<unknown> {
+    if (!this.#init.elicit) return Promise.reject(new Error('Elicitation is not available for this request: the client or protocol revision does not offer it.'));
+    return this.#init.elicit(params);
   }
 }

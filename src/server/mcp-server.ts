@@ -2,6 +2,10 @@ import { Problems } from '../schema/diagnostics';
 import type { ToolModel } from '../schema/model';
 import { toolFromConfig, type QuickToolConfig } from '../schema/quick';
 import { toolsOf } from '../schema/tools';
+import { UnknownToolError } from '../invoke/errors';
+import { compileTool, type ToolCall, type ToolTarget } from '../invoke/invoker';
+import type { CallToolResult } from '../invoke/results';
+import type { RequestContext, RequestContextInit } from '../request-context';
 import { listingOf, type ToolListing } from './listing';
 
 /** Server identity sent in `initialize` / `server/discover`. */
@@ -19,16 +23,22 @@ export interface McpServerOptions {
   readonly instructions?: string;
 }
 
-/** How a registered tool is called. */
-export type ToolTarget =
-  | { readonly kind: 'method'; readonly instance: object; readonly key: string | symbol }
-  | { readonly kind: 'handler'; readonly handler: (args: Record<string, unknown>, ...rest: unknown[]) => unknown };
-
 /** A tool with everything computed once when it was added. */
 export interface RegisteredTool {
   readonly model: ToolModel;
   readonly target: ToolTarget;
   readonly listing: ToolListing;
+  readonly call: ToolCall;
+}
+
+/** Options of an in-process {@link McpServer.callTool}. */
+export interface CallToolOptions {
+  /** Aborts the tool's `signal`. */
+  readonly signal?: AbortSignal;
+  /** Receives what the tool reports through `RequestContext.reportProgress`. */
+  readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Anything else the tool's `RequestContext` should carry (client info, protocol version ...). */
+  readonly context?: RequestContextInit;
 }
 
 /**
@@ -71,7 +81,7 @@ export class McpServer {
    * The quick path: a tool from a handler and a map of parameter names to type hints.
    * @example server.tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => Number(a) + Number(b));
    */
-  tool(name: string, config: QuickToolConfig, handler: (args: Record<string, unknown>, ...rest: unknown[]) => unknown): this {
+  tool(name: string, config: QuickToolConfig, handler: (args: Record<string, unknown>, context: RequestContext) => unknown): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
     const model = toolFromConfig(name, config ?? {});
     this.register(`tool '${name}'`, [{ model, target: { kind: 'handler', handler } }]);
@@ -83,7 +93,23 @@ export class McpServer {
     return [...this.tools.values()].map((t) => t.listing);
   }
 
-  private register(subject: string, entries: readonly Omit<RegisteredTool, 'listing'>[]): void {
+  /**
+   * Calls a tool in-process and returns the `CallToolResult` exactly as it would be sent. Argument errors
+   * and tool failures are `isError` results; an unknown name rejects with `UnknownToolError`.
+   * @example const result = await server.callTool('add', { a: 1, b: 2 });
+   */
+  async callTool(name: string, args?: unknown, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
+    if (!tool) throw new UnknownToolError(String(name));
+    const onProgress = options.onProgress;
+    return tool.call(args, {
+      ...options.context,
+      signal: options.signal ?? options.context?.signal,
+      reportProgress: onProgress ? (progress, total, message) => onProgress({ progress, total, message }) : options.context?.reportProgress,
+    });
+  }
+
+  private register(subject: string, entries: readonly Omit<RegisteredTool, 'listing' | 'call'>[]): void {
     const problems = new Problems();
     const names = new Set<string>();
     for (const { model } of entries) {
@@ -99,6 +125,12 @@ export class McpServer {
       names.add(model.name);
     }
     problems.throwIfAny(subject);
-    for (const entry of entries) this.tools.set(entry.model.name, { ...entry, listing: Object.freeze(listingOf(entry.model, true)) });
+    for (const entry of entries) {
+      this.tools.set(entry.model.name, {
+        ...entry,
+        listing: Object.freeze(listingOf(entry.model, true)),
+        call: compileTool(entry.model, entry.target, { requestTimeoutMs: this.options.requestTimeoutMs }),
+      });
+    }
   }
 }

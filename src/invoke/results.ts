@@ -1,0 +1,166 @@
+import { TransformationType } from 'class-transformer';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import type { RecordNode, ResultModel, TypeNode } from '../schema/model';
+import { INVALID, formatPath, newFailure } from './failure';
+import { msToTimeSpan } from './formats';
+import { readerOf } from './reader';
+
+/** A `CallToolResult` as sent. */
+export interface CallToolResult {
+  readonly content: readonly Readonly<Record<string, unknown>>[];
+  readonly structuredContent?: Readonly<Record<string, unknown>>;
+  readonly isError?: boolean;
+  readonly [key: string]: unknown;
+}
+
+/** Thrown when a result does not match its own output schema: a tool failure, masked and published. */
+export class ResultMismatchError extends Error {
+  constructor(tool: string, path: string, expected: string) {
+    super(`The result of ${tool} does not match its output schema at '${path}': ${expected}`);
+    this.name = 'ResultMismatchError';
+  }
+}
+
+type Writer = (value: unknown) => unknown;
+
+export function textResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }] };
+}
+
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function bytesToBase64(v: unknown): unknown {
+  return v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') : v;
+}
+
+const writers = new WeakMap<TypeNode, Writer>();
+
+/** Turns what a method returned into the JSON its schema describes (names for enums, ISO dates ...). */
+export function writerOf(node: TypeNode): Writer {
+  let writer = writers.get(node);
+  if (!writer) {
+    writer = compileWriter(node);
+    writers.set(node, writer);
+  }
+  return writer;
+}
+
+function compileWriter(node: TypeNode): Writer {
+  switch (node.kind) {
+    case 'integer':
+      return (v) => (typeof v === 'bigint' ? Number(v) : v);
+    case 'string':
+      if (node.as === 'date') return (v) => (v instanceof Date ? (Number.isNaN(v.getTime()) ? v : v.toISOString()) : v);
+      if (node.as === 'url') return (v) => (v instanceof URL ? v.href : v);
+      if (node.as === 'timespan') return (v) => (typeof v === 'number' && Number.isFinite(v) ? msToTimeSpan(v) : v);
+      return (v) => v;
+    case 'bytes':
+      return bytesToBase64;
+    case 'enum': {
+      const names = new Map(node.values.map((value, i) => [value, node.names[i]] as const));
+      return (v) => names.get(v as string | number) ?? v;
+    }
+    case 'nullable': {
+      const inner = writerOf(node.inner);
+      return (v) => (v === null ? null : inner(v));
+    }
+    case 'array': {
+      const item = writerOf(node.items);
+      return (v) => (v instanceof Set ? [...v].map(item) : Array.isArray(v) ? v.map(item) : v);
+    }
+    case 'dictionary': {
+      const value = writerOf(node.values);
+      return (v) => {
+        if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [k, value(x)]));
+        if (typeof v !== 'object' || v === null) return v;
+        return Object.fromEntries(Object.keys(v).map((k) => [k, value((v as Record<string, unknown>)[k])]));
+      };
+    }
+    case 'record':
+      return recordWriter(node);
+    default:
+      return (v) => v;
+  }
+}
+
+/** A record written as class-transformer writes it to plain: renames, exclusions and `toPlain` transforms. */
+function recordWriter(node: RecordNode): Writer {
+  const steps = node.properties.map((p) => ({
+    name: p.name,
+    key: p.key,
+    write: writerOf(p.type),
+    transforms: defaultMetadataStorage.findTransformMetadatas(node.ctor, p.key, TransformationType.CLASS_TO_PLAIN),
+  }));
+  return (v) => {
+    if (typeof v !== 'object' || v === null) return v;
+    const source = v as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const step of steps) {
+      let x = source[step.key];
+      for (const t of step.transforms) {
+        x = t.transformFn({ value: x, key: step.key, obj: source, type: TransformationType.CLASS_TO_PLAIN, options: {} });
+      }
+      if (x !== undefined) out[step.name] = step.write(x);
+    }
+    return out;
+  };
+}
+
+const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource_link', 'resource']);
+
+function isContentBlock(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && CONTENT_TYPES.has((v as { type?: unknown }).type as string);
+}
+
+function isCallToolResult(v: unknown): v is CallToolResult {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Array.isArray((v as { content?: unknown }).content) && !('type' in v);
+}
+
+/** JSON text of a value not described by a model: `Map`, `Set`, `bigint` and bytes made JSON. */
+function looseJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => {
+    if (typeof v === 'bigint') return Number(v);
+    if (v instanceof Map) return Object.fromEntries(v);
+    if (v instanceof Set) return [...v];
+    if (v instanceof Uint8Array) return bytesToBase64(v);
+    return v;
+  }) ?? 'null';
+}
+
+/** A result whose type is only known at run time (undeclared async and `Object` results). */
+function autoResult(value: unknown): CallToolResult {
+  if (value === undefined) return { content: [] };
+  if (typeof value === 'string') return textResult(value);
+  if (isCallToolResult(value)) return value;
+  if (isContentBlock(value)) return { content: [value] };
+  if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value };
+  return textResult(looseJson(value));
+}
+
+/** Writes results of one tool; built once per tool. */
+export function resultWriter(result: ResultModel, tool: string): (value: unknown) => CallToolResult {
+  if (result.kind === 'void') return () => ({ content: [] });
+  if (result.kind === 'auto') return autoResult;
+  const type = result.type;
+  const bare = type.kind === 'nullable' ? type.inner : type;
+  if (bare.kind === 'string' && bare.as === 'string' && bare.format === undefined && bare.minLength === undefined) {
+    return (v) => textResult(v === null || v === undefined ? 'null' : String(v));
+  }
+  if (bare.kind === 'enum') {
+    const write = writerOf(type);
+    return (v) => textResult(v === null || v === undefined ? 'null' : String(write(v)));
+  }
+  const write = writerOf(type);
+  const check = readerOf(type, 'check');
+  const structured = bare.kind === 'record' || bare.kind === 'dictionary';
+  return (v) => {
+    if ((v === undefined || v === null) && type.kind === 'nullable') return textResult('null');
+    const json = write(v);
+    const f = newFailure();
+    if (check(json, f) === INVALID) throw new ResultMismatchError(tool, formatPath(f.path) || '(result)', f.expected);
+    const text = JSON.stringify(json);
+    return structured ? { content: [{ type: 'text', text }], structuredContent: json as Record<string, unknown> } : textResult(text);
+  };
+}
