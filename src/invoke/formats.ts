@@ -15,10 +15,77 @@ function checkOf(format: unknown): Check {
   throw new TypeError('unknown ajv-formats format');
 }
 
+const ajvDateTime = checkOf(fullFormats['date-time']);
+
+/** Two ASCII digits at `i` as a number. */
+function two(s: string, i: number): number {
+  return (s.charCodeAt(i) - 48) * 10 + s.charCodeAt(i + 1) - 48;
+}
+
+const DAYS = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** `YYYY-MM-DD` at the start of `s` (already shaped by a regex) names a real calendar day. */
+function realDay(s: string): boolean {
+  const month = two(s, 5);
+  const day = two(s, 8);
+  if (month < 1 || month > 12 || day < 1 || day > DAYS[month]) return false;
+  if (month !== 2 || day !== 29) return true;
+  const year = two(s, 0) * 100 + two(s, 2);
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * RFC 3339 date-time, as ajv-formats checks it, without its string splitting on the hot path; leap
+ * seconds (`:60`) go to ajv-formats itself. A test holds the two to the same answers.
+ */
+export function isDateTime(s: string): boolean {
+  if (!DATE_TIME.test(s) || !realDay(s) || two(s, 11) > 23 || two(s, 14) > 59) return false;
+  const sec = two(s, 17);
+  if (sec > 59) return sec === 60 && ajvDateTime(s);
+  const last = s.charCodeAt(s.length - 1);
+  return last === 90 || last === 122 || (two(s, s.length - 5) <= 23 && two(s, s.length - 2) <= 59);
+}
+
+/**
+ * The `Date` of a string `isDateTime` accepted, built from its digits: several times faster than
+ * `new Date(text)`, which parses the text again. Fractions beyond milliseconds are cut, as `Date` does.
+ */
+export function dateTimeToDate(s: string): Date {
+  const year = two(s, 0) * 100 + two(s, 2);
+  let ms = 0;
+  let i = 19;
+  if (s.charCodeAt(i) === 46) {
+    let scale = 100;
+    for (i++; i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57; i++) {
+      ms += (s.charCodeAt(i) - 48) * scale;
+      scale /= 10;
+    }
+    ms = Math.floor(ms);
+  }
+  const last = s.charCodeAt(s.length - 1);
+  const offset = last === 90 || last === 122 ? 0 : (s.charCodeAt(s.length - 6) === 45 ? -1 : 1) * (two(s, s.length - 5) * 60 + two(s, s.length - 2));
+  const utc = Date.UTC(year, two(s, 5) - 1, two(s, 8), two(s, 11), two(s, 14), two(s, 17), ms) - offset * 60_000;
+  // Date.UTC maps years 0-99 to 1900-1999; set the full year explicitly for those.
+  if (year < 100) {
+    const d = new Date(utc);
+    d.setUTCFullYear(d.getUTCFullYear() - 1900);
+    return d;
+  }
+  return new Date(utc);
+}
+
+/** RFC 3339 full-date, as ajv-formats checks it. */
+export function isDate(s: string): boolean {
+  return DATE.test(s) && realDay(s);
+}
+
 const CHECKS: Readonly<Record<StringFormat, Check>> = {
   uuid: checkOf(fullFormats.uuid),
-  'date-time': checkOf(fullFormats['date-time']),
-  date: checkOf(fullFormats.date),
+  'date-time': isDateTime,
+  date: isDate,
   time: checkOf(fullFormats['iso-time']),
   uri: checkOf(fullFormats.uri),
   email: checkOf(fullFormats.email),

@@ -2,7 +2,7 @@ import { TransformationType } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { MemberModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
 import { INVALID, fail, type Failure } from './failure';
-import { FORMAT_NAMES, formatCheck, isBase64, timeSpanToMs } from './formats';
+import { FORMAT_NAMES, dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { firstValidationError, needsClassValidator } from './validator';
 
 /**
@@ -143,7 +143,7 @@ function stringReader(node: Extract<TypeNode, { kind: 'string' }>, mode: 'read' 
   const patternExpected = `Expected text matching ${node.pattern}.`;
   const formatExpected = format && `Expected ${FORMAT_NAMES[format]}.`;
   const convert =
-    mode === 'check' || as === 'string' ? undefined : as === 'date' ? (s: string) => new Date(s) : as === 'url' ? (s: string) => new URL(s) : timeSpanToMs;
+    mode === 'check' || as === 'string' ? undefined : as === 'date' ? dateTimeToDate : as === 'url' ? (s: string) => new URL(s) : timeSpanToMs;
   return (v, f) => {
     if (typeof v !== 'string') return fail(f, `Expected a string, got ${typeName(v)}.`);
     if (min !== undefined || max !== undefined) {
@@ -227,6 +227,11 @@ function transformsOf(ctor: Function, key: string): PropertyStep['transforms'] {
     );
 }
 
+/**
+ * A record's reader is generated once per record class as a straight-line function (property names are
+ * the class's own, embedded as JSON string literals), so every property access is monomorphic: this is
+ * the hot path of most tools, and an interpreted loop over properties costs several times more.
+ */
 function recordReader(node: RecordNode, mode: 'read' | 'check'): Reader {
   const ctor = node.ctor as new () => Record<string, unknown>;
   const steps: PropertyStep[] = node.properties.map((p) => ({
@@ -240,48 +245,55 @@ function recordReader(node: RecordNode, mode: 'read' | 'check'): Reader {
   const validate = mode === 'read' && needsClassValidator(ctor);
   const wireName = new Map(node.properties.map((p) => [p.key, p.name]));
   // plainToInstance calls the constructor without arguments, so initialisers run; so do we.
-  const construct = ctor.length === 0 ? () => new ctor() : () => Object.create(ctor.prototype) as Record<string, unknown>;
-  return (v, f) => {
-    if (!isObject(v)) return fail(f, `Expected an object, got ${typeName(v)}.`);
-    const out: Record<string, unknown> = mode === 'read' ? construct() : {};
-    let matched = 0;
-    for (const step of steps) {
-      if (hasOwn.call(v, step.name)) {
-        matched++;
-        let x = step.read(v[step.name], f);
-        if (x === INVALID) {
-          f.path.push(step.name);
-          return INVALID;
-        }
-        for (const t of step.transforms) x = t(x, v);
-        out[step.key] = x;
-      } else if (step.required) {
-        f.path.push(step.name);
-        return fail(f, 'It is required.');
-      } else if (step.fallback) {
-        out[step.key] = step.fallback();
-      }
-    }
-    let total = 0;
-    for (const k in v) if (hasOwn.call(v, k)) total++;
-    if (total !== matched) return unknownKey(v, steps, f);
-    if (validate) {
-      const error = firstValidationError(out);
-      if (error) {
-        const last = error.path.length - 1;
-        if (typeof error.path[last] === 'string') error.path[last] = wireName.get(error.path[last] as string) ?? error.path[last];
-        f.path.push(...error.path);
-        return fail(f, error.message ? `${error.message[0].toUpperCase()}${error.message.slice(1)}.` : '');
-      }
-    }
-    return out;
+  const construct =
+    mode === 'check' ? () => ({}) : ctor.length === 0 ? () => new ctor() : () => Object.create(ctor.prototype) as Record<string, unknown>;
+  const afterValidation = (out: Record<string, unknown>, f: Failure): unknown => {
+    const error = firstValidationError(out);
+    if (!error) return out;
+    const last = error.path.length - 1;
+    if (typeof error.path[last] === 'string') error.path[last] = wireName.get(error.path[last] as string) ?? error.path[last];
+    f.path.push(...error.path);
+    return fail(f, error.message ? `${error.message[0].toUpperCase()}${error.message.slice(1)}.` : '');
   };
+  const lines: string[] = [
+    'if (typeof v !== "object" || v === null || Array.isArray(v)) return notObject(v, f);',
+    'const out = construct();',
+    'let matched = 0, x;',
+  ];
+  steps.forEach((step, i) => {
+    const name = JSON.stringify(step.name);
+    const key = JSON.stringify(step.key);
+    // Names Object.prototype also has (constructor, toString, __proto__ ...) must be own to count.
+    const load = step.name in Object.prototype ? `x = hasOwn.call(v, ${name}) ? v[${name}] : undefined;` : `x = v[${name}];`;
+    const transforms = step.transforms.map((_, t) => `x = steps[${i}].transforms[${t}](x, v);`).join(' ');
+    const missing = step.required
+      ? `f.path.push(${name}); return fail(f, "It is required.");`
+      : step.fallback
+        ? `out[${key}] = steps[${i}].fallback();`
+        : '';
+    lines.push(
+      load,
+      `if (x !== undefined) { matched++; x = steps[${i}].read(x, f); if (x === INVALID) { f.path.push(${name}); return INVALID; } ${transforms} out[${key}] = x; }`,
+      missing ? `else { ${missing} }` : '',
+    );
+  });
+  lines.push(
+    'let total = 0; for (const k in v) total++;',
+    'if (total !== matched) { total = 0; for (const k in v) if (hasOwn.call(v, k) && v[k] !== undefined) total++; if (total !== matched) return unknownKey(v, steps, f); }',
+    validate ? 'return afterValidation(out, f);' : 'return out;',
+  );
+  const factory = new Function(
+    'steps', 'construct', 'notObject', 'unknownKey', 'afterValidation', 'fail', 'INVALID', 'hasOwn',
+    `return function readRecord(v, f) {\n${lines.filter(Boolean).join('\n')}\n};`,
+  );
+  const notObject = (v: unknown, f: Failure) => fail(f, `Expected an object, got ${typeName(v)}.`);
+  return factory(steps, construct, notObject, unknownKey, afterValidation, fail, INVALID, hasOwn) as Reader;
 }
 
 function unknownKey(v: Record<string, unknown>, steps: readonly { name: string }[], f: Failure): typeof INVALID {
   const known = new Set(steps.map((s) => s.name));
   for (const k in v) {
-    if (hasOwn.call(v, k) && !known.has(k)) {
+    if (hasOwn.call(v, k) && v[k] !== undefined && !known.has(k)) {
       f.path.push(k);
       return fail(f, 'There is no such property.');
     }

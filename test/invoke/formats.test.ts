@@ -1,0 +1,67 @@
+import fc from 'fast-check';
+import { fullFormats } from 'ajv-formats/dist/formats';
+import { dateTimeToDate, isDate, isDateTime, msToTimeSpan, timeSpanToMs } from '../../src/invoke/formats';
+
+const ajvDateTime = (fullFormats['date-time'] as { validate: (s: string) => boolean }).validate;
+const ajvDate = (fullFormats.date as { validate: (s: string) => boolean }).validate;
+
+const two = (n: number) => String(n).padStart(2, '0');
+/** RFC 3339 date-times built from parts, valid or not (months 0-13, days 0-32, hours 0-24 ...). */
+const shaped = fc
+  .record({
+    y: fc.integer({ min: 0, max: 9999 }),
+    mo: fc.integer({ min: 0, max: 13 }),
+    d: fc.integer({ min: 0, max: 32 }),
+    h: fc.integer({ min: 0, max: 24 }),
+    mi: fc.integer({ min: 0, max: 60 }),
+    s: fc.integer({ min: 0, max: 60 }),
+    frac: fc.option(fc.stringMatching(/^\d{1,9}$/), { nil: undefined }),
+    zone: fc.oneof(fc.constantFrom('Z', 'z'), fc.record({ sign: fc.constantFrom('+', '-'), h: fc.integer({ min: 0, max: 24 }), m: fc.integer({ min: 0, max: 60 }) }).map((z) => `${z.sign}${two(z.h)}:${two(z.m)}`)),
+    t: fc.constantFrom('T', 't'),
+  })
+  .map((p) => `${String(p.y).padStart(4, '0')}-${two(p.mo)}-${two(p.d)}${p.t}${two(p.h)}:${two(p.mi)}:${two(p.s)}${p.frac ? `.${p.frac}` : ''}${p.zone}`);
+
+describe('date-time and date checks agree with ajv-formats', () => {
+  it('on RFC 3339 shaped strings, valid or not', () => {
+    fc.assert(fc.property(shaped, (s) => isDateTime(s) === ajvDateTime(s)), { numRuns: 5000 });
+  });
+
+  it('never accept what ajv-formats refuses, whatever the text', () => {
+    fc.assert(fc.property(fc.string(), (s) => !isDateTime(s) || ajvDateTime(s)), { numRuns: 5000 });
+    fc.assert(fc.property(fc.string(), (s) => isDate(s) === ajvDate(s)), { numRuns: 5000 });
+  });
+
+  it('on calendar dates', () => {
+    fc.assert(fc.property(shaped, (s) => isDate(s.slice(0, 10)) === ajvDate(s.slice(0, 10))), { numRuns: 5000 });
+  });
+});
+
+describe('dateTimeToDate builds the Date that new Date(text) builds', () => {
+  it('for every valid date-time from year 100 on', () => {
+    fc.assert(
+      fc.property(shaped.filter(isDateTime).filter((s) => Number(s.slice(0, 4)) >= 100), (s) => {
+        expect(dateTimeToDate(s).getTime()).toBe(new Date(s.replace('t', 'T').replace('z', 'Z')).getTime());
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('for years 0 to 99 (which Date.UTC would move to the 1900s)', () => {
+    expect(dateTimeToDate('0042-03-04T05:06:07.891Z').toISOString()).toBe('0042-03-04T05:06:07.891Z');
+  });
+});
+
+describe('TimeSpan', () => {
+  it.each([
+    ['00:00:00', 0],
+    ['1.02:03:04.5', 93784500],
+    ['-00:00:00.0000001', -0.0001],
+  ])('%s is %d ms', (text, ms) => {
+    expect(timeSpanToMs(text)).toBe(ms);
+  });
+
+  it('writes milliseconds back in the c form', () => {
+    fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), (ms) => timeSpanToMs(msToTimeSpan(ms)) === ms), { numRuns: 2000 });
+    expect(msToTimeSpan(93784500)).toBe('1.02:03:04.5000000');
+  });
+});
