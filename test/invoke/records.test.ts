@@ -2,7 +2,7 @@ import { Exclude, Expose, Transform, Type, plainToInstance } from 'class-transfo
 import {
   IsPositive, Max, Min, Validate, ValidatorConstraint, type ValidatorConstraintInterface, IsOptional, IsString,
 } from 'class-validator';
-import { DictionaryOf, Field, Int32, McpServer, Range, Tool, Json } from '../../src';
+import { DictionaryOf, Field, Int32, McpServer, Param, Range, Tool, Json } from '../../src';
 import { textOf } from '../support/probe';
 
 class Line {
@@ -169,5 +169,30 @@ describe('hostile keys never reach a prototype', () => {
   it('an argument named __proto__ is refused as unknown', async () => {
     const args = JSON.parse('{"__proto__":{"polluted":true},"order":{"lines":[],"customer":{"full_name":"A","since":"2020-01-02T03:04:05Z"}}}');
     expect(textOf(await server.callTool('place', args))).toBe("Argument '__proto__' is not valid. There is no such argument.");
+  });
+});
+
+class Declared {
+  @Tool() take(
+    @Param({ type: Number }) prices: Map<string, number>,
+    @Param({ type: String }) tags: Set<string>,
+    data: Buffer,
+    big: bigint,
+  ): void {
+    received = [prices, tags, data, big];
+  }
+}
+
+describe('conversions chosen by the declared type', () => {
+  it('gives a Map, a Set, a Buffer and a bigint when the method declares them', async () => {
+    const s = new McpServer({ name: 't', version: '1' }).add(new Declared());
+    const result = await s.callTool('take', { prices: { a: 1, __proto__x: 2 }, tags: ['x', 'y', 'x'], data: 'aGk=', big: 7 });
+    expect(result.isError).toBeUndefined();
+    const [prices, tags, data, big] = received as [Map<string, number>, Set<string>, Buffer, bigint];
+    expect(prices).toEqual(new Map([['a', 1], ['__proto__x', 2]]));
+    expect(tags).toEqual(new Set(['x', 'y']));
+    expect(Buffer.isBuffer(data)).toBe(true);
+    expect(data.toString()).toBe('hi');
+    expect(big).toBe(7n);
   });
 });
