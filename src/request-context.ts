@@ -12,6 +12,32 @@ export interface RequestContextInit {
   readonly log?: (level: LogLevel, data: unknown, logger?: string) => Promise<void> | void;
   readonly createMessage?: (params: Readonly<Record<string, unknown>>) => Promise<unknown>;
   readonly elicit?: (params: Readonly<Record<string, unknown>>) => Promise<unknown>;
+  /** The client's answers to the input an earlier round asked for (`inputResponses`). */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /** The verified state an earlier round handed to {@link RequestContext.requireInput}. */
+  readonly requestState?: unknown;
+  /** Why sampling and elicitation are unavailable, when they are. */
+  readonly unavailable?: string;
+}
+
+/** One request the client fulfils before calling again: `elicitation/create`, `sampling/createMessage` or `roots/list`. */
+export interface InputRequest {
+  readonly method: string;
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Thrown by {@link RequestContext.requireInput}: the server answers the request with an input-required
+ * result instead of the method's value.
+ */
+export class InputRequired extends Error {
+  constructor(
+    readonly inputRequests: Readonly<Record<string, InputRequest>>,
+    readonly requestState?: unknown,
+  ) {
+    super('The request needs input from the client.');
+    this.name = 'InputRequired';
+  }
 }
 
 /** MCP logging levels (RFC 5424). */
@@ -37,6 +63,10 @@ export class RequestContext {
   /** The client's capabilities, extensions included. */
   readonly clientCapabilities: Readonly<Record<string, unknown>> | undefined;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** The client's answers to the input an earlier round asked for, by key. */
+  readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
+  /** The state passed to `requireInput` in the previous round, verified by the server. */
+  readonly requestState: unknown;
   readonly #init: RequestContextInit;
 
   constructor(init: RequestContextInit = {}) {
@@ -47,6 +77,8 @@ export class RequestContext {
     this.clientInfo = init.clientInfo;
     this.clientCapabilities = init.clientCapabilities;
     this.meta = init.meta;
+    this.inputResponses = init.inputResponses;
+    this.requestState = init.requestState;
     this.#init = init;
   }
 
@@ -60,15 +92,40 @@ export class RequestContext {
     await this.#init.log?.(level, data, logger);
   }
 
-  /** Asks the client's model for a completion (`sampling/createMessage`). */
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`) and waits for it. Available on
+   * 2025-era connections whose client declared `sampling`; on 2026-07-28 use {@link requireInput}.
+   */
   createMessage(params: Readonly<Record<string, unknown>>): Promise<unknown> {
-    if (!this.#init.createMessage) return Promise.reject(new Error('Sampling is not available for this request: the client or protocol revision does not offer it.'));
+    if (!this.#init.createMessage) return Promise.reject(new Error(`Sampling is not available for this request: ${this.#init.unavailable ?? 'the client or protocol revision does not offer it.'}`));
     return this.#init.createMessage(params);
   }
 
-  /** Asks the user for input through the client (`elicitation/create`). */
+  /**
+   * Asks the user for input through the client (`elicitation/create`) and waits for it. Available on
+   * 2025-era connections whose client declared `elicitation`; on 2026-07-28 use {@link requireInput}.
+   */
   elicit(params: Readonly<Record<string, unknown>>): Promise<unknown> {
-    if (!this.#init.elicit) return Promise.reject(new Error('Elicitation is not available for this request: the client or protocol revision does not offer it.'));
+    if (!this.#init.elicit) return Promise.reject(new Error(`Elicitation is not available for this request: ${this.#init.unavailable ?? 'the client or protocol revision does not offer it.'}`));
     return this.#init.elicit(params);
+  }
+
+  /** The client's answer to the input requested under `key` in the previous round, if it sent one. */
+  inputResponse(key: string): unknown {
+    const responses = this.inputResponses;
+    return responses && Object.prototype.hasOwnProperty.call(responses, key) ? responses[key] : undefined;
+  }
+
+  /**
+   * Ends this round with an input-required result (multi-round trip, SEP-2322): the client fulfils each
+   * request and calls again with the answers in {@link inputResponses} and `requestState` (any JSON value,
+   * signed by the server so a client cannot alter it) in {@link requestState}. On 2025-era connections
+   * the SDK sends the requests to the client itself and calls the method again.
+   * @example
+   * const answer = ctx.inputResponse('name');
+   * if (!answer) ctx.requireInput({ name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema } } });
+   */
+  requireInput(inputRequests: Readonly<Record<string, InputRequest>>, requestState?: unknown): never {
+    throw new InputRequired(inputRequests, requestState);
   }
 }

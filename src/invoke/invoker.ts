@@ -1,6 +1,6 @@
 import { channel } from 'node:diagnostics_channel';
 import type { ToolModel } from '../schema/model';
-import { RequestContext, type RequestContextInit } from '../request-context';
+import { InputRequired, RequestContext, type RequestContextInit } from '../request-context';
 import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, newFailure } from './failure';
 import { argumentsReader } from './reader';
@@ -78,6 +78,8 @@ export function compileTool(model: ToolModel, target: ToolTarget, options: { rea
       return write(value);
     } catch (error) {
       if (error instanceof Timeout) return errorResult(`The tool did not finish within ${timeoutMs} ms.`);
+      // Not a failure: the server layer answers it with an input-required result.
+      if (error instanceof InputRequired) throw error;
       return failureResult(model.name, error);
     } finally {
       if (timer) clearTimeout(timer);

@@ -1,12 +1,14 @@
-import { Problems } from '../schema/diagnostics';
-import type { ToolModel } from '../schema/model';
+import { randomBytes } from 'node:crypto';
+import { createRequestStateCodec, type RequestStateCodec, type Transport } from '@modelcontextprotocol/server';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { toolFromConfig, type QuickToolConfig } from '../schema/quick';
-import { toolsOf } from '../schema/tools';
 import { UnknownToolError } from '../invoke/errors';
-import { compileTool, type ToolCall, type ToolTarget } from '../invoke/invoker';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
-import { listingOf, type ToolListing } from './listing';
+import { Catalog } from './catalog';
+import { startHttp, type HttpAddress, type HttpEndpoint, type ServeHttpOptions } from './http';
+import type { ToolListing } from './listing';
+import { createProtocolServer, withLegacyNotFoundCode } from './protocol';
 
 /** Server identity sent in `initialize` / `server/discover`. */
 export interface ServerInfo {
@@ -21,14 +23,11 @@ export interface McpServerOptions {
   readonly requestTimeoutMs?: number;
   /** Instructions sent to the client at initialisation. */
   readonly instructions?: string;
-}
-
-/** A tool with everything computed once when it was added. */
-export interface RegisteredTool {
-  readonly model: ToolModel;
-  readonly target: ToolTarget;
-  readonly listing: ToolListing;
-  readonly call: ToolCall;
+  /**
+   * Key (at least 32 bytes) that signs the `requestState` of multi-round trips. Default: random per
+   * process, which is enough when one process serves every round of a flow.
+   */
+  readonly requestStateSecret?: string;
 }
 
 /** Options of an in-process {@link McpServer.callTool}. */
@@ -51,7 +50,9 @@ export interface CallToolOptions {
 export class McpServer {
   readonly info: ServerInfo;
   readonly options: McpServerOptions;
-  private readonly tools = new Map<string, RegisteredTool>();
+  private readonly catalog: Catalog;
+  private readonly codec: RequestStateCodec;
+  private readonly open = new Set<{ close(): Promise<void> }>();
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     if (typeof info?.name !== 'string' || typeof info?.version !== 'string') {
@@ -59,21 +60,19 @@ export class McpServer {
     }
     this.info = Object.freeze({ ...info });
     this.options = Object.freeze({ ...options });
+    this.catalog = new Catalog(options.requestTimeoutMs);
+    this.codec = createRequestStateCodec({ key: options.requestStateSecret ?? randomBytes(32) });
   }
 
   /**
-   * Adds every `@Tool` of an instance. Throws one `DefinitionError` listing every problem of its class;
-   * nothing of a refused class is added.
+   * Adds every `@Tool`, `@Resource` and `@Prompt` of an instance. Throws one `DefinitionError` listing
+   * every problem of its class; nothing of a refused class is added.
    */
   add(instance: object): this {
     if (typeof instance !== 'object' || instance === null) {
       throw new TypeError('server.add() takes an instance of a decorated class, for example server.add(new WeatherTools()).');
     }
-    const ctor = instance.constructor;
-    this.register(
-      ctor.name,
-      toolsOf(ctor).map(({ key, model }) => ({ model, target: { kind: 'method', instance, key } })),
-    );
+    this.catalog.addInstance(instance);
     return this;
   }
 
@@ -83,14 +82,23 @@ export class McpServer {
    */
   tool(name: string, config: QuickToolConfig, handler: (args: Record<string, unknown>, context: RequestContext) => unknown): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
-    const model = toolFromConfig(name, config ?? {});
-    this.register(`tool '${name}'`, [{ model, target: { kind: 'handler', handler } }]);
+    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler });
+    return this;
+  }
+
+  /**
+   * Registers an MCP Apps UI resource, served as `text/html;profile=mcp-app`; tools name it with
+   * `@Tool({ uiResource })`.
+   * @example server.addUiResource('ui://weather/view', { html: '<!doctype html><p>Weather</p>' });
+   */
+  addUiResource(uri: string, resource: { readonly html: string }): this {
+    this.catalog.addUiResource(uri, resource?.html);
     return this;
   }
 
   /** The `tools/list` entries exactly as they are sent to a client that negotiated MCP Apps. */
   listTools(): readonly ToolListing[] {
-    return [...this.tools.values()].map((t) => t.listing);
+    return this.catalog.listings.tools;
   }
 
   /**
@@ -99,7 +107,7 @@ export class McpServer {
    * @example const result = await server.callTool('add', { a: 1, b: 2 });
    */
   async callTool(name: string, args?: unknown, options: CallToolOptions = {}): Promise<CallToolResult> {
-    const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
+    const tool = typeof name === 'string' ? this.catalog.tools.get(name) : undefined;
     if (!tool) throw new UnknownToolError(String(name));
     const onProgress = options.onProgress;
     return tool.call(args, {
@@ -109,28 +117,57 @@ export class McpServer {
     });
   }
 
-  private register(subject: string, entries: readonly Omit<RegisteredTool, 'listing' | 'call'>[]): void {
-    const problems = new Problems();
-    const names = new Set<string>();
-    for (const { model } of entries) {
-      const existing = this.tools.get(model.name);
-      if (existing || names.has(model.name)) {
-        problems.add(
-          'OMCG0007',
-          model.where,
-          `the tool name '${model.name}' is already used${existing ? ` by ${existing.model.where}` : ''}.`,
-          `give one of them another name with @Tool('name').`,
-        );
-      }
-      names.add(model.name);
-    }
-    problems.throwIfAny(subject);
-    for (const entry of entries) {
-      this.tools.set(entry.model.name, {
-        ...entry,
-        listing: Object.freeze(listingOf(entry.model, true)),
-        call: compileTool(entry.model, entry.target, { requestTimeoutMs: this.options.requestTimeoutMs }),
-      });
-    }
+  /**
+   * Serves one connection over any MCP SDK transport, in whichever era its client opens: 2026-07-28
+   * after `server/discover`, or a 2025 revision after `initialize`.
+   * @example
+   * const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+   * await server.connect(serverEnd);
+   */
+  async connect(transport: Transport): Promise<void> {
+    let legacy = false;
+    const handle = serveStdio(
+      ({ era }) => {
+        legacy = era === 'legacy';
+        return this.protocolServer();
+      },
+      { transport: withLegacyNotFoundCode(transport, () => legacy) },
+    );
+    this.track(handle);
+  }
+
+  /**
+   * Serves this process's stdin and stdout (both eras). Write logs to stderr: stdout carries the protocol.
+   * @example await server.serveStdio();
+   */
+  async serveStdio(): Promise<void> {
+    await this.connect(new StdioServerTransport());
+  }
+
+  /**
+   * Serves Streamable HTTP; resolves with the bound address once listening. 2025-era clients get
+   * sessions, 2026-07-28 clients are served statelessly; on loopback, foreign Host and Origin headers
+   * are refused with 403.
+   * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
+   */
+  async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
+    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(), options);
+    this.track(endpoint);
+    return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
+  }
+
+  /** Stops every transport and endpoint this server serves. */
+  async close(): Promise<void> {
+    const open = [...this.open];
+    this.open.clear();
+    await Promise.all(open.map((o) => o.close()));
+  }
+
+  private track(handle: { close(): Promise<void> }): void {
+    this.open.add(handle);
+  }
+
+  private protocolServer() {
+    return createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec });
   }
 }

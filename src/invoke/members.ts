@@ -1,0 +1,78 @@
+import { channel } from 'node:diagnostics_channel';
+import { InputRequired, RequestContext, type RequestContextInit } from '../request-context';
+import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
+import { INVALID, argumentMessage, newFailure } from './failure';
+import { textArgumentsReader } from './text';
+import type { ParamModel } from '../schema/model';
+
+/**
+ * Calling resource and prompt methods: their arguments are text, and their errors are JSON-RPC errors
+ * (there is no `isError` result for them), never carrying internals.
+ */
+
+/** A bad or missing argument, an unknown prompt: JSON-RPC -32602 on the wire. */
+export class InvalidParamsError extends Error {
+  readonly code = -32602;
+
+  constructor(message: string, readonly data?: Readonly<Record<string, unknown>>) {
+    super(message);
+    this.name = 'InvalidParamsError';
+  }
+}
+
+/** No resource has this URI: -32002 before 2026-07-28, -32602 from it (DESIGN.md section 8). */
+export class ResourceNotFoundError extends Error {
+  readonly code = -32002;
+
+  constructor(readonly uri: string) {
+    super('Resource not found');
+    this.name = 'ResourceNotFoundError';
+  }
+}
+
+/** A resource or prompt method failed: JSON-RPC -32603 with a `ToolError`'s message or a masked text. */
+export class MemberFailedError extends Error {
+  readonly code = -32603;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'MemberFailedError';
+  }
+}
+
+/** What `compileMember` needs of a resource or prompt model. */
+export interface MemberShape {
+  readonly name: string;
+  readonly params: readonly ParamModel[];
+  readonly arity: number;
+  readonly contextIndex?: number;
+  readonly signalIndex?: number;
+}
+
+/** One compiled call of a resource or prompt method: text arguments in, the method's value out. */
+export type MemberCall = (args: Readonly<Record<string, unknown>> | undefined, init: RequestContextInit) => Promise<unknown>;
+
+const failed = channel(TOOL_FAILED_CHANNEL);
+
+/** Compiles the argument reading and invocation of one method, once. `kind` names it in masked errors. */
+export function compileMember(model: MemberShape, instance: object, key: string | symbol, kind: 'resource' | 'prompt'): MemberCall {
+  const read = textArgumentsReader(model.params, model.arity);
+  const { contextIndex, signalIndex } = model;
+  return async (args, init) => {
+    const f = newFailure();
+    const argv = read(args, f);
+    if (argv === INVALID) throw new InvalidParamsError(argumentMessage(f));
+    const context = new RequestContext(init);
+    if (contextIndex !== undefined) argv[contextIndex] = context;
+    if (signalIndex !== undefined) argv[signalIndex] = context.signal;
+    try {
+      const method = (instance as Record<string | symbol, (...a: unknown[]) => unknown>)[key];
+      return await method.apply(instance, argv);
+    } catch (error) {
+      if (error instanceof InputRequired || error instanceof ResourceNotFoundError || error instanceof InvalidParamsError) throw error;
+      if (error instanceof ToolError) throw new MemberFailedError(error.message);
+      if (failed.hasSubscribers) failed.publish({ tool: model.name, error });
+      throw new MemberFailedError(`The ${kind} failed.`);
+    }
+  };
+}

@@ -1,0 +1,40 @@
+import type { PromptOptions } from '../decorators/prompt.decorator';
+import { descriptionOf, type MemberRecord } from '../decorators/metadata';
+import type { Problems } from './diagnostics';
+import type { ParamModel } from './model';
+import { isValidName, toolNameOf } from './names';
+import { textParamsFor } from './resources';
+import { checkShape } from './tools';
+
+/** A prompt (DESIGN.md section 7): its arguments are the method's text-like parameters. */
+export interface PromptModel {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly params: readonly ParamModel[];
+  readonly arity: number;
+  readonly contextIndex?: number;
+  readonly signalIndex?: number;
+  readonly where: string;
+}
+
+/** Builds the model of one `@Prompt` method, or `undefined` with its problems recorded. */
+export function promptFromMethod(ctor: Function, record: MemberRecord, problems: Problems): PromptModel | undefined {
+  if (!checkShape(ctor, record, problems)) return undefined;
+  const options = record.options as PromptOptions;
+  const where = `${ctor.name}.${String(record.key)}`;
+  const before = problems.count;
+  const name = options.name ?? toolNameOf(String(record.key));
+  if (!isValidName(name)) {
+    problems.add('OMCG0008', where, `the prompt name '${name}' is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`, `give a valid name with @Prompt('name').`);
+  }
+  const found = textParamsFor(ctor, record.key, 'Prompt', problems);
+  if (!found || problems.count > before) return undefined;
+  return {
+    name,
+    title: options.title,
+    description: options.description ?? descriptionOf(ctor.prototype, record.key),
+    ...found,
+    where,
+  };
+}

@@ -1,0 +1,125 @@
+import type { ResourceOptions } from '../decorators/resource.decorator';
+import { descriptionOf, type MemberRecord } from '../decorators/metadata';
+import type { Problems } from './diagnostics';
+import type { ParamModel, TypeNode } from './model';
+import { toolNameOf } from './names';
+import { checkShape, paramsFor } from './tools';
+
+/**
+ * Resources and resource templates (DESIGN.md section 7): a URI without variables is a static resource,
+ * one with `{variables}` a template whose variables are the method's parameters of the same name.
+ */
+
+/** One piece of a URI template: literal text, or a variable (`{name}` one segment, `{+name}` any text). */
+export type TemplatePart =
+  | { readonly kind: 'literal'; readonly text: string }
+  | { readonly kind: 'variable'; readonly name: string; readonly reserved: boolean };
+
+export interface ResourceModel {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  /** The URI, or the URI template as written. */
+  readonly uri: string;
+  readonly parts: readonly TemplatePart[];
+  /** Whether the URI has variables (listed by `resources/templates/list`). */
+  readonly template: boolean;
+  readonly params: readonly ParamModel[];
+  readonly arity: number;
+  readonly contextIndex?: number;
+  readonly signalIndex?: number;
+  readonly where: string;
+}
+
+const VARIABLE = /\{([+]?)([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Splits a URI template into literal text and variables; `undefined` for operators this reader does not match. */
+export function templatePartsOf(uri: string): readonly TemplatePart[] | undefined {
+  const parts: TemplatePart[] = [];
+  let at = 0;
+  for (const m of uri.matchAll(VARIABLE)) {
+    const literal = uri.slice(at, m.index);
+    if (/[{}]/.test(literal)) return undefined;
+    if (literal) parts.push({ kind: 'literal', text: literal });
+    const previous = parts[parts.length - 1];
+    if (previous?.kind === 'variable') return undefined;
+    parts.push({ kind: 'variable', name: m[2], reserved: m[1] === '+' });
+    at = m.index + m[0].length;
+  }
+  const rest = uri.slice(at);
+  if (/[{}]/.test(rest)) return undefined;
+  if (rest) parts.push({ kind: 'literal', text: rest });
+  return parts;
+}
+
+/**
+ * Whether a type reads from text (DESIGN.md section 7): strings of any format, numbers, integers,
+ * booleans and enums, possibly nullable.
+ */
+export function isTextLike(node: TypeNode): boolean {
+  const bare = node.kind === 'nullable' ? node.inner : node;
+  return ['string', 'number', 'integer', 'boolean', 'enum'].includes(bare.kind);
+}
+
+/**
+ * The parameters of a resource or prompt method: only text-like types (OMCG0002), and optional when
+ * nullable (a missing argument reads as `null`).
+ */
+export function textParamsFor(ctor: Function, key: string | symbol, what: string, problems: Problems): ReturnType<typeof paramsFor> {
+  const found = paramsFor(ctor, key, problems);
+  if (!found) return undefined;
+  for (const p of found.params) {
+    if (!isTextLike(p.type)) {
+      problems.add(
+        'OMCG0002',
+        `${ctor.name}.${String(key)}, parameter '${p.name}'`,
+        `${what} parameters are read from text, and a ${p.type.kind} does not parse from text.`,
+        'use string, number, boolean, an integer hint, Uuid, Date, DateOnly, TimeOnly or an enum.',
+      );
+    }
+  }
+  const params = found.params.map((p) => (p.type.kind === 'nullable' && p.required ? { ...p, required: false } : p));
+  return { ...found, params };
+}
+
+/** Builds the model of one `@Resource` method, or `undefined` with its problems recorded. */
+export function resourceFromMethod(ctor: Function, record: MemberRecord, problems: Problems): ResourceModel | undefined {
+  if (!checkShape(ctor, record, problems)) return undefined;
+  const options = record.options as unknown as ResourceOptions & { readonly uriTemplate: string };
+  const where = `${ctor.name}.${String(record.key)}`;
+  const before = problems.count;
+  const parts = templatePartsOf(options.uriTemplate);
+  if (!parts) {
+    problems.add(
+      'OMCG0008',
+      where,
+      `the URI template '${options.uriTemplate}' is not supported: variables are {name} (one path segment) or {+name} (any text), separated by literal text.`,
+      `write the URI as 'scheme://path/{variable}'.`,
+    );
+  }
+  const found = textParamsFor(ctor, record.key, 'Resource', problems);
+  if (parts && found) {
+    const variables = parts.flatMap((p) => (p.kind === 'variable' ? [p.name] : []));
+    const names = new Set(found.params.map((p) => p.name));
+    for (const v of variables) {
+      if (!names.has(v)) problems.add('OMCG0008', where, `the URI variable '${v}' has no parameter of that name.`, `add a parameter named '${v}' or rename it with @Param('${v}').`);
+    }
+    if (new Set(variables).size !== variables.length) problems.add('OMCG0007', where, 'a URI variable appears twice.', 'give each variable its own name.');
+    for (const p of found.params) {
+      if (!variables.includes(p.name)) problems.add('OMCG0008', `${where}, parameter '${p.name}'`, `the parameter is not a variable of '${options.uriTemplate}'.`, `add {${p.name}} to the URI template or remove the parameter.`);
+    }
+  }
+  if (!parts || !found || problems.count > before) return undefined;
+  return {
+    name: options.name ?? toolNameOf(String(record.key)),
+    title: options.title,
+    description: options.description ?? descriptionOf(ctor.prototype, record.key),
+    mimeType: options.mimeType,
+    uri: options.uriTemplate,
+    parts,
+    template: parts.some((p) => p.kind === 'variable'),
+    ...found,
+    where,
+  };
+}

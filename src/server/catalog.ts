@@ -1,0 +1,215 @@
+import { Problems } from '../schema/diagnostics';
+import type { ToolModel, TypeNode } from '../schema/model';
+import { promptFromMethod, type PromptModel } from '../schema/prompts';
+import { resourceFromMethod, type ResourceModel } from '../schema/resources';
+import { decoratedMembersOf, toolFromMethod } from '../schema/tools';
+import { compileTool, type ToolCall, type ToolTarget } from '../invoke/invoker';
+import { compileMember, type MemberCall } from '../invoke/members';
+import { listingOf, type ToolListing } from './listing';
+import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
+
+/**
+ * Everything the server serves, computed once when it is added: listings, compiled calls and URI
+ * matchers. The SDK's per-request and per-connection `Server` instances only look things up here.
+ */
+
+/** The MIME type of MCP Apps UI resources. */
+export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+/** The MCP Apps extension id, as negotiated in capabilities. */
+export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
+
+export interface RegisteredTool {
+  readonly model: ToolModel;
+  readonly listing: ToolListing;
+  /** The listing for clients that did not negotiate MCP Apps (no `_meta.ui`). */
+  readonly plainListing: ToolListing;
+  readonly call: ToolCall;
+}
+
+export interface RegisteredResource {
+  readonly model: ResourceModel;
+  readonly listing: ResourceListing;
+  readonly match: UriMatcher;
+  readonly call: MemberCall;
+}
+
+export interface RegisteredPrompt {
+  readonly model: PromptModel;
+  readonly listing: PromptListing;
+  readonly call: MemberCall;
+}
+
+export interface UiResource {
+  readonly listing: ResourceListing;
+  readonly html: string;
+}
+
+interface Listings {
+  readonly tools: readonly ToolListing[];
+  readonly plainTools: readonly ToolListing[];
+  readonly resources: readonly ResourceListing[];
+  readonly templates: readonly ResourceListing[];
+  readonly prompts: readonly PromptListing[];
+}
+
+type Pending =
+  | { readonly kind: 'tool'; readonly model: ToolModel; readonly target: ToolTarget }
+  | { readonly kind: 'resource'; readonly model: ResourceModel; readonly instance: object; readonly key: string | symbol }
+  | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol };
+
+export class Catalog {
+  readonly tools = new Map<string, RegisteredTool>();
+  readonly prompts = new Map<string, RegisteredPrompt>();
+  private readonly resources = new Map<string, RegisteredResource>();
+  private readonly templates: RegisteredResource[] = [];
+  private readonly uiResources = new Map<string, UiResource>();
+  private cached: Listings | undefined;
+
+  constructor(private readonly requestTimeoutMs: number | undefined) {}
+
+  /** Adds every `@Tool`, `@Resource` and `@Prompt` of an instance, or throws one `DefinitionError`. */
+  addInstance(instance: object): void {
+    const ctor = instance.constructor;
+    const problems = new Problems();
+    const pending: Pending[] = [];
+    for (const record of decoratedMembersOf(ctor)) {
+      if (record.kind === 'tool') {
+        const model = toolFromMethod(ctor, record, problems);
+        if (model) pending.push({ kind: 'tool', model, target: { kind: 'method', instance, key: record.key } });
+      } else if (record.kind === 'resource') {
+        const model = resourceFromMethod(ctor, record, problems);
+        if (model) pending.push({ kind: 'resource', model, instance, key: record.key });
+      } else {
+        const model = promptFromMethod(ctor, record, problems);
+        if (model) pending.push({ kind: 'prompt', model, instance, key: record.key });
+      }
+    }
+    this.register(ctor.name, pending, problems);
+  }
+
+  addTool(model: ToolModel, target: ToolTarget): void {
+    this.register(model.where, [{ kind: 'tool', model, target }], new Problems());
+  }
+
+  addUiResource(uri: string, html: string): void {
+    if (typeof uri !== 'string' || !uri.startsWith('ui://')) {
+      throw new TypeError(`server.addUiResource() needs a ui:// URI, for example server.addUiResource('ui://weather/view', { html }).`);
+    }
+    if (typeof html !== 'string') throw new TypeError(`server.addUiResource('${uri}') needs { html: string }.`);
+    if (this.uiResources.has(uri) || this.resources.has(uri)) throw new TypeError(`server.addUiResource(): '${uri}' is already registered.`);
+    this.uiResources.set(uri, { html, listing: Object.freeze({ uri, name: uri.slice('ui://'.length), mimeType: APP_MIME_TYPE }) });
+    this.cached = undefined;
+  }
+
+  private register(subject: string, pending: readonly Pending[], problems: Problems): void {
+    // Names are compared once every member is valid, as they always were for tools.
+    problems.throwIfAny(subject);
+    const names = { tool: new Set<string>(), resource: new Set<string>(), prompt: new Set<string>() };
+    for (const entry of pending) {
+      const key = entry.kind === 'resource' ? entry.model.uri : entry.model.name;
+      const existing = entry.kind === 'tool' ? this.tools.get(key) : entry.kind === 'prompt' ? this.prompts.get(key) : this.resourceByUri(key);
+      if (existing || names[entry.kind].has(key)) {
+        problems.add(
+          'OMCG0007',
+          entry.model.where,
+          `the ${entry.kind} ${entry.kind === 'resource' ? 'URI' : 'name'} '${key}' is already used${existing ? ` by ${'model' in existing ? existing.model.where : 'a UI resource'}` : ''}.`,
+          entry.kind === 'resource' ? 'give one of them another URI.' : `give one of them another name with @${entry.kind === 'tool' ? 'Tool' : 'Prompt'}('name').`,
+        );
+      }
+      names[entry.kind].add(key);
+    }
+    problems.throwIfAny(subject);
+    for (const entry of pending) {
+      if (entry.kind === 'tool') {
+        this.tools.set(entry.model.name, {
+          model: entry.model,
+          listing: Object.freeze(listingOf(entry.model, true)),
+          plainListing: Object.freeze(listingOf(entry.model, false)),
+          call: compileTool(entry.model, entry.target, { requestTimeoutMs: this.requestTimeoutMs }),
+        });
+      } else if (entry.kind === 'resource') {
+        const registered: RegisteredResource = {
+          model: entry.model,
+          listing: Object.freeze(resourceListingOf(entry.model)),
+          match: uriMatcherOf(entry.model.parts),
+          call: compileMember(entry.model, entry.instance, entry.key, 'resource'),
+        };
+        if (entry.model.template) this.templates.push(registered);
+        else this.resources.set(entry.model.uri, registered);
+      } else {
+        this.prompts.set(entry.model.name, {
+          model: entry.model,
+          listing: Object.freeze(promptListingOf(entry.model)),
+          call: compileMember(entry.model, entry.instance, entry.key, 'prompt'),
+        });
+      }
+    }
+    this.cached = undefined;
+  }
+
+  private resourceByUri(uri: string): RegisteredResource | UiResource | undefined {
+    return this.resources.get(uri) ?? this.templates.find((t) => t.model.uri === uri) ?? this.uiResources.get(uri);
+  }
+
+  /** The listings, built once after each change and shared by every request. */
+  get listings(): Listings {
+    if (!this.cached) {
+      const tools = [...this.tools.values()];
+      this.cached = {
+        tools: Object.freeze(tools.map((t) => t.listing)),
+        plainTools: Object.freeze(tools.map((t) => t.plainListing)),
+        resources: Object.freeze([...[...this.resources.values()].map((r) => r.listing), ...[...this.uiResources.values()].map((u) => u.listing)]),
+        templates: Object.freeze(this.templates.map((t) => t.listing)),
+        prompts: Object.freeze([...this.prompts.values()].map((p) => p.listing)),
+      };
+    }
+    return this.cached;
+  }
+
+  /** The resource a URI names: a static resource, a UI resource, or the first template that matches. */
+  findResource(uri: string):
+    | { readonly kind: 'resource'; readonly resource: RegisteredResource; readonly variables: Readonly<Record<string, string>> }
+    | { readonly kind: 'ui'; readonly ui: UiResource }
+    | undefined {
+    const fixed = this.resources.get(uri);
+    if (fixed) return { kind: 'resource', resource: fixed, variables: {} };
+    const ui = this.uiResources.get(uri);
+    if (ui) return { kind: 'ui', ui };
+    for (const template of this.templates) {
+      const variables = template.match(uri);
+      if (variables) return { kind: 'resource', resource: template, variables };
+    }
+    return undefined;
+  }
+
+  /**
+   * Completion values for a template variable or prompt argument: the member names of an enum type that
+   * start with what was typed; nothing for other types.
+   */
+  complete(ref: { readonly type: string; readonly name?: string; readonly uri?: string }, argument: string, typed: string): readonly string[] | undefined {
+    const params =
+      ref.type === 'ref/prompt'
+        ? this.prompts.get(String(ref.name))?.model.params
+        : ref.type === 'ref/resource'
+          ? (this.templates.find((t) => t.model.uri === ref.uri) ?? this.resources.get(String(ref.uri)))?.model.params
+          : undefined;
+    if (!params) return undefined;
+    const type: TypeNode | undefined = params.find((p) => p.name === argument)?.type;
+    const bare = type?.kind === 'nullable' ? type.inner : type;
+    if (bare?.kind !== 'enum') return [];
+    return bare.names.filter((n) => n.startsWith(typed));
+  }
+
+  get hasResources(): boolean {
+    return this.resources.size + this.templates.length + this.uiResources.size > 0;
+  }
+
+  get hasPrompts(): boolean {
+    return this.prompts.size > 0;
+  }
+
+  /** Whether the server opts in to MCP Apps: a tool names a UI resource, or one is registered. */
+  get usesApps(): boolean {
+    return this.uiResources.size > 0 || [...this.tools.values()].some((t) => t.model.ui !== undefined);
+  }
+}

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import {
+  NodeStreamableHTTPServerTransport,
+  localhostHostValidation,
+  localhostOriginValidation,
+  toNodeHandler,
+  toWebRequest,
+} from '@modelcontextprotocol/node';
+import { withLegacyNotFoundCode } from './protocol';
+
+/**
+ * Streamable HTTP for both eras on one endpoint: 2026-07-28 requests (they carry the `_meta` envelope) go
+ * to the SDK's stateless per-request handler; 2025-era requests get a session each (`Mcp-Session-Id`), so
+ * progress, cancellation, logging, sampling and elicitation work for them.
+ */
+
+/** Options of `server.serveHttp()`. */
+export interface ServeHttpOptions {
+  /** Default `127.0.0.1`. On a loopback address, Host and Origin headers are checked (DNS rebinding). */
+  readonly host?: string;
+  /** Default `3000`; `0` picks a free port (see the resolved address). */
+  readonly port?: number;
+  /** Default `/mcp`. */
+  readonly path?: string;
+  /** Largest accepted request body in bytes; default 4 MiB. Larger bodies are answered 413. */
+  readonly maxRequestBodySize?: number;
+}
+
+/** Where `serveHttp()` listens. */
+export interface HttpAddress {
+  readonly host: string;
+  readonly port: number;
+  /** The endpoint, such as `http://127.0.0.1:3000/mcp`. */
+  readonly url: string;
+}
+
+export interface HttpEndpoint extends HttpAddress {
+  close(): Promise<void>;
+}
+
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/;
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** Reads a POST body up to `limit` bytes; `undefined` after answering 413 or 400 itself. */
+async function readJson(req: IncomingMessage, res: ServerResponse, limit: number): Promise<{ body: unknown } | undefined> {
+  const tooLarge = () => {
+    res.setHeader('connection', 'close');
+    jsonRpcError(res, 413, -32000, `Payload Too Large: the request body must not exceed ${limit} bytes.`);
+    req.resume();
+    return undefined;
+  };
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return tooLarge();
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return { body: JSON.parse(text) };
+  } catch {
+    jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
+    return undefined;
+  }
+}
+
+function opensSession(body: unknown): boolean {
+  const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
+  return Array.isArray(body) ? body.some(isInit) : isInit(body);
+}
+
+/** Starts the endpoint; `factory` makes one SDK `Server` per modern request or legacy session. */
+export async function startHttp(factory: () => Server, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
+  const modernHandler = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize: limit });
+  const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
+  const sessions = new Map<string, { transport: NodeStreamableHTTPServerTransport; server: Server }>();
+  const guarded = LOOPBACK.test(host);
+  const validHost = localhostHostValidation();
+  const validOrigin = localhostOriginValidation();
+
+  async function legacy(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const sid = req.headers['mcp-session-id'];
+    let session = typeof sid === 'string' ? sessions.get(sid) : undefined;
+    if (!session) {
+      if (sid !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found');
+      if (req.method !== 'POST' || !opensSession(body)) return jsonRpcError(res, 400, -32000, 'Bad Request: no valid Mcp-Session-Id header.');
+      const transport: NodeStreamableHTTPServerTransport = withLegacyNotFoundCode(
+        new NodeStreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (id) => void sessions.set(id, created),
+          onsessionclosed: (id) => void sessions.delete(id),
+          maxRequestBodySize: limit,
+        }),
+      );
+      const created = { transport, server: factory() };
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
+      await created.server.connect(transport);
+      session = created;
+    }
+    await session.transport.handleRequest(req, res, body);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (pathname !== path) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+      return;
+    }
+    if (guarded && (!validHost(req, res) || !validOrigin(req, res))) return; // 403 already written
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readJson(req, res, limit);
+      if (!read) return;
+      body = read.body;
+    }
+    if (await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: limit })) return legacy(req, res, body);
+    return modern(req, res, body);
+  }
+
+  const http: HttpServer = createServer((req, res) => {
+    handle(req, res).catch(() => jsonRpcError(res, 500, -32603, 'Internal error'));
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 3000, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const address = http.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    host: address.address,
+    port: address.port,
+    url: `http://${shown}:${address.port}${path}`,
+    async close() {
+      await modernHandler.close();
+      await Promise.all([...sessions.values()].map(async ({ transport, server }) => {
+        await transport.close();
+        await server.close();
+      }));
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,204 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError as SdkResourceNotFoundError,
+  Server,
+  inputRequired,
+  type InputRequiredResult,
+  type JSONRPCMessage,
+  type RequestStateCodec,
+  type ServerCapabilities,
+  type ServerContext,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { InvalidParamsError, MemberFailedError, ResourceNotFoundError } from '../invoke/members';
+import { promptResult, resourceResult } from '../invoke/contents';
+import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
+import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog } from './catalog';
+
+/**
+ * One SDK `Server` instance over the precomputed catalog. The SDK makes one per HTTP request (2026-07-28),
+ * one per session or connection (2025 era); each is a handful of handler registrations that look things
+ * up in the shared catalog, so making one is cheap.
+ */
+
+export interface ProtocolSettings {
+  readonly info: { readonly name: string; readonly version: string; readonly title?: string };
+  readonly instructions?: string;
+  readonly codec: RequestStateCodec;
+}
+
+type Capabilities = Readonly<Record<string, unknown>> | undefined;
+
+function capabilitiesOf(catalog: Catalog): ServerCapabilities {
+  const capabilities: ServerCapabilities = { tools: {}, logging: {} };
+  if (catalog.hasResources) capabilities.resources = {};
+  if (catalog.hasPrompts) capabilities.prompts = {};
+  if (catalog.hasResources || catalog.hasPrompts) capabilities.completions = {};
+  if (catalog.usesApps) capabilities.extensions = { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } };
+  return capabilities;
+}
+
+/** The caller as this request sees it: the 2026-07-28 envelope, else what `initialize` negotiated. */
+function callerOf(server: Server, ctx: ServerContext) {
+  const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
+  return {
+    modern: envelope !== undefined,
+    protocolVersion: (envelope?.[PROTOCOL_VERSION_META_KEY] as string | undefined) ?? server.getNegotiatedProtocolVersion(),
+    clientInfo: (envelope?.[CLIENT_INFO_META_KEY] ?? server.getClientVersion()) as RequestContextInit['clientInfo'],
+    clientCapabilities: (envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities()) as Capabilities,
+  };
+}
+
+function negotiatedApps(capabilities: Capabilities): boolean {
+  const extensions = capabilities?.extensions as Capabilities;
+  return extensions !== undefined && extensions[APPS_EXTENSION] !== undefined;
+}
+
+/** The `RequestContext` of one request, from the SDK's handler context. */
+export function contextInitOf(server: Server, ctx: ServerContext): RequestContextInit {
+  const caller = callerOf(server, ctx);
+  const meta = ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined;
+  const token = meta?.progressToken as string | number | undefined;
+  const caps = caller.clientCapabilities;
+  // Server-to-client requests are 2025-era only, and go out tied to this request (relatedRequestId), so
+  // they travel on its own response stream.
+  const ask = (method: string, capability: string) =>
+    !caller.modern && caps?.[capability] !== undefined
+      ? (params: Readonly<Record<string, unknown>>) => ctx.mcpReq.send({ method, params } as never) as Promise<unknown>
+      : undefined;
+  return {
+    signal: ctx.mcpReq.signal,
+    requestId: ctx.mcpReq.id,
+    sessionId: ctx.sessionId,
+    protocolVersion: caller.protocolVersion,
+    clientInfo: caller.clientInfo,
+    clientCapabilities: caps,
+    meta,
+    reportProgress:
+      token === undefined
+        ? undefined
+        : (progress, total, message) => ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }),
+    log: (level: LogLevel, data: unknown, logger?: string) => ctx.mcpReq.log(level, data, logger),
+    createMessage: ask('sampling/createMessage', 'sampling'),
+    elicit: ask('elicitation/create', 'elicitation'),
+    unavailable: caller.modern
+      ? 'protocol revision 2026-07-28 has no server-to-client requests; use ctx.requireInput().'
+      : 'the client did not declare the capability.',
+    inputResponses: ctx.mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined,
+    requestState: ctx.mcpReq.requestState(),
+  };
+}
+
+async function inputRequiredOf(signal: InputRequired, codec: RequestStateCodec): Promise<InputRequiredResult> {
+  return inputRequired({
+    inputRequests: signal.inputRequests as never,
+    requestState: signal.requestState === undefined ? undefined : await codec.mint(signal.requestState),
+  });
+}
+
+/** Maps our errors to JSON-RPC errors; nothing else escapes, so no internals reach the wire. */
+function protocolErrorOf(error: unknown): Error {
+  if (error instanceof InvalidParamsError) return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
+  if (error instanceof ResourceNotFoundError) return new SdkResourceNotFoundError(error.uri);
+  if (error instanceof MemberFailedError) return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+  return new ProtocolError(ProtocolErrorCode.InternalError, 'The request failed.');
+}
+
+/** Runs a handler body, answering `requireInput` with an input-required result and errors as JSON-RPC errors. */
+async function answer<T>(codec: RequestStateCodec, run: () => Promise<T>): Promise<T | InputRequiredResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof InputRequired) return inputRequiredOf(error, codec);
+    if (error instanceof ProtocolError) throw error;
+    throw protocolErrorOf(error);
+  }
+}
+
+function stringArguments(args: unknown): Readonly<Record<string, unknown>> | undefined {
+  return typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined;
+}
+
+/** Builds one SDK `Server` serving the catalog. */
+export function createProtocolServer(catalog: Catalog, settings: ProtocolSettings): Server {
+  const { codec } = settings;
+  const server = new Server(settings.info, {
+    capabilities: capabilitiesOf(catalog),
+    instructions: settings.instructions,
+    requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
+  });
+
+  server.setRequestHandler('tools/list', (_req, ctx) => {
+    const listings = catalog.listings;
+    return { tools: (negotiatedApps(callerOf(server, ctx).clientCapabilities) ? listings.tools : listings.plainTools) as never };
+  });
+  server.setRequestHandler('tools/call', async (req, ctx) => {
+    const tool = catalog.tools.get(req.params.name);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
+    return answer(codec, () => tool.call(req.params.arguments, contextInitOf(server, ctx))) as never;
+  });
+
+  if (catalog.hasResources) {
+    server.setRequestHandler('resources/list', () => ({ resources: catalog.listings.resources as never }));
+    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.listings.templates as never }));
+    server.setRequestHandler('resources/read', (req, ctx) => {
+      const uri = req.params.uri;
+      return answer(codec, async () => {
+        const found = catalog.findResource(uri);
+        if (!found) throw new ResourceNotFoundError(uri);
+        if (found.kind === 'ui') return { contents: [{ uri, mimeType: APP_MIME_TYPE, text: found.ui.html }] };
+        const { resource, variables } = found;
+        return resourceResult(await resource.call(variables, contextInitOf(server, ctx)), uri, resource.model.mimeType);
+      }) as never;
+    });
+    // Resources are computed on each read, so a subscription is accepted and no update is ever pending.
+    server.setRequestHandler('resources/subscribe', () => ({}));
+    server.setRequestHandler('resources/unsubscribe', () => ({}));
+  }
+
+  if (catalog.hasPrompts) {
+    server.setRequestHandler('prompts/list', () => ({ prompts: catalog.listings.prompts as never }));
+    server.setRequestHandler('prompts/get', (req, ctx) => {
+      const prompt = catalog.prompts.get(req.params.name);
+      if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
+      return answer(codec, async () =>
+        promptResult(await prompt.call(stringArguments(req.params.arguments), contextInitOf(server, ctx)), prompt.model.description),
+      ) as never;
+    });
+  }
+
+  if (catalog.hasResources || catalog.hasPrompts) {
+    server.setRequestHandler('completion/complete', (req) => {
+      const ref = req.params.ref as { type: string; name?: string; uri?: string };
+      const values = catalog.complete(ref, req.params.argument.name, req.params.argument.value);
+      if (!values) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource template'}.`);
+      const shown = values.slice(0, 100);
+      return { completion: { values: shown, total: values.length, hasMore: values.length > shown.length } };
+    });
+  }
+  return server;
+}
+
+function isNotFound(message: JSONRPCMessage): boolean {
+  if (!('error' in message)) return false;
+  const error = message.error as { code: number; message: string; data?: { uri?: unknown } };
+  return error.code === ProtocolErrorCode.InvalidParams && error.message === 'Resource not found' && typeof error.data?.uri === 'string';
+}
+
+/**
+ * Before 2026-07-28 an unknown resource is -32002 (DESIGN.md section 8), but the SDK's codecs write every
+ * resource-not-found as -32602; a 2025-era connection's transport writes the older code back.
+ */
+export function withLegacyNotFoundCode<T extends Transport>(transport: T, isLegacy: () => boolean = () => true): T {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) =>
+    send(
+      isLegacy() && isNotFound(message) ? ({ ...message, error: { ...(message as { error: object }).error, code: -32002 } } as JSONRPCMessage) : message,
+      options,
+    );
+  return transport;
+}
