@@ -46,8 +46,10 @@ export {
 export { DefinitionError, type Diagnostic, type DiagnosticCode } from './schema/diagnostics';
 export type { QuickToolConfig, QuickParam } from './schema/quick';
 export type { JsonSchema } from './schema/write';
-export { RequestContext, type RequestContextInit, type LogLevel } from './request-context';
+export { RequestContext, type RequestContextInit, type LogLevel, type InputRequest } from './request-context';
 export { ToolError, UnknownToolError, TOOL_FAILED_CHANNEL } from './invoke/errors';
 export type { CallToolResult } from './invoke/results';
 export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions } from './server/mcp-server';
 export type { ToolListing } from './server/listing';
+export type { ResourceListing, PromptListing } from './server/resource-listing';
+export type { ServeHttpOptions, HttpAddress } from './server/http';
