@@ -38,11 +38,21 @@ export {
   SetOf,
   DictionaryOf,
   Nullable,
+  StringLiterals,
   type TypeHint,
   type HintToken,
   type HintCombinator,
+  type HintLiterals,
   type EnumObject,
 } from './decorators/hints';
+export {
+  registerSourceFacts,
+  type SourceFacts,
+  type SourceMethodFacts,
+  type SourceParamFacts,
+  type SourcePropertyFacts,
+  type SourceLiteral,
+} from './facts/registry';
 export { DefinitionError, type Diagnostic, type DiagnosticCode } from './schema/diagnostics';
 export type { QuickToolConfig, QuickParam } from './schema/quick';
 export type { JsonSchema } from './schema/write';

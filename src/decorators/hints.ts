@@ -25,6 +25,15 @@ export interface HintCombinator {
   readonly of: TypeHint;
 }
 
+/**
+ * A union of string literals (`'metric' | 'imperial'`): a string enum whose member names are its values.
+ * Made by {@link StringLiterals}; the generated facts module writes it for literal unions it reads.
+ */
+export interface HintLiterals {
+  readonly [HINT]: 'literals';
+  readonly values: readonly string[];
+}
+
 /** A TypeScript `enum` object (string, numeric or mixed). */
 export type EnumObject = { readonly [member: string]: string | number };
 
@@ -35,6 +44,7 @@ export type TypeHint =
   | EnumObject
   | HintToken
   | HintCombinator
+  | HintLiterals
   | readonly [TypeHint]
   | (() => TypeHint);
 
@@ -103,4 +113,14 @@ export function DictionaryOf(h: TypeHint): HintCombinator {
 /** `h` or `null`. @example `@Param({ type: Nullable(String) }) note: string | null` */
 export function Nullable(h: TypeHint): HintCombinator {
   return combinator('nullable', h);
+}
+/**
+ * A union of string literals, listed as `{"type":"string","enum":[...values]}` and received as the string.
+ * @example `@Param({ type: StringLiterals('metric', 'imperial') }) unit: 'metric' | 'imperial'`
+ */
+export function StringLiterals(...values: string[]): HintLiterals {
+  if (values.length === 0 || values.some((v) => typeof v !== 'string') || new Set(values).size !== values.length) {
+    throw new TypeError(`StringLiterals() takes one or more distinct strings, for example StringLiterals('metric', 'imperial').`);
+  }
+  return Object.freeze({ [HINT]: 'literals' as const, values: Object.freeze([...values]) });
 }

@@ -1,5 +1,6 @@
 import type { TypeHint } from '../decorators/hints';
 import type { Constraint } from '../decorators/metadata';
+import { checkAgainstSource } from './contradiction';
 import type { DefaultValue, TypeNode } from './model';
 import { constrain, constrainEach, nullable, resolveType, type Site } from './resolve';
 import type { SourceValue } from './source';
@@ -7,6 +8,8 @@ import type { SourceValue } from './source';
 /** Everything known about one parameter or property before it is resolved. */
 export interface MemberFacts {
   readonly hint?: TypeHint;
+  /** The declared type `onemodelcontext generate` read from the source, used when there is no hint. */
+  readonly source?: TypeHint;
   readonly design: unknown;
   readonly constraints: readonly Constraint[];
   /** Constraints on the elements (class-validator's `each: true`). */
@@ -15,13 +18,18 @@ export interface MemberFacts {
   readonly nullable?: boolean;
 }
 
-/** Resolves the type of a parameter or property: hint or design type, constraints, then nullability. */
+/**
+ * Resolves the type of a parameter or property: hint, else source type, else design type; constraints,
+ * then nullability. A hint that contradicts the source type is reported.
+ */
 export function resolveMember(facts: MemberFacts, site: Site): TypeNode | undefined {
-  const base = resolveType(facts.hint, facts.design, site);
+  const base = resolveType(facts.hint ?? facts.source, facts.design, site);
   if (!base) return undefined;
   let node = constrainEach(constrain(base, facts.constraints, site), facts.eachConstraints ?? [], site);
   if (facts.uniqueItems) node = withUniqueItems(node, site);
-  return facts.nullable ? nullable(node) : node;
+  if (facts.nullable) node = nullable(node);
+  if (facts.hint !== undefined && facts.source !== undefined) checkAgainstSource(node, facts.source, facts.design, site);
+  return node;
 }
 
 function withUniqueItems(node: TypeNode, site: Site): TypeNode {

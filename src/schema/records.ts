@@ -3,12 +3,14 @@ import { Int64, Uuid, type TypeHint } from '../decorators/hints';
 import { descriptionOf, designType, propertiesOf, type Constraint, type PropertyRecord } from '../decorators/metadata';
 import {
   exposureOf,
+  strategyOf,
   transformedPropertiesOf,
   transformerTypeOf,
   validatedPropertiesOf,
   validationOf,
   type Direction,
 } from '../decorators/foreign';
+import { propertyFactsOf, type SourcePropertyFacts } from '../facts/registry';
 import { resolveMember, sourceDefault } from './members';
 import type { PropertyModel, RecordNode } from './model';
 import type { Site } from './resolve';
@@ -101,6 +103,16 @@ function orderedKeys(ctor: Function, ours: readonly PropertyRecord[]): readonly 
   return order;
 }
 
+/**
+ * With source facts, every declared property in declaration order, then any other the metadata knows; a
+ * property with no decorator at all is left out when class-transformer exposes only `@Expose()`d ones.
+ */
+function keysWithFacts(ctor: Function, known: readonly string[], facts: readonly SourcePropertyFacts[] | undefined): readonly string[] {
+  if (!facts) return known;
+  const declared = strategyOf(ctor) === 'excludeAll' ? facts.filter((f) => known.includes(f.key)) : facts;
+  return [...new Set([...declared.map((f) => f.key), ...known])];
+}
+
 /** The class chain from the topmost base (below `Object`) down to `ctor`. */
 function chainOf(ctor: Function): readonly Function[] {
   const chain: Function[] = [];
@@ -133,7 +145,8 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
     const ours = propertiesOf(c);
     const initializers = initializersOf(c);
     const validations = validationOf(c);
-    for (const key of orderedKeys(c, ours)) {
+    const facts = propertyFactsOf(c);
+    for (const key of keysWithFacts(c, orderedKeys(c, ours), facts)) {
       const exposure = exposureOf(ctor, key, direction);
       if (exposure.excluded) {
         excluded.add(key);
@@ -141,7 +154,9 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
       }
       const record = ours.find((p) => p.key === key);
       const validator = validatorFacts(validations.filter((m) => m.propertyName === key));
-      const design = designType(c.prototype, key);
+      const fact = facts?.find((f) => f.key === key);
+      const found = designType(c.prototype, key);
+      const design = found.found ? found : { found: fact !== undefined, type: fact?.design };
       const where = `${site.where}, property '${exposure.name ?? key}'`;
       const inner: Site = { ...site, where, stack: [...site.stack, ctor] };
       if (!design.found && record?.type === undefined) {
@@ -153,6 +168,7 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
       const type = resolveMember(
         {
           hint,
+          source: fact?.type,
           design: design.type,
           constraints: [...(record?.constraints ?? []), ...validator.constraints],
           eachConstraints: validator.eachConstraints,
@@ -163,13 +179,15 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
       );
       if (!type) continue;
       const initializer = constructible ? initializers.get(key) : undefined;
-      const fallback = record?.hasDefault ? { value: record.default } : initializer && sourceDefault(initializer, type);
+      const fallback = record?.hasDefault
+        ? { value: record.default }
+        : constructible && fact?.default !== undefined ? { value: fact.default } : initializer && sourceDefault(initializer, type);
       byKey.set(key, {
         key,
         name: exposure.name ?? key,
         type: type,
-        description: record?.description,
-        required: !(record?.optional || validator.optional || record?.hasDefault || initializer),
+        description: record?.description ?? fact?.description,
+        required: !(record?.optional || validator.optional || record?.hasDefault || initializer || fact?.optional),
         default: fallback,
       });
     }

@@ -1,4 +1,4 @@
-import { HINT, type HintCombinator, type HintToken, type TokenKind, type TypeHint } from '../decorators/hints';
+import { HINT, type HintCombinator, type HintLiterals, type HintToken, type TokenKind, type TypeHint } from '../decorators/hints';
 import type { Constraint } from '../decorators/metadata';
 import type { Problems } from './diagnostics';
 import type { RecordNode, TypeNode } from './model';
@@ -88,7 +88,7 @@ export function isThunk(hint: unknown): hint is () => TypeHint {
   return typeof hint === 'function' && !Object.prototype.hasOwnProperty.call(hint, 'prototype');
 }
 
-function isHintObject(hint: unknown): hint is HintToken | HintCombinator {
+function isHintObject(hint: unknown): hint is HintToken | HintCombinator | HintLiterals {
   return typeof hint === 'object' && hint !== null && HINT in hint;
 }
 
@@ -172,6 +172,7 @@ function fromHint(hint: TypeHint, design: unknown, site: Site): TypeNode | undef
   }
   if (isHintObject(hint)) {
     if (hint[HINT] === 'token') return tokenNode(hint);
+    if (hint[HINT] === 'literals') return { kind: 'enum', names: [...hint.values], values: [...hint.values] };
     const of = hint.of;
     switch (hint[HINT]) {
       case 'array': {

@@ -8,7 +8,9 @@ import {
   type MemberRecord,
 } from '../decorators/metadata';
 import type { ToolOptions } from '../decorators/tool.decorator';
+import { methodFactsOf } from '../facts/registry';
 import { RequestContext } from '../request-context';
+import { checkAgainstSource } from './contradiction';
 import { Problems } from './diagnostics';
 import { resolveMember, sourceDefault } from './members';
 import type { ParamModel, ResultModel, ToolAnnotations, ToolModel, TypeNode } from './model';
@@ -71,6 +73,7 @@ export function paramsFor(
   }
   const records = paramsOf(proto, key);
   const source = sourceParamsOf(method) ?? [];
+  const facts = methodFactsOf(ctor, key)?.params ?? [];
   const params: ParamModel[] = [];
   const special: { context?: number; signal?: number } = {};
   types.forEach((design, index) => {
@@ -88,7 +91,8 @@ export function paramsFor(
       special[kind] = index;
       return;
     }
-    const name = record.name ?? source[index]?.name;
+    const fact = facts[index];
+    const name = record.name ?? fact?.name ?? source[index]?.name;
     if (name === undefined || name.length === 0) {
       problems.add(
         'OMCG0008',
@@ -99,16 +103,18 @@ export function paramsFor(
       return;
     }
     const site = siteOf(`${where}, parameter '${name}'`, problems, 'input');
-    const type = resolveMember({ hint: record.type, design, constraints: record.constraints, nullable: record.nullable }, site);
+    const type = resolveMember({ hint: record.type, source: fact?.type, design, constraints: record.constraints, nullable: record.nullable }, site);
     if (!type) return;
     const written = source[index]?.default;
-    const fallback = record.hasDefault ? { value: record.default } : written && sourceDefault(written, type);
+    const fallback = record.hasDefault
+      ? { value: record.default }
+      : fact?.default !== undefined ? { value: fact.default } : written && sourceDefault(written, type);
     params.push({
       index,
       name,
       type,
-      description: record.description,
-      required: !(record.optional || record.hasDefault || written),
+      description: record.description ?? fact?.description,
+      required: !(record.optional || record.hasDefault || written || fact?.optional),
       default: fallback,
     });
   });
@@ -128,11 +134,22 @@ function checkUnique(params: readonly ParamModel[], where: string, problems: Pro
 
 const UNSUPPORTED_RESULTS = new Set<unknown>([Function, Symbol]);
 
-/** The result model from `returns`, else from `design:returntype` (`Promise` and `Object` are detected at run time). */
-export function resultFor(returns: TypeHint | undefined, design: unknown, where: string, problems: Problems): ResultModel | undefined {
+/**
+ * The result model from `returns`, else from the declared type read by the generator (`source`), else from
+ * `design:returntype` (`Promise` and `Object` are detected at run time).
+ */
+export function resultFor(
+  returns: TypeHint | undefined,
+  design: unknown,
+  where: string,
+  problems: Problems,
+  source?: TypeHint,
+): ResultModel | undefined {
   const site = siteOf(`${where}, result`, problems, 'output');
-  if (returns !== undefined) {
-    const type = resolveType(returns, undefined, site);
+  const hint = returns ?? source;
+  if (hint !== undefined) {
+    const type = resolveType(hint, undefined, site);
+    if (type && returns !== undefined && source !== undefined) checkAgainstSource(type, source, undefined, site);
     return type && { kind: 'value', type };
   }
   if (design === undefined) return { kind: 'void' };
@@ -193,13 +210,15 @@ export function toolFromMethod(ctor: Function, record: MemberRecord, problems: P
   const options = record.options as ToolOptions;
   const where = memberWhere(ctor, record.key);
   const before = problems.count;
+  const facts = methodFactsOf(ctor, record.key);
   const head = toolHead(options.name ?? toolNameOf(String(record.key)), options, where, problems);
   const params = paramsFor(ctor, record.key, problems);
-  const result = params && resultFor(options.returns, designReturnType(ctor.prototype, record.key).type, where, problems);
+  const design = designReturnType(ctor.prototype, record.key).type;
+  const result = params && resultFor(options.returns, design, where, problems, facts?.returns);
   if (!params || !result || problems.count > before) return undefined;
   return {
     ...head,
-    description: options.description ?? descriptionOf(ctor.prototype, record.key),
+    description: options.description ?? descriptionOf(ctor.prototype, record.key) ?? facts?.description,
     ...params,
     result,
     where,

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { generate, type GenerateHost, type GenerateOptions } from './generate';
+
+const USAGE = `Usage: onemodelcontext generate [--project tsconfig.json] [--out src/onemodelcontext.facts.ts] [--check]
+
+Reads the project's sources with the TypeScript compiler API and writes one module of facts (doc comments,
+declared types) that the application imports once: import './onemodelcontext.facts';
+
+  --project, -p  the tsconfig to read (default: tsconfig.json)
+  --out          the module to write (default: src/onemodelcontext.facts.ts beside the tsconfig)
+  --check        write nothing; exit 1 when the module is missing or stale`;
+
+/** Parses the arguments and runs the command; returns the exit code. */
+export function main(argv: readonly string[], host: GenerateHost): number {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h') {
+    host.stdout(USAGE);
+    return 0;
+  }
+  if (command !== 'generate') {
+    host.stderr(command === undefined ? USAGE : `Unknown command '${command}'.\n${USAGE}`);
+    return 1;
+  }
+  const options: { -readonly [K in keyof GenerateOptions]: GenerateOptions[K] } = {};
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    if (arg === '--check') options.check = true;
+    else if ((arg === '--project' || arg === '-p' || arg === '--out') && rest[i + 1] !== undefined && !rest[i + 1].startsWith('-')) {
+      options[arg === '--out' ? 'out' : 'project'] = rest[++i];
+    } else if (arg === '--help' || arg === '-h') {
+      host.stdout(USAGE);
+      return 0;
+    } else {
+      host.stderr(`Unknown or incomplete option '${arg}'.\n${USAGE}`);
+      return 1;
+    }
+  }
+  return generate(options, host);
+}
+
+/** The host of a real run: the file system and the console. */
+export function nodeHost(cwd: string): GenerateHost {
+  return {
+    cwd,
+    readFile: (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined),
+    writeFile: (file, text) => {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+    },
+    stdout: (line) => process.stdout.write(`${line}\n`),
+    stderr: (line) => process.stderr.write(`${line}\n`),
+  };
+}
+
+if (require.main === module) process.exitCode = main(process.argv.slice(2), nodeHost(process.cwd()));

@@ -1,0 +1,42 @@
+import * as path from 'node:path';
+import type * as TS from 'typescript';
+
+/**
+ * Build-time diagnostics, printed like compiler errors: `src/x.ts:12:3 - OMCG0004 ...`. The codes are
+ * those of DESIGN.md section 9; OMCG0004 and OMCG0010 can only be seen here.
+ */
+export type GenerateCode =
+  | 'OMCG0001' | 'OMCG0002' | 'OMCG0003' | 'OMCG0004' | 'OMCG0005' | 'OMCG0006' | 'OMCG0007' | 'OMCG0008'
+  | 'OMCG0009' | 'OMCG0010' | 'OMCG0012';
+
+export interface GenerateDiagnostic {
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based. */
+  readonly column: number;
+  readonly code: GenerateCode;
+  readonly message: string;
+}
+
+/** Collects diagnostics at nodes; one per code and position. */
+export class Reporter {
+  private readonly list: GenerateDiagnostic[] = [];
+
+  add(node: TS.Node, code: GenerateCode, message: string): void {
+    const source = node.getSourceFile();
+    const at = source.getLineAndCharacterOfPosition(node.getStart(source));
+    const diagnostic = { file: source.fileName, line: at.line + 1, column: at.character + 1, code, message };
+    if (!this.list.some((d) => d.file === diagnostic.file && d.line === diagnostic.line && d.column === diagnostic.column && d.code === code)) {
+      this.list.push(diagnostic);
+    }
+  }
+
+  get all(): readonly GenerateDiagnostic[] {
+    return [...this.list].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  }
+}
+
+export function formatGenerateDiagnostic(d: GenerateDiagnostic, cwd: string): string {
+  return `${path.relative(cwd, d.file).split(path.sep).join('/')}:${d.line}:${d.column} - ${d.code} ${d.message}`;
+}
