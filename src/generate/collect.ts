@@ -144,10 +144,12 @@ export function collect(project: Project, reporter: Reporter): Collected {
   };
 
   /** The fact of a declared type; reports why there is none unless a hint covers it. */
-  const typeFact = (type: TS.Type, node: TS.TypeNode | undefined, at: TS.Node, covered: boolean): { fact?: TypeFact; optional: boolean } => {
+  const typeFact = (type: TS.Type, node: TS.TypeNode | undefined, at: TS.Node, where: string, covered: boolean): { fact?: TypeFact; optional: boolean } => {
     const split = declared(project, type);
     const mapped: Mapped = mapParts(project, split.parts, literalOrder(project, node));
-    if ('problem' in mapped && !covered) reporter.add(at, mapped.problem.code, mapped.problem.message);
+    if ('problem' in mapped && !covered) {
+      reporter.add(at, mapped.problem.code, `${where}: ${mapped.problem.message} Give a type hint (@Param({ type }) or @Field(type)) or declare a supported type.`);
+    }
     return { fact: 'fact' in mapped ? mapped.fact : undefined, optional: split.optional };
   };
 
@@ -183,7 +185,7 @@ export function collect(project: Project, reporter: Reporter): Collected {
       }
       if (names.has(name)) reporter.add(param.name, 'OMCG0007', `${where} has two parameters named '${name}': rename one with @Param('name').`);
       names.add(name);
-      const { fact, optional } = typeFact(checker.getTypeAtLocation(param), param.type, param.name, isHinted);
+      const { fact, optional } = typeFact(checker.getTypeAtLocation(param), param.type, param.name, `${where}, parameter '${name}'`, isHinted);
       if (fact) use(fact, undefined, param.name);
       if (fact && kind !== 'tool' && !isHinted && !textLike(fact)) {
         reporter.add(param.name, 'OMCG0002', `the ${kind} parameter '${name}' of ${where} is not text-like: use a string, number, boolean, Date or enum.`);
@@ -242,12 +244,12 @@ export function collect(project: Project, reporter: Reporter): Collected {
         }
         if (name !== undefined && toolNames.has(name)) reporter.add(member.name, 'OMCG0007', `${where} and ${toolNames.get(name)} are both named '${name}'.`);
         if (name !== undefined) toolNames.set(name, where);
-        const ui = text(option(args[0], 'uiResource'));
-        if (ui !== undefined && !ui.startsWith('ui://')) reporter.add(member.name, 'OMCG0012', `uiResource '${ui}' of ${where} is not a ui:// URI.`);
+        const ui = option(args[0], 'uiResource');
+        if (text(ui) !== undefined && !text(ui)!.startsWith('ui://')) reporter.add(ui!, 'OMCG0012', `uiResource '${text(ui)}' of ${where} is not a ui:// URI.`);
         const visibility = option(args[0], 'uiVisibility');
         if (visibility && ts.isArrayLiteralExpression(visibility)) {
           const wrong = visibility.elements.map((e) => text(e)).filter((v) => v !== undefined && v !== 'model' && v !== 'app');
-          if (wrong.length > 0) reporter.add(member.name, 'OMCG0012', `uiVisibility of ${where} holds ${wrong.map((w) => `'${w}'`).join(', ')}: use 'model', 'app' or both.`);
+          if (wrong.length > 0) reporter.add(visibility, 'OMCG0012', `uiVisibility of ${where} holds ${wrong.map((w) => `'${w}'`).join(', ')}: use 'model', 'app' or both.`);
         }
       }
       out.methods.push(methodOf(decl, member, kind, where));
@@ -273,7 +275,8 @@ export function collect(project: Project, reporter: Reporter): Collected {
       if (flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected) && decorators.length === 0) continue;
       const excluded = decorators.some((d) => d.origin?.from === 'class-transformer' && d.origin.name === 'Exclude');
       const isHinted = hinted(decorators);
-      const { fact, optional } = typeFact(checker.getTypeAtLocation(member), member.type, member.name, isHinted || excluded);
+      const where = `${decl.name?.text ?? '(anonymous)'}.${member.name.text}`;
+      const { fact, optional } = typeFact(checker.getTypeAtLocation(member), member.type, member.name, where, isHinted || excluded);
       if (fact) use(fact, isHinted || excluded ? undefined : decl, member.name);
       out.properties.push({
         key: member.name.text,
