@@ -50,7 +50,7 @@ export interface Collected {
 
 type MemberKind = 'tool' | 'resource' | 'prompt';
 const MEMBER_DECORATORS: Readonly<Record<string, MemberKind>> = { Tool: 'tool', Resource: 'resource', Prompt: 'prompt' };
-const TEXT_LIKE = new Set(['String', 'Number', 'Boolean', 'BigInt', 'Date']);
+const TEXT_LIKE = new Set(['String', 'Number', 'Boolean', 'BigInt', 'Date', 'URL']);
 const FIELD_OPTIONS = new Set(['description', 'type', 'nullable', 'optional', 'default']);
 
 interface Decorator {
@@ -137,7 +137,7 @@ export function collect(project: Project, reporter: Reporter): Collected {
   const use = (fact: TypeFact, from: TS.ClassDeclaration | undefined, at: TS.Node): void => {
     if (fact.kind === 'class' || fact.kind === 'enum') exported(fact.decl);
     if (fact.kind === 'class') {
-      if (!classes.has(fact.decl) || classes.get(fact.decl)!.properties === undefined) pending.push(fact.decl);
+      if (classes.get(fact.decl)?.properties === undefined) pending.push(fact.decl);
       if (from) edges.set(from, [...(edges.get(from) ?? []), { to: fact.decl, at }]);
     }
     if ('of' in fact) use(fact.of, from, at);
@@ -159,7 +159,7 @@ export function collect(project: Project, reporter: Reporter): Collected {
     return origin?.from === 'library' && origin.name === 'AbortSignal' ? 'AbortSignal' : undefined;
   };
 
-  const methodOf = (owner: TS.ClassDeclaration, method: TS.MethodDeclaration, kind: MemberKind, where: string): MethodOut => {
+  const methodOf = (method: TS.MethodDeclaration, key: string, kind: MemberKind, where: string): MethodOut => {
     if (method.typeParameters) reporter.add(method.name, 'OMCG0004', `${where} is generic: its parameter types are not known until it is called; remove the type parameters.`);
     const params: ParamOut[] = [];
     const names = new Set<string>();
@@ -198,10 +198,10 @@ export function collect(project: Project, reporter: Reporter): Collected {
         default: literalOf(param.initializer),
       });
     }
-    return { name: (method.name as TS.Identifier).text, description: summaryOf(method, ts), params, returns: kind === 'tool' ? returnsOf(owner, method, where) : undefined };
+    return { name: key, description: summaryOf(method, ts), params, returns: kind === 'tool' ? returnsOf(method, where) : undefined };
   };
 
-  const returnsOf = (owner: TS.ClassDeclaration, method: TS.MethodDeclaration, where: string): TypeFact | undefined => {
+  const returnsOf = (method: TS.MethodDeclaration, where: string): TypeFact | undefined => {
     const signature = checker.getSignatureFromDeclaration(method);
     if (!signature) return undefined;
     let type = checker.getReturnTypeOfSignature(signature);
@@ -252,8 +252,16 @@ export function collect(project: Project, reporter: Reporter): Collected {
           if (wrong.length > 0) reporter.add(visibility, 'OMCG0012', `uiVisibility of ${where} holds ${wrong.map((w) => `'${w}'`).join(', ')}: use 'model', 'app' or both.`);
         }
       }
-      out.methods.push(methodOf(decl, member, kind, where));
+      out.methods.push(methodOf(member, key, kind, where));
     }
+  };
+
+  const hasProperties = (decl: TS.ClassDeclaration | undefined): boolean =>
+    !!decl && (!!classes.get(decl)?.properties?.length || hasProperties(baseOf(decl)));
+  const baseOf = (decl: TS.ClassDeclaration): TS.ClassDeclaration | undefined => {
+    const base = decl.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+    const found = base && checker.getTypeAtLocation(base.expression).getSymbol()?.declarations?.find(ts.isClassDeclaration);
+    return found && !found.getSourceFile().isDeclarationFile ? found : undefined;
   };
 
   const record = (decl: TS.ClassDeclaration) => {
@@ -261,8 +269,6 @@ export function collect(project: Project, reporter: Reporter): Collected {
     if (out.properties) return;
     out.properties = [];
     exported(decl);
-    const base = decl.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
-    const baseDecl = base && checker.getTypeAtLocation(base.expression).getSymbol()?.declarations?.find(ts.isClassDeclaration);
     const ctor = decl.members.find(ts.isConstructorDeclaration);
     const declaredProperties = [
       ...(ctor?.parameters.filter((p) => ts.isParameterPropertyDeclaration(p, ctor)) ?? []),
@@ -287,11 +293,12 @@ export function collect(project: Project, reporter: Reporter): Collected {
         default: literalOf(member.initializer),
       });
     }
-    if (baseDecl && !baseDecl.getSourceFile().isDeclarationFile) {
-      record(baseDecl);
-      edges.set(decl, [...(edges.get(decl) ?? []), { to: baseDecl, at: base }]);
+    const base = baseOf(decl);
+    if (base) {
+      record(base);
+      edges.set(decl, [...(edges.get(decl) ?? []), { to: base, at: decl.name ?? decl }]);
     }
-    if (out.properties.length === 0 && !(baseDecl && classes.get(baseDecl)?.properties?.length)) {
+    if (!hasProperties(decl)) {
       reporter.add(decl.name ?? decl, 'OMCG0005', `${decl.name?.text ?? 'the class'} has no properties, so it has no schema: declare its properties.`);
     }
   };

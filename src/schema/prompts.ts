@@ -1,5 +1,6 @@
 import type { PromptOptions } from '../decorators/prompt.decorator';
 import { descriptionOf, type MemberRecord } from '../decorators/metadata';
+import { methodFactsOf } from '../facts/registry';
 import type { Problems } from './diagnostics';
 import type { ParamModel } from './model';
 import { isValidName, toolNameOf } from './names';
@@ -33,7 +34,7 @@ export function promptFromMethod(ctor: Function, record: MemberRecord, problems:
   return {
     name,
     title: options.title,
-    description: options.description ?? descriptionOf(ctor.prototype, record.key),
+    description: options.description ?? descriptionOf(ctor.prototype, record.key) ?? methodFactsOf(ctor, record.key)?.description,
     ...found,
     where,
   };

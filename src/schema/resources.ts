@@ -1,5 +1,6 @@
 import type { ResourceOptions } from '../decorators/resource.decorator';
 import { descriptionOf, type MemberRecord } from '../decorators/metadata';
+import { methodFactsOf } from '../facts/registry';
 import type { Problems } from './diagnostics';
 import type { ParamModel, TypeNode } from './model';
 import { toolNameOf } from './names';
@@ -114,7 +115,7 @@ export function resourceFromMethod(ctor: Function, record: MemberRecord, problem
   return {
     name: options.name ?? toolNameOf(String(record.key)),
     title: options.title,
-    description: options.description ?? descriptionOf(ctor.prototype, record.key),
+    description: options.description ?? descriptionOf(ctor.prototype, record.key) ?? methodFactsOf(ctor, record.key)?.description,
     mimeType: options.mimeType,
     uri: options.uriTemplate,
     parts,

@@ -2,7 +2,10 @@ import '../fixtures/documented/src/onemodelcontext.facts';
 import {
   ArrayOf, Description, DictionaryOf, Field, Int32, Nullable, Param, SetOf, StringLiterals, Tool,
 } from '../../src';
+import { membersOf } from '../../src/decorators/metadata';
 import { methodFactsOf } from '../../src/facts/registry';
+import { Problems } from '../../src/schema/diagnostics';
+import { promptFromMethod } from '../../src/schema/prompts';
 import { Rows } from '../fixtures/documented/src/rows';
 import { Color, Mixed, Size } from '../fixtures/documented/src/shapes';
 import { Explicit, Weather } from '../fixtures/documented/src/weather';
@@ -151,12 +154,15 @@ describe('onemodelcontext generate on a project with doc comments and no hints (
     );
   });
 
-  it('reads the doc comments of prompts too', () => {
+  it('describes a prompt and its arguments from JSDoc too', () => {
     expect(methodFactsOf(Weather, 'write')).toEqual({
       name: 'write',
       description: 'A prompt.',
       params: [{ name: 'topic', description: 'What to write about.', type: String }],
     });
+    const record = membersOf(Weather).find((m) => m.key === 'write')!;
+    const prompt = promptFromMethod(Weather, record, new Problems());
+    expect([prompt?.description, prompt?.params[0].description]).toEqual(['A prompt.', 'What to write about.']);
   });
 
   it('lets the description option win over the doc comment', () => {
