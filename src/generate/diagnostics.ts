@@ -1,13 +1,12 @@
 import * as path from 'node:path';
 import type * as TS from 'typescript';
+import type { DiagnosticCode } from '../schema/diagnostics';
 
 /**
  * Build-time diagnostics, printed like compiler errors: `src/x.ts:12:3 - OMCG0004 ...`. The codes are
  * those of DESIGN.md section 9; OMCG0004 and OMCG0010 can only be seen here.
  */
-export type GenerateCode =
-  | 'OMCG0001' | 'OMCG0002' | 'OMCG0003' | 'OMCG0004' | 'OMCG0005' | 'OMCG0006' | 'OMCG0007' | 'OMCG0008'
-  | 'OMCG0009' | 'OMCG0010' | 'OMCG0012';
+export type GenerateCode = Exclude<DiagnosticCode, 'OMCG0013'> | 'OMCG0004' | 'OMCG0010';
 
 export interface GenerateDiagnostic {
   readonly file: string;

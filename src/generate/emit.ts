@@ -33,7 +33,11 @@ function specifierOf(file: string, outDir: string, options: TS.CompilerOptions, 
 export function emit(collected: Collected, outFile: string, options: TS.CompilerOptions, ts: typeof TS): string {
   const runtime = new Set<string>(['registerSourceFacts']);
   const local = new Map<TS.Node, string>();
-  const taken = new Set<string>(['registerSourceFacts', 'ArrayOf', 'SetOf', 'DictionaryOf', 'Nullable', 'StringLiterals']);
+  // Names the module uses itself: its imports from the package and the globals it writes.
+  const taken = new Set<string>([
+    'registerSourceFacts', 'ArrayOf', 'SetOf', 'DictionaryOf', 'Nullable', 'StringLiterals',
+    'String', 'Number', 'Boolean', 'BigInt', 'Date', 'URL', 'Uint8Array', 'Buffer', 'Array', 'Set', 'Map', 'Object',
+  ]);
   for (const i of collected.imports) {
     const base = i.decl.name?.text ?? i.exportName;
     let name = base;
