@@ -121,10 +121,11 @@ export class Catalog {
     problems.throwIfAny(subject);
     for (const entry of pending) {
       if (entry.kind === 'tool') {
+        const listing = Object.freeze(listingOf(entry.model, true));
         this.tools.set(entry.model.name, {
           model: entry.model,
-          listing: Object.freeze(listingOf(entry.model, true)),
-          plainListing: Object.freeze(listingOf(entry.model, false)),
+          listing,
+          plainListing: entry.model.ui ? Object.freeze(listingOf(entry.model, false)) : listing,
           call: compileTool(entry.model, entry.target, { requestTimeoutMs: this.requestTimeoutMs }),
         });
       } else if (entry.kind === 'resource') {

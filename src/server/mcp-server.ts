@@ -8,6 +8,7 @@ import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog } from './catalog';
 import { startHttp, type HttpAddress, type HttpEndpoint, type ServeHttpOptions } from './http';
 import type { ToolListing } from './listing';
+import { routeByOpening } from './opening';
 import { createProtocolServer, withLegacyNotFoundCode } from './protocol';
 
 /** Server identity sent in `initialize` / `server/discover`. */
@@ -126,14 +127,21 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<void> {
     let legacy = false;
-    const handle = serveStdio(
-      ({ era }) => {
-        legacy = era === 'legacy';
-        return this.protocolServer();
+    await routeByOpening(withLegacyNotFoundCode(transport, () => legacy), {
+      legacy: async (view) => {
+        legacy = true;
+        const server = this.protocolServer();
+        this.track(server);
+        await server.connect(view);
       },
-      { transport: withLegacyNotFoundCode(transport, () => legacy) },
-    );
-    this.track(handle);
+      other: (view) => {
+        const factory = ({ era }: { era: 'legacy' | 'modern' }) => {
+          legacy = era === 'legacy';
+          return this.protocolServer();
+        };
+        this.track(serveStdio(factory, { transport: view }));
+      },
+    });
   }
 
   /**

@@ -139,7 +139,11 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
   server.setRequestHandler('tools/call', async (req, ctx) => {
     const tool = catalog.tools.get(req.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
-    return answer(codec, () => tool.call(req.params.arguments, contextInitOf(server, ctx))) as never;
+    // Tool calls answer errors as results; only `requireInput` rejects.
+    return tool.call(req.params.arguments, contextInitOf(server, ctx)).catch((error: unknown) => {
+      if (error instanceof InputRequired) return inputRequiredOf(error, codec);
+      throw protocolErrorOf(error);
+    }) as never;
   });
 
   if (catalog.hasResources) {
