@@ -77,9 +77,20 @@ export function valueOf(node: Expression | Node): SourceValue {
         : m.property.type === 'Literal' && typeof m.property.value === 'string'
           ? m.property.value
           : undefined;
-    if (m.object.type === 'Identifier' && property !== undefined) return { kind: 'member', object: m.object.name, property };
+    // `Unit.Celsius`, or `dto_1.Unit.Celsius` when the enum is imported into CommonJS output.
+    const object = m.object.type === 'Identifier' ? m.object.name : m.object.type === 'MemberExpression' ? sourceText(m.object) : undefined;
+    if (object !== undefined && property !== undefined) return { kind: 'member', object, property };
   }
   return { kind: 'other' };
+}
+
+/** `a.b.c` of a member chain of plain identifiers, or `undefined`. */
+function sourceText(node: Node): string | undefined {
+  if (node.type === 'Identifier') return (node as { name: string } & Node).name;
+  if (node.type !== 'MemberExpression') return undefined;
+  const m = node as Extract<Expression, { type: 'MemberExpression' }>;
+  const object = sourceText(m.object);
+  return object !== undefined && !m.computed && m.property.type === 'Identifier' ? `${object}.${m.property.name}` : undefined;
 }
 
 function keyName(key: Node, computed: boolean): string | undefined {
