@@ -190,7 +190,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
 function isNotFound(message: JSONRPCMessage): boolean {
   if (!('error' in message)) return false;
   const error = message.error as { code: number; message: string; data?: { uri?: unknown } };
-  return error.code === ProtocolErrorCode.InvalidParams && error.message === 'Resource not found' && typeof error.data?.uri === 'string';
+  return error.code === ProtocolErrorCode.InvalidParams && error.message.startsWith('Resource not found') && typeof error.data?.uri === 'string';
 }
 
 /**

@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/**
+ * Compiles, with tsc (never esbuild: decorators need their metadata), what the end-to-end tests run in
+ * child processes: the package itself (`dist/`), the e2e fixture and both samples, each importing the
+ * package by name through a `node_modules/onemodelcontext` link, as a user's project would. Once per Jest
+ * run: workers of one run share the parent process id, written in a stamp next to the outputs.
+ */
+export const ROOT = resolve(__dirname, '../../..');
+export const PROJECTS = ['test/e2e/fixture', 'samples/weather', 'samples/conformance'] as const;
+
+const STAMP = join(ROOT, 'test/e2e/fixture/dist/.built-by');
+const LOCK = join(ROOT, 'test/e2e/fixture/.building');
+
+function tsc(args: string[]): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), ...args], { cwd: ROOT });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => (code === 0 ? done() : fail(new Error(`tsc ${args.join(' ')} failed:\n${output}`))));
+  });
+}
+
+function link(project: string): void {
+  const modules = join(ROOT, project, 'node_modules');
+  const target = join(modules, 'onemodelcontext');
+  if (existsSync(target)) return;
+  mkdirSync(modules, { recursive: true });
+  symlinkSync(ROOT, target, 'dir');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function ensureBuilt(): Promise<void> {
+  const run = String(process.ppid);
+  for (;;) {
+    if (existsSync(STAMP) && readFileSync(STAMP, 'utf8') === run) return;
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch {
+      await sleep(200);
+    }
+  }
+  try {
+    if (existsSync(STAMP) && readFileSync(STAMP, 'utf8') === run) return;
+    await tsc(['-p', 'tsconfig.build.json']);
+    for (const project of PROJECTS) link(project);
+    await Promise.all(PROJECTS.map((project) => tsc(['-p', project])));
+    writeFileSync(STAMP, run);
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
