@@ -112,6 +112,11 @@ class RawPeer {
     });
   }
 
+  async callOrder(): Promise<void> {
+    const response = (await this.request('tools/call', { name: 'place_order', arguments: args })) as { result?: { isError?: boolean } };
+    if (!response.result || response.result.isError) throw new Error(JSON.stringify(response));
+  }
+
   async listTools(): Promise<number> {
     const response = await this.request('tools/list');
     return response.result?.tools?.length ?? -1;
@@ -148,6 +153,22 @@ async function main(): Promise<void> {
   const memory = { ours: await inMemoryClient(ourOrderServer()), sdk: await inMemoryClient(sdkOrderServer()), floor: await inMemoryClient(floorServer()) };
   await roundTrips('tools/call round trip through the SDK v2 Client, order tool (10 lines), in-memory transport (median of 15 rounds)', 1.5, memory);
   await Promise.all(Object.values(memory).map((c) => c.close()));
+
+  const orderPeers = { ours: await RawPeer.open(ourOrderServer()), sdk: await RawPeer.open(sdkOrderServer()), floor: await RawPeer.open(floorServer()) };
+  const perRound = { ours: [] as number[], sdk: [] as number[], floor: [] as number[] };
+  for (let round = 0; round < 15; round++) {
+    for (const name of ['ours', 'sdk', 'floor'] as const) {
+      const start = performance.now();
+      for (let i = 0; i < 300; i++) await orderPeers[name].callOrder();
+      perRound[name].push((performance.now() - start) / 300);
+    }
+  }
+  report('  the same through a raw JSON-RPC peer (the server side alone; for information)', 1.5, [
+    ['ours', median(perRound.ours)],
+    ['McpServer + zod 4', median(perRound.sdk)],
+  ]);
+  console.log(`  SDK floor (Server answering a constant) ${median(perRound.floor).toFixed(3).padStart(6)} ms`);
+  await Promise.all(Object.values(orderPeers).map((p) => p.close()));
 
   const stdio = { ours: await stdioClient('ours'), sdk: await stdioClient('sdk'), floor: await stdioClient('floor') };
   await roundTrips('tools/call round trip through the SDK v2 Client, order tool (10 lines), stdio child process (median of 15 rounds)', 1.2, stdio);
