@@ -57,6 +57,12 @@ type Pending =
   | { readonly kind: 'resource'; readonly model: ResourceModel; readonly instance: object; readonly key: string | symbol }
   | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol };
 
+/** Compiles a tool's reader and writer on its first call: a server with many tools starts without paying for all. */
+function lazily(compile: () => ToolCall): ToolCall {
+  let compiled: ToolCall | undefined;
+  return (args, init) => (compiled ??= compile())(args, init);
+}
+
 export class Catalog {
   readonly tools = new Map<string, RegisteredTool>();
   readonly prompts = new Map<string, RegisteredPrompt>();
@@ -121,12 +127,14 @@ export class Catalog {
     problems.throwIfAny(subject);
     for (const entry of pending) {
       if (entry.kind === 'tool') {
+        const { model, target } = entry;
+        const requestTimeoutMs = this.requestTimeoutMs;
         const listing = Object.freeze(listingOf(entry.model, true));
         this.tools.set(entry.model.name, {
           model: entry.model,
           listing,
           plainListing: entry.model.ui ? Object.freeze(listingOf(entry.model, false)) : listing,
-          call: compileTool(entry.model, entry.target, { requestTimeoutMs: this.requestTimeoutMs }),
+          call: lazily(() => compileTool(model, target, { requestTimeoutMs })),
         });
       } else if (entry.kind === 'resource') {
         const registered: RegisteredResource = {
