@@ -3,7 +3,7 @@ import { InputRequired, RequestContext, type RequestContextInit } from '../reque
 import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, newFailure } from './failure';
 import { textArgumentsReader } from './text';
-import type { ParamModel } from '../schema/model';
+import type { PromptModel } from '../schema/prompts';
 
 /**
  * Calling resource and prompt methods: their arguments are text, and their errors are JSON-RPC errors
@@ -41,13 +41,7 @@ export class MemberFailedError extends Error {
 }
 
 /** What `compileMember` needs of a resource or prompt model. */
-export interface MemberShape {
-  readonly name: string;
-  readonly params: readonly ParamModel[];
-  readonly arity: number;
-  readonly contextIndex?: number;
-  readonly signalIndex?: number;
-}
+export type MemberShape = PromptModel;
 
 /** One compiled call of a resource or prompt method: text arguments in, the method's value out. */
 export type MemberCall = (args: Readonly<Record<string, unknown>> | undefined, init: RequestContextInit) => Promise<unknown>;

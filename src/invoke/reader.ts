@@ -301,9 +301,21 @@ function unknownKey(v: Record<string, unknown>, steps: readonly { name: string }
   return INVALID;
 }
 
+/** How `argumentsReader` reads: resource and prompt arguments are text, and unknown ones are ignored. */
+export interface ArgumentsReading {
+  readonly readerOf?: (type: TypeNode) => Reader;
+  readonly ignoreUnknown?: boolean;
+}
+
 /** Reads a tool's arguments object into the method's argument list (context slots left empty). */
-export function argumentsReader(params: readonly ParamModel[], arity: number): (args: unknown, f: Failure) => unknown[] | typeof INVALID {
-  const steps = params.map((p) => ({ name: p.name, index: p.index, read: readerOf(p.type), required: p.required, fallback: fallbackOf(p) }));
+export function argumentsReader(
+  params: readonly ParamModel[],
+  arity: number,
+  reading: ArgumentsReading = {},
+): (args: unknown, f: Failure) => unknown[] | typeof INVALID {
+  const reader = reading.readerOf ?? ((type: TypeNode) => readerOf(type));
+  const steps = params.map((p) => ({ name: p.name, index: p.index, read: reader(p.type), required: p.required, fallback: fallbackOf(p) }));
+  const refuseUnknown = !reading.ignoreUnknown;
   const known = new Set(params.map((p) => p.name));
   return (args, f) => {
     const given = args === undefined || args === null ? {} : args;
@@ -328,7 +340,7 @@ export function argumentsReader(params: readonly ParamModel[], arity: number): (
     }
     let total = 0;
     for (const k in given) if (hasOwn.call(given, k) && given[k] !== undefined) total++;
-    if (total !== matched) {
+    if (total !== matched && refuseUnknown) {
       for (const k in given) {
         if (hasOwn.call(given, k) && !known.has(k)) {
           f.path.push(k);

@@ -1,6 +1,6 @@
 import type { ParamModel, TypeNode } from '../schema/model';
-import { INVALID, fail, type Failure } from './failure';
-import { fallbackOf, readerOf, type Reader } from './reader';
+import { fail, type Failure, type INVALID } from './failure';
+import { argumentsReader, readerOf, type Reader } from './reader';
 
 /**
  * Readers for resource template variables and prompt arguments, which arrive as text: the text is parsed
@@ -39,38 +39,9 @@ export function textReaderOf(node: TypeNode): Reader {
 }
 
 /**
- * Reads named text arguments into a method's argument list. Missing optional arguments take their default
- * (or `null` when nullable); unknown names are ignored, because clients may send more than was listed.
+ * Reads named text arguments into a method's argument list: the tool argument reader with text readers.
+ * Unknown names are ignored, because clients may send more than was listed.
  */
-export function textArgumentsReader(
-  params: readonly ParamModel[],
-  arity: number,
-): (args: Readonly<Record<string, unknown>> | undefined, f: Failure) => unknown[] | typeof INVALID {
-  const steps = params.map((p) => ({
-    name: p.name,
-    index: p.index,
-    read: textReaderOf(p.type),
-    required: p.required,
-    fallback: fallbackOf(p) ?? (p.type.kind === 'nullable' ? () => null : undefined),
-  }));
-  return (args, f) => {
-    const out = new Array(arity);
-    for (const step of steps) {
-      const given = args && Object.prototype.hasOwnProperty.call(args, step.name) ? args[step.name] : undefined;
-      if (given !== undefined) {
-        const x = step.read(given, f);
-        if (x === INVALID) {
-          f.path.push(step.name);
-          return INVALID;
-        }
-        out[step.index] = x;
-      } else if (step.required) {
-        f.path.push(step.name);
-        return fail(f, 'It is required.');
-      } else if (step.fallback) {
-        out[step.index] = step.fallback();
-      }
-    }
-    return out;
-  };
+export function textArgumentsReader(params: readonly ParamModel[], arity: number): (args: unknown, f: Failure) => unknown[] | typeof INVALID {
+  return argumentsReader(params, arity, { readerOf: textReaderOf, ignoreUnknown: true });
 }

@@ -2,22 +2,13 @@ import type { PromptOptions } from '../decorators/prompt.decorator';
 import { descriptionOf, type MemberRecord } from '../decorators/metadata';
 import { methodFactsOf } from '../facts/registry';
 import type { Problems } from './diagnostics';
-import type { ParamModel } from './model';
+import type { ToolModel } from './model';
 import { isValidName, toolNameOf } from './names';
 import { textParamsFor } from './resources';
 import { checkShape } from './tools';
 
 /** A prompt (DESIGN.md section 7): its arguments are the method's text-like parameters. */
-export interface PromptModel {
-  readonly name: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly params: readonly ParamModel[];
-  readonly arity: number;
-  readonly contextIndex?: number;
-  readonly signalIndex?: number;
-  readonly where: string;
-}
+export type PromptModel = Pick<ToolModel, 'name' | 'title' | 'description' | 'params' | 'arity' | 'contextIndex' | 'signalIndex' | 'where'>;
 
 /** Builds the model of one `@Prompt` method, or `undefined` with its problems recorded. */
 export function promptFromMethod(ctor: Function, record: MemberRecord, problems: Problems): PromptModel | undefined {

@@ -2,7 +2,8 @@ import type { ResourceOptions } from '../decorators/resource.decorator';
 import { descriptionOf, type MemberRecord } from '../decorators/metadata';
 import { methodFactsOf } from '../facts/registry';
 import type { Problems } from './diagnostics';
-import type { ParamModel, TypeNode } from './model';
+import type { TypeNode } from './model';
+import type { PromptModel } from './prompts';
 import { toolNameOf } from './names';
 import { checkShape, paramsFor } from './tools';
 
@@ -16,21 +17,13 @@ export type TemplatePart =
   | { readonly kind: 'literal'; readonly text: string }
   | { readonly kind: 'variable'; readonly name: string; readonly reserved: boolean };
 
-export interface ResourceModel {
-  readonly name: string;
-  readonly title?: string;
-  readonly description?: string;
+export interface ResourceModel extends PromptModel {
   readonly mimeType?: string;
   /** The URI, or the URI template as written. */
   readonly uri: string;
   readonly parts: readonly TemplatePart[];
   /** Whether the URI has variables (listed by `resources/templates/list`). */
   readonly template: boolean;
-  readonly params: readonly ParamModel[];
-  readonly arity: number;
-  readonly contextIndex?: number;
-  readonly signalIndex?: number;
-  readonly where: string;
 }
 
 const VARIABLE = /\{([+]?)([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -65,7 +58,7 @@ export function isTextLike(node: TypeNode): boolean {
 
 /**
  * The parameters of a resource or prompt method: only text-like types (OMCG0002), and optional when
- * nullable (a missing argument reads as `null`).
+ * nullable (a missing argument reads as `null`, a default that is never listed).
  */
 export function textParamsFor(ctor: Function, key: string | symbol, what: string, problems: Problems): ReturnType<typeof paramsFor> {
   const found = paramsFor(ctor, key, problems);
@@ -80,7 +73,7 @@ export function textParamsFor(ctor: Function, key: string | symbol, what: string
       );
     }
   }
-  const params = found.params.map((p) => (p.type.kind === 'nullable' && p.required ? { ...p, required: false } : p));
+  const params = found.params.map((p) => (p.type.kind === 'nullable' && p.required ? { ...p, required: false, default: p.default ?? { value: null } } : p));
   return { ...found, params };
 }
 
