@@ -132,6 +132,7 @@ export class McpServer {
         legacy = true;
         const server = this.protocolServer();
         this.track(server);
+        server.onclose = () => this.open.delete(server);
         await server.connect(view);
       },
       other: (view) => {

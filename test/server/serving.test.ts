@@ -1,3 +1,4 @@
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { Int32, McpServer, Param, RequestContext, Tool } from '../../src';
 import { APPS, connected, ERAS } from './support';
 
@@ -180,5 +181,31 @@ describe('close', () => {
     await server.close();
     await expect(client.listTools()).rejects.toBeDefined();
     expect(closed).toBe(true);
+  });
+});
+
+describe('every revision', () => {
+  class Version {
+    @Tool()
+    version(ctx: RequestContext): string {
+      return String(ctx.protocolVersion);
+    }
+  }
+
+  it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])('negotiates %s through initialize', async (version) => {
+    const server = new McpServer({ name: 'v', version: '1' }).add(new Version());
+    const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverEnd);
+    const client = new Client({ name: 'c', version: '1' }, { supportedProtocolVersions: [version] });
+    await client.connect(clientEnd);
+    expect(client.getNegotiatedProtocolVersion()).toBe(version);
+    expect((await client.callTool({ name: 'version', arguments: {} })).content).toEqual([{ type: 'text', text: version }]);
+  });
+
+  it('negotiates 2026-07-28 through server/discover', async () => {
+    const server = new McpServer({ name: 'v', version: '1' }).add(new Version());
+    const { client } = await connected(server, 'auto');
+    expect(client.getProtocolEra()).toBe('modern');
+    expect((await client.callTool({ name: 'version', arguments: {} })).content).toEqual([{ type: 'text', text: '2026-07-28' }]);
   });
 });
