@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /**
@@ -42,6 +42,9 @@ export async function ensureBuilt(): Promise<void> {
       mkdirSync(LOCK);
       break;
     } catch {
+      // A lock left by a run that was killed while building is taken over after two minutes.
+      const lock = statSync(LOCK, { throwIfNoEntry: false });
+      if (lock && Date.now() - lock.mtimeMs > 120_000) rmSync(LOCK, { recursive: true, force: true });
       await sleep(200);
     }
   }
