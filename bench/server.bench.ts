@@ -1,11 +1,11 @@
 import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Bench } from 'tinybench';
-import { floorServer, sdkManyTools, sdkOrderServer } from './fixtures/baseline';
-import { ourManyTools, ourOrderServer } from './fixtures/ours';
-import { validOrder } from './order';
+import { sdkManyTools } from './fixtures/baseline';
+import { ourManyTools } from './fixtures/ours';
+import { RawPeer, type Connectable } from './fixtures/raw-peer';
 
 /**
  * Issue 4's speed goals, side by side in one run: our server versus the same SDK line's McpServer with
@@ -16,7 +16,6 @@ import { validOrder } from './order';
  *   1,000 tools, repeated tools/list: at least 10x
  */
 
-type Connectable = { connect(transport: InMemoryTransport): Promise<void> };
 
 async function inMemoryClient(server: Connectable): Promise<Client> {
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
@@ -26,17 +25,6 @@ async function inMemoryClient(server: Connectable): Promise<Client> {
   return client;
 }
 
-async function stdioClient(which: 'ours' | 'sdk' | 'floor'): Promise<Client> {
-  const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(__dirname, 'fixtures', 'stdio-server.js'), which] }));
-  return client;
-}
-
-const args = validOrder();
-const call = (client: Client) => async () => {
-  const result = await client.callTool({ name: 'place_order', arguments: args });
-  if (result.isError) throw new Error(JSON.stringify(result.content));
-};
 
 function report(title: string, goal: number, rows: readonly [string, number][]): void {
   const [[, ours], [, sdk]] = rows;
@@ -47,19 +35,16 @@ function report(title: string, goal: number, rows: readonly [string, number][]):
 }
 
 /**
- * Alternating rounds, so that both servers see the same machine load; the median round wins. The floor is
- * a low-level SDK `Server` whose tools/call answers a constant: the SDK's own cost per round trip on this
- * transport, which neither server can go below.
+ * Each measurement runs alone in a child process, alternating between the servers, and the median of the
+ * rounds is reported. The floor is a low-level SDK `Server` listing the same tool and answering a constant
+ * without reading anything: the SDK's own cost per round trip, which no server behind it can go below.
  */
-async function roundTrips(title: string, goal: number, clients: { ours: Client; sdk: Client; floor: Client }): Promise<void> {
+function roundTrips(title: string, goal: number, over: 'memory' | 'stdio' | 'raw'): void {
   const rounds = { ours: [] as number[], sdk: [] as number[], floor: [] as number[] };
-  const names = ['ours', 'sdk', 'floor'] as const;
-  for (const name of names) for (let i = 0; i < 300; i++) await call(clients[name])();
-  for (let round = 0; round < 15; round++) {
-    for (const name of names) {
-      const start = performance.now();
-      for (let i = 0; i < 200; i++) await call(clients[name])();
-      rounds[name].push((performance.now() - start) / 200);
+  for (let round = 0; round < 7; round++) {
+    for (const name of ['ours', 'sdk', 'floor'] as const) {
+      const out = execFileSync(process.execPath, [join(__dirname, 'fixtures', 'round-trip.js'), name, over], { encoding: 'utf8' });
+      rounds[name].push(Number(out));
     }
   }
   report(title, goal, [
@@ -67,64 +52,12 @@ async function roundTrips(title: string, goal: number, clients: { ours: Client; 
     ['McpServer + zod 4', median(rounds.sdk)],
   ]);
   const floor = median(rounds.floor);
-  console.log(`  SDK floor (Server answering a constant) ${floor.toFixed(3).padStart(6)} ms: at most ${(median(rounds.sdk) / floor).toFixed(2)}x is possible through this client`);
+  console.log(`  SDK floor (Server answering a constant) ${floor.toFixed(3).padStart(6)} ms: at most ${(median(rounds.sdk) / floor).toFixed(2)}x is possible here`);
 }
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
-}
-
-/**
- * A bare JSON-RPC peer on the in-memory transport: what the listing benchmarks use, so that they time the
- * server (and the transport), not the SDK Client's zod validation of 1,000 tools, which both sides pay
- * alike and which dominates through the SDK Client.
- */
-class RawPeer {
-  private next = 1;
-  private readonly pending = new Map<number, (message: unknown) => void>();
-
-  private constructor(private readonly end: InMemoryTransport) {
-    end.onmessage = (message) => {
-      const id = (message as { id?: number }).id;
-      if (typeof id === 'number') this.pending.get(id)?.(message);
-    };
-  }
-
-  static async open(server: Connectable): Promise<RawPeer> {
-    const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
-    const peer = new RawPeer(clientEnd);
-    await clientEnd.start();
-    await server.connect(serverEnd);
-    await peer.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
-    await clientEnd.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    return peer;
-  }
-
-  request(method: string, params: Record<string, unknown> = {}): Promise<{ result?: { tools?: unknown[] } }> {
-    const id = this.next++;
-    return new Promise((resolve) => {
-      this.pending.set(id, (message) => {
-        this.pending.delete(id);
-        resolve(message as { result?: { tools?: unknown[] } });
-      });
-      void this.end.send({ jsonrpc: '2.0', id, method, params });
-    });
-  }
-
-  async callOrder(): Promise<void> {
-    const response = (await this.request('tools/call', { name: 'place_order', arguments: args })) as { result?: { isError?: boolean } };
-    if (!response.result || response.result.isError) throw new Error(JSON.stringify(response));
-  }
-
-  async listTools(): Promise<number> {
-    const response = await this.request('tools/list');
-    return response.result?.tools?.length ?? -1;
-  }
-
-  close(): Promise<void> {
-    return this.end.close();
-  }
 }
 
 async function firstListing(make: () => Connectable): Promise<number> {
@@ -150,38 +83,37 @@ async function firstListingViaClient(make: () => Connectable): Promise<number> {
 async function main(): Promise<void> {
   console.log('Server benchmark (issue 4): our server vs the SDK McpServer with zod 4');
 
-  const memory = { ours: await inMemoryClient(ourOrderServer()), sdk: await inMemoryClient(sdkOrderServer()), floor: await inMemoryClient(floorServer()) };
-  await roundTrips('tools/call round trip through the SDK v2 Client, order tool (10 lines), in-memory transport (median of 15 rounds)', 1.5, memory);
-  await Promise.all(Object.values(memory).map((c) => c.close()));
+  roundTrips('tools/call round trip through the SDK v2 Client, order tool (10 lines), in-memory transport (median of 7 processes each)', 1.5, 'memory');
 
-  const orderPeers = { ours: await RawPeer.open(ourOrderServer()), sdk: await RawPeer.open(sdkOrderServer()), floor: await RawPeer.open(floorServer()) };
-  const perRound = { ours: [] as number[], sdk: [] as number[], floor: [] as number[] };
-  for (let round = 0; round < 15; round++) {
-    for (const name of ['ours', 'sdk', 'floor'] as const) {
-      const start = performance.now();
-      for (let i = 0; i < 300; i++) await orderPeers[name].callOrder();
-      perRound[name].push((performance.now() - start) / 300);
+  roundTrips('  the same through a raw JSON-RPC peer, in-memory (the server side alone; for information)', 1.5, 'raw');
+
+  roundTrips('tools/call round trip through the SDK v2 Client, order tool (10 lines), stdio child process (median of 7 processes each)', 1.2, 'stdio');
+
+  const cold = { ours: [] as number[], sdk: [] as number[] };
+  for (let round = 0; round < 7; round++) {
+    for (const name of ['ours', 'sdk'] as const) {
+      cold[name].push(Number(execFileSync(process.execPath, [join(__dirname, 'fixtures', 'first-listing.js'), name], { encoding: 'utf8' })));
     }
   }
-  report('  the same through a raw JSON-RPC peer (the server side alone; for information)', 1.5, [
-    ['ours', median(perRound.ours)],
-    ['McpServer + zod 4', median(perRound.sdk)],
+  report('1,000 tools: construct, register, connect, initialize, first tools/list, in a fresh process (cold start, median of 7)', 5, [
+    ['ours', median(cold.ours)],
+    ['McpServer + zod 4', median(cold.sdk)],
   ]);
-  console.log(`  SDK floor (Server answering a constant) ${median(perRound.floor).toFixed(3).padStart(6)} ms`);
-  await Promise.all(Object.values(orderPeers).map((p) => p.close()));
 
-  const stdio = { ours: await stdioClient('ours'), sdk: await stdioClient('sdk'), floor: await stdioClient('floor') };
-  await roundTrips('tools/call round trip through the SDK v2 Client, order tool (10 lines), stdio child process (median of 15 rounds)', 1.2, stdio);
-  await Promise.all(Object.values(stdio).map((c) => c.close()));
-
+  // The same in one process after five warm-up builds each, so the JIT has compiled both libraries.
   const first = { ours: [] as number[], sdk: [] as number[], oursClient: [] as number[], sdkClient: [] as number[] };
-  for (let i = 0; i < 7; i++) {
-    first.ours.push(await firstListing(() => ourManyTools(1000)));
-    first.sdk.push(await firstListing(() => sdkManyTools(1000)));
-    first.oursClient.push(await firstListingViaClient(() => ourManyTools(1000)));
-    first.sdkClient.push(await firstListingViaClient(() => sdkManyTools(1000)));
+  for (let i = 0; i < 12; i++) {
+    const ours = await firstListing(() => ourManyTools(1000));
+    const sdk = await firstListing(() => sdkManyTools(1000));
+    const oursClient = await firstListingViaClient(() => ourManyTools(1000));
+    const sdkClient = await firstListingViaClient(() => sdkManyTools(1000));
+    if (i < 5) continue;
+    first.ours.push(ours);
+    first.sdk.push(sdk);
+    first.oursClient.push(oursClient);
+    first.sdkClient.push(sdkClient);
   }
-  report('1,000 tools: construct, register, connect, initialize, first tools/list, raw JSON-RPC peer (median of 7)', 5, [
+  report('  the same in one warmed-up process, raw JSON-RPC peer (median of 7 after 5 warm-up builds; for information)', 5, [
     ['ours', median(first.ours)],
     ['McpServer + zod 4', median(first.sdk)],
   ]);
