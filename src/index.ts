@@ -62,4 +62,4 @@ export type { CallToolResult } from './invoke/results';
 export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions } from './server/mcp-server';
 export type { ToolListing } from './server/listing';
 export type { ResourceListing, PromptListing } from './server/resource-listing';
-export type { ServeHttpOptions, HttpAddress } from './server/http';
+export type { ServeHttpOptions, HttpAddress, HttpHandler, HttpHandlerOptions } from './server/http';

@@ -79,15 +79,35 @@ function opensSession(body: unknown): boolean {
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
 }
 
-/** Starts the endpoint; `factory` makes one SDK `Server` per modern request or legacy session. */
-export async function startHttp(factory: () => Server, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
-  const host = options.host ?? '127.0.0.1';
-  const path = options.path ?? '/mcp';
+/** Options of a handler mounted in someone else's HTTP server (`server.createHttpHandler()`). */
+export interface HttpHandlerOptions {
+  /** Answer only this path (404 otherwise); leave it out when the framework routes by path itself. */
+  readonly path?: string;
+  /** Largest accepted request body in bytes; default 4 MiB. */
+  readonly maxRequestBodySize?: number;
+  /** Check Host and Origin against loopback names (DNS-rebinding protection); default true. */
+  readonly validateHost?: boolean;
+}
+
+/** A Node request handler for the MCP endpoint, in both eras. */
+export interface HttpHandler {
+  /**
+   * Answers one request. Pass `parsed` when a framework already read the body (Express's or Nest's JSON
+   * body parser); otherwise the body is read here, within the size limit.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void>;
+  /** Closes every session and the stateless handler. */
+  close(): Promise<void>;
+}
+
+/** The endpoint's request handling; `factory` makes one SDK `Server` per modern request or legacy session. */
+export function createHttpHandler(factory: () => Server, options: HttpHandlerOptions = {}): HttpHandler {
+  const path = options.path;
   const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
   const modernHandler = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize: limit });
   const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
   const sessions = new Map<string, { transport: NodeStreamableHTTPServerTransport; server: Server }>();
-  const guarded = LOOPBACK.test(host);
+  const guarded = options.validateHost ?? true;
   const validHost = localhostHostValidation();
   const validOrigin = localhostOriginValidation();
 
@@ -115,15 +135,14 @@ export async function startHttp(factory: () => Server, options: ServeHttpOptions
     await session.transport.handleRequest(req, res, body);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (pathname !== path) {
+  async function handle(req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void> {
+    if (path !== undefined && new URL(req.url ?? '/', 'http://localhost').pathname !== path) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return;
     }
     if (guarded && (!validHost(req, res) || !validOrigin(req, res))) return; // 403 already written
-    let body: unknown;
-    if (req.method === 'POST') {
+    let body: unknown = parsed?.body;
+    if (req.method === 'POST' && !parsed) {
       const read = await readJson(req, res, limit);
       if (!read) return;
       body = read.body;
@@ -132,9 +151,25 @@ export async function startHttp(factory: () => Server, options: ServeHttpOptions
     return modern(req, res, body);
   }
 
-  const http: HttpServer = createServer((req, res) => {
-    handle(req, res).catch(() => jsonRpcError(res, 500, -32603, 'Internal error'));
-  });
+  return {
+    handle: (req, res, parsed) => handle(req, res, parsed).catch(() => jsonRpcError(res, 500, -32603, 'Internal error')),
+    async close() {
+      await modernHandler.close();
+      await Promise.all([...sessions.values()].map(async ({ transport, server }) => {
+        await transport.close();
+        await server.close();
+      }));
+      sessions.clear();
+    },
+  };
+}
+
+/** Starts the endpoint on its own Node HTTP server. */
+export async function startHttp(factory: () => Server, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const handler = createHttpHandler(factory, { path, maxRequestBodySize: options.maxRequestBodySize, validateHost: LOOPBACK.test(host) });
+  const http: HttpServer = createServer((req, res) => void handler.handle(req, res));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 3000, host, () => {
@@ -149,12 +184,7 @@ export async function startHttp(factory: () => Server, options: ServeHttpOptions
     port: address.port,
     url: `http://${shown}:${address.port}${path}`,
     async close() {
-      await modernHandler.close();
-      await Promise.all([...sessions.values()].map(async ({ transport, server }) => {
-        await transport.close();
-        await server.close();
-      }));
-      sessions.clear();
+      await handler.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

@@ -6,7 +6,7 @@ import { UnknownToolError } from '../invoke/errors';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog } from './catalog';
-import { startHttp, type HttpAddress, type HttpEndpoint, type ServeHttpOptions } from './http';
+import { createHttpHandler, startHttp, type HttpAddress, type HttpEndpoint, type HttpHandler, type HttpHandlerOptions, type ServeHttpOptions } from './http';
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
 import { createProtocolServer, withLegacyNotFoundCode } from './protocol';
@@ -163,6 +163,19 @@ export class McpServer {
     const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(), options);
     this.track(endpoint);
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
+  }
+
+  /**
+   * The MCP endpoint as a Node request handler, to mount in an HTTP server of your own (Express, Fastify,
+   * the Nest module). `server.close()` closes its sessions.
+   * @example
+   * const mcp = server.createHttpHandler();
+   * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
+   */
+  createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
+    const handler = createHttpHandler(() => this.protocolServer(), options);
+    this.track(handler);
+    return handler;
   }
 
   /** Stops every transport and endpoint this server serves. */

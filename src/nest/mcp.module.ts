@@ -1,0 +1,50 @@
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { McpServer } from '../server/mcp-server';
+import { MCP_MODULE_OPTIONS } from './constants';
+import { McpExplorer } from './mcp.explorer';
+import type { McpModuleAsyncOptions, McpModuleOptions } from './options';
+
+function serverProvider(): Provider {
+  return {
+    provide: McpServer,
+    useFactory: (options: McpModuleOptions) =>
+      new McpServer({ name: options.name, version: options.version, title: options.title }, options),
+    inject: [MCP_MODULE_OPTIONS],
+  };
+}
+
+/**
+ * Serves every `@Tool`, `@Resource` and `@Prompt` of the application's providers and controllers as one
+ * MCP server, over the application's own HTTP adapter or stdio. `McpServer` is injectable.
+ * @example
+ * @Module({ imports: [McpModule.forRoot({ name: 'docket', version: '1.0.0' })], providers: [DocketService] })
+ * export class AppModule {}
+ */
+@Module({})
+export class McpModule {
+  static forRoot(options: McpModuleOptions): DynamicModule {
+    return McpModule.build([{ provide: MCP_MODULE_OPTIONS, useValue: Object.freeze({ ...options }) }], []);
+  }
+
+  /**
+   * Options from a factory, with its own imports and injections.
+   * @example McpModule.forRootAsync({ imports: [ConfigModule], inject: [ConfigService], useFactory: (c) => ({ name: c.get('NAME'), version: '1' }) })
+   */
+  static forRootAsync(options: McpModuleAsyncOptions): DynamicModule {
+    return McpModule.build(
+      [{ provide: MCP_MODULE_OPTIONS, useFactory: options.useFactory, inject: [...(options.inject ?? [])] }],
+      options.imports ?? [],
+    );
+  }
+
+  private static build(optionProviders: Provider[], imports: NonNullable<McpModuleAsyncOptions['imports']>): DynamicModule {
+    return {
+      module: McpModule,
+      global: true,
+      imports: [DiscoveryModule, ...imports],
+      providers: [...optionProviders, serverProvider(), McpExplorer],
+      exports: [McpServer],
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import type { ModuleMetadata } from '@nestjs/common';
+import type { McpServerOptions, ServerInfo } from '../server/mcp-server';
+
+/** How the module serves the MCP server. */
+export type McpTransport = 'http' | 'stdio' | 'none';
+
+/** Options of `McpModule.forRoot`. */
+export interface McpModuleOptions extends ServerInfo, McpServerOptions {
+  /** `http` mounts on the application's own HTTP adapter (default); `stdio` serves a Nest application context; `none` only builds the server. */
+  readonly transport?: McpTransport;
+  /** HTTP path on the application's adapter; default `/mcp`. */
+  readonly path?: string;
+  /**
+   * Check Host and Origin against loopback names (DNS-rebinding protection); default true. Turn it off when
+   * the application is reached under a real host name (behind a proxy that checks hosts itself).
+   */
+  readonly validateHost?: boolean;
+}
+
+/** Options of `McpModule.forRootAsync`. */
+export interface McpModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
+  readonly useFactory: (...args: never[]) => McpModuleOptions | Promise<McpModuleOptions>;
+  readonly inject?: readonly (string | symbol | Function)[];
+}

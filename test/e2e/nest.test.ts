@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { McpServer } from '../../src';
+import { AppModule } from '../../samples/nest-docket/src/app.module';
+import { DocketRepository } from '../../samples/nest-docket/src/docket.repository';
+import { DocketService } from '../../samples/nest-docket/src/docket.service';
+import { ROOT, ensureBuilt } from './support/build';
+import { connectClient, lastListedTools, textOf, type TestClient } from './support/clients';
+
+/**
+ * samples/nest-docket end to end: booted with @nestjs/testing on a real HTTP listener and served by
+ * McpModule on the app's own Express adapter; then built with tsc and run over stdio as a child process.
+ */
+jest.setTimeout(120_000);
+
+const outside = new McpServer({ name: 'nest-docket', version: '1.0.0' }).add(new DocketService(new DocketRepository()));
+
+describe('nest-docket over HTTP (Express adapter)', () => {
+  let app: INestApplication;
+  let url: URL;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.register('http')] }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.listen(0, '127.0.0.1');
+    url = new URL(`${await app.getUrl()}/mcp`.replace('[::1]', '127.0.0.1'));
+  });
+
+  afterAll(() => app.close());
+
+  describe.each([
+    ['v1 client at 2025-11-25', { client: 'v1', version: '2025-11-25' } as const],
+    ['v2 client in auto mode (2026-07-28)', { client: 'v2' } as const],
+  ])('%s', (_name, flavour) => {
+    let client: TestClient;
+    beforeAll(async () => {
+      client = await connectClient(flavour, 'http', url);
+    });
+    afterAll(() => client.close());
+
+    it('lists the tools byte for byte as the same classes give outside Nest', async () => {
+      await client.listTools();
+      expect(lastListedTools(client.received)).toBe(JSON.stringify(outside.listTools()));
+    });
+
+    it('calls a tool whose data comes from the injected repository', async () => {
+      const result = await client.callTool('get_docket', { id: 1 });
+      expect(result.structuredContent).toEqual({
+        id: 1,
+        number: '2026-CV-0001',
+        title: 'Acme v. Widget',
+        priority: 'Urgent',
+        openedAt: '2026-11-30T09:00:00.000Z',
+        parties: [{ name: 'Acme', role: 'plaintiff' }],
+      });
+    });
+
+    it('answers a class-validator error as an argument error', async () => {
+      const result = await client.callTool('open_case', { input: { number: 'nope', title: 'A title', parties: [] } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe("Argument 'input.number' is not valid. Number must look like 2026-CV-0042.");
+      const short = await client.callTool('open_case', { input: { number: '2026-CV-0002', title: 'ab', parties: [] } });
+      expect(textOf(short)).toBe("Argument 'input.title' is not valid. Expected 3 to 120 characters.");
+    });
+
+    it('reads the resource template', async () => {
+      const result = await client.readResource('docket://cases/1');
+      const [contents] = result.contents as { uri: string; mimeType: string; text: string }[];
+      expect(contents.uri).toBe('docket://cases/1');
+      expect(contents.mimeType).toBe('application/json');
+      expect(JSON.parse(contents.text).title).toBe('Acme v. Widget');
+    });
+
+    it('gets the prompt', async () => {
+      const result = await client.getPrompt('summarize_case', { id: '1', tone: 'Urgent' });
+      expect(JSON.stringify(result.messages)).toBe(
+        '[{"role":"user","content":{"type":"text","text":"Summarize case 2026-CV-0001 (\\"Acme v. Widget\\") for a urgent briefing."}}]',
+      );
+    });
+  });
+
+  it('refuses a foreign Host with 403 and an unknown session with 404', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const foreign = await fetch(url, { method: 'POST', body, headers: { ...headers, origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    const unknown = await fetch(url, { method: 'POST', body, headers: { ...headers, 'mcp-session-id': 'no-such-session', 'mcp-protocol-version': '2025-11-25' } });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('keeps the application routes working next to the MCP endpoint', async () => {
+    const missing = await fetch(new URL('/not-mcp', url));
+    expect(missing.status).toBe(404);
+  });
+});
+
+describe('nest-docket over stdio (built with tsc, a child process)', () => {
+  beforeAll(() => ensureBuilt());
+
+  it('lists and calls tools with nothing but protocol messages on stdout', async () => {
+    const main = join(ROOT, 'samples/nest-docket/dist/stdio.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+    const transport = new StdioClientTransport({ command: process.execPath, args: [main], stderr: 'pipe' });
+    let stderr = '';
+    const client = new Client({ name: 'stdio-e2e', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(transport);
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d));
+    const tools = await client.listTools();
+    expect(JSON.stringify(tools.tools)).toBe(JSON.stringify(outside.listTools()));
+    const result = await client.callTool({ name: 'list_open_cases', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: '2026-CV-0001 Acme v. Widget (urgent)' }]);
+    await client.close();
+    expect(stderr).not.toContain('"jsonrpc"');
+  });
+
+  it('writes every stdout line as a JSON-RPC message, while Nest logs go to stderr', async () => {
+    const main = join(ROOT, 'samples/nest-docket/dist/stdio.js');
+    const child = spawn(process.execPath, [main], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_docket', arguments: { id: 1 } } });
+    await new Promise<void>((resolve) => {
+      const check = () => (stdout.includes('"id":2') ? resolve() : setTimeout(check, 20));
+      check();
+    });
+    child.stdin.end();
+    await new Promise((resolve) => child.on('close', resolve));
+    const lines = stdout.split('\n').filter((l) => l.length > 0);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(JSON.parse(line).jsonrpc).toBe('2.0');
+    expect(stderr).toContain('Starting Nest application...');
+    expect(stderr).toContain('McpModule dependencies initialized');
+  });
+});

@@ -1,0 +1,83 @@
+import { Injectable, Module, Scope, type OnModuleInit } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { Int32, McpServer, Tool, DefinitionError } from '../../src';
+import { McpModule } from '../../src/nest';
+import { DocketRepository } from '../../samples/nest-docket/src/docket.repository';
+import { DocketService } from '../../samples/nest-docket/src/docket.service';
+
+async function boot(imports: unknown[], providers: unknown[]) {
+  const moduleRef = await Test.createTestingModule({ imports: imports as never[], providers: providers as never[] }).compile();
+  const app = moduleRef;
+  await app.init();
+  return app;
+}
+
+describe('McpModule (no transport)', () => {
+  it('adds decorated providers with their dependencies and lists them as outside Nest', async () => {
+    const app = await boot([McpModule.forRoot({ name: 'docket', version: '1', transport: 'none' })], [DocketRepository, DocketService]);
+    const server = app.get(McpServer);
+    const outside = new McpServer({ name: 'docket', version: '1' }).add(new DocketService(new DocketRepository()));
+    expect(JSON.stringify(server.listTools())).toBe(JSON.stringify(outside.listTools()));
+    expect(server.listTools().map((t) => t.name)).toEqual(['list_open_cases', 'get_docket', 'open_case']);
+    const result = await server.callTool('get_docket', { id: 1 });
+    expect(result.structuredContent).toMatchObject({ id: 1, number: '2026-CV-0001', title: 'Acme v. Widget' });
+    await app.close();
+  });
+
+  it('maps class-validator errors of DTO records to argument paths', async () => {
+    const app = await boot([McpModule.forRoot({ name: 'docket', version: '1', transport: 'none' })], [DocketRepository, DocketService]);
+    const result = await app.get(McpServer).callTool('open_case', {
+      input: { number: '2026-XX-1', title: 'Bad number', parties: [] },
+    });
+    expect(result).toEqual({ content: [{ type: 'text', text: "Argument 'input.number' is not valid. Number must look like 2026-CV-0042." }], isError: true });
+    await app.close();
+  });
+
+  it('builds options with forRootAsync and lets services inject McpServer', async () => {
+    @Injectable()
+    class Registrar implements OnModuleInit {
+      constructor(private readonly server: McpServer) {}
+      onModuleInit(): void {
+        this.server.tool('double', { params: { n: Int32 } }, ({ n }) => Number(n) * 2);
+      }
+    }
+    @Injectable()
+    class Config {
+      readonly name = 'from-config';
+    }
+    @Module({ providers: [Config], exports: [Config] })
+    class ConfigModule {}
+    const app = await boot(
+      [McpModule.forRootAsync({ imports: [ConfigModule], inject: [Config], useFactory: (c: Config) => ({ name: c.name, version: '2', transport: 'none' }) })],
+      [Registrar],
+    );
+    const server = app.get(McpServer);
+    expect(server.info.name).toBe('from-config');
+    expect(await server.callTool('double', { n: 21 })).toEqual({ content: [{ type: 'text', text: '42' }] });
+    await app.close();
+  });
+
+  it('stops the application start with the diagnostics of a wrong declaration', async () => {
+    @Injectable()
+    class Broken {
+      @Tool('bad name') a(tags: string[]): void {}
+    }
+    const start = boot([McpModule.forRoot({ name: 'x', version: '1', transport: 'none' })], [Broken]);
+    await expect(start).rejects.toThrow(DefinitionError);
+    await expect(boot([McpModule.forRoot({ name: 'x', version: '1', transport: 'none' })], [Broken])).rejects.toThrow(
+      "The MCP providers has 2 definition problems:\n  OMCG0008 Broken.a: the tool name 'bad name' is not valid",
+    );
+  });
+
+  it('refuses a request-scoped provider at start-up with a clear message', async () => {
+    @Injectable({ scope: Scope.REQUEST })
+    class PerRequest {
+      @Tool() ping(): string {
+        return 'pong';
+      }
+    }
+    await expect(boot([McpModule.forRoot({ name: 'x', version: '1', transport: 'none' })], [PerRequest])).rejects.toThrow(
+      /PerRequest is request-scoped or transient .*: MCP tools, resources and prompts are registered once at start-up/,
+    );
+  });
+});
