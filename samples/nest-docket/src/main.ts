@@ -5,9 +5,8 @@ import { AppModule } from './app.module';
 async function main(): Promise<void> {
   const app = await NestFactory.create(AppModule.register('http'));
   app.enableShutdownHooks();
-  const port = Number(process.env.PORT ?? 3001);
-  await app.listen(port, '127.0.0.1');
-  console.log(`nest-docket serves MCP at http://127.0.0.1:${port}/mcp`);
+  await app.listen(Number(process.env.PORT ?? 3001), '127.0.0.1');
+  console.log(`nest-docket serves MCP at ${await app.getUrl()}/mcp`);
 }
 
 void main();
