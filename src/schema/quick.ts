@@ -16,9 +16,12 @@ export interface QuickToolConfig extends Omit<ToolOptions, 'name'> {
   readonly params?: Readonly<Record<string, QuickParam>>;
 }
 
+const OPTION_KEYS = new Set(['type', 'description', 'nullable', 'optional', 'default']);
+
 function isQuickOptions(value: QuickParam): value is Exclude<QuickParam, TypeHint> & { readonly type: TypeHint } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(HINT in value) && 'type' in value &&
-    Object.keys(value).every((k) => ['type', 'description', 'nullable', 'optional', 'default'].includes(k));
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || HINT in value || !('type' in value)) return false;
+  for (const k of Object.keys(value)) if (!OPTION_KEYS.has(k)) return false;
+  return true;
 }
 
 /** The model of a quick-path tool: the same resolution and checks as a decorated method. */

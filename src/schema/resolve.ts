@@ -37,7 +37,23 @@ export function safeIntegerNode(bigint = false): TypeNode {
   return integerNode(-SAFE, SAFE, bigint);
 }
 
+/** Hint tokens and enum objects resolve to the same immutable node every time, so its fragment is written once. */
+const shared = new WeakMap<object, TypeNode>();
+
+function once(key: object, build: () => TypeNode | undefined): TypeNode | undefined {
+  let node = shared.get(key);
+  if (!node) {
+    node = build();
+    if (node) shared.set(key, Object.freeze(node));
+  }
+  return node;
+}
+
 function tokenNode(token: HintToken): TypeNode {
+  return once(token, () => buildTokenNode(token))!;
+}
+
+function buildTokenNode(token: HintToken): TypeNode {
   const range = INTEGER_RANGES[token.token];
   if (range) return integerNode(range[0], range[1]);
   switch (token.token) {
@@ -94,6 +110,10 @@ function isHintObject(hint: unknown): hint is HintToken | HintCombinator | HintL
 
 /** Member names of a TypeScript enum object in declaration order (numeric enums carry reverse keys). */
 export function enumNode(value: object): TypeNode | undefined {
+  return once(value, () => buildEnumNode(value));
+}
+
+function buildEnumNode(value: object): TypeNode | undefined {
   const record = value as Record<string, unknown>;
   // Numeric members get a reverse entry: E[E.A = 0] = 'A' adds '0' -> 'A'.
   const isReverse = (k: string, v: unknown) => typeof v === 'string' && typeof record[v] === 'number' && String(record[v]) === k;

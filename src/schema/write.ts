@@ -19,8 +19,19 @@ function ordered(keywords: Keywords): JsonSchema {
   return out;
 }
 
-/** The keywords of a type, before a member adds its description and default. */
+const written = new WeakMap<TypeNode, Keywords>();
+
+/** The keywords of a type, before a member adds its description and default; written once per node. */
 function keywordsOf(node: TypeNode): Keywords {
+  let keywords = written.get(node);
+  if (!keywords) {
+    keywords = buildKeywords(node);
+    written.set(node, keywords);
+  }
+  return keywords;
+}
+
+function buildKeywords(node: TypeNode): Keywords {
   switch (node.kind) {
     case 'boolean':
       return { type: 'boolean' };
@@ -74,9 +85,16 @@ function objectKeywords(members: readonly MemberModel[]): Keywords {
   };
 }
 
-/** The fragment of a type. */
+const fragments = new WeakMap<TypeNode, JsonSchema>();
+
+/** The fragment of a type, written once per (immutable) node. */
 export function fragmentOf(node: TypeNode): JsonSchema {
-  return ordered(keywordsOf(node));
+  let fragment = fragments.get(node);
+  if (!fragment) {
+    fragment = ordered(keywordsOf(node));
+    fragments.set(node, fragment);
+  }
+  return fragment;
 }
 
 /**
@@ -95,14 +113,22 @@ export function writtenDefault(node: TypeNode, value: unknown): unknown {
   return undefined;
 }
 
-/** The fragment of a parameter or property: its type plus description and default. */
+/**
+ * The fragment of a parameter or property: its type's fragment with the member's description in third
+ * place (after `type` and `format`) and its default last, as section 4 orders them.
+ */
 export function memberFragment(member: MemberModel): JsonSchema {
-  const own = keywordsOf(member.type);
-  return ordered({
-    ...own,
-    description: member.description ?? own.description,
-    default: member.default ? writtenDefault(member.type, member.default.value) : undefined,
-  });
+  const base = fragmentOf(member.type);
+  const description = member.description ?? (base.description as string | undefined);
+  const value = member.default ? writtenDefault(member.type, member.default.value) : undefined;
+  if (description === base.description && value === undefined) return base;
+  const out: Record<string, unknown> = {};
+  if (base.type !== undefined) out.type = base.type;
+  if (base.format !== undefined) out.format = base.format;
+  if (description !== undefined) out.description = description;
+  for (const k in base) if (k !== 'type' && k !== 'format' && k !== 'description') out[k] = base[k];
+  if (value !== undefined) out.default = value;
+  return out;
 }
 
 /** A tool's `inputSchema`: a closed object of its parameters. */
