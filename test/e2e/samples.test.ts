@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { conformanceServer } from '../../samples/conformance/src/conformance';
-import { weatherServer } from '../../samples/weather/src/weather';
+import { weatherServer } from '../../samples/weather/src/server';
 import { ensureBuilt, ROOT } from './support/build';
 
 /** The samples as a user runs them: compiled by tsc, importing the package by name, in child processes. */

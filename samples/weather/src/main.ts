@@ -1,4 +1,4 @@
-import { weatherServer } from './weather';
+import { weatherServer } from './server';
 
 /** `npm start`: Streamable HTTP on 127.0.0.1:3000. `npm run start:stdio`: stdio (for clients that spawn it). */
 async function main(): Promise<void> {

@@ -1,14 +1,15 @@
-import { Description, Field, Int32, McpServer, Param, Prompt, Range, RequestContext, Resource, Tool } from 'onemodelcontext';
+import { Field, Int32, Param, Prompt, Range, RequestContext, Resource, Tool } from 'onemodelcontext';
 
 export enum Unit { Celsius, Fahrenheit }
 
 /** The current conditions in a city: a record, so the tool lists an outputSchema and returns structuredContent. */
 export class Conditions {
-  @Field() city!: string;
-  @Field() temperature!: number;
-  @Field(Unit) unit!: Unit;
-  @Field() @Description('A short description such as "light rain"') summary!: string;
-  @Field() observedAt!: Date;
+  city!: string;
+  temperature!: number;
+  unit!: Unit;
+  /** A short description such as "light rain" */
+  summary!: string;
+  observedAt!: Date;
 }
 
 const SUMMARIES = ['sunny', 'partly cloudy', 'overcast', 'light rain', 'showers', 'windy', 'snow flurries'];
@@ -24,21 +25,33 @@ function inUnit(celsius: number, unit: Unit): number {
   return unit === Unit.Fahrenheit ? Math.round(celsius * 1.8 + 32) : celsius;
 }
 
+/**
+ * The weather tools. Descriptions come from these doc comments and enum, optional and element types from
+ * the declarations, through the generated `onemodelcontext.facts.ts` (`npm run build` regenerates it);
+ * only what TypeScript cannot say (`Int32`, ranges) is written as a decorator.
+ */
 export class WeatherTools {
+  /**
+   * Gets the current conditions in a city
+   * @param city City name
+   */
   @Tool({ readOnly: true, uiResource: 'ui://weather/view' })
-  @Description('Gets the current conditions in a city')
-  currentConditions(@Description('City name') city: string, @Param({ type: Unit }) unit: Unit = Unit.Celsius): Conditions {
+  currentConditions(city: string, unit: Unit = Unit.Celsius): Conditions {
     const { celsius, summary } = sample(city, 0);
     return Object.assign(new Conditions(), { city, temperature: inUnit(celsius, unit), unit, summary, observedAt: new Date() });
   }
 
+  /**
+   * Gets the forecast for a city, one line per day
+   * @param city City name
+   * @param from First day of the forecast; default today
+   */
   @Tool({ readOnly: true })
-  @Description('Gets the forecast for a city, one line per day')
   async getForecast(
-    @Description('City name') city: string,
+    city: string,
     @Param({ type: Int32 }) @Range(1, 14) days: number = 3,
-    @Param({ type: Unit }) unit: Unit = Unit.Celsius,
-    @Description('First day of the forecast; default today') @Param({ optional: true }) from: Date,
+    unit: Unit = Unit.Celsius,
+    from: Date | undefined,
     ctx: RequestContext,
   ): Promise<string> {
     const start = from ?? new Date();
@@ -58,25 +71,12 @@ export class WeatherTools {
     return `${city} today: ${summary}, ${celsius}°C`;
   }
 
-  @Prompt({ description: 'Plans a trip around the weather' })
-  planTrip(@Description('Where to go') city: string, @Param({ type: Int32 }) days: number = 3): string {
+  /**
+   * Plans a trip around the weather
+   * @param city Where to go
+   */
+  @Prompt()
+  planTrip(city: string, @Param({ type: Int32 }) days: number = 3): string {
     return `Use get_forecast for ${city} over ${days} days and suggest what to pack and what to do each day.`;
   }
-}
-
-/** The MCP Apps view of current_conditions: a host that negotiated Apps renders it next to the result. */
-export const VIEW = `<!doctype html>
-<html><head><meta charset="utf-8"><title>Weather</title></head>
-<body><main id="weather">Waiting for the tool result...</main>
-<script>
-  window.addEventListener('message', (event) => {
-    const result = event.data && event.data.params && event.data.params.structuredContent;
-    if (result) document.getElementById('weather').textContent = result.city + ': ' + result.summary + ', ' + result.temperature + '°';
-  });
-</script></body></html>`;
-
-export function weatherServer(): McpServer {
-  return new McpServer({ name: 'weather', version: '1.0.0' }, { requestTimeoutMs: 30_000 })
-    .add(new WeatherTools())
-    .addUiResource('ui://weather/view', { html: VIEW });
 }
