@@ -1,5 +1,6 @@
 import { TransformationType } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { perNode } from '../schema/memo';
 import type { RecordNode, ResultModel, TypeNode } from '../schema/model';
 import { INVALID, formatPath, newFailure } from './failure';
 import { msToTimeSpan } from './formats';
@@ -35,17 +36,8 @@ function bytesToBase64(v: unknown): unknown {
   return v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') : v;
 }
 
-const writers = new WeakMap<TypeNode, Writer>();
-
 /** Turns what a method returned into the JSON its schema describes (names for enums, ISO dates ...). */
-export function writerOf(node: TypeNode): Writer {
-  let writer = writers.get(node);
-  if (!writer) {
-    writer = compileWriter(node);
-    writers.set(node, writer);
-  }
-  return writer;
-}
+export const writerOf: (node: TypeNode) => Writer = perNode((node: TypeNode) => compileWriter(node));
 
 function compileWriter(node: TypeNode): Writer {
   switch (node.kind) {

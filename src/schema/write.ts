@@ -1,3 +1,4 @@
+import { perNode } from './memo';
 import type { MemberModel, ParamModel, ResultModel, TypeNode } from './model';
 
 /** A JSON Schema fragment as written: plain JSON, keys in the order of DESIGN.md section 4. */
@@ -19,17 +20,8 @@ function ordered(keywords: Keywords): JsonSchema {
   return out;
 }
 
-const written = new WeakMap<TypeNode, Keywords>();
-
 /** The keywords of a type, before a member adds its description and default; written once per node. */
-function keywordsOf(node: TypeNode): Keywords {
-  let keywords = written.get(node);
-  if (!keywords) {
-    keywords = buildKeywords(node);
-    written.set(node, keywords);
-  }
-  return keywords;
-}
+const keywordsOf = perNode((node: TypeNode): Keywords => buildKeywords(node));
 
 function buildKeywords(node: TypeNode): Keywords {
   switch (node.kind) {
@@ -85,17 +77,8 @@ function objectKeywords(members: readonly MemberModel[]): Keywords {
   };
 }
 
-const fragments = new WeakMap<TypeNode, JsonSchema>();
-
 /** The fragment of a type, written once per (immutable) node. */
-export function fragmentOf(node: TypeNode): JsonSchema {
-  let fragment = fragments.get(node);
-  if (!fragment) {
-    fragment = ordered(keywordsOf(node));
-    fragments.set(node, fragment);
-  }
-  return fragment;
-}
+export const fragmentOf = perNode((node: TypeNode): JsonSchema => ordered(keywordsOf(node)));
 
 /**
  * The value written as `default`, or `undefined`: strings, numbers, booleans and chars as they are,
