@@ -27,6 +27,10 @@ export interface ServeHttpOptions {
   readonly path?: string;
   /** Largest accepted request body in bytes; default 4 MiB. Larger bodies are answered 413. */
   readonly maxRequestBodySize?: number;
+  /** Most 2025-era sessions open at once; an `initialize` beyond it is answered 503. Default 1,000. */
+  readonly maxSessions?: number;
+  /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
+  readonly sessionIdleTimeoutMs?: number;
 }
 
 /** Where `serveHttp()` listens. */
@@ -87,6 +91,10 @@ export interface HttpHandlerOptions {
   readonly maxRequestBodySize?: number;
   /** Check Host and Origin against loopback names (DNS-rebinding protection); default true. */
   readonly validateHost?: boolean;
+  /** Most 2025-era sessions open at once; an `initialize` beyond it is answered 503. Default 1,000. */
+  readonly maxSessions?: number;
+  /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
+  readonly sessionIdleTimeoutMs?: number;
 }
 
 /** A Node request handler for the MCP endpoint, in both eras. */
@@ -100,14 +108,35 @@ export interface HttpHandler {
   close(): Promise<void>;
 }
 
+interface Session {
+  readonly transport: NodeStreamableHTTPServerTransport;
+  readonly server: Server;
+  lastSeen: number;
+  /** Requests (and open GET streams) in progress: a busy session is never idle. */
+  active: number;
+}
+
 /** The endpoint's request handling; `factory` makes one SDK `Server` per modern request or legacy session. */
 export function createHttpHandler(factory: () => Server, options: HttpHandlerOptions = {}): HttpHandler {
   const path = options.path;
   const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
   const modernHandler = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize: limit });
   const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
-  const sessions = new Map<string, { transport: NodeStreamableHTTPServerTransport; server: Server }>();
+  const sessions = new Map<string, Session>();
   const guarded = options.validateHost ?? true;
+  const maxSessions = options.maxSessions ?? 1000;
+  const idleMs = options.sessionIdleTimeoutMs ?? 30 * 60_000;
+  const closeSession = async (id: string, session: Session) => {
+    sessions.delete(id);
+    await session.transport.close();
+    await session.server.close();
+  };
+  // Sessions a client abandoned without DELETE would otherwise stay forever.
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const [id, session] of sessions) if (session.active === 0 && now - session.lastSeen > idleMs) void closeSession(id, session);
+  }, Math.max(10, Math.min(idleMs / 2, 60_000)));
+  sweeper.unref();
   const validHost = localhostHostValidation();
   const validOrigin = localhostOriginValidation();
 
@@ -117,6 +146,10 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
     if (!session) {
       if (sid !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found');
       if (req.method !== 'POST' || !opensSession(body)) return jsonRpcError(res, 400, -32000, 'Bad Request: no valid Mcp-Session-Id header.');
+      if (sessions.size >= maxSessions) {
+        res.setHeader('retry-after', '60');
+        return jsonRpcError(res, 503, -32000, 'Service Unavailable: too many open sessions; close one (DELETE) or try again later.');
+      }
       const transport: NodeStreamableHTTPServerTransport = withLegacyNotFoundCode(
         new NodeStreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
@@ -125,14 +158,21 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
           maxRequestBodySize: limit,
         }),
       );
-      const created = { transport, server: factory() };
+      const created: Session = { transport, server: factory(), lastSeen: Date.now(), active: 0 };
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
       await created.server.connect(transport);
       session = created;
     }
-    await session.transport.handleRequest(req, res, body);
+    session.lastSeen = Date.now();
+    session.active++;
+    try {
+      await session.transport.handleRequest(req, res, body);
+    } finally {
+      session.active--;
+      session.lastSeen = Date.now();
+    }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void> {
@@ -154,12 +194,9 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
   return {
     handle: (req, res, parsed) => handle(req, res, parsed).catch(() => jsonRpcError(res, 500, -32603, 'Internal error')),
     async close() {
+      clearInterval(sweeper);
       await modernHandler.close();
-      await Promise.all([...sessions.values()].map(async ({ transport, server }) => {
-        await transport.close();
-        await server.close();
-      }));
-      sessions.clear();
+      await Promise.all([...sessions].map(([id, session]) => closeSession(id, session)));
     },
   };
 }
@@ -168,7 +205,13 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
 export async function startHttp(factory: () => Server, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const handler = createHttpHandler(factory, { path, maxRequestBodySize: options.maxRequestBodySize, validateHost: LOOPBACK.test(host) });
+  const handler = createHttpHandler(factory, {
+    path,
+    maxRequestBodySize: options.maxRequestBodySize,
+    maxSessions: options.maxSessions,
+    sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
+    validateHost: LOOPBACK.test(host),
+  });
   const http: HttpServer = createServer((req, res) => void handler.handle(req, res));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
