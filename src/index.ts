@@ -6,16 +6,14 @@ export { Prompt, type PromptOptions } from './decorators/prompt.decorator';
 export { Param, type ParamOptions } from './decorators/param.decorator';
 export { Field, type FieldOptions } from './decorators/field.decorator';
 export { Description } from './decorators/description.decorator';
-export {
-  Range,
-  StringLength,
-  MinLength,
-  MaxLength,
-  Length,
-  RegularExpression,
-  EmailAddress,
-  Url,
-} from './decorators/constraint.decorators';
+export { Range } from './decorators/range.decorator';
+export { StringLength } from './decorators/string-length.decorator';
+export { MinLength } from './decorators/min-length.decorator';
+export { MaxLength } from './decorators/max-length.decorator';
+export { Length } from './decorators/length.decorator';
+export { RegularExpression } from './decorators/regular-expression.decorator';
+export { EmailAddress } from './decorators/email-address.decorator';
+export { Url } from './decorators/url.decorator';
 export {
   Int8,
   Uint8,

@@ -21,3 +21,12 @@ export function paramOrProperty(decorator: string, patch: Partial<Omit<ParamReco
     updateProperty(target, key, copy, () => foreignPropertiesOf(ownerOf(target)));
   };
 }
+
+/** What the constraint decorators return: usable on a parameter or a property. */
+export type ParamOrProperty = ParameterDecorator & PropertyDecorator;
+
+export function checkNumber(decorator: string, what: string, value: unknown): void {
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    throw new TypeError(`@${decorator}(): ${what} must be a number, got ${String(value)}.`);
+  }
+}

@@ -1,0 +1,9 @@
+import { paramOrProperty, type ParamOrProperty } from './target';
+
+/**
+ * `format: email` on a string.
+ * @example invite(@EmailAddress() email: string) { ... }
+ */
+export function EmailAddress(): ParamOrProperty {
+  return paramOrProperty('EmailAddress', { constraints: [{ kind: 'format', format: 'email', source: '@EmailAddress' }] }) as ParamOrProperty;
+}
