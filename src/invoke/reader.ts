@@ -46,21 +46,20 @@ function lengthText(min: number | undefined, max: number | undefined, unit: stri
   return `at most ${max} ${unit}`;
 }
 
-const cache = new WeakMap<object, Reader>();
+const caches = { read: new WeakMap<TypeNode, Reader>(), check: new WeakMap<TypeNode, Reader>() };
 
-/** The reader of one type; the same model node always gives the same reader. */
+/**
+ * The reader of one type; the same model node always gives the same reader. `check` readers only
+ * validate (results against their own output schema) and are cached apart from `read` ones.
+ */
 export function readerOf(node: TypeNode, mode: 'read' | 'check' = 'read'): Reader {
-  const key = mode === 'read' ? node : (checkKeys.get(node) ?? checkKeys.set(node, {}).get(node)!);
-  let reader = cache.get(key);
+  let reader = caches[mode].get(node);
   if (!reader) {
     reader = compile(node, mode);
-    cache.set(key, reader);
+    caches[mode].set(node, reader);
   }
   return reader;
 }
-
-/** `check` readers (results against their own output schema) are cached apart from `read` ones. */
-const checkKeys = new WeakMap<object, object>();
 
 function compile(node: TypeNode, mode: 'read' | 'check'): Reader {
   switch (node.kind) {

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, HttpAdapterHost, MetadataScanner } from '@nestjs/core';
-import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 import { decoratedMembersOf } from '../schema/tools';
 import { DefinitionError, type Diagnostic } from '../schema/diagnostics';
 import { McpServer } from '../server/mcp-server';
@@ -82,4 +81,3 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, OnAppl
   }
 }
 
-export type { InstanceWrapper };

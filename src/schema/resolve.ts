@@ -306,7 +306,3 @@ export function constrainEach(node: TypeNode, constraints: readonly Constraint[]
   if (node.kind === 'dictionary') return { ...node, values: constrain(node.values, constraints, site) };
   return constrain(node, constraints, site);
 }
-
-export function hintName(hint: unknown): string | undefined {
-  return isHintObject(hint) && hint[HINT] === 'token' ? hint.name : undefined;
-}

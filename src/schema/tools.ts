@@ -13,7 +13,7 @@ import { RequestContext } from '../request-context';
 import { checkAgainstSource } from './contradiction';
 import { Problems } from './diagnostics';
 import { resolveMember, sourceDefault } from './members';
-import type { ParamModel, ResultModel, ToolAnnotations, ToolModel, TypeNode } from './model';
+import type { ParamModel, ResultModel, ToolAnnotations, ToolModel } from './model';
 import { isValidName, toolNameOf } from './names';
 import { metadataFix, recordOf } from './records';
 import { resolveType, type Site } from './resolve';
@@ -236,4 +236,3 @@ export function toolsOf(ctor: Function): readonly { readonly key: string | symbo
   return tools;
 }
 
-export type { TypeNode };
