@@ -59,5 +59,8 @@ export { ToolError, UnknownToolError, TOOL_FAILED_CHANNEL } from './invoke/error
 export type { CallToolResult } from './invoke/results';
 export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions } from './server/mcp-server';
 export type { ToolListing } from './server/listing';
+export type { CatalogKind } from './server/catalog';
+export type { PageSizes, ListName } from './server/pages';
+export { InMemoryServerEventBus, type ServerEventBus, type ServerEvent } from './server/stores';
 export type { ResourceListing, PromptListing } from './server/resource-listing';
 export type { ServeHttpOptions, HttpAddress, HttpHandler, HttpHandlerOptions } from './server/http';

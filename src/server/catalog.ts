@@ -52,6 +52,12 @@ interface Listings {
   readonly prompts: readonly PromptListing[];
 }
 
+/** What a catalog entry is: the three MCP primitives. UI resources are resources. */
+export type CatalogKind = 'tool' | 'resource' | 'prompt';
+
+/** Told after every change of the catalog, with the kind of list that changed. */
+export type CatalogListener = (kind: CatalogKind) => void;
+
 type Pending =
   | { readonly kind: 'tool'; readonly model: ToolModel; readonly target: ToolTarget }
   | { readonly kind: 'resource'; readonly model: ResourceModel; readonly instance: object; readonly key: string | symbol }
@@ -64,14 +70,67 @@ function lazily(compile: () => ToolCall): ToolCall {
 }
 
 export class Catalog {
-  readonly tools = new Map<string, RegisteredTool>();
-  readonly prompts = new Map<string, RegisteredPrompt>();
+  private readonly tools = new Map<string, RegisteredTool>();
+  private readonly prompts = new Map<string, RegisteredPrompt>();
   private readonly resources = new Map<string, RegisteredResource>();
   private readonly templates: RegisteredResource[] = [];
   private readonly uiResources = new Map<string, UiResource>();
+  /** Entries that stay registered (their name stays taken) but are neither listed nor served. */
+  private readonly disabled = { tool: new Set<string>(), resource: new Set<string>(), prompt: new Set<string>() };
+  private readonly listeners = new Set<CatalogListener>();
   private cached: Listings | undefined;
 
   constructor(private readonly requestTimeoutMs: number | undefined) {}
+
+  /** Calls `listener` after every change; returns the function that stops it. */
+  onChange(listener: CatalogListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** The enabled tool of that name. */
+  tool(name: string): RegisteredTool | undefined {
+    return this.disabled.tool.has(name) ? undefined : this.tools.get(name);
+  }
+
+  /** The enabled prompt of that name. */
+  prompt(name: string): RegisteredPrompt | undefined {
+    return this.disabled.prompt.has(name) ? undefined : this.prompts.get(name);
+  }
+
+  /** Removes a tool or prompt (by name) or a resource, template or UI resource (by URI as registered). */
+  remove(kind: CatalogKind, key: string): void {
+    this.requireEntry(kind, key, 'remove');
+    if (kind === 'tool') this.tools.delete(key);
+    else if (kind === 'prompt') this.prompts.delete(key);
+    else if (!this.resources.delete(key) && !this.uiResources.delete(key)) {
+      this.templates.splice(this.templates.findIndex((t) => t.model.uri === key), 1);
+    }
+    this.disabled[kind].delete(key);
+    this.changed(kind);
+  }
+
+  /** Hides (`false`) or shows again (`true`) an entry; a change is announced only when the state changes. */
+  setEnabled(kind: CatalogKind, key: string, enabled: boolean): void {
+    this.requireEntry(kind, key, enabled ? 'enable' : 'disable');
+    const set = this.disabled[kind];
+    if (set.has(key) !== enabled) return;
+    if (enabled) set.delete(key);
+    else set.add(key);
+    this.changed(kind);
+  }
+
+  private requireEntry(kind: CatalogKind, key: string, verb: string): void {
+    const present = kind === 'tool' ? this.tools.has(key) : kind === 'prompt' ? this.prompts.has(key) : this.resourceByUri(key) !== undefined;
+    if (!present) {
+      throw new TypeError(`server.${verb}('${kind}', '${String(key).slice(0, 128)}'): no ${kind} ${kind === 'resource' ? 'URI' : 'name'} '${String(key).slice(0, 128)}' is registered.`);
+    }
+  }
+
+  private changed(kind: CatalogKind): void {
+    this.cached = undefined;
+    for (const listener of [...this.listeners]) listener(kind);
+  }
 
   /** Adds every `@Tool`, `@Resource` and `@Prompt` of an instance, or throws one `DefinitionError`. */
   addInstance(instance: object): void {
@@ -104,7 +163,7 @@ export class Catalog {
     if (typeof html !== 'string') throw new TypeError(`server.addUiResource('${uri}') needs { html: string }.`);
     if (this.uiResources.has(uri) || this.resources.has(uri)) throw new TypeError(`server.addUiResource(): '${uri}' is already registered.`);
     this.uiResources.set(uri, { html, listing: Object.freeze({ uri, name: uri.slice('ui://'.length), mimeType: APP_MIME_TYPE }) });
-    this.cached = undefined;
+    this.changed('resource');
   }
 
   private register(subject: string, pending: readonly Pending[], problems: Problems): void {
@@ -153,7 +212,7 @@ export class Catalog {
         });
       }
     }
-    this.cached = undefined;
+    for (const kind of new Set(pending.map((p) => p.kind))) this.changed(kind);
   }
 
   private resourceByUri(uri: string): RegisteredResource | UiResource | undefined {
@@ -163,16 +222,22 @@ export class Catalog {
   /** The listings, built once after each change and shared by every request. */
   get listings(): Listings {
     if (!this.cached) {
-      const tools = [...this.tools.values()];
+      const tools = this.enabled('tool', this.tools);
+      const resources = [...this.enabled('resource', this.resources), ...this.enabled('resource', this.uiResources)];
       this.cached = {
         tools: Object.freeze(tools.map((t) => t.listing)),
         plainTools: Object.freeze(tools.map((t) => t.plainListing)),
-        resources: Object.freeze([...[...this.resources.values()].map((r) => r.listing), ...[...this.uiResources.values()].map((u) => u.listing)]),
-        templates: Object.freeze(this.templates.map((t) => t.listing)),
-        prompts: Object.freeze([...this.prompts.values()].map((p) => p.listing)),
+        resources: Object.freeze(resources.map((r) => r.listing)),
+        templates: Object.freeze(this.templates.filter((t) => !this.disabled.resource.has(t.model.uri)).map((t) => t.listing)),
+        prompts: Object.freeze(this.enabled('prompt', this.prompts).map((p) => p.listing)),
       };
     }
     return this.cached;
+  }
+
+  private enabled<T>(kind: CatalogKind, entries: ReadonlyMap<string, T>): T[] {
+    const off = this.disabled[kind];
+    return off.size === 0 ? [...entries.values()] : [...entries].filter(([key]) => !off.has(key)).map(([, entry]) => entry);
   }
 
   /** The resource a URI names: a static resource, a UI resource, or the first template that matches. */
@@ -180,11 +245,13 @@ export class Catalog {
     | { readonly kind: 'resource'; readonly resource: RegisteredResource; readonly variables: Readonly<Record<string, string>> }
     | { readonly kind: 'ui'; readonly ui: UiResource }
     | undefined {
-    const fixed = this.resources.get(uri);
+    const off = this.disabled.resource;
+    const fixed = off.has(uri) ? undefined : this.resources.get(uri);
     if (fixed) return { kind: 'resource', resource: fixed, variables: {} };
-    const ui = this.uiResources.get(uri);
+    const ui = off.has(uri) ? undefined : this.uiResources.get(uri);
     if (ui) return { kind: 'ui', ui };
     for (const template of this.templates) {
+      if (off.has(template.model.uri)) continue;
       const variables = template.match(uri);
       if (variables) return { kind: 'resource', resource: template, variables };
     }
@@ -198,8 +265,8 @@ export class Catalog {
   complete(ref: { readonly type: string; readonly name?: string; readonly uri?: string }, argument: string, typed: string): readonly string[] | undefined {
     const params =
       ref.type === 'ref/prompt'
-        ? this.prompts.get(String(ref.name))?.model.params
-        : ref.type === 'ref/resource'
+        ? this.prompt(String(ref.name))?.model.params
+        : ref.type === 'ref/resource' && !this.disabled.resource.has(String(ref.uri))
           ? (this.templates.find((t) => t.model.uri === ref.uri) ?? this.resources.get(String(ref.uri)))?.model.params
           : undefined;
     if (!params) return undefined;

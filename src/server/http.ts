@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import {
   NodeStreamableHTTPServerTransport,
   localhostHostValidation,
@@ -116,11 +116,19 @@ interface Session {
   active: number;
 }
 
-/** The endpoint's request handling; `factory` makes one SDK `Server` per modern request or legacy session. */
-export function createHttpHandler(factory: () => Server, options: HttpHandlerOptions = {}): HttpHandler {
+/** What the endpoint serves with: a `Server` per 2025-era session, one per 2026-07-28 request, and the change-event bus. */
+export interface HttpServing {
+  readonly session: () => Server;
+  readonly request: () => Server;
+  /** `subscriptions/listen` streams (2026-07-28) listen here; sessions follow it through their `Server`. */
+  readonly bus: ServerEventBus;
+}
+
+/** The endpoint's request handling. */
+export function createHttpHandler(serving: HttpServing, options: HttpHandlerOptions = {}): HttpHandler {
   const path = options.path;
   const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  const modernHandler = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize: limit });
+  const modernHandler = createMcpHandler(() => serving.request(), { legacy: 'reject', maxRequestBodySize: limit, bus: serving.bus });
   const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
   const sessions = new Map<string, Session>();
   const guarded = options.validateHost ?? true;
@@ -158,7 +166,7 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
           maxRequestBodySize: limit,
         }),
       );
-      const created: Session = { transport, server: factory(), lastSeen: Date.now(), active: 0 };
+      const created: Session = { transport, server: serving.session(), lastSeen: Date.now(), active: 0 };
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
@@ -202,10 +210,10 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
 }
 
 /** Starts the endpoint on its own Node HTTP server. */
-export async function startHttp(factory: () => Server, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
+export async function startHttp(serving: HttpServing, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const handler = createHttpHandler(factory, {
+  const handler = createHttpHandler(serving, {
     path,
     maxRequestBodySize: options.maxRequestBodySize,
     maxSessions: options.maxSessions,
