@@ -9,6 +9,7 @@ import {
   toNodeHandler,
   toWebRequest,
 } from '@modelcontextprotocol/node';
+import { InMemoryEventStore, sessionScoped, type EventStore } from './event-store';
 import { withLegacyNotFoundCode } from './protocol';
 
 /**
@@ -31,6 +32,13 @@ export interface ServeHttpOptions {
   readonly maxSessions?: number;
   /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
+  /**
+   * Keeps the SSE events of 2025-era sessions so a client that lost its stream resumes with `Last-Event-ID` and
+   * receives what it missed. Default: an {@link InMemoryEventStore} per endpoint.
+   */
+  readonly eventStore?: EventStore;
+  /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
+  readonly sseRetryMs?: number;
 }
 
 /** Where `serveHttp()` listens. */
@@ -95,6 +103,13 @@ export interface HttpHandlerOptions {
   readonly maxSessions?: number;
   /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
+  /**
+   * Keeps the SSE events of 2025-era sessions so a client that lost its stream resumes with `Last-Event-ID` and
+   * receives what it missed. Default: an {@link InMemoryEventStore} per endpoint.
+   */
+  readonly eventStore?: EventStore;
+  /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
+  readonly sseRetryMs?: number;
 }
 
 /** A Node request handler for the MCP endpoint, in both eras. */
@@ -134,6 +149,11 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
   const guarded = options.validateHost ?? true;
   const maxSessions = options.maxSessions ?? 1000;
   const idleMs = options.sessionIdleTimeoutMs ?? 30 * 60_000;
+  const eventStore = options.eventStore ?? new InMemoryEventStore();
+  const retryInterval = options.sseRetryMs ?? 1000;
+  if (!Number.isInteger(retryInterval) || retryInterval < 0) {
+    throw new TypeError(`sseRetryMs takes a whole number of milliseconds from 0, for example { sseRetryMs: 1000 }; got ${String(retryInterval)}.`);
+  }
   const closeSession = async (id: string, session: Session) => {
     sessions.delete(id);
     await session.transport.close();
@@ -158,12 +178,16 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
         res.setHeader('retry-after', '60');
         return jsonRpcError(res, 503, -32000, 'Service Unavailable: too many open sessions; close one (DELETE) or try again later.');
       }
+      // The id is chosen here so the session's view of the event store exists before its first event.
+      const id = randomUUID();
       const transport: NodeStreamableHTTPServerTransport = withLegacyNotFoundCode(
         new NodeStreamableHTTPServerTransport({
-          sessionIdGenerator: randomUUID,
-          onsessioninitialized: (id) => void sessions.set(id, created),
-          onsessionclosed: (id) => void sessions.delete(id),
+          sessionIdGenerator: () => id,
+          onsessioninitialized: () => void sessions.set(id, created),
+          onsessionclosed: () => void sessions.delete(id),
           maxRequestBodySize: limit,
+          eventStore: sessionScoped(eventStore, id),
+          retryInterval,
         }),
       );
       const created: Session = { transport, server: serving.session(), lastSeen: Date.now(), active: 0 };
@@ -218,6 +242,8 @@ export async function startHttp(serving: HttpServing, options: ServeHttpOptions 
     maxRequestBodySize: options.maxRequestBodySize,
     maxSessions: options.maxSessions,
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
+    eventStore: options.eventStore,
+    sseRetryMs: options.sseRetryMs,
     validateHost: LOOPBACK.test(host),
   });
   const http: HttpServer = createServer((req, res) => void handler.handle(req, res));
