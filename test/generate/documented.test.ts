@@ -1,6 +1,6 @@
 import '../fixtures/documented/src/onemodelcontext.facts';
 import {
-  ArrayOf, Description, DictionaryOf, Field, Int32, Nullable, Param, SetOf, StringLiterals, Tool,
+  ArrayOf, Description, DictionaryOf, Field, Nullable, Param, SetOf, StringLiterals, Tool,
 } from '../../src';
 import { membersOf } from '../../src/decorators/metadata';
 import { methodFactsOf } from '../../src/facts/registry';
