@@ -1,4 +1,5 @@
 import { MemberFailedError, ResourceNotFoundError } from './members';
+import { isObject } from './values';
 
 /** `resources/read` and `prompts/get` results as sent. */
 export interface ReadResourceResult {
@@ -10,10 +11,6 @@ export interface GetPromptResult {
   readonly description?: string;
   readonly messages: readonly Readonly<Record<string, unknown>>[];
   readonly [key: string]: unknown;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function isResourceContents(v: unknown): v is Record<string, unknown> {

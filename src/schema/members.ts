@@ -1,7 +1,7 @@
 import type { TypeHint } from '../decorators/hints';
 import type { Constraint } from '../decorators/metadata';
 import { checkAgainstSource } from './contradiction';
-import type { DefaultValue, TypeNode } from './model';
+import { unwrap, type DefaultValue, type TypeNode } from './model';
 import { constrain, constrainEach, nullable, resolveType, type Site } from './resolve';
 import type { SourceValue } from './source';
 
@@ -46,7 +46,7 @@ function withUniqueItems(node: TypeNode, site: Site): TypeNode {
 export function sourceDefault(value: SourceValue, type: TypeNode): DefaultValue | undefined {
   if (value.kind === 'literal') return { value: value.value };
   if (value.kind === 'member') {
-    const bare = type.kind === 'nullable' ? type.inner : type;
+    const bare = unwrap(type);
     if (bare.kind === 'enum') {
       const at = bare.names.indexOf(value.property);
       if (at >= 0) return { value: bare.values[at] };

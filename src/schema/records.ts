@@ -1,14 +1,14 @@
-import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { classChainOf } from '../decorators/classes';
 import { Int64, Uuid, type TypeHint } from '../decorators/hints';
 import { descriptionOf, designType, propertiesOf, type Constraint, type PropertyRecord } from '../decorators/metadata';
 import {
   exposureOf,
+  foreignPropertiesOf,
   strategyOf,
-  transformedPropertiesOf,
   transformerTypeOf,
-  validatedPropertiesOf,
   validationOf,
   type Direction,
+  type ValidationMetadata,
 } from '../decorators/foreign';
 import { propertyFactsOf, type SourcePropertyFacts } from '../facts/registry';
 import { resolveMember, sourceDefault } from './members';
@@ -85,7 +85,7 @@ function validatorFacts(metadata: readonly ValidationMetadata[]): ValidatorFacts
  * before it. Properties only the other libraries know keep their own relative order.
  */
 function orderedKeys(ctor: Function, ours: readonly PropertyRecord[]): readonly string[] {
-  const foreign = [...new Set([...validatedPropertiesOf(ctor), ...transformedPropertiesOf(ctor)])];
+  const foreign = foreignPropertiesOf(ctor);
   const seen = new Set<string>();
   const order: string[] = [];
   const emit = (key: string) => {
@@ -113,13 +113,6 @@ function keysWithFacts(ctor: Function, known: readonly string[], facts: readonly
   return [...new Set([...declared.map((f) => f.key), ...known])];
 }
 
-/** The class chain from the topmost base (below `Object`) down to `ctor`. */
-function chainOf(ctor: Function): readonly Function[] {
-  const chain: Function[] = [];
-  for (let c: Function | null = ctor; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c);
-  return chain;
-}
-
 const cache = { input: new WeakMap<Function, RecordNode>(), output: new WeakMap<Function, RecordNode>() };
 
 /**
@@ -141,7 +134,7 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
   const constructible = ctor.length === 0;
   const byKey = new Map<string, PropertyModel>();
   const excluded = new Set<string>();
-  for (const c of chainOf(ctor)) {
+  for (const c of classChainOf(ctor)) {
     const ours = propertiesOf(c);
     const initializers = initializersOf(c);
     const validations = validationOf(c);

@@ -1,7 +1,7 @@
 import { HINT, type HintCombinator, type HintLiterals, type HintToken, type TokenKind, type TypeHint } from '../decorators/hints';
 import type { Constraint } from '../decorators/metadata';
 import type { Problems } from './diagnostics';
-import type { RecordNode, TypeNode } from './model';
+import { unwrap, type RecordNode, type TypeNode } from './model';
 
 /** Where a type is used, for diagnostics, and what is resolving around it (records, for cycles). */
 export interface Site {
@@ -155,7 +155,7 @@ export function resolveType(hint: TypeHint | undefined, design: unknown, site: S
   if (hint === undefined) return fromDesign(design, site);
   const node = fromHint(hint, design, site);
   if (!node) return undefined;
-  const bare = node.kind === 'nullable' ? node.inner : node;
+  const bare = unwrap(node);
   if ((design === Array || design === Set || design === Map) && !['array', 'dictionary', 'json'].includes(bare.kind)) {
     if (design === Map) return { kind: 'dictionary', values: node, as: 'map' };
     return { kind: 'array', items: node, set: design === Set, uniqueItems: design === Set };
@@ -209,7 +209,7 @@ function fromHint(hint: TypeHint, design: unknown, site: Site): TypeNode | undef
       }
       case 'nullable': {
         const inner = fromHint(of, design, site);
-        return inner && (inner.kind === 'nullable' ? inner : { kind: 'nullable', inner });
+        return inner && nullable(inner);
       }
     }
     return unsupported(site, 'An unknown hint object');

@@ -2,7 +2,7 @@ import type { ResourceOptions } from '../decorators/resource.decorator';
 import { descriptionOf, type MemberRecord } from '../decorators/metadata';
 import { methodFactsOf } from '../facts/registry';
 import type { Problems } from './diagnostics';
-import type { TypeNode } from './model';
+import { unwrap, type TypeNode } from './model';
 import type { PromptModel } from './prompts';
 import { toolNameOf } from './names';
 import { checkShape, paramsFor } from './tools';
@@ -52,7 +52,7 @@ export function templatePartsOf(uri: string): readonly TemplatePart[] | undefine
  * booleans and enums, possibly nullable.
  */
 export function isTextLike(node: TypeNode): boolean {
-  const bare = node.kind === 'nullable' ? node.inner : node;
+  const bare = unwrap(node);
   return ['string', 'number', 'integer', 'boolean', 'enum'].includes(bare.kind);
 }
 

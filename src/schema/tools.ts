@@ -1,3 +1,4 @@
+import { classChainOf } from '../decorators/classes';
 import type { TypeHint } from '../decorators/hints';
 import {
   descriptionOf,
@@ -26,10 +27,8 @@ export function siteOf(where: string, problems: Problems, direction: 'input' | '
 
 /** Every `@Tool`, `@Resource` and `@Prompt` record of a class and its bases, most derived first wins. */
 export function decoratedMembersOf(ctor: Function): readonly MemberRecord[] {
-  const chain: Function[] = [];
-  for (let c: Function | null = ctor; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c);
   const byKey = new Map<string | symbol, MemberRecord>();
-  for (const c of chain) for (const m of membersOf(c)) byKey.set(`${m.kind}:${String(m.key)}`, m);
+  for (const c of classChainOf(ctor)) for (const m of membersOf(c)) byKey.set(`${m.kind}:${String(m.key)}`, m);
   return [...byKey.values()];
 }
 

@@ -1,5 +1,5 @@
 import { perNode } from './memo';
-import type { MemberModel, ParamModel, ResultModel, TypeNode } from './model';
+import { unwrap, type MemberModel, type ParamModel, type ResultModel, type TypeNode } from './model';
 
 /** A JSON Schema fragment as written: plain JSON, keys in the order of DESIGN.md section 4. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -85,7 +85,7 @@ export const fragmentOf = perNode((node: TypeNode): JsonSchema => ordered(keywor
  * enums by member name; `null` and anything else write nothing.
  */
 export function writtenDefault(node: TypeNode, value: unknown): unknown {
-  const bare = node.kind === 'nullable' ? node.inner : node;
+  const bare = unwrap(node);
   if (bare.kind === 'enum') {
     const at = bare.values.indexOf(value as string | number);
     return at >= 0 ? bare.names[at] : undefined;
@@ -125,6 +125,6 @@ export function inputSchemaOf(params: readonly ParamModel[]): JsonSchema {
  */
 export function outputSchemaOf(result: ResultModel): JsonSchema | undefined {
   if (result.kind !== 'value') return undefined;
-  const bare = result.type.kind === 'nullable' ? result.type.inner : result.type;
+  const bare = unwrap(result.type);
   return bare.kind === 'record' || bare.kind === 'dictionary' ? fragmentOf(bare) : undefined;
 }

@@ -1,5 +1,5 @@
 import { Problems } from '../schema/diagnostics';
-import type { ToolModel, TypeNode } from '../schema/model';
+import { unwrap, type ToolModel, type TypeNode } from '../schema/model';
 import { promptFromMethod, type PromptModel } from '../schema/prompts';
 import { resourceFromMethod, type ResourceModel } from '../schema/resources';
 import { decoratedMembersOf, toolFromMethod } from '../schema/tools';
@@ -204,7 +204,7 @@ export class Catalog {
           : undefined;
     if (!params) return undefined;
     const type: TypeNode | undefined = params.find((p) => p.name === argument)?.type;
-    const bare = type?.kind === 'nullable' ? type.inner : type;
+    const bare = type && unwrap(type);
     if (bare?.kind !== 'enum') return [];
     return bare.names.filter((n) => n.startsWith(typed));
   }
