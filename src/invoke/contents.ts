@@ -1,4 +1,4 @@
-import { MemberFailedError, ResourceNotFoundError } from './members';
+import { TextMethodFailedError, ResourceNotFoundError } from './text-methods';
 import { isObject } from './values';
 
 /** `resources/read` and `prompts/get` results as sent. */
@@ -34,7 +34,7 @@ export function resourceResult(value: unknown, uri: string, mimeType: string | u
   if (isResourceContents(value)) return { contents: [value] };
   if (Array.isArray(value) && value.length > 0 && value.every(isResourceContents)) return { contents: value };
   const text = JSON.stringify(value);
-  if (text === undefined) throw new MemberFailedError('The resource failed.');
+  if (text === undefined) throw new TextMethodFailedError('The resource failed.');
   return { contents: [{ uri, mimeType: mimeType ?? 'application/json', text }] };
 }
 
@@ -53,5 +53,5 @@ export function promptResult(value: unknown, description: string | undefined): G
   if (isObject(value) && Array.isArray(value.messages)) return value as unknown as GetPromptResult;
   if (isPromptMessage(value)) return withDescription([value]);
   if (Array.isArray(value) && value.every(isPromptMessage)) return withDescription(value);
-  throw new MemberFailedError('The prompt failed.');
+  throw new TextMethodFailedError('The prompt failed.');
 }

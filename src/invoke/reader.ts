@@ -1,4 +1,4 @@
-import type { MemberModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
+import type { SlotModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
 import { INVALID, fail, type Failure } from './failure';
 import { FORMAT_NAMES, dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { firstValidationError, needsClassValidator } from './validator';
@@ -207,9 +207,9 @@ interface PropertyStep {
 }
 
 /** A fresh copy of a default for each call, so one call cannot change another's default. */
-export function fallbackOf(member: MemberModel): (() => unknown) | undefined {
-  if (!member.default) return undefined;
-  const value = member.default.value;
+export function fallbackOf(slot: SlotModel): (() => unknown) | undefined {
+  if (!slot.default) return undefined;
+  const value = slot.default.value;
   if (typeof value !== 'object' || value === null) return () => value;
   return () => structuredClone(value);
 }

@@ -3,7 +3,7 @@ import { HINT } from '../decorators/hints';
 import { VALUE_OPTION_KEYS, type ParamOptions } from '../decorators/param.decorator';
 import type { ToolOptions } from '../decorators/tool.decorator';
 import { Problems } from './diagnostics';
-import { resolveMember } from './members';
+import { resolveSlot } from './slots';
 import type { ParamModel, ToolModel } from './model';
 import { resultFor, siteOf, toolHead } from './tools';
 
@@ -31,7 +31,7 @@ export function toolFromConfig(name: string, config: QuickToolConfig): ToolModel
   Object.entries(config.params ?? {}).forEach(([paramName, spec], index) => {
     const options = isQuickOptions(spec) ? spec : { type: spec };
     const site = siteOf(`${where}, parameter '${paramName}'`, problems, 'input');
-    const type = resolveMember({ hint: options.type, design: undefined, constraints: [], nullable: options.nullable }, site);
+    const type = resolveSlot({ hint: options.type, design: undefined, constraints: [], nullable: options.nullable }, site);
     const hasDefault = 'default' in options;
     if (type) {
       params.push({

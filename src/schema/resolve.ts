@@ -235,8 +235,8 @@ function misfit(site: Site, c: Constraint, node: TypeNode, why?: string): TypeNo
   site.problems.add(
     'OMCG0013',
     site.where,
-    why ?? `${c.source} does not fit a ${node.kind === 'string' && node.format ? `${node.format} string` : node.kind}.`,
-    why ? `correct the arguments of ${c.source}.` : `remove ${c.source} or change the type it describes.`,
+    why ?? `${c.decorator} does not fit a ${node.kind === 'string' && node.format ? `${node.format} string` : node.kind}.`,
+    why ? `correct the arguments of ${c.decorator}.` : `remove ${c.decorator} or change the type it describes.`,
   );
   return node;
 }
@@ -245,7 +245,7 @@ function applyOne(node: TypeNode, c: Constraint, site: Site): TypeNode {
   if (node.kind === 'nullable') return { kind: 'nullable', inner: applyOne(node.inner, c, site) };
   switch (c.kind) {
     case 'range': {
-      if (c.min > c.max) return misfit(site, c, node, `${c.source} has min ${c.min} greater than max ${c.max}.`);
+      if (c.min > c.max) return misfit(site, c, node, `${c.decorator} has min ${c.min} greater than max ${c.max}.`);
       if (node.kind === 'integer') {
         return { ...node, minimum: Math.max(node.minimum, Math.ceil(c.min)), maximum: Math.min(node.maximum, Math.floor(c.max)) };
       }
@@ -257,10 +257,10 @@ function applyOne(node: TypeNode, c: Constraint, site: Site): TypeNode {
     case 'length': {
       const { min, max } = c;
       if ((min !== undefined && (min < 0 || !Number.isInteger(min))) || (max !== undefined && (max < 0 || !Number.isInteger(max)))) {
-        return misfit(site, c, node, `${c.source} needs whole, non-negative lengths.`);
+        return misfit(site, c, node, `${c.decorator} needs whole, non-negative lengths.`);
       }
       if (min !== undefined && max !== undefined && min > max) {
-        return misfit(site, c, node, `${c.source} has min ${min} greater than max ${max}.`);
+        return misfit(site, c, node, `${c.decorator} has min ${min} greater than max ${max}.`);
       }
       if (node.kind === 'string') {
         return { ...node, minLength: pick(node.minLength, min, Math.max), maxLength: pick(node.maxLength, max, Math.min) };
@@ -274,7 +274,7 @@ function applyOne(node: TypeNode, c: Constraint, site: Site): TypeNode {
       try {
         new RegExp(c.pattern, 'u');
       } catch {
-        return misfit(site, c, node, `${c.source} has a pattern that is not a valid regular expression: /${c.pattern}/.`);
+        return misfit(site, c, node, `${c.decorator} has a pattern that is not a valid regular expression: /${c.pattern}/.`);
       }
       if (node.kind === 'string' && node.pattern === undefined) return { ...node, pattern: c.pattern };
       return misfit(site, c, node);
