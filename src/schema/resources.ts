@@ -3,7 +3,7 @@ import { methodFactsOf } from '../facts/registry';
 import type { Problems } from './diagnostics';
 import type { TextMethodModel } from './model';
 import { toolNameOf } from './names';
-import { textParamsFor } from './text-methods';
+import { resolveTextParams } from './text-methods';
 import { checkShape } from './tools';
 
 /**
@@ -61,7 +61,7 @@ export function resourceFromMethod(ctor: Function, record: MemberRecordOf<'resou
       `write the URI as 'scheme://path/{variable}'.`,
     );
   }
-  const found = textParamsFor(ctor, record.key, 'Resource', problems);
+  const found = resolveTextParams(ctor, record.key, 'Resource', problems);
   if (parts && found) {
     const variables = parts.flatMap((p) => (p.kind === 'variable' ? [p.name] : []));
     const names = new Set(found.params.map((p) => p.name));
