@@ -6,7 +6,7 @@ import { isValidName, toolNameOf } from './names';
 import { resolveTextParams } from './text-methods';
 import { checkShape } from './tools';
 
-/** A prompt (DESIGN.md section 7): its arguments are the method's text-like parameters. */
+/** A prompt (docs/serving.md): its arguments are the method's text-like parameters. */
 export type PromptModel = TextMethodModel;
 
 /** Builds the model of one `@Prompt` method, or `undefined` with its problems recorded. */

@@ -7,7 +7,7 @@ import { resolveTextParams } from './text-methods';
 import { checkShape } from './tools';
 
 /**
- * Resources and resource templates (DESIGN.md section 7): a URI without variables is a static resource,
+ * Resources and resource templates (docs/serving.md): a URI without variables is a static resource,
  * one with `{variables}` a template whose variables are the method's parameters of the same name.
  */
 

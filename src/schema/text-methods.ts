@@ -3,7 +3,7 @@ import { unwrap, type TypeNode } from './model';
 import { resolveParams, type ResolvedParams } from './tools';
 
 /**
- * Whether a type reads from text (DESIGN.md section 7): strings of any format, numbers, integers,
+ * Whether a type reads from text (docs/serving.md): strings of any format, numbers, integers,
  * booleans and enums, possibly nullable.
  */
 export function isTextLike(node: TypeNode): boolean {
