@@ -80,9 +80,14 @@ function validatorIntent(metadata: readonly ValidationMetadata[]): ValidatorInte
 }
 
 /**
- * Restores declaration order across three metadata stores. Each of our property records remembers which
- * properties class-validator and class-transformer already knew when it was first decorated; those come
- * before it. Properties only the other libraries know keep their own relative order.
+ * Restores declaration order across three metadata stores. Without the generator's facts, nothing at run
+ * time says in which order properties were declared: each library keeps its own list, in the order its
+ * decorators ran, and property decorators run top to bottom. So when a property first gets one of our
+ * decorators, its record snapshots the properties class-validator and class-transformer already knew
+ * (`PropertyRecord.after`, taken in `paramOrProperty`): those were declared above it and come before it.
+ * Properties only the other libraries know keep their own relative order, after the last of ours that saw
+ * them. Within one property, decorators run bottom to top, which does not matter: only the first sighting
+ * of a property counts.
  */
 function orderedKeys(ctor: Function, ours: readonly PropertyRecord[]): readonly string[] {
   const foreign = foreignPropertiesOf(ctor);
