@@ -85,9 +85,9 @@ function validatorIntent(metadata: readonly ValidationMetadata[]): ValidatorInte
  * decorators ran, and property decorators run top to bottom. So when a property first gets one of our
  * decorators, its record snapshots the properties class-validator and class-transformer already knew
  * (`PropertyRecord.after`, taken in `paramOrProperty`): those were declared above it and come before it.
- * Properties only the other libraries know keep their own relative order, after the last of ours that saw
- * them. Within one property, decorators run bottom to top, which does not matter: only the first sighting
- * of a property counts.
+ * A property only the other libraries know goes just before the first of ours that saw it, or at the end
+ * when none did; among themselves they keep the other libraries' order. Within one property, decorators
+ * run bottom to top, which does not matter: only the first sighting of a property counts.
  */
 function orderedKeys(ctor: Function, ours: readonly PropertyRecord[]): readonly string[] {
   const foreign = foreignPropertiesOf(ctor);
