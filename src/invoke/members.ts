@@ -4,6 +4,7 @@ import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, newFailure } from './failure';
 import { textArgumentsReader } from './text';
 import type { PromptModel } from '../schema/prompts';
+import { methodRunner, type InvokeHook } from './invocation';
 
 /**
  * Calling resource and prompt methods: their arguments are text, and their errors are JSON-RPC errors
@@ -49,8 +50,9 @@ export type MemberCall = (args: Readonly<Record<string, unknown>> | undefined, i
 const failed = channel(TOOL_FAILED_CHANNEL);
 
 /** Compiles the argument reading and invocation of one method, once. `kind` names it in masked errors. */
-export function compileMember(model: MemberShape, instance: object, key: string | symbol, kind: 'resource' | 'prompt'): MemberCall {
+export function compileMember(model: MemberShape, instance: object, key: string | symbol, kind: 'resource' | 'prompt', invoke?: InvokeHook): MemberCall {
   const read = textArgumentsReader(model.params, model.arity);
+  const run = methodRunner({ kind, name: model.name, params: model.params }, instance, key, invoke);
   const { contextIndex, signalIndex } = model;
   return async (args, init) => {
     const f = newFailure();
@@ -60,8 +62,7 @@ export function compileMember(model: MemberShape, instance: object, key: string 
     if (contextIndex !== undefined) argv[contextIndex] = context;
     if (signalIndex !== undefined) argv[signalIndex] = context.signal;
     try {
-      const method = (instance as Record<string | symbol, (...a: unknown[]) => unknown>)[key];
-      return await method.apply(instance, argv);
+      return await run(argv, context);
     } catch (error) {
       if (error instanceof InputRequired || error instanceof ResourceNotFoundError || error instanceof InvalidParamsError) throw error;
       if (error instanceof ToolError) throw new MemberFailedError(error.message);

@@ -1,8 +1,9 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { McpServer } from '../server/mcp-server';
+import { McpServer } from '../index';
 import { MCP_MODULE_OPTIONS } from './constants';
 import { McpExplorer } from './mcp.explorer';
+import { McpPipeline } from './mcp.pipeline';
 import type { McpModuleAsyncOptions, McpModuleOptions } from './options';
 
 function serverProvider(): Provider {
@@ -43,7 +44,7 @@ export class McpModule {
       module: McpModule,
       global: true,
       imports: [DiscoveryModule, ...imports],
-      providers: [...optionProviders, serverProvider(), McpExplorer],
+      providers: [...optionProviders, serverProvider(), McpPipeline, McpExplorer],
       exports: [McpServer],
     };
   }
