@@ -14,7 +14,8 @@ import { connectClient, lastListedTools, textOf, type TestClient } from './suppo
  * samples/nest-docket end to end: booted with @nestjs/testing on a real HTTP listener and served by
  * McpModule on the app's own Express adapter; then built with tsc and run over stdio as a child process.
  */
-jest.setTimeout(120_000);
+// The stdio half builds the package and samples with tsc first, which takes minutes on a loaded machine.
+jest.setTimeout(300_000);
 
 const outside = new McpServer({ name: 'nest-docket', version: '1.0.0' }).add(new DocketService(new DocketRepository()));
 
