@@ -85,7 +85,7 @@ describe('McpModule (no transport)', () => {
     }
     @Injectable({ scope: Scope.TRANSIENT })
     class Third {
-      @Tool() when(at: Object): void {}
+      @Tool() when(at: object): void {}
       @Tool() tags(list: string[]): number {
         return list.length;
       }

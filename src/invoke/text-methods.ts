@@ -3,7 +3,7 @@ import { InputRequired, RequestContext, type RequestContextInit } from '../reque
 import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, newFailure } from './failure';
 import { textArgumentsReader } from './text';
-import type { PromptModel } from '../schema/prompts';
+import type { TextMethodModel } from '../schema/model';
 import { methodRunner, type InvokeHook } from './invocation';
 
 /**
@@ -32,25 +32,22 @@ export class ResourceNotFoundError extends Error {
 }
 
 /** A resource or prompt method failed: JSON-RPC -32603 with a `ToolError`'s message or a masked text. */
-export class MemberFailedError extends Error {
+export class TextMethodFailedError extends Error {
   readonly code = -32603;
 
   constructor(message: string) {
     super(message);
-    this.name = 'MemberFailedError';
+    this.name = 'TextMethodFailedError';
   }
 }
 
-/** What `compileMember` needs of a resource or prompt model. */
-export type MemberShape = PromptModel;
-
 /** One compiled call of a resource or prompt method: text arguments in, the method's value out. */
-export type MemberCall = (args: Readonly<Record<string, unknown>> | undefined, init: RequestContextInit) => Promise<unknown>;
+export type TextMethodCall = (args: Readonly<Record<string, unknown>> | undefined, init: RequestContextInit) => Promise<unknown>;
 
 const failed = channel(TOOL_FAILED_CHANNEL);
 
 /** Compiles the argument reading and invocation of one method, once. `kind` names it in masked errors. */
-export function compileMember(model: MemberShape, instance: object, key: string | symbol, kind: 'resource' | 'prompt', invoke?: InvokeHook): MemberCall {
+export function compileTextMethod(model: TextMethodModel, instance: object, key: string | symbol, kind: 'resource' | 'prompt', invoke?: InvokeHook): TextMethodCall {
   const read = textArgumentsReader(model.params, model.arity);
   const run = methodRunner({ kind, name: model.name, params: model.params }, instance, key, invoke);
   const { contextIndex, signalIndex } = model;
@@ -65,9 +62,9 @@ export function compileMember(model: MemberShape, instance: object, key: string 
       return await run(argv, context);
     } catch (error) {
       if (error instanceof InputRequired || error instanceof ResourceNotFoundError || error instanceof InvalidParamsError) throw error;
-      if (error instanceof ToolError) throw new MemberFailedError(error.message);
+      if (error instanceof ToolError) throw new TextMethodFailedError(error.message);
       if (failed.hasSubscribers) failed.publish({ tool: model.name, error });
-      throw new MemberFailedError(`The ${kind} failed.`);
+      throw new TextMethodFailedError(`The ${kind} failed.`);
     }
   };
 }
