@@ -28,6 +28,18 @@ export function checkString(decorator: string, option: string, value: unknown): 
   }
 }
 
+/** OAuth scope-token characters (RFC 6749 section 3.3): printable ASCII but space, `"` and `\\`. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/** Checks a `scopes` option; a frozen copy, or `undefined` when it was not given. */
+export function checkScopes(decorator: string, value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((s) => typeof s !== 'string' || !SCOPE_TOKEN.test(s))) {
+    throw new TypeError(`@${decorator}(): 'scopes' must be a list of OAuth scopes without spaces, such as ['orders:read'].`);
+  }
+  return Object.freeze([...(value as string[])]);
+}
+
 export function checkBoolean(decorator: string, option: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'boolean') {
     throw new TypeError(`@${decorator}(): '${option}' must be true or false, got ${typeof value}.`);

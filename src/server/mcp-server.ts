@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { checkScopes } from '../decorators/member';
 import { toolFromConfig, type QuickToolConfig } from '../schema/quick';
 import { UnknownToolError } from '../invoke/errors';
 import type { CallToolResult } from '../invoke/results';
@@ -39,6 +40,12 @@ export interface CallToolOptions {
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Anything else the tool's `RequestContext` should carry (client info, protocol version ...). */
   readonly context?: RequestContextInit;
+}
+
+/** Options of {@link McpServer.listTools}. */
+export interface ListToolsOptions {
+  /** List what a caller holding these scopes may see. */
+  readonly scopes?: readonly string[];
 }
 
 /**
@@ -83,7 +90,8 @@ export class McpServer {
    */
   tool(name: string, config: QuickToolConfig, handler: (args: Record<string, unknown>, context: RequestContext) => unknown): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
-    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler });
+    const scopes = checkScopes('tool', config?.scopes) ?? [];
+    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler }, scopes);
     return this;
   }
 
@@ -97,9 +105,13 @@ export class McpServer {
     return this;
   }
 
-  /** The `tools/list` entries exactly as they are sent to a client that negotiated MCP Apps. */
-  listTools(): readonly ToolListing[] {
-    return this.catalog.listings.tools;
+  /**
+   * The `tools/list` entries exactly as they are sent to a client that negotiated MCP Apps; with `scopes`, what
+   * a caller whose token grants them is shown over HTTP with `auth`.
+   * @example server.listTools({ scopes: ['orders:read'] }).map((t) => t.name);
+   */
+  listTools(options: ListToolsOptions = {}): readonly ToolListing[] {
+    return this.catalog.listingsFor(options.scopes).tools;
   }
 
   /**
@@ -160,7 +172,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(), options);
+    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(), options, this.catalog);
     this.track(endpoint);
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
@@ -173,7 +185,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(() => this.protocolServer(), options);
+    const handler = createHttpHandler(() => this.protocolServer(), options, this.catalog);
     this.track(handler);
     return handler;
   }
