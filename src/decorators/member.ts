@@ -31,11 +31,11 @@ export function checkString(decorator: string, option: string, value: unknown): 
 /** OAuth scope-token characters (RFC 6749 section 3.3): printable ASCII but space, `"` and `\\`. */
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
-/** Checks a `scopes` option; a frozen copy, or `undefined` when it was not given. */
-export function checkScopes(decorator: string, value: unknown): readonly string[] | undefined {
+/** Checks a `scopes` option (`where`: `@Tool()`, `server.tool('name')` ...); a frozen copy, or `undefined` when not given. */
+export function checkScopes(where: string, value: unknown): readonly string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || value.some((s) => typeof s !== 'string' || !SCOPE_TOKEN.test(s))) {
-    throw new TypeError(`@${decorator}(): 'scopes' must be a list of OAuth scopes without spaces, such as ['orders:read'].`);
+    throw new TypeError(`${where}: 'scopes' must be a list of OAuth scopes without spaces, such as ['orders:read'].`);
   }
   return Object.freeze([...(value as string[])]);
 }

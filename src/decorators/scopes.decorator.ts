@@ -13,6 +13,6 @@ import { checkScopes } from './member';
  * }
  */
 export function Scopes(...scopes: string[]): ClassDecorator {
-  const checked = checkScopes('Scopes', scopes) ?? [];
+  const checked = checkScopes('@Scopes()', scopes) ?? [];
   return (target) => setClassScopes(target, checked);
 }

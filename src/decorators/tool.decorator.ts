@@ -37,6 +37,6 @@ export function Tool(nameOrOptions?: string | ToolOptions): MemberDecorator {
   if (options.uiVisibility !== undefined && !Array.isArray(options.uiVisibility)) {
     throw new TypeError(`@Tool(): 'uiVisibility' must be an array such as ['model', 'app'].`);
   }
-  const scopes = checkScopes('Tool', options.scopes);
+  const scopes = checkScopes('@Tool()', options.scopes);
   return memberDecorator('tool', { ...options, scopes, uiVisibility: options.uiVisibility && Object.freeze([...options.uiVisibility]) });
 }

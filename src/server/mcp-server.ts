@@ -90,7 +90,7 @@ export class McpServer {
    */
   tool(name: string, config: QuickToolConfig, handler: (args: Record<string, unknown>, context: RequestContext) => unknown): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
-    const scopes = checkScopes('tool', config?.scopes) ?? [];
+    const scopes = checkScopes(`server.tool('${name}')`, config?.scopes) ?? [];
     this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler }, scopes);
     return this;
   }
