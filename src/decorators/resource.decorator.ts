@@ -23,5 +23,5 @@ export function Resource(uriTemplate: string, options?: ResourceOptions): Member
     throw new TypeError(`@Resource() needs a URI or URI template, for example @Resource('notes://{id}').`);
   }
   for (const key of ['name', 'title', 'description', 'mimeType'] as const) checkString('Resource', key, options?.[key]);
-  return memberDecorator('resource', { ...options, scopes: checkScopes('@Resource()', options?.scopes), uriTemplate });
+  return memberDecorator({ kind: 'resource', options: { ...options, scopes: checkScopes('@Resource()', options?.scopes), uriTemplate } });
 }

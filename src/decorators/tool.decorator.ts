@@ -38,5 +38,5 @@ export function Tool(nameOrOptions?: string | ToolOptions): MemberDecorator {
     throw new TypeError(`@Tool(): 'uiVisibility' must be an array such as ['model', 'app'].`);
   }
   const scopes = checkScopes('@Tool()', options.scopes);
-  return memberDecorator('tool', { ...options, scopes, uiVisibility: options.uiVisibility && Object.freeze([...options.uiVisibility]) });
+  return memberDecorator({ kind: 'tool', options: { ...options, scopes, uiVisibility: options.uiVisibility && Object.freeze([...options.uiVisibility]) } });
 }

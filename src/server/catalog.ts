@@ -1,11 +1,11 @@
 import { classScopesOf, type MemberRecord } from '../decorators/metadata';
 import { Problems } from '../schema/diagnostics';
-import type { ToolModel, TypeNode } from '../schema/model';
+import { unwrap, type ToolModel, type TypeNode } from '../schema/model';
 import { promptFromMethod, type PromptModel } from '../schema/prompts';
 import { resourceFromMethod, type ResourceModel } from '../schema/resources';
 import { decoratedMembersOf, toolFromMethod } from '../schema/tools';
 import { compileTool, type ToolCall, type ToolTarget } from '../invoke/invoker';
-import { compileMember, type MemberCall } from '../invoke/members';
+import { compileTextMethod, type TextMethodCall } from '../invoke/text-methods';
 import { listingOf, type ToolListing } from './listing';
 import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
 import { grants, ScopedListings } from './scoped-listings';
@@ -34,14 +34,14 @@ export interface RegisteredResource {
   readonly model: ResourceModel;
   readonly listing: ResourceListing;
   readonly match: UriMatcher;
-  readonly call: MemberCall;
+  readonly call: TextMethodCall;
   readonly scopes: readonly string[];
 }
 
 export interface RegisteredPrompt {
   readonly model: PromptModel;
   readonly listing: PromptListing;
-  readonly call: MemberCall;
+  readonly call: TextMethodCall;
   readonly scopes: readonly string[];
 }
 
@@ -66,7 +66,7 @@ type Pending = { readonly scopes: readonly string[] } & (
 
 /** A member's own `scopes` option, else its class's `@Scopes`, else none. */
 function scopesOf(ctor: Function, record: MemberRecord): readonly string[] {
-  return (record.options as { readonly scopes?: readonly string[] }).scopes ?? classScopesOf(ctor) ?? [];
+  return record.options.scopes ?? classScopesOf(ctor) ?? [];
 }
 
 /** A JSON-RPC request's method and params, whatever shape the body had. */
@@ -162,7 +162,7 @@ export class Catalog {
           model: entry.model,
           listing: Object.freeze(resourceListingOf(entry.model)),
           match: uriMatcherOf(entry.model.parts),
-          call: compileMember(entry.model, entry.instance, entry.key, 'resource'),
+          call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource'),
           scopes: entry.scopes,
         };
         if (entry.model.template) this.templates.push(registered);
@@ -171,7 +171,7 @@ export class Catalog {
         this.prompts.set(entry.model.name, {
           model: entry.model,
           listing: Object.freeze(promptListingOf(entry.model)),
-          call: compileMember(entry.model, entry.instance, entry.key, 'prompt'),
+          call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt'),
           scopes: entry.scopes,
         });
       }
@@ -278,7 +278,7 @@ export class Catalog {
           : undefined;
     if (!params) return undefined;
     const type: TypeNode | undefined = params.find((p) => p.name === argument)?.type;
-    const bare = type?.kind === 'nullable' ? type.inner : type;
+    const bare = type && unwrap(type);
     if (bare?.kind !== 'enum') return [];
     return bare.names.filter((n) => n.startsWith(typed));
   }

@@ -57,7 +57,11 @@ class Orders {
 }
 
 const READER: TestClient = { client_id: 'reader', client_secret: 'reader-secret-0123456789', scope: 'mcp weather:read orders:read' };
-const WRITER: TestClient = { client_id: 'writer', client_secret: 'writer-secret-0123456789', scope: 'mcp weather:read orders:read orders:write admin' };
+const WRITER: TestClient = {
+  client_id: 'writer',
+  client_secret: 'writer-secret-0123456789',
+  scope: 'mcp weather:read orders:read orders:write admin',
+};
 const SERVER_CLIENT: TestClient = { client_id: 'mcp-server', client_secret: 'server-secret-0123456789', scope: 'mcp' };
 
 let issuer: TestIssuer;
@@ -70,7 +74,11 @@ const logged: string[] = [];
 function buildServer(): McpServer {
   const built = new McpServer({ name: 'orders', version: '1.0.0' });
   built.add(new Orders());
-  built.tool('forecast', { description: 'Forecast.', params: { city: String }, scopes: ['weather:read'] }, ({ city }) => `sunny in ${String(city)}`);
+  built.tool(
+    'forecast',
+    { description: 'Forecast.', params: { city: String }, scopes: ['weather:read'] },
+    ({ city }) => `sunny in ${String(city)}`,
+  );
   return built;
 }
 
@@ -90,7 +98,11 @@ beforeAll(async () => {
   ({ url: opaqueUrl } = await server.serveHttp({
     port: 0,
     path: '/opaque',
-    auth: { issuer: issuer.url, scopes: ['mcp'], introspection: { clientId: SERVER_CLIENT.client_id, clientSecret: SERVER_CLIENT.client_secret } },
+    auth: {
+      issuer: issuer.url,
+      scopes: ['mcp'],
+      introspection: { clientId: SERVER_CLIENT.client_id, clientSecret: SERVER_CLIENT.client_secret },
+    },
   }));
 });
 
@@ -136,12 +148,20 @@ function call(token: string | undefined, method: string, params?: Record<string,
   const auth: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
   const named = params?.name ?? params?.uri;
   const name: Record<string, string> = typeof named === 'string' ? { 'mcp-name': named } : {};
-  return send(target, 'POST', { ...JSON_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...name, ...auth }, modern(method, params));
+  return send(
+    target,
+    'POST',
+    { ...JSON_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...name, ...auth },
+    modern(method, params),
+  );
 }
 
 function result(reply: Reply): Record<string, unknown> {
   const text = String(reply.headers['content-type']).startsWith('text/event-stream')
-    ? reply.body.split('\n').find((l) => l.startsWith('data: '))!.slice(6)
+    ? reply.body
+        .split('\n')
+        .find((l) => l.startsWith('data: '))!
+        .slice(6)
     : reply.body;
   const message = JSON.parse(text) as { result?: Record<string, unknown>; error?: unknown };
   if (!message.result) throw new Error(`no result: ${text}`);
@@ -224,20 +244,34 @@ describe('refused tokens (raw HTTP)', () => {
   async function refused(token: string, description: string): Promise<void> {
     const reply = await call(token, 'tools/list');
     expect(reply.status).toBe(401);
-    expect(reply.headers['www-authenticate']).toBe(`Bearer error="invalid_token", error_description="${description}", scope="mcp", resource_metadata="${metadataUrl()}"`);
+    expect(reply.headers['www-authenticate']).toBe(
+      `Bearer error="invalid_token", error_description="${description}", scope="mcp", resource_metadata="${metadataUrl()}"`,
+    );
   }
 
-  const claims = () => ({ iss: issuer.url, aud: url, sub: 'reader', client_id: 'reader', scope: 'mcp orders:read', iat: now(), exp: now() + 300 });
+  const claims = () => ({
+    iss: issuer.url,
+    aud: url,
+    sub: 'reader',
+    client_id: 'reader',
+    scope: 'mcp orders:read',
+    iat: now(),
+    exp: now() + 300,
+  });
 
   it('a malformed Authorization header', async () => {
     const reply = await send(url, 'POST', { ...JSON_HEADERS, authorization: 'Basic cmVhZGVyOnNlY3JldA==' }, modern('tools/list'));
     expect(reply.status).toBe(401);
-    expect(reply.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token", error_description="Invalid Authorization header format/);
+    expect(reply.headers['www-authenticate']).toMatch(
+      /^Bearer error="invalid_token", error_description="Invalid Authorization header format/,
+    );
   });
 
-  it('an expired token', async () => refused(await issuer.sign({ ...claims(), iat: now() - 600, exp: now() - 120 }), 'The access token has expired.'));
+  it('an expired token', async () =>
+    refused(await issuer.sign({ ...claims(), iat: now() - 600, exp: now() - 120 }), 'The access token has expired.'));
 
-  it('a token not valid yet', async () => refused(await issuer.sign({ ...claims(), nbf: now() + 300 }), 'The access token is not valid yet.'));
+  it('a token not valid yet', async () =>
+    refused(await issuer.sign({ ...claims(), nbf: now() + 300 }), 'The access token is not valid yet.'));
 
   it('a token from another issuer', async () =>
     refused(await issuer.sign({ ...claims(), iss: 'http://127.0.0.1:1' }), 'The access token was issued by another authorization server.'));
@@ -264,7 +298,10 @@ describe('refused tokens (raw HTTP)', () => {
 
   it('an unsigned token (alg none)', async () => {
     const encode = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-    await refused(`${encode({ alg: 'none', typ: 'at+jwt', kid: KID })}.${encode(claims())}.`, 'The access token is signed with an algorithm this server does not accept.');
+    await refused(
+      `${encode({ alg: 'none', typ: 'at+jwt', kid: KID })}.${encode(claims())}.`,
+      'The access token is signed with an algorithm this server does not accept.',
+    );
   });
 
   it('a token signed HS256 with the public key as the secret', async () => {
@@ -286,7 +323,9 @@ describe('refused tokens (raw HTTP)', () => {
     const token = await issuer.token(READER, 'orders:read', url);
     const reply = await call(token, 'tools/list');
     expect(reply.status).toBe(403);
-    expect(reply.headers['www-authenticate']).toBe(`Bearer error="insufficient_scope", error_description="Insufficient scope", scope="mcp", resource_metadata="${metadataUrl()}"`);
+    expect(reply.headers['www-authenticate']).toBe(
+      `Bearer error="insufficient_scope", error_description="Insufficient scope", scope="mcp", resource_metadata="${metadataUrl()}"`,
+    );
   });
 });
 
@@ -362,7 +401,12 @@ describe('RequestContext.auth', () => {
 });
 
 describe('2025-era sessions', () => {
-  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
 
   it('belong to the caller who opened them', async () => {
     const mine = await issuer.token(READER, READER.scope, url);
@@ -411,9 +455,9 @@ describe('configuration', () => {
 
   it('refuses two verifiers at once', async () => {
     const verify = async () => undefined;
-    await expect(buildServer().serveHttp({ port: 0, auth: { issuer: issuer.url, verify, introspection: { clientId: 'a', clientSecret: 'b' } } })).rejects.toThrow(
-      'auth takes one of jwt, introspection and verify; it has introspection and verify.',
-    );
+    await expect(
+      buildServer().serveHttp({ port: 0, auth: { issuer: issuer.url, verify, introspection: { clientId: 'a', clientSecret: 'b' } } }),
+    ).rejects.toThrow('auth takes one of jwt, introspection and verify; it has introspection and verify.');
   });
 });
 

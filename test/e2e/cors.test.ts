@@ -17,7 +17,13 @@ class Hello {
 const APP = 'http://app.test';
 const tokens: Record<string, AuthInfo> = {
   'good-token': { subject: 'ann', clientId: 'browser', scopes: ['hello'], expiresAt: Math.floor(Date.now() / 1000) + 600, claims: {} },
-  'other-audience': { subject: 'ann', clientId: 'browser', scopes: ['hello'], expiresAt: Math.floor(Date.now() / 1000) + 600, claims: { aud: 'https://elsewhere.test/mcp' } },
+  'other-audience': {
+    subject: 'ann',
+    clientId: 'browser',
+    scopes: ['hello'],
+    expiresAt: Math.floor(Date.now() / 1000) + 600,
+    claims: { aud: 'https://elsewhere.test/mcp' },
+  },
 };
 
 const server = new McpServer({ name: 'cors', version: '1' }).add(new Hello());
@@ -71,9 +77,24 @@ const list = JSON.stringify({
   },
 });
 const post = (target: string, headers: Record<string, string>) =>
-  send(target, 'POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list', ...headers }, list);
+  send(
+    target,
+    'POST',
+    {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/list',
+      ...headers,
+    },
+    list,
+  );
 const preflight = (target: string, origin: string) =>
-  send(target, 'OPTIONS', { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version, mcp-method' });
+  send(target, 'OPTIONS', {
+    origin,
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': 'authorization, content-type, mcp-protocol-version, mcp-method',
+  });
 
 describe('CORS', () => {
   it('answers a preflight from a listed origin', async () => {

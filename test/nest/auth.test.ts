@@ -23,15 +23,29 @@ class Greeter {
 }
 
 const RESOURCE = 'https://mcp.example.com/mcp';
-const caller = (scopes: string[]): AuthInfo => ({ subject: 'ann', clientId: 'nest', scopes, expiresAt: Math.floor(Date.now() / 1000) + 600, claims: {} });
+const caller = (scopes: string[]): AuthInfo => ({
+  subject: 'ann',
+  clientId: 'nest',
+  scopes,
+  expiresAt: Math.floor(Date.now() / 1000) + 600,
+  claims: {},
+});
 const verify = async (token: string) => ({ narrow: caller([]), wide: caller(['hello']) })[token];
 
 let app: INestApplication;
 let base: string;
 
 beforeAll(async () => {
-  const options = { name: 'greeter', version: '1', auth: { issuer: 'https://auth.example.com', resource: RESOURCE, verify }, cors: { origins: ['http://app.test'] } };
-  const moduleRef = await Test.createTestingModule({ imports: [McpModule.forRootAsync({ useFactory: () => options })], providers: [Greeter] }).compile();
+  const options = {
+    name: 'greeter',
+    version: '1',
+    auth: { issuer: 'https://auth.example.com', resource: RESOURCE, verify },
+    cors: { origins: ['http://app.test'] },
+  };
+  const moduleRef = await Test.createTestingModule({
+    imports: [McpModule.forRootAsync({ useFactory: () => options })],
+    providers: [Greeter],
+  }).compile();
   app = moduleRef.createNestApplication({ logger: false });
   await app.listen(0, '127.0.0.1');
   base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
@@ -53,11 +67,18 @@ const list = (authorization?: string) =>
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/list',
-      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'n', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'n', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
     }),
   });
 
-const toolNames = async (response: Response) => ((await response.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
+const toolNames = async (response: Response) =>
+  ((await response.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
 
 describe('McpModule with auth', () => {
   it('routes the protected resource metadata for the public URL', async () => {
@@ -76,7 +97,9 @@ describe('McpModule with auth', () => {
   it('answers a request without a token with the challenge', async () => {
     const response = await list();
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"');
+    expect(response.headers.get('www-authenticate')).toBe(
+      'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"',
+    );
   });
 
   it('lists what each caller may call', async () => {
@@ -85,7 +108,10 @@ describe('McpModule with auth', () => {
   });
 
   it('answers preflights of the listed origins', async () => {
-    const response = await fetch(`${base}/mcp`, { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'POST' } });
+    const response = await fetch(`${base}/mcp`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://app.test', 'access-control-request-method': 'POST' },
+    });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://app.test');
   });

@@ -68,7 +68,10 @@ describe('declared scopes', () => {
     expect(catalog.scopesNeeded({ method: 'tools/call', params: { name: 'place_order' } })).toEqual(['orders:write']);
     expect(catalog.scopesNeeded({ method: 'resources/read', params: { uri: 'orders://recent' } })).toEqual(['orders:read']);
     expect(catalog.scopesNeeded({ method: 'prompts/get', params: { name: 'audit' } })).toEqual(['orders:read', 'admin']);
-    expect(catalog.scopesNeeded({ method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'audit' } } })).toEqual(['orders:read', 'admin']);
+    expect(catalog.scopesNeeded({ method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'audit' } } })).toEqual([
+      'orders:read',
+      'admin',
+    ]);
     expect(catalog.scopesNeeded({ method: 'tools/call', params: { name: 'no_such_tool' } })).toEqual([]);
     expect(catalog.scopesNeeded({ method: 'tools/list' })).toEqual([]);
     expect(catalog.scopesNeeded('not a request')).toEqual([]);
@@ -85,7 +88,9 @@ describe('declared scopes', () => {
 
   it('are checked on the quick path', () => {
     const server = new McpServer({ name: 'q', version: '1' });
-    expect(() => server.tool('t', { scopes: ['a b'] }, () => 1)).toThrow(`server.tool('t'): 'scopes' must be a list of OAuth scopes without spaces, such as ['orders:read'].`);
+    expect(() => server.tool('t', { scopes: ['a b'] }, () => 1)).toThrow(
+      `server.tool('t'): 'scopes' must be a list of OAuth scopes without spaces, such as ['orders:read'].`,
+    );
   });
 });
 

@@ -11,7 +11,14 @@ const CALLER = 'onemodelcontext.caller';
 
 /** The SDK's `AuthInfo` for a verified caller. */
 export function sdkAuthInfoOf(token: string, caller: AuthInfo, resource: string): SdkAuthInfo {
-  return { token, clientId: caller.clientId, scopes: [...caller.scopes], expiresAt: caller.expiresAt, resource: new URL(resource), extra: { [CALLER]: caller } };
+  return {
+    token,
+    clientId: caller.clientId,
+    scopes: [...caller.scopes],
+    expiresAt: caller.expiresAt,
+    resource: new URL(resource),
+    extra: { [CALLER]: caller },
+  };
 }
 
 /** The verified caller of a request, from the SDK's `AuthInfo` the HTTP layer attached. */

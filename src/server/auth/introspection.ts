@@ -41,7 +41,8 @@ export function introspectionVerifier(issuer: Issuer, resource: string, options:
     const claims = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
     if (typeof claims !== 'object' || claims === null) throw new IssuerUnavailableError('Token introspection answered no JSON object.');
     if (claims.active !== true) throw new TokenRefusedError('The access token is not active.');
-    if (claims.iss !== undefined && claims.iss !== issuer.issuer) throw new TokenRefusedError('The access token was issued by another authorization server.');
+    if (claims.iss !== undefined && claims.iss !== issuer.issuer)
+      throw new TokenRefusedError('The access token was issued by another authorization server.');
     // An answer without `aud` says nothing about the resource, and a token for another one must never pass.
     if (!audienceIncludes(claims.aud, resource)) throw new TokenRefusedError('The access token was not issued for this resource.');
     return authInfoOf(claims);

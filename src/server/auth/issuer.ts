@@ -42,7 +42,8 @@ export class Issuer {
 
   metadata(): Promise<IssuerMetadata> {
     if (this.cached) return this.cached;
-    if (Date.now() - this.failedAt < this.retryMs) return Promise.reject(new IssuerUnavailableError('The authorization server metadata is unavailable.'));
+    if (Date.now() - this.failedAt < this.retryMs)
+      return Promise.reject(new IssuerUnavailableError('The authorization server metadata is unavailable.'));
     const fetched = this.fetchMetadata();
     this.cached = fetched;
     fetched.catch(() => {
@@ -54,7 +55,9 @@ export class Issuer {
 
   private async fetchMetadata(): Promise<IssuerMetadata> {
     for (const url of metadataUrls(this.issuer)) {
-      const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch(() => undefined);
+      const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch(
+        () => undefined,
+      );
       if (!response?.ok) continue;
       const metadata = (await response.json().catch(() => undefined)) as IssuerMetadata | undefined;
       // RFC 8414 section 3.3: metadata naming another issuer must not be used.

@@ -41,7 +41,8 @@ function refusalOf(jose: Jose, error: unknown): Error {
     return new TokenRefusedError('The access token is signed with an algorithm this server does not accept.');
   }
   if (error instanceof errors.JWSSignatureVerificationFailed) return new TokenRefusedError('The access token signature is not valid.');
-  if (error instanceof errors.JWKSNoMatchingKey) return new TokenRefusedError('The access token is signed with a key the authorization server does not publish.');
+  if (error instanceof errors.JWKSNoMatchingKey)
+    return new TokenRefusedError('The access token is signed with a key the authorization server does not publish.');
   if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || error instanceof IssuerUnavailableError) {
     return new IssuerUnavailableError("The authorization server's keys are unavailable.");
   }
@@ -60,7 +61,10 @@ export function jwtVerifier(issuer: Issuer, resource: string, options: JwtVerifi
     const jose = await import('jose');
     const jwksUri = options.jwksUri ?? (await issuer.metadata()).jwks_uri;
     if (!jwksUri) throw new IssuerUnavailableError('The authorization server publishes no jwks_uri.');
-    return { jose, keySet: jose.createRemoteJWKSet(new URL(jwksUri), { cooldownDuration: 30_000, cacheMaxAge: 600_000, timeoutDuration: 5000 }) };
+    return {
+      jose,
+      keySet: jose.createRemoteJWKSet(new URL(jwksUri), { cooldownDuration: 30_000, cacheMaxAge: 600_000, timeoutDuration: 5000 }),
+    };
   };
 
   return async (token) => {

@@ -60,7 +60,11 @@ export class ResourceServer {
     // The document is served at the root and path-suffixed forms (RFC 9728 section 3.1), for the public path
     // and for the local one when a proxy maps one onto the other.
     const suffix = (path: string) => (path === '/' ? '' : path.replace(/\/$/, ''));
-    this.metadataPaths = new Set([WELL_KNOWN, WELL_KNOWN + suffix(resourceUrl.pathname), ...(localPath ? [WELL_KNOWN + suffix(localPath)] : [])]);
+    this.metadataPaths = new Set([
+      WELL_KNOWN,
+      WELL_KNOWN + suffix(resourceUrl.pathname),
+      ...(localPath ? [WELL_KNOWN + suffix(localPath)] : []),
+    ]);
     this.verifier = { verifyAccessToken: sdkVerifier(checkOf(options), options.resource) };
   }
 
@@ -93,7 +97,12 @@ export class ResourceServer {
   async authenticate(req: IncomingMessage): Promise<SdkAuthInfo | Response> {
     const header = req.headers.authorization;
     if (!header) return this.unauthenticated();
-    const options = { verifier: this.verifier, expectedResource: new URL(this.resource), requiredScopes: [...this.baseScopes], resourceMetadataUrl: this.metadataUrl };
+    const options = {
+      verifier: this.verifier,
+      expectedResource: new URL(this.resource),
+      requiredScopes: [...this.baseScopes],
+      resourceMetadataUrl: this.metadataUrl,
+    };
     try {
       return await verifyBearerToken(header, options);
     } catch (error) {
@@ -110,15 +119,24 @@ export class ResourceServer {
     const granted = new Set(info.scopes);
     const missing = needed.filter((s) => !granted.has(s));
     if (missing.length === 0) return undefined;
-    const error = new OAuthError(OAuthErrorCode.InsufficientScope, `This request needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' ')}.`);
-    return bearerAuthChallengeResponse(error, { requiredScopes: [...new Set([...info.scopes, ...needed])], resourceMetadataUrl: this.metadataUrl });
+    const error = new OAuthError(
+      OAuthErrorCode.InsufficientScope,
+      `This request needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' ')}.`,
+    );
+    return bearerAuthChallengeResponse(error, {
+      requiredScopes: [...new Set([...info.scopes, ...needed])],
+      resourceMetadataUrl: this.metadataUrl,
+    });
   }
 
   /** 401 for a request without credentials: no error code (RFC 6750 section 3.1), where to find the metadata. */
   private unauthenticated(): Response {
     const scope = this.baseScopes.length > 0 ? `, scope="${headerQuoted(this.baseScopes.join(' '))}"` : '';
     const body = { error: 'invalid_request', error_description: 'This endpoint needs an access token (Authorization: Bearer).' };
-    return Response.json(body, { status: 401, headers: { 'www-authenticate': `Bearer resource_metadata="${headerQuoted(this.metadataUrl)}"${scope}` } });
+    return Response.json(body, {
+      status: 401,
+      headers: { 'www-authenticate': `Bearer resource_metadata="${headerQuoted(this.metadataUrl)}"${scope}` },
+    });
   }
 }
 
@@ -131,7 +149,8 @@ function checkOptions(options: HttpAuthOptions): void {
   }
   const chosen = (['jwt', 'introspection', 'verify'] as const).filter((k) => options[k] !== undefined);
   if (chosen.length > 1) throw new TypeError(`auth takes one of jwt, introspection and verify; it has ${chosen.join(' and ')}.`);
-  if (options.verify !== undefined && typeof options.verify !== 'function') throw new TypeError('auth.verify must be a function (token) => Promise<AuthInfo | undefined>.');
+  if (options.verify !== undefined && typeof options.verify !== 'function')
+    throw new TypeError('auth.verify must be a function (token) => Promise<AuthInfo | undefined>.');
 }
 
 function checkOf(options: HttpAuthOptions & { readonly resource: string }): TokenCheck {
