@@ -4,10 +4,13 @@ import { createInterface } from 'node:readline';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload, type KeyLike } from 'jose';
 
 /**
- * A real authorization server for tests: oidc-provider in a child process (it is ESM only; see oidc-issuer.mjs),
- * with machine clients using the client-credentials grant and resource indicators. The test owns the signing
- * key, so it can sign deliberately wrong tokens with the very key the issuer publishes.
+ * A real authorization server for tests: oidc-provider, run by the weather sample's issuer script in a child
+ * process (oidc-provider is ESM only, which Jest's CommonJS runtime cannot load), with machine clients using the
+ * client-credentials grant and resource indicators. The test owns the signing key, so it can sign deliberately
+ * wrong tokens with the very key the issuer publishes.
  */
+
+const SCRIPT = join(__dirname, '../../../samples/weather/scripts/issuer.mjs');
 
 export interface TestClient {
   readonly client_id: string;
@@ -29,11 +32,10 @@ export class TestIssuer {
   static async start(clients: readonly TestClient[]): Promise<TestIssuer> {
     const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
     const jwk = { ...(await exportJWK(privateKey)), kid: KID, alg: 'RS256', use: 'sig' };
-    const child = spawn(process.execPath, [join(__dirname, 'oidc-issuer.mjs')], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = { ...process.env, ISSUER_PORT: '0', ISSUER_CLIENTS: JSON.stringify(clients), ISSUER_JWKS: JSON.stringify({ keys: [jwk] }) };
+    const child = spawn(process.execPath, [SCRIPT], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const errors: string[] = [];
     child.stderr!.setEncoding('utf8').on('data', (text: string) => errors.push(text));
-    const clientList = clients.map((c) => ({ ...c, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] }));
-    child.stdin!.write(`${JSON.stringify({ jwks: { keys: [jwk] }, clients: clientList })}\n`);
     const line = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the issuer did not start: ${errors.join('')}`)), 60_000);
       createInterface({ input: child.stdout! }).once('line', (l) => {
@@ -42,7 +44,8 @@ export class TestIssuer {
       });
       child.once('exit', (code) => reject(new Error(`the issuer exited (${code}): ${errors.join('')}`)));
     });
-    const { issuer } = JSON.parse(line) as { issuer: string };
+    const issuer = /^issuer listening on (\S+)$/.exec(line)?.[1];
+    if (!issuer) throw new Error(`unexpected first line from the issuer: ${line}`);
     return new TestIssuer(issuer, child, privateKey, { ...(await exportJWK(publicKey)), kid: KID, alg: 'RS256' }, errors);
   }
 
@@ -80,7 +83,7 @@ export class TestIssuer {
   async stop(): Promise<void> {
     if (this.child.exitCode !== null) return;
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.stdin!.end();
+    this.child.kill();
     await exited;
   }
 }
