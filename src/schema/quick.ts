@@ -1,9 +1,10 @@
 import type { QuickParamOptions } from '../decorators/hint-value';
 import type { TypeHint } from '../decorators/hints';
 import { HINT } from '../decorators/hints';
+import { VALUE_OPTION_KEYS } from '../decorators/param.decorator';
 import type { ToolOptions } from '../decorators/tool.decorator';
 import { Problems } from './diagnostics';
-import { resolveMember } from './members';
+import { resolveSlot } from './slots';
 import type { ParamModel, ToolModel } from './model';
 import { resultFor, siteOf, toolHead } from './tools';
 
@@ -19,11 +20,9 @@ export interface QuickToolConfig<P extends QuickParams = QuickParams> extends Om
   readonly params?: P;
 }
 
-const OPTION_KEYS = new Set(['type', 'description', 'nullable', 'optional', 'default']);
-
 function isQuickOptions(value: QuickParam): value is QuickParamOptions {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || HINT in value || !('type' in value)) return false;
-  for (const k of Object.keys(value)) if (!OPTION_KEYS.has(k)) return false;
+  for (const k of Object.keys(value)) if (!VALUE_OPTION_KEYS.has(k)) return false;
   return true;
 }
 
@@ -36,7 +35,7 @@ export function toolFromConfig(name: string, config: QuickToolConfig): ToolModel
   Object.entries(config.params ?? {}).forEach(([paramName, spec], index) => {
     const options = isQuickOptions(spec) ? spec : { type: spec };
     const site = siteOf(`${where}, parameter '${paramName}'`, problems, 'input');
-    const type = resolveMember({ hint: options.type, design: undefined, constraints: [], nullable: options.nullable }, site);
+    const type = resolveSlot({ hint: options.type, design: undefined, constraints: [], nullable: options.nullable }, site);
     const hasDefault = 'default' in options;
     if (type) {
       params.push({
