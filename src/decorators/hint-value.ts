@@ -48,8 +48,8 @@ type ConstructorValue<H> = [H] extends [StringConstructor]
                 ? Uint8Array
                 : NotConstructor;
 
-declare const notConstructor: unique symbol;
-type NotConstructor = typeof notConstructor;
+declare const _notConstructor: unique symbol;
+type NotConstructor = typeof _notConstructor;
 
 /**
  * The TypeScript type a value read under hint `H` has: `Int32` → `number`, `Uuid` → `string`,

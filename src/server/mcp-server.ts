@@ -84,7 +84,7 @@ export class McpServer {
    * class → its instances ...), as the SDK's `registerTool` types it from a zod shape.
    * @example server.tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => a + b);
    */
-  tool<const P extends QuickParams = {}>(name: string, config: QuickToolConfig<P>, handler: (args: QuickArgs<P>, context: RequestContext) => unknown): this {
+  tool<const P extends QuickParams = Record<never, never>>(name: string, config: QuickToolConfig<P>, handler: (args: QuickArgs<P>, context: RequestContext) => unknown): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
     const call = handler as (args: Record<string, unknown>, context: RequestContext) => unknown;
     this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler: call });

@@ -91,7 +91,7 @@ server.tool(
 
 // A tool without params gets an empty object.
 server.tool('ping', {}, (args) => {
-  expectType<Equal<typeof args, {}>>(true);
+  expectType<Equal<keyof typeof args, never>>(true);
   return 'pong';
 });
 
