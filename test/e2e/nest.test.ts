@@ -98,7 +98,7 @@ describe('nest-docket over HTTP (Express adapter)', () => {
 });
 
 describe('nest-docket over stdio (built with tsc, a child process)', () => {
-  beforeAll(() => ensureBuilt());
+  beforeAll(() => ensureBuilt(), 300_000);
 
   it('lists and calls tools with nothing but protocol messages on stdout', async () => {
     const main = join(ROOT, 'samples/nest-docket/dist/stdio.js');
