@@ -16,7 +16,7 @@ const KEY = {
 export type Constraint =
   | { readonly kind: 'range'; readonly min: number; readonly max: number; readonly source: string }
   | { readonly kind: 'length'; readonly min?: number; readonly max?: number; readonly source: string }
-  | { readonly kind: 'pattern'; readonly pattern: string; readonly source: string }
+  | { readonly kind: 'pattern'; readonly pattern: string; readonly flags?: string; readonly source: string }
   | { readonly kind: 'format'; readonly format: 'email' | 'uri'; readonly source: string };
 
 /** What one member decorator (`@Tool`, `@Resource`, `@Prompt`) recorded. */

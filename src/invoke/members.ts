@@ -1,7 +1,7 @@
 import { channel } from 'node:diagnostics_channel';
 import { InputRequired, RequestContext, type RequestContextInit } from '../request-context';
 import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
-import { INVALID, argumentMessage, newFailure } from './failure';
+import { INVALID, argumentMessage, buildOrDefer, newFailure } from './failure';
 import { textArgumentsReader } from './text';
 import type { PromptModel } from '../schema/prompts';
 
@@ -50,16 +50,16 @@ const failed = channel(TOOL_FAILED_CHANNEL);
 
 /** Compiles the argument reading and invocation of one method, once. `kind` names it in masked errors. */
 export function compileMember(model: MemberShape, instance: object, key: string | symbol, kind: 'resource' | 'prompt'): MemberCall {
-  const read = textArgumentsReader(model.params, model.arity);
+  const read = buildOrDefer(() => textArgumentsReader(model.params, model.arity));
   const { contextIndex, signalIndex } = model;
   return async (args, init) => {
-    const f = newFailure();
-    const argv = read(args, f);
-    if (argv === INVALID) throw new InvalidParamsError(argumentMessage(f));
-    const context = new RequestContext(init);
-    if (contextIndex !== undefined) argv[contextIndex] = context;
-    if (signalIndex !== undefined) argv[signalIndex] = context.signal;
     try {
+      const f = newFailure();
+      const argv = read(args, f);
+      if (argv === INVALID) throw new InvalidParamsError(argumentMessage(f));
+      const context = new RequestContext(init);
+      if (contextIndex !== undefined) argv[contextIndex] = context;
+      if (signalIndex !== undefined) argv[signalIndex] = context.signal;
       const method = (instance as Record<string | symbol, (...a: unknown[]) => unknown>)[key];
       return await method.apply(instance, argv);
     } catch (error) {

@@ -1,6 +1,5 @@
-import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import { Int64, Uuid, type TypeHint } from '../decorators/hints';
-import { descriptionOf, designType, propertiesOf, type Constraint, type PropertyRecord } from '../decorators/metadata';
+import type { TypeHint } from '../decorators/hints';
+import { descriptionOf, designType, propertiesOf, type PropertyRecord } from '../decorators/metadata';
 import {
   exposureOf,
   strategyOf,
@@ -15,69 +14,7 @@ import { resolveMember, sourceDefault } from './members';
 import type { PropertyModel, RecordNode } from './model';
 import type { Site } from './resolve';
 import { initializersOf } from './source';
-
-/** What class-validator's decorators on one property say, translated into our intent records. */
-interface ValidatorFacts {
-  readonly constraints: Constraint[];
-  readonly eachConstraints: Constraint[];
-  hint?: TypeHint;
-  optional: boolean;
-  uniqueItems: boolean;
-}
-
-function validatorFacts(metadata: readonly ValidationMetadata[]): ValidatorFacts {
-  const facts: ValidatorFacts = { constraints: [], eachConstraints: [], optional: false, uniqueItems: false };
-  for (const m of metadata) {
-    const c = m.constraints ?? [];
-    const into = m.each ? facts.eachConstraints : facts.constraints;
-    const source = `@${m.name ? m.name[0].toUpperCase() + m.name.slice(1) : 'Validate'}`;
-    switch (m.name) {
-      case 'isOptional':
-        facts.optional = true;
-        break;
-      case 'min':
-        into.push({ kind: 'range', min: Number(c[0]), max: Infinity, source });
-        break;
-      case 'max':
-        into.push({ kind: 'range', min: -Infinity, max: Number(c[0]), source });
-        break;
-      case 'minLength':
-      case 'arrayMinSize':
-        into.push({ kind: 'length', min: Number(c[0]), source });
-        break;
-      case 'maxLength':
-      case 'arrayMaxSize':
-        into.push({ kind: 'length', max: Number(c[0]), source });
-        break;
-      case 'isLength':
-        into.push({ kind: 'length', min: Number(c[0]), max: c[1] === undefined ? undefined : Number(c[1]), source: '@Length' });
-        break;
-      case 'matches':
-        into.push({ kind: 'pattern', pattern: c[0] instanceof RegExp ? c[0].source : String(c[0]), source });
-        break;
-      case 'isEmail':
-        into.push({ kind: 'format', format: 'email', source });
-        break;
-      case 'isUrl':
-        into.push({ kind: 'format', format: 'uri', source });
-        break;
-      case 'isUuid':
-        facts.hint = Uuid;
-        break;
-      case 'isInt':
-        // class-validator's integers are any safe integer: the Int64 range.
-        facts.hint = Int64;
-        break;
-      case 'isEnum':
-        facts.hint = c[0] as TypeHint;
-        break;
-      case 'arrayUnique':
-        facts.uniqueItems = true;
-        break;
-    }
-  }
-  return facts;
-}
+import { validatorFacts } from './validator-rules';
 
 /**
  * Restores declaration order across three metadata stores. Each of our property records remembers which
