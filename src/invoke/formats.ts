@@ -63,12 +63,13 @@ function offsetMinutes(s: string, i: number): number {
  */
 export function isDateTime(s: string): boolean {
   if (!DATE_TIME.test(s)) return ajvDateTime(s);
-  if (!realDay(s) || two(s, 11) > 23) return false;
+  if (!realDay(s)) return false;
   const at = offsetStart(s);
   const c = s.charCodeAt(at);
   if (c !== 90 && c !== 122 && (two(s, at + 1) > 23 || (s.length - at > 3 && two(s, s.length - 2) > 59))) return false;
-  // Leap seconds (and ajv-formats' reading of them, which allows minute 60 when the offset makes it 23:59 UTC).
-  if (two(s, 14) > 59 || two(s, 17) > 59) return ajvDateTime(s);
+  // Leap seconds, as ajv-formats reads them: any time whose UTC reading is 23:59 may have second 60, and
+  // its check lets hour 24 and minute 60 through when the offset brings them back to 23:59 UTC.
+  if (two(s, 11) > 23 || two(s, 14) > 59 || two(s, 17) > 59) return ajvDateTime(s);
   return true;
 }
 
