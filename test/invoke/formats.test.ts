@@ -51,7 +51,8 @@ describe('dateTimeToDate builds the Date that new Date(text) builds', () => {
 
   it('for every valid date-time, years 0 to 99 and every separator and offset form included', () => {
     fc.assert(
-      fc.property(shaped.filter(isDateTime).filter((s) => !/:60/.test(s)), (s) => {
+      // new Date(text) refuses leap seconds and hour 24 (which ajv-formats lets through with an offset).
+      fc.property(shaped.filter(isDateTime).filter((s) => !/:60/.test(s) && Number(s.slice(11, 13)) <= 23), (s) => {
         expect(dateTimeToDate(s).getTime()).toBe(new Date(iso(s)).getTime());
       }),
       { numRuns: 5000 },
