@@ -11,6 +11,6 @@ export function RegularExpression(pattern: string | RegExp): ParamOrProperty {
   }
   const [source, flags] = typeof pattern === 'string' ? [pattern, ''] : [pattern.source, pattern.flags];
   return paramOrProperty('RegularExpression', {
-    constraints: [{ kind: 'pattern', pattern: source, flags, source: '@RegularExpression' }],
+    constraints: [{ kind: 'pattern', pattern: source, flags, decorator: '@RegularExpression' }],
   }) as ParamOrProperty;
 }

@@ -1,10 +1,10 @@
-import { TransformationType } from 'class-transformer';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import type { MemberModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
+import type { SlotModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
 import { INVALID, fail, type Failure } from './failure';
 import { FORMAT_NAMES, dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reader, type RecordPlan } from './record-reader';
 import { firstValidationError, leftToClassValidator, type LeftToClassValidator } from './validator';
+import { isObject } from './values';
+import { transformsOf } from '../decorators/foreign';
 
 /**
  * Compiled argument readers: one closure tree per tool, built once from the type model. A reader checks
@@ -21,10 +21,6 @@ export type { Reader };
 export type ReadMode = 'read' | 'lenient' | 'check';
 
 const hasOwn = Object.prototype.hasOwnProperty;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Length in Unicode code points, as JSON Schema counts it. */
 function codePoints(s: string): number {
@@ -265,19 +261,11 @@ function arrayReader(node: Extract<TypeNode, { kind: 'array' }>, mode: ReadMode)
 }
 
 /** A fresh copy of a default for each call, so one call cannot change another's default. */
-export function fallbackOf(member: MemberModel): (() => unknown) | undefined {
-  if (!member.default) return undefined;
-  const value = member.default.value;
+export function fallbackOf(slot: SlotModel): (() => unknown) | undefined {
+  if (!slot.default) return undefined;
+  const value = slot.default.value;
   if (typeof value !== 'object' || value === null) return () => value;
   return () => structuredClone(value);
-}
-
-function transformsOf(ctor: Function, key: string): PropertyStep['transforms'] {
-  return defaultMetadataStorage
-    .findTransformMetadatas(ctor, key, TransformationType.PLAIN_TO_CLASS)
-    .map((m) => (value: unknown, obj: object) =>
-      m.transformFn({ value, key, obj: obj as Record<string, unknown>, type: TransformationType.PLAIN_TO_CLASS, options: {} }),
-    );
 }
 
 /**
@@ -294,7 +282,7 @@ function recordPlan(node: RecordNode, mode: ReadMode): RecordPlan {
     read: readerOf(p.type, mode),
     required: p.required,
     fallback: converting && !p.required ? fallbackOf(p) : undefined,
-    transforms: converting ? transformsOf(ctor, p.key) : [],
+    transforms: converting ? transformsOf(ctor, p.key, 'input') : [],
   }));
   // plainToInstance calls the constructor without arguments, so initialisers run; so do we.
   const construct =

@@ -65,7 +65,7 @@ function unknownKey(v: Record<string, unknown>, steps: readonly { readonly name:
 /** Whether every own, defined key of `v` was matched: unknown properties are refused (the object is closed). */
 function onlyKnown(v: Record<string, unknown>, matched: number): boolean {
   let total = 0;
-  for (const k in v) total++;
+  for (const _ in v) total++;
   if (total === matched) return true;
   total = 0;
   for (const k in v) if (hasOwn.call(v, k) && v[k] !== undefined) total++;
@@ -118,7 +118,16 @@ function generatedReader(plan: RecordPlan): Reader | undefined {
   if (generation === 'forbidden') return undefined;
   let factory: Function;
   try {
-    factory = new Function('plan', 'notObject', 'unknownKey', 'onlyKnown', 'fail', 'INVALID', 'hasOwn', `return function readRecord(v, f) {\n${recordReaderSource(plan)}\n};`);
+    factory = new Function(
+      'plan',
+      'notObject',
+      'unknownKey',
+      'onlyKnown',
+      'fail',
+      'INVALID',
+      'hasOwn',
+      `return function readRecord(v, f) {\n${recordReaderSource(plan)}\n};`,
+    );
   } catch (error) {
     if (!(error instanceof EvalError)) throw error;
     generation = 'forbidden';

@@ -1,4 +1,5 @@
 import { validateSync, type ValidationError } from 'class-validator';
+import { classChainOf } from '../decorators/classes';
 import { validationOf } from '../decorators/foreign';
 import type { RecordNode } from '../schema/model';
 import { enforcedByReading } from '../schema/validator-rules';
@@ -9,12 +10,6 @@ import { enforcedByReading } from '../schema/validator-rules';
  * enforces comes from the one table in `schema/validator-rules.ts`. When it runs, errors of the enforced
  * rules are ignored, so the listing alone decides what those accept.
  */
-
-function chainOf(ctor: Function): Function[] {
-  const chain: Function[] = [];
-  for (let c: Function | null = ctor; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.push(c);
-  return chain;
-}
 
 /** What class-validator has left to check on instances of a record class. */
 export interface LeftToClassValidator {
@@ -29,7 +24,7 @@ export function leftToClassValidator(node: RecordNode): LeftToClassValidator {
   const byKey = new Map(node.properties.map((p) => [p.key, p]));
   const enforced = new Map<string, Set<string>>();
   let any = false;
-  for (const c of chainOf(node.ctor)) {
+  for (const c of classChainOf(node.ctor)) {
     for (const m of validationOf(c)) {
       if (!enforcedByReading(m, byKey.get(m.propertyName))) any = true;
       else if (m.name !== undefined) enforced.set(m.propertyName, (enforced.get(m.propertyName) ?? new Set()).add(m.name));

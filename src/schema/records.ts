@@ -1,20 +1,20 @@
+import { classChainOf } from '../decorators/classes';
 import type { TypeHint } from '../decorators/hints';
-import { descriptionOf, designType, propertiesOf, type PropertyRecord } from '../decorators/metadata';
+import { descriptionOf, designType, propertyRecordsOf, type PropertyRecord } from '../decorators/metadata';
 import {
   exposureOf,
+  foreignPropertiesOf,
   strategyOf,
-  transformedPropertiesOf,
   transformerTypeOf,
-  validatedPropertiesOf,
   validationOf,
   type Direction,
 } from '../decorators/foreign';
 import { propertyFactsOf, type SourcePropertyFacts } from '../facts/registry';
-import { resolveMember, sourceDefault } from './members';
+import { resolveSlot, compiledDefault } from './slots';
 import type { PropertyModel, RecordNode } from './model';
 import type { Site } from './resolve';
-import { initializersOf } from './source';
-import { validatorFacts } from './validator-rules';
+import { initializersOf } from './compiled';
+import { validatorIntent } from './validator-rules';
 
 /**
  * Restores declaration order across three metadata stores. Each of our property records remembers which
@@ -22,7 +22,7 @@ import { validatorFacts } from './validator-rules';
  * before it. Properties only the other libraries know keep their own relative order.
  */
 function orderedKeys(ctor: Function, ours: readonly PropertyRecord[]): readonly string[] {
-  const foreign = [...new Set([...validatedPropertiesOf(ctor), ...transformedPropertiesOf(ctor)])];
+  const foreign = foreignPropertiesOf(ctor);
   const seen = new Set<string>();
   const order: string[] = [];
   const emit = (key: string) => {
@@ -50,13 +50,6 @@ function keysWithFacts(ctor: Function, known: readonly string[], facts: readonly
   return [...new Set([...declared.map((f) => f.key), ...known])];
 }
 
-/** The class chain from the topmost base (below `Object`) down to `ctor`. */
-function chainOf(ctor: Function): readonly Function[] {
-  const chain: Function[] = [];
-  for (let c: Function | null = ctor; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c);
-  return chain;
-}
-
 const cache = { input: new WeakMap<Function, RecordNode>(), output: new WeakMap<Function, RecordNode>() };
 
 /**
@@ -78,8 +71,8 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
   const constructible = ctor.length === 0;
   const byKey = new Map<string, PropertyModel>();
   const excluded = new Set<string>();
-  for (const c of chainOf(ctor)) {
-    const ours = propertiesOf(c);
+  for (const c of classChainOf(ctor)) {
+    const ours = propertyRecordsOf(c);
     const initializers = initializersOf(c);
     const validations = validationOf(c);
     const facts = propertyFactsOf(c);
@@ -90,7 +83,7 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
         continue;
       }
       const record = ours.find((p) => p.key === key);
-      const validator = validatorFacts(validations.filter((m) => m.propertyName === key));
+      const validator = validatorIntent(validations.filter((m) => m.propertyName === key));
       const fact = facts?.find((f) => f.key === key);
       const found = designType(c.prototype, key);
       const design = found.found ? found : { found: fact !== undefined, type: fact?.design };
@@ -102,7 +95,7 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
       }
       const transformerType = transformerTypeOf(ctor, key) as TypeHint | undefined;
       const hint = record?.type ?? validator.hint ?? transformerType;
-      const type = resolveMember(
+      const type = resolveSlot(
         {
           hint,
           source: fact?.type,
@@ -118,7 +111,7 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
       const initializer = constructible ? initializers.get(key) : undefined;
       const fallback = record?.hasDefault
         ? { value: record.default }
-        : constructible && fact?.default !== undefined ? { value: fact.default } : initializer && sourceDefault(initializer, type);
+        : constructible && fact?.default !== undefined ? { value: fact.default } : initializer && compiledDefault(initializer, type);
       byKey.set(key, {
         key,
         name: exposure.name ?? key,

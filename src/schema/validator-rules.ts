@@ -1,6 +1,6 @@
-import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { Int64, Uuid, type TypeHint } from '../decorators/hints';
 import type { Constraint } from '../decorators/metadata';
+import type { ValidationMetadata } from '../decorators/foreign';
 import { unwrap, type PropertyModel, type TypeNode } from './model';
 
 /**
@@ -12,7 +12,7 @@ import { unwrap, type PropertyModel, type TypeNode } from './model';
  */
 
 /** What class-validator's decorators on one property say, translated into our intent records. */
-export interface ValidatorFacts {
+export interface ValidatorIntent {
   readonly constraints: Constraint[];
   readonly eachConstraints: Constraint[];
   hint?: TypeHint;
@@ -22,12 +22,15 @@ export interface ValidatorFacts {
 
 interface Rule {
   /** Adds what the rule means to the facts of its property. */
-  readonly list?: (facts: ValidatorFacts, into: Constraint[], c: readonly unknown[], source: string) => void;
+  readonly list?: (facts: ValidatorIntent, into: Constraint[], c: readonly unknown[], decorator: string) => void;
   /** Whether reading already checks exactly this (for a property of this type, not `each`). */
   readonly enforced: (type: TypeNode, c: readonly unknown[], property: PropertyModel) => boolean;
 }
 
-const kind = (...kinds: TypeNode['kind'][]) => (type: TypeNode) => kinds.includes(unwrap(type).kind);
+const kind =
+  (...kinds: TypeNode['kind'][]) =>
+  (type: TypeNode) =>
+    kinds.includes(unwrap(type).kind);
 const always = () => true;
 const never = () => false;
 
@@ -37,35 +40,80 @@ const plainRegex = (c: readonly unknown[]) => !c[1] && (!(c[0] instanceof RegExp
 const RULES: Readonly<Record<string, Rule>> = {
   isOptional: { list: (facts) => void (facts.optional = true), enforced: always },
   isDefined: { enforced: (type, _c, p) => p.required && type.kind !== 'nullable' },
-  min: { list: (_f, into, c, source) => void into.push({ kind: 'range', min: Number(c[0]), max: Infinity, source }), enforced: kind('number', 'integer') },
-  max: { list: (_f, into, c, source) => void into.push({ kind: 'range', min: -Infinity, max: Number(c[0]), source }), enforced: kind('number', 'integer') },
-  minLength: { list: (_f, into, c, source) => void into.push({ kind: 'length', min: Number(c[0]), source }), enforced: kind('string') },
-  maxLength: { list: (_f, into, c, source) => void into.push({ kind: 'length', max: Number(c[0]), source }), enforced: kind('string') },
-  isLength: {
-    list: (_f, into, c) => void into.push({ kind: 'length', min: Number(c[0]), max: c[1] === undefined ? undefined : Number(c[1]), source: '@Length' }),
+  min: {
+    list: (_f, into, c, decorator) => void into.push({ kind: 'range', min: Number(c[0]), max: Infinity, decorator }),
+    enforced: kind('number', 'integer'),
+  },
+  max: {
+    list: (_f, into, c, decorator) => void into.push({ kind: 'range', min: -Infinity, max: Number(c[0]), decorator }),
+    enforced: kind('number', 'integer'),
+  },
+  minLength: {
+    list: (_f, into, c, decorator) => void into.push({ kind: 'length', min: Number(c[0]), decorator }),
     enforced: kind('string'),
   },
-  arrayMinSize: { list: (_f, into, c, source) => void into.push({ kind: 'length', min: Number(c[0]), source }), enforced: kind('array') },
-  arrayMaxSize: { list: (_f, into, c, source) => void into.push({ kind: 'length', max: Number(c[0]), source }), enforced: kind('array') },
+  maxLength: {
+    list: (_f, into, c, decorator) => void into.push({ kind: 'length', max: Number(c[0]), decorator }),
+    enforced: kind('string'),
+  },
+  isLength: {
+    list: (_f, into, c) =>
+      void into.push({ kind: 'length', min: Number(c[0]), max: c[1] === undefined ? undefined : Number(c[1]), decorator: '@Length' }),
+    enforced: kind('string'),
+  },
+  arrayMinSize: {
+    list: (_f, into, c, decorator) => void into.push({ kind: 'length', min: Number(c[0]), decorator }),
+    enforced: kind('array'),
+  },
+  arrayMaxSize: {
+    list: (_f, into, c, decorator) => void into.push({ kind: 'length', max: Number(c[0]), decorator }),
+    enforced: kind('array'),
+  },
   matches: {
-    list: (_f, into, c, source) =>
-      void into.push({ kind: 'pattern', pattern: c[0] instanceof RegExp ? c[0].source : String(c[0]), flags: c[0] instanceof RegExp ? c[0].flags : String(c[1] ?? ''), source }),
+    list: (_f, into, c, decorator) =>
+      void into.push({
+        kind: 'pattern',
+        pattern: c[0] instanceof RegExp ? c[0].source : String(c[0]),
+        flags: c[0] instanceof RegExp ? c[0].flags : String(c[1] ?? ''),
+        decorator,
+      }),
     enforced: (type, c) => kind('string')(type) && plainRegex(c),
   },
   // class-validator's email and URL rules are stricter than the `email` and `uri` formats: they run too.
-  isEmail: { list: (_f, into, _c, source) => void into.push({ kind: 'format', format: 'email', source }), enforced: never },
-  isUrl: { list: (_f, into, _c, source) => void into.push({ kind: 'format', format: 'uri', source }), enforced: never },
-  isUuid: { list: (facts) => void (facts.hint = Uuid), enforced: (type, c) => kind('string')(type) && (c[0] === undefined || c[0] === 'all') },
+  isEmail: { list: (_f, into, _c, decorator) => void into.push({ kind: 'format', format: 'email', decorator }), enforced: never },
+  isUrl: { list: (_f, into, _c, decorator) => void into.push({ kind: 'format', format: 'uri', decorator }), enforced: never },
+  isUuid: {
+    list: (facts) => void (facts.hint = Uuid),
+    enforced: (type, c) => kind('string')(type) && (c[0] === undefined || c[0] === 'all'),
+  },
   // class-validator's integers are any safe integer: the Int64 range.
   isInt: { list: (facts) => void (facts.hint = Int64), enforced: (type) => unwrap(type).kind === 'integer' && !isBigint(type) },
   isEnum: { list: (facts, _into, c) => void (facts.hint = c[0] as TypeHint), enforced: kind('enum') },
   arrayUnique: { list: (facts) => void (facts.uniqueItems = true), enforced: (type, c) => kind('array')(type) && c[0] === undefined },
   isString: { enforced: (type) => isText(type) },
   isBoolean: { enforced: kind('boolean') },
-  isNumber: { enforced: (type, c) => kind('number', 'integer')(type) && !isBigint(type) && (c[0] === undefined || Object.keys(c[0] as object).length === 0) },
-  isDate: { enforced: (type) => { const t = unwrap(type); return t.kind === 'string' && t.as === 'date'; } },
-  isArray: { enforced: (type) => { const t = unwrap(type); return t.kind === 'array' && !t.set; } },
-  isObject: { enforced: (type) => { const t = unwrap(type); return t.kind === 'record' || t.kind === 'dictionary' || (t.kind === 'json' && t.shape === 'object'); } },
+  isNumber: {
+    enforced: (type, c) =>
+      kind('number', 'integer')(type) && !isBigint(type) && (c[0] === undefined || Object.keys(c[0] as object).length === 0),
+  },
+  isDate: {
+    enforced: (type) => {
+      const t = unwrap(type);
+      return t.kind === 'string' && t.as === 'date';
+    },
+  },
+  isArray: {
+    enforced: (type) => {
+      const t = unwrap(type);
+      return t.kind === 'array' && !t.set;
+    },
+  },
+  isObject: {
+    enforced: (type) => {
+      const t = unwrap(type);
+      return t.kind === 'record' || t.kind === 'dictionary' || (t.kind === 'json' && t.shape === 'object');
+    },
+  },
 };
 
 function isBigint(type: TypeNode): boolean {
@@ -82,13 +130,13 @@ function isText(type: TypeNode): boolean {
 const EACH = new Set(['min', 'max', 'minLength', 'maxLength', 'isLength', 'matches', 'isEmail', 'isUrl']);
 
 /** The facts of one property's class-validator rules. */
-export function validatorFacts(metadata: readonly ValidationMetadata[]): ValidatorFacts {
-  const facts: ValidatorFacts = { constraints: [], eachConstraints: [], optional: false, uniqueItems: false };
+export function validatorIntent(metadata: readonly ValidationMetadata[]): ValidatorIntent {
+  const facts: ValidatorIntent = { constraints: [], eachConstraints: [], optional: false, uniqueItems: false };
   for (const m of metadata) {
     const rule = m.name === undefined ? undefined : RULES[m.name];
     if (!rule?.list) continue;
-    const source = `@${m.name![0].toUpperCase()}${m.name!.slice(1)}`;
-    rule.list(facts, m.each ? facts.eachConstraints : facts.constraints, m.constraints ?? [], source);
+    const decorator = `@${m.name![0].toUpperCase()}${m.name!.slice(1)}`;
+    rule.list(facts, m.each ? facts.eachConstraints : facts.constraints, m.constraints ?? [], decorator);
   }
   return facts;
 }

@@ -5,8 +5,38 @@ import fc from 'fast-check';
 import { Expose, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsEnum, IsInt, IsOptional, IsUUID, Length, Matches, Max, Min } from 'class-validator';
 import {
-  ArrayOf, Bytes, Char, DateOnly, DictionaryOf, EmailAddress, Field, Int16, Int32, Int64, Int8, Json, JsonArray, JsonObject, McpServer, MaxLength,
-  MinLength, Nullable, Param, Range, RegularExpression, SetOf, StringLength, TimeOnly, TimeSpan, Tool, Uint16, Uint32, Uint64, Uint8, Url, Uuid,
+  ArrayOf,
+  Bytes,
+  Char,
+  DateOnly,
+  DictionaryOf,
+  EmailAddress,
+  Field,
+  Int16,
+  Int32,
+  Int64,
+  Int8,
+  Json,
+  JsonArray,
+  JsonObject,
+  McpServer,
+  MaxLength,
+  MinLength,
+  Nullable,
+  Param,
+  Range,
+  RegularExpression,
+  SetOf,
+  StringLength,
+  TimeOnly,
+  TimeSpan,
+  Tool,
+  Uint16,
+  Uint32,
+  Uint64,
+  Uint8,
+  Url,
+  Uuid,
   type CallToolResult,
 } from '../../src';
 import { forceRecordStrategy } from '../../src/invoke/record-reader';
@@ -25,8 +55,15 @@ import { toolsOf } from '../../src/schema/tools';
  * (or `READER_FUZZ_SEED=n` to replay one); a disagreement fails and prints the smallest case.
  */
 
-enum Color { Red, Green, Blue }
-enum Size { Small = 'S', Large = 'L' }
+enum Color {
+  Red,
+  Green,
+  Blue,
+}
+enum Size {
+  Small = 'S',
+  Large = 'L',
+}
 
 class Base {
   @Field() @StringLength(4, { min: 2 }) code!: string;
@@ -57,22 +94,50 @@ class Order {
 class Tools {
   @Tool() flags(flag: boolean, @Param({ type: Nullable(Boolean) }) maybe: boolean | null): void {}
   @Tool() numbers(n: number, @Param() @Range(-1.5, 2.5) r: number): void {}
-  @Tool() small(@Param({ type: Int8 }) a: number, @Param({ type: Uint8 }) b: number, @Param({ type: Int16 }) c: number, @Param({ type: Uint16 }) d: number): void {}
-  @Tool() large(@Param({ type: Int32 }) a: number, @Param({ type: Uint32 }) b: number, @Param({ type: Int64 }) c: number, @Param({ type: Uint64 }) d: number): void {}
+  @Tool() small(
+    @Param({ type: Int8 }) a: number,
+    @Param({ type: Uint8 }) b: number,
+    @Param({ type: Int16 }) c: number,
+    @Param({ type: Uint16 }) d: number,
+  ): void {}
+  @Tool() large(
+    @Param({ type: Int32 }) a: number,
+    @Param({ type: Uint32 }) b: number,
+    @Param({ type: Int64 }) c: number,
+    @Param({ type: Uint64 }) d: number,
+  ): void {}
   @Tool() big(b: bigint): void {}
   @Tool() text(s: string, @Param({ type: Char }) c: string): void {}
-  @Tool() lengths(@Param() @StringLength(3, { min: 2 }) a: string, @Param() @MinLength(1) b: string, @Param() @MaxLength(2) c: string): void {}
+  @Tool() lengths(
+    @Param() @StringLength(3, { min: 2 }) a: string,
+    @Param() @MinLength(1) b: string,
+    @Param() @MaxLength(2) c: string,
+  ): void {}
   @Tool() patterns(@Param() @RegularExpression('^[a-z]+\\d?$') a: string, @Param() @RegularExpression('^\\p{L}{1,3}$') b: string): void {}
   @Tool() ids(@Param({ type: Uuid }) id: string, @Param({ type: Nullable(Uuid) }) other: string | null): void {}
   @Tool() dates(when: Date, @Param({ type: DateOnly }) day: string): void {}
   @Tool() times(@Param({ type: TimeOnly }) at: string, @Param({ type: TimeSpan }) span: number): void {}
   @Tool() links(where: URL, @Param() @Url() link: string, @Param() @EmailAddress() mail: string): void {}
   @Tool() bytes(@Param({ type: Bytes }) data: Uint8Array, blob: Buffer): void {}
-  @Tool() enums(@Param({ type: Color }) color: Color, @Param({ type: Size }) size: Size, @Param({ type: Nullable(Size) }) maybe: Size | null): void {}
-  @Tool() lists(@Param({ type: ArrayOf(Int8) }) @MinLength(1) @MaxLength(3) a: number[], @Param({ type: [Nullable(String)] }) b: (string | null)[]): void {}
+  @Tool() enums(
+    @Param({ type: Color }) color: Color,
+    @Param({ type: Size }) size: Size,
+    @Param({ type: Nullable(Size) }) maybe: Size | null,
+  ): void {}
+  @Tool() lists(
+    @Param({ type: ArrayOf(Int8) }) @MinLength(1) @MaxLength(3) a: number[],
+    @Param({ type: [Nullable(String)] }) b: (string | null)[],
+  ): void {}
   @Tool() sets(@Param({ type: SetOf(Uuid) }) ids: Set<string>, @Param({ type: SetOf(Json) }) any: Set<unknown>): void {}
-  @Tool() maps(@Param({ type: DictionaryOf(Int8) }) d: Record<string, number>, @Param({ type: DictionaryOf(Json) }) m: Map<string, unknown>): void {}
-  @Tool() json(@Param({ type: Json }) any: unknown, @Param({ type: JsonObject }) o: object, @Param({ type: JsonArray }) a: unknown[]): void {}
+  @Tool() maps(
+    @Param({ type: DictionaryOf(Int8) }) d: Record<string, number>,
+    @Param({ type: DictionaryOf(Json) }) m: Map<string, unknown>,
+  ): void {}
+  @Tool() json(
+    @Param({ type: Json }) any: unknown,
+    @Param({ type: JsonObject }) o: object,
+    @Param({ type: JsonArray }) a: unknown[],
+  ): void {}
   @Tool() defaults(@Param({ type: Int8 }) n: number = 3, s: string = 'x', @Param({ type: Nullable(Color) }) c: Color | null = null): void {}
   @Tool() order(order: Order): void {}
   @Tool() parts(@Param({ type: [Part] }) parts: Part[], part: Part): void {}
@@ -139,7 +204,11 @@ function textOfLength(n: fc.Arbitrary<number>): fc.Arbitrary<string> {
 
 const two = (n: number) => String(n).padStart(2, '0');
 const dateText = fc
-  .record({ y: fc.constantFrom(0, 1, 99, 100, 1900, 2000, 2024, 2100, 9999), m: fc.integer({ min: 0, max: 13 }), d: fc.integer({ min: 0, max: 32 }) })
+  .record({
+    y: fc.constantFrom(0, 1, 99, 100, 1900, 2000, 2024, 2100, 9999),
+    m: fc.integer({ min: 0, max: 13 }),
+    d: fc.integer({ min: 0, max: 32 }),
+  })
   .map(({ y, m, d }) => `${String(y).padStart(4, '0')}-${two(m)}-${two(d)}`);
 const timeText = fc
   .record({
@@ -150,26 +219,44 @@ const timeText = fc
     zone: fc.constantFrom('', 'Z', 'z', '+01', '-0130', '+01:00', '-23:59', '+24:00', '+01:60', '+1'),
   })
   .map(({ h, m, s, frac, zone }) => `${two(h)}:${two(m)}:${two(s)}${frac}${zone}`);
-const dateTimeText = fc
-  .tuple(dateText, fc.constantFrom('T', 't', ' ', '\t', '_', ''), timeText)
-  .map(([d, sep, t]) => `${d}${sep}${t}`);
+const dateTimeText = fc.tuple(dateText, fc.constantFrom('T', 't', ' ', '\t', '_', ''), timeText).map(([d, sep, t]) => `${d}${sep}${t}`);
 
 function formatted(format: string): fc.Arbitrary<string> {
   switch (format) {
     case 'uuid':
-      return fc.oneof(fc.uuid(), fc.uuid().map((u) => `urn:uuid:${u}`), fc.uuid().map((u) => u.toUpperCase()), fc.uuid().map((u) => u.slice(1)));
+      return fc.oneof(
+        fc.uuid(),
+        fc.uuid().map((u) => `urn:uuid:${u}`),
+        fc.uuid().map((u) => u.toUpperCase()),
+        fc.uuid().map((u) => u.slice(1)),
+      );
     case 'date':
       return dateText;
     case 'time':
       return timeText;
     case 'date-time':
-      return fc.oneof(dateTimeText, fc.date({ noInvalidDate: true }).map((d) => d.toISOString()));
+      return fc.oneof(
+        dateTimeText,
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      );
     case 'email':
       return fc.oneof(fc.emailAddress(), fc.constantFrom('a@b', 'a@b.c', 'a..b@c.d', '@b.c', 'a@-b.c', 'é@b.c', 'a@b.c\n'));
     case 'uri':
       return fc.oneof(
         fc.webUrl(),
-        fc.constantFrom('http://a:99999', 'http://[v1.x]/', 'http://[::1]/', 'a:b', 'mailto:x@y', 'x', '/relative', 'http://a b', 'urn:isbn:1', 'http://%zz/', 'file:///c:/x'),
+        fc.constantFrom(
+          'http://a:99999',
+          'http://[v1.x]/',
+          'http://[::1]/',
+          'a:b',
+          'mailto:x@y',
+          'x',
+          '/relative',
+          'http://a b',
+          'urn:isbn:1',
+          'http://%zz/',
+          'file:///c:/x',
+        ),
       );
   }
   return fc.string();
@@ -180,7 +267,11 @@ function stringOf(s: Schema): fc.Arbitrary<unknown> {
   const max = s.maxLength ?? Math.max(min, 6);
   const lengths = fc.oneof(fc.constantFrom(min - 1, min, max, max + 1), fc.integer({ min, max }));
   const options: fc.Arbitrary<unknown>[] = [textOfLength(lengths)];
-  if (s.pattern) options.push(fc.stringMatching(new RegExp(s.pattern, 'u')), fc.stringMatching(new RegExp(s.pattern, 'u')).map((x) => `${x}A`));
+  if (s.pattern)
+    options.push(
+      fc.stringMatching(new RegExp(s.pattern, 'u')),
+      fc.stringMatching(new RegExp(s.pattern, 'u')).map((x) => `${x}A`),
+    );
   if (s.format) options.push(formatted(s.format), formatted(s.format));
   if (s.contentEncoding === 'base64') {
     options.push(
@@ -194,7 +285,9 @@ function stringOf(s: Schema): fc.Arbitrary<unknown> {
 function numberOf(s: Schema, integer: boolean): fc.Arbitrary<unknown> {
   const lo = s.minimum ?? -1e6;
   const hi = s.maximum ?? 1e6;
-  const edges = integer ? [lo, hi, lo - 1, hi + 1, 0, -0, lo + 0.5] : [lo, hi, lo - 1e-9, hi + 1e-9, 0, -0, Number.MAX_VALUE, -Number.MIN_VALUE];
+  const edges = integer
+    ? [lo, hi, lo - 1, hi + 1, 0, -0, lo + 0.5]
+    : [lo, hi, lo - 1e-9, hi + 1e-9, 0, -0, Number.MAX_VALUE, -Number.MIN_VALUE];
   const inside = integer
     ? fc.integer({ min: Math.max(lo, -(2 ** 31)), max: Math.min(hi, 2 ** 31 - 1) })
     : fc.double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true });
@@ -223,7 +316,9 @@ function arrayOf(s: Schema, depth: number): fc.Arbitrary<unknown> {
   const max = Math.min(s.maxItems ?? 3, 4);
   const plain = fc.array(item, { minLength: Math.max(0, min - 1), maxLength: max + 1 });
   if (!s.uniqueItems) return plain;
-  const withDuplicate = fc.tuple(fc.array(item, { minLength: Math.max(0, min - 1), maxLength: max }), item).map(([xs, x]) => [...xs, x, shuffled(x)]);
+  const withDuplicate = fc
+    .tuple(fc.array(item, { minLength: Math.max(0, min - 1), maxLength: max }), item)
+    .map(([xs, x]) => [...xs, x, shuffled(x)]);
   return fc.oneof(plain, withDuplicate);
 }
 
@@ -272,7 +367,8 @@ function valueOf(s: Schema, depth = 0): fc.Arbitrary<unknown> {
       if (t === 'array') options.push(depth > 3 ? fc.constant([]) : arrayOf(s, depth));
       if (t === 'object') options.push(depth > 3 ? fc.constant({}) : objectOf(s, depth));
     }
-    if (types.length === 0) options.push(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom({ a: 1, b: 2 }, { b: 2, a: 1 }, [1, '1'], '{"a":1}'));
+    if (types.length === 0)
+      options.push(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom({ a: 1, b: 2 }, { b: 2, a: 1 }, [1, '1'], '{"a":1}'));
   }
   const arbitrary = fc.oneof({ weight: 12, arbitrary: fc.oneof(...options) }, { weight: 1, arbitrary: junk });
   cache.set(s, arbitrary);
@@ -317,13 +413,20 @@ async function agrees(tool: string, text: string): Promise<string> {
   const ours = await generated.callTool(tool, JSON.parse(text));
   const theirs = await interpreted.callTool(tool, JSON.parse(text));
   const expected = ajvAccepts ? 'accepted' : 'refused';
-  if (verdict(ours) !== expected) throw new Error(`${tool} ${text}: ajv ${expected}, reading ${verdict(ours)} (${JSON.stringify(ours.content)})`);
-  if (JSON.stringify(theirs) !== JSON.stringify(ours)) throw new Error(`${tool} ${text}: generated ${JSON.stringify(ours)}, interpreted ${JSON.stringify(theirs)}`);
+  if (verdict(ours) !== expected)
+    throw new Error(`${tool} ${text}: ajv ${expected}, reading ${verdict(ours)} (${JSON.stringify(ours.content)})`);
+  if (JSON.stringify(theirs) !== JSON.stringify(ours))
+    throw new Error(`${tool} ${text}: generated ${JSON.stringify(ours)}, interpreted ${JSON.stringify(theirs)}`);
   return expected;
 }
 
 const runs = Number(process.env.READER_FUZZ_RUNS ?? 60_000);
-const seed = process.env.READER_FUZZ_SEED !== undefined ? Number(process.env.READER_FUZZ_SEED) : process.env.READER_FUZZ_RUNS ? Date.now() % 2 ** 31 : 20261130;
+const seed =
+  process.env.READER_FUZZ_SEED !== undefined
+    ? Number(process.env.READER_FUZZ_SEED)
+    : process.env.READER_FUZZ_RUNS
+      ? Date.now() % 2 ** 31
+      : 20261130;
 
 /** Cases are judged in batches: one property run per batch keeps fast-check's per-run cost small. */
 const BATCH = 25;

@@ -1,8 +1,29 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Transform } from 'class-transformer';
-import { ArrayUnique, IsEmail, IsNotEmptyObject, IsObject, IsOptional, Matches, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import {
-  Bytes, DefinitionError, DictionaryOf, Field, Int32, Json, McpServer, Param, RegularExpression, SetOf, StringLength, Tool,
+  ArrayUnique,
+  IsEmail,
+  IsNotEmptyObject,
+  IsObject,
+  IsOptional,
+  Matches,
+  Validate,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
+import {
+  Bytes,
+  DefinitionError,
+  DictionaryOf,
+  Field,
+  Int32,
+  Json,
+  McpServer,
+  Param,
+  RegularExpression,
+  SetOf,
+  StringLength,
+  Tool,
   TOOL_FAILED_CHANNEL,
 } from '../../src';
 import { probe, textOf } from '../support/probe';
@@ -78,7 +99,14 @@ describe('uniqueness is JSON equality', () => {
   const server = new McpServer({ name: 't', version: '1' }).add(new Tools());
 
   it('refuses objects that differ only in key order in a uniqueItems array', async () => {
-    const result = await server.callTool('bag', { bag: { items: [{ a: 1, b: 2 }, { b: 2, a: 1 }] } });
+    const result = await server.callTool('bag', {
+      bag: {
+        items: [
+          { a: 1, b: 2 },
+          { b: 2, a: 1 },
+        ],
+      },
+    });
     expect(textOf(result)).toBe("Argument 'bag.items[1]' is not valid. Expected no duplicate items.");
   });
 
@@ -88,7 +116,10 @@ describe('uniqueness is JSON equality', () => {
   });
 
   it('SetOf drops a duplicate whose keys are in another order', async () => {
-    const { received } = await unique([{ a: 1, b: 2 }, { b: 2, a: 1 }]);
+    const { received } = await unique([
+      { a: 1, b: 2 },
+      { b: 2, a: 1 },
+    ]);
     expect([...(received as Set<unknown>)]).toEqual([{ a: 1, b: 2 }]);
   });
 });
@@ -134,7 +165,12 @@ describe('base64 is base64', () => {
     expect(textOf(result)).toBe("Argument 'v' is not valid. Expected base64 text.");
   });
 
-  it.each([['', ''], ['QQ==', 'A'], ['QUI=', 'AB'], ['QUJD', 'ABC']])('accepts canonical %j', async (text, bytes) => {
+  it.each([
+    ['', ''],
+    ['QQ==', 'A'],
+    ['QUI=', 'AB'],
+    ['QUJD', 'ABC'],
+  ])('accepts canonical %j', async (text, bytes) => {
     const { received } = await read(text);
     expect(Buffer.from(received as Uint8Array).toString('latin1')).toBe(bytes);
   });

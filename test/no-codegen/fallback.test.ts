@@ -23,6 +23,9 @@ describe('where code generation is forbidden', () => {
     expect(result).toEqual({ content: [{ type: 'text', text: '{"sku":"A","qty":2}' }], structuredContent: { sku: 'A', qty: 2 } });
     expect(recordStrategy()).toBe('interpreted');
     const refused = await server.callTool('line', { line: { sku: 'A', qty: 2, extra: 1 } });
-    expect(refused).toEqual({ content: [{ type: 'text', text: "Argument 'line.extra' is not valid. There is no such property." }], isError: true });
+    expect(refused).toEqual({
+      content: [{ type: 'text', text: "Argument 'line.extra' is not valid. There is no such property." }],
+      isError: true,
+    });
   });
 });
