@@ -19,7 +19,7 @@ export interface StdinGuard {
   /** Where parse errors are answered: the transport's stdout. */
   readonly output: Writable;
   /** A line outgrew `maxMessageBytes`: nothing more is read after this. */
-  readonly onTooLarge: (bytes: number) => void;
+  readonly onTooLarge: () => void;
 }
 
 const NEWLINE = 0x0a;
@@ -43,13 +43,13 @@ export function guardStdin(input: Readable, guard: StdinGuard): Readable {
     }
     push(Buffer.concat([line, Buffer.from('\n')]));
   };
-  const stop = (bytes: number, stream: Transform) => {
+  const stop = (stream: Transform) => {
     stopped = true;
     pending = [];
     input.unpipe(stream);
     input.pause();
     stream.end();
-    guard.onTooLarge(bytes);
+    guard.onTooLarge();
   };
   const lines = new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
@@ -58,7 +58,7 @@ export function guardStdin(input: Readable, guard: StdinGuard): Readable {
       for (let at = chunk.indexOf(NEWLINE); at !== -1; at = chunk.indexOf(NEWLINE, start)) {
         const piece = chunk.subarray(start, at);
         if (size + piece.length > guard.maxMessageBytes) {
-          stop(size + piece.length, this);
+          stop(this);
           return done();
         }
         forward(pending.length === 0 ? piece : Buffer.concat([...pending, piece]), (b) => this.push(b));
@@ -68,7 +68,7 @@ export function guardStdin(input: Readable, guard: StdinGuard): Readable {
       }
       const rest = chunk.subarray(start);
       if (size + rest.length > guard.maxMessageBytes) {
-        stop(size + rest.length, this);
+        stop(this);
         return done();
       }
       if (rest.length > 0) {
@@ -83,6 +83,6 @@ export function guardStdin(input: Readable, guard: StdinGuard): Readable {
 }
 
 /** The stderr line of a message over the limit: what happened, the limit, and the option that sets it. */
-export function tooLargeMessage(bytes: number, limit: number): string {
-  return `onemodelcontext: a stdio message of more than ${limit} bytes arrived (at least ${bytes}); the server stops. Raise the limit with serveStdio({ maxMessageBytes }).`;
+export function tooLargeMessage(limit: number): string {
+  return `onemodelcontext: a stdio message larger than ${limit} bytes arrived; the server stops. Raise the limit with serveStdio({ maxMessageBytes }).`;
 }
