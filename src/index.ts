@@ -3,6 +3,7 @@ import 'reflect-metadata';
 export { Tool, type ToolOptions } from './decorators/tool.decorator';
 export { Resource, type ResourceOptions } from './decorators/resource.decorator';
 export { Prompt, type PromptOptions } from './decorators/prompt.decorator';
+export { Scopes } from './decorators/scopes.decorator';
 export { Param, type ParamOptions } from './decorators/param.decorator';
 export { Field, type FieldOptions } from './decorators/field.decorator';
 export { Description } from './decorators/description.decorator';
@@ -52,13 +53,14 @@ export {
   type SourceLiteral,
 } from './facts/registry';
 export { DefinitionError, type Diagnostic, type DiagnosticCode } from './schema/diagnostics';
-export type { QuickToolConfig, QuickParam } from './schema/quick';
+export type { QuickToolConfig, QuickParam, QuickParams } from './schema/quick';
+export type { HintValue, QuickArgs, QuickParamOptions, QuickParamValue } from './decorators/hint-value';
 export type { JsonSchema } from './schema/write';
-export { RequestContext, type RequestContextInit, type LogLevel, type InputRequest } from './request-context';
+export { RequestContext, type RequestContextInit, type LogLevel, type InputRequest, type AuthInfo } from './request-context';
 export { ToolError, UnknownToolError, TOOL_FAILED_CHANNEL } from './invoke/errors';
 export type { CallToolResult } from './invoke/results';
 export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
-export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions } from './server/mcp-server';
+export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions, type ListToolsOptions } from './server/mcp-server';
 export type { ToolListing } from './server/listing';
 export type { CatalogKind } from './server/catalog';
 export type { PageSizes, ListName } from './server/pages';
@@ -66,3 +68,4 @@ export { InMemoryServerEventBus, type ServerEventBus, type ServerEvent } from '.
 export { InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions } from './server/event-store';
 export type { ResourceListing, PromptListing } from './server/resource-listing';
 export type { ServeHttpOptions, HttpAddress, HttpHandler, HttpHandlerOptions } from './server/http';
+export type { HttpAuthOptions, JwtVerifierOptions, IntrospectionOptions, CorsOptions } from './server/auth/options';

@@ -7,7 +7,9 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { toolFromConfig, type QuickToolConfig } from '../schema/quick';
+import { checkScopes } from '../decorators/member';
+import type { QuickArgs } from '../decorators/hint-value';
+import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/quick';
 import { UnknownToolError } from '../invoke/errors';
 import type { AddOptions } from '../invoke/invocation';
 import type { CallToolResult } from '../invoke/results';
@@ -40,6 +42,12 @@ export interface ServerInfo {
 export interface McpServerOptions {
   /** Aborts a tool's signal and answers an error result after this many milliseconds. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Read an object or array argument that arrives as a JSON-encoded string (some models send
+   * `"items": "[{\"sku\":\"A\"}]"`): where the schema expects an object or array and the string parses as
+   * one, the parsed value is read. Default `false`: the listing is the contract.
+   */
+  readonly lenientJsonStrings?: boolean;
   /** Instructions sent to the client at initialisation. */
   readonly instructions?: string;
   /**
@@ -69,6 +77,12 @@ export interface CallToolOptions {
   readonly context?: RequestContextInit;
 }
 
+/** Options of {@link McpServer.listTools}. */
+export interface ListToolsOptions {
+  /** List what a caller holding these scopes may see. */
+  readonly scopes?: readonly string[];
+}
+
 /**
  * An MCP server whose tools, resources and prompts come from decorated classes (or the quick path).
  * @example
@@ -92,7 +106,7 @@ export class McpServer {
     this.info = Object.freeze({ ...info });
     this.options = Object.freeze({ ...options });
     checkPageSizes(options.pageSize);
-    this.catalog = new Catalog(options.requestTimeoutMs);
+    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings });
     const key = options.requestStateSecret ?? randomBytes(32);
     this.codec = createRequestStateCodec({ key });
     this.pager = new Pager(typeof key === 'string' ? Buffer.from(key) : key, options.pageSize);
@@ -117,12 +131,16 @@ export class McpServer {
   }
 
   /**
-   * The quick path: a tool from a handler and a map of parameter names to type hints.
-   * @example server.tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => Number(a) + Number(b));
+   * The quick path: a tool from a handler and a map of parameter names to type hints. The handler's
+   * argument is typed from the hints (`Int32` → `number`, `Nullable(Date)` → `Date | null`, a record
+   * class → its instances ...), as the SDK's `registerTool` types it from a zod shape.
+   * @example server.tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => a + b);
    */
-  tool(name: string, config: QuickToolConfig, handler: (args: Record<string, unknown>, context: RequestContext) => unknown): this {
+  tool<const P extends QuickParams = Record<never, never>>(name: string, config: QuickToolConfig<P>, handler: (args: QuickArgs<P>, context: RequestContext) => unknown): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
-    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler });
+    const call = handler as (args: Record<string, unknown>, context: RequestContext) => unknown;
+    const scopes = checkScopes(`server.tool('${name}')`, config?.scopes) ?? [];
+    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler: call }, scopes);
     return this;
   }
 
@@ -176,9 +194,13 @@ export class McpServer {
     this.bus.publish({ kind: 'resource_updated', uri });
   }
 
-  /** The `tools/list` entries exactly as they are sent to a client that negotiated MCP Apps. */
-  listTools(): readonly ToolListing[] {
-    return this.catalog.listings.tools;
+  /**
+   * The `tools/list` entries exactly as they are sent to a client that negotiated MCP Apps; with `scopes`, what
+   * a caller whose token grants them is shown over HTTP with `auth`.
+   * @example server.listTools({ scopes: ['orders:read'] }).map((t) => t.name);
+   */
+  listTools(options: ListToolsOptions = {}): readonly ToolListing[] {
+    return this.catalog.listingsFor(options.scopes).tools;
   }
 
   /**
@@ -239,7 +261,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(this.httpServing(), options);
+    const endpoint: HttpEndpoint = await startHttp(this.httpServing(), options, this.catalog);
     this.track(endpoint);
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
@@ -252,7 +274,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(this.httpServing(), options);
+    const handler = createHttpHandler(this.httpServing(), options, this.catalog);
     this.track(handler);
     return handler;
   }

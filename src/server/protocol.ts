@@ -19,6 +19,7 @@ import {
 import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from '../invoke/text-methods';
 import { promptResult, resourceResult } from '../invoke/contents';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
+import { verifiedCallerOf } from './auth/caller';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog } from './catalog';
 import type { ListName, Pager } from './pages';
 
@@ -94,7 +95,13 @@ export function contextInitOf(server: Server, ctx: ServerContext): RequestContex
       : 'the client did not declare the capability.',
     inputResponses: ctx.mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined,
     requestState: ctx.mcpReq.requestState(),
+    auth: verifiedCallerOf(ctx.http?.authInfo),
   };
+}
+
+/** What this caller may list: everything without auth, else what its token's scopes allow. */
+function listingsOf(catalog: Catalog, ctx: ServerContext) {
+  return catalog.listingsFor(ctx.http?.authInfo?.scopes);
 }
 
 async function inputRequiredOf(signal: InputRequired, codec: RequestStateCodec): Promise<InputRequiredResult> {
@@ -181,7 +188,7 @@ function paged<T>(pager: Pager, list: ListName, items: readonly T[], keyOf: (ite
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
 function installToolHandlers(server: Server, catalog: Catalog, { codec, pager }: ProtocolSettings): void {
   server.setRequestHandler('tools/list', (req, ctx) => {
-    const listings = catalog.listings;
+    const listings = listingsOf(catalog, ctx);
     const tools = negotiatedApps(callerOf(server, ctx).clientCapabilities) ? listings.tools : listings.plainTools;
     return paged(pager, 'tools', tools, (t) => t.name, req.params, 'tools') as never;
   });
@@ -198,9 +205,9 @@ function installToolHandlers(server: Server, catalog: Catalog, { codec, pager }:
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
 function installResourceHandlers(server: Server, catalog: Catalog, { codec, pager }: ProtocolSettings): void {
-  server.setRequestHandler('resources/list', (req) => paged(pager, 'resources', catalog.listings.resources, (r) => r.uri ?? '', req.params, 'resources') as never);
-  server.setRequestHandler('resources/templates/list', (req) =>
-    paged(pager, 'resourceTemplates', catalog.listings.templates, (r) => r.uriTemplate ?? '', req.params, 'resourceTemplates') as never,
+  server.setRequestHandler('resources/list', (req, ctx) => paged(pager, 'resources', listingsOf(catalog, ctx).resources, (r) => r.uri ?? '', req.params, 'resources') as never);
+  server.setRequestHandler('resources/templates/list', (req, ctx) =>
+    paged(pager, 'resourceTemplates', listingsOf(catalog, ctx).templates, (r) => r.uriTemplate ?? '', req.params, 'resourceTemplates') as never,
   );
   server.setRequestHandler('resources/read', (req, ctx) => {
     const uri = req.params.uri;
@@ -220,7 +227,7 @@ function installResourceHandlers(server: Server, catalog: Catalog, { codec, page
 
 /** `prompts/list` and `prompts/get`. */
 function installPromptHandlers(server: Server, catalog: Catalog, { codec, pager }: ProtocolSettings): void {
-  server.setRequestHandler('prompts/list', (req) => paged(pager, 'prompts', catalog.listings.prompts, (p) => p.name, req.params, 'prompts') as never);
+  server.setRequestHandler('prompts/list', (req, ctx) => paged(pager, 'prompts', listingsOf(catalog, ctx).prompts, (p) => p.name, req.params, 'prompts') as never);
   server.setRequestHandler('prompts/get', (req, ctx) => {
     const prompt = catalog.prompt(req.params.name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
