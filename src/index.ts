@@ -55,7 +55,9 @@ export { DefinitionError, type Diagnostic, type DiagnosticCode } from './schema/
 export type { QuickToolConfig, QuickParam } from './schema/quick';
 export type { JsonSchema } from './schema/write';
 export { RequestContext, type RequestContextInit, type LogLevel, type InputRequest } from './request-context';
-export { ToolError, UnknownToolError, TOOL_FAILED_CHANNEL } from './invoke/errors';
+export { OneModelContextError, type ErrorCode } from './errors';
+export { ToolError, UnknownToolError, ToolTimeoutError, TOOL_FAILED_CHANNEL } from './invoke/errors';
+export type { McpLogger, LogDetails, LogEvent } from './log';
 export type { CallToolResult } from './invoke/results';
 export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions } from './server/mcp-server';
 export type { ToolListing } from './server/listing';

@@ -1,3 +1,5 @@
+import { OneModelContextError } from './errors';
+
 /** What the server layer knows about a request; every field is optional for in-process calls. */
 export interface RequestContextInit {
   readonly signal?: AbortSignal;
@@ -30,13 +32,14 @@ export interface InputRequest {
  * Thrown by {@link RequestContext.requireInput}: the server answers the request with an input-required
  * result instead of the method's value.
  */
-export class InputRequired extends Error {
+export class InputRequired extends OneModelContextError {
+  readonly code = 'INPUT_REQUIRED';
+
   constructor(
     readonly inputRequests: Readonly<Record<string, InputRequest>>,
     readonly requestState?: unknown,
   ) {
     super('The request needs input from the client.');
-    this.name = 'InputRequired';
   }
 }
 

@@ -1,10 +1,11 @@
 import { channel } from 'node:diagnostics_channel';
+import { Log } from '../log';
 import type { ToolModel } from '../schema/model';
 import { InputRequired, RequestContext, type RequestContextInit } from '../request-context';
-import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
+import { TOOL_FAILED_CHANNEL, ToolError, ToolTimeoutError } from './errors';
 import { INVALID, argumentMessage, newFailure } from './failure';
 import { argumentsReader } from './reader';
-import { errorResult, resultWriter, type CallToolResult } from './results';
+import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
 
 /** How a registered tool is called. */
 export type ToolTarget =
@@ -16,20 +17,32 @@ export type ToolCall = (args: unknown, init: RequestContextInit) => Promise<Call
 
 const failed = channel(TOOL_FAILED_CHANNEL);
 
-/** Answers an exception: a `ToolError` with its message, anything else masked and published. */
-export function failureResult(tool: string, error: unknown): CallToolResult {
+/** Answers an exception: a `ToolError` with its message, anything else masked, published and logged. */
+export function failureResult(tool: string, error: unknown, init: RequestContextInit, log: Log): CallToolResult {
   if (error instanceof ToolError) return errorResult(error.message);
   if (failed.hasSubscribers) failed.publish({ tool, error });
+  const { requestId, sessionId } = init;
+  if (error instanceof ResultMismatchError) {
+    log.error(`The result of tool '${tool}' does not match its output schema at '${error.path}'`, { event: 'result.mismatch', tool, requestId, sessionId, path: error.path, error });
+  } else {
+    log.error(`Tool '${tool}' failed`, { event: 'tool.failed', tool, requestId, sessionId, error });
+  }
   return errorResult('The tool failed.');
 }
 
-class Timeout extends Error {}
+/** Options of {@link compileTool}. */
+export interface CompileOptions {
+  readonly requestTimeoutMs?: number;
+  /** Where masked failures and timeouts are written; nothing when left out. */
+  readonly log?: Log;
+}
 
 /**
  * Compiles a tool's call path once: the argument reader, the way to invoke the target and the result
  * writer. `requestTimeoutMs` aborts the tool's signal and answers an error result.
  */
-export function compileTool(model: ToolModel, target: ToolTarget, options: { readonly requestTimeoutMs?: number } = {}): ToolCall {
+export function compileTool(model: ToolModel, target: ToolTarget, options: CompileOptions = {}): ToolCall {
+  const log = options.log ?? Log.silent;
   const read = argumentsReader(model.params, model.arity);
   const write = resultWriter(model.result, model.name);
   const { contextIndex, signalIndex } = model;
@@ -69,18 +82,22 @@ export function compileTool(model: ToolModel, target: ToolTarget, options: { rea
             running,
             new Promise<never>((_, reject) => {
               timer = setTimeout(() => {
-                controller!.abort(new Timeout(`timed out after ${timeoutMs} ms`));
-                reject(new Timeout());
+                const timeout = new ToolTimeoutError(timeoutMs!);
+                controller!.abort(timeout);
+                reject(timeout);
               }, timeoutMs);
             }),
           ])
         : await running;
       return write(value);
     } catch (error) {
-      if (error instanceof Timeout) return errorResult(`The tool did not finish within ${timeoutMs} ms.`);
+      if (error instanceof ToolTimeoutError && error === controller?.signal.reason) {
+        log.warn(`Tool '${model.name}' did not finish within ${timeoutMs} ms`, { event: 'tool.timeout', tool: model.name, requestId: init.requestId, sessionId: init.sessionId });
+        return errorResult(error.message);
+      }
       // Not a failure: the server layer answers it with an input-required result.
       if (error instanceof InputRequired) throw error;
-      return failureResult(model.name, error);
+      return failureResult(model.name, error, init, log);
     } finally {
       if (timer) clearTimeout(timer);
     }

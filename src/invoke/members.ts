@@ -1,4 +1,6 @@
 import { channel } from 'node:diagnostics_channel';
+import { OneModelContextError } from '../errors';
+import { Log } from '../log';
 import { InputRequired, RequestContext, type RequestContextInit } from '../request-context';
 import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, newFailure } from './failure';
@@ -11,33 +13,29 @@ import type { PromptModel } from '../schema/prompts';
  */
 
 /** A bad or missing argument, an unknown prompt: JSON-RPC -32602 on the wire. */
-export class InvalidParamsError extends Error {
-  readonly code = -32602;
+export class InvalidParamsError extends OneModelContextError {
+  readonly code = 'INVALID_PARAMS';
+  readonly jsonRpcCode = -32602;
 
   constructor(message: string, readonly data?: Readonly<Record<string, unknown>>) {
     super(message);
-    this.name = 'InvalidParamsError';
   }
 }
 
 /** No resource has this URI: -32002 before 2026-07-28, -32602 from it (DESIGN.md section 8). */
-export class ResourceNotFoundError extends Error {
-  readonly code = -32002;
+export class ResourceNotFoundError extends OneModelContextError {
+  readonly code = 'RESOURCE_NOT_FOUND';
+  readonly jsonRpcCode = -32002;
 
   constructor(readonly uri: string) {
     super('Resource not found');
-    this.name = 'ResourceNotFoundError';
   }
 }
 
 /** A resource or prompt method failed: JSON-RPC -32603 with a `ToolError`'s message or a masked text. */
-export class MemberFailedError extends Error {
-  readonly code = -32603;
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'MemberFailedError';
-  }
+export class MemberFailedError extends OneModelContextError {
+  readonly code = 'MEMBER_FAILED';
+  readonly jsonRpcCode = -32603;
 }
 
 /** What `compileMember` needs of a resource or prompt model. */
@@ -49,7 +47,7 @@ export type MemberCall = (args: Readonly<Record<string, unknown>> | undefined, i
 const failed = channel(TOOL_FAILED_CHANNEL);
 
 /** Compiles the argument reading and invocation of one method, once. `kind` names it in masked errors. */
-export function compileMember(model: MemberShape, instance: object, key: string | symbol, kind: 'resource' | 'prompt'): MemberCall {
+export function compileMember(model: MemberShape, instance: object, key: string | symbol, kind: 'resource' | 'prompt', log: Log = Log.silent): MemberCall {
   const read = textArgumentsReader(model.params, model.arity);
   const { contextIndex, signalIndex } = model;
   return async (args, init) => {
@@ -66,6 +64,8 @@ export function compileMember(model: MemberShape, instance: object, key: string 
       if (error instanceof InputRequired || error instanceof ResourceNotFoundError || error instanceof InvalidParamsError) throw error;
       if (error instanceof ToolError) throw new MemberFailedError(error.message);
       if (failed.hasSubscribers) failed.publish({ tool: model.name, error });
+      const { requestId, sessionId } = init;
+      log.error(`${kind === 'resource' ? 'Resource' : 'Prompt'} '${model.name}' failed`, { event: `${kind}.failed`, [kind]: model.name, requestId, sessionId, error });
       throw new MemberFailedError(`The ${kind} failed.`);
     }
   };

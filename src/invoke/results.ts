@@ -1,5 +1,6 @@
 import { TransformationType } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { OneModelContextError } from '../errors';
 import { perNode } from '../schema/memo';
 import type { RecordNode, ResultModel, TypeNode } from '../schema/model';
 import { INVALID, formatPath, newFailure } from './failure';
@@ -15,10 +16,15 @@ export interface CallToolResult {
 }
 
 /** Thrown when a result does not match its own output schema: a tool failure, masked and published. */
-export class ResultMismatchError extends Error {
-  constructor(tool: string, path: string, expected: string) {
+export class ResultMismatchError extends OneModelContextError {
+  readonly code = 'RESULT_MISMATCH';
+
+  constructor(
+    readonly tool: string,
+    readonly path: string,
+    expected: string,
+  ) {
     super(`The result of ${tool} does not match its output schema at '${path}': ${expected}`);
-    this.name = 'ResultMismatchError';
   }
 }
 

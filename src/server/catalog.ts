@@ -1,3 +1,4 @@
+import { Log } from '../log';
 import { Problems } from '../schema/diagnostics';
 import type { ToolModel, TypeNode } from '../schema/model';
 import { promptFromMethod, type PromptModel } from '../schema/prompts';
@@ -57,10 +58,27 @@ type Pending =
   | { readonly kind: 'resource'; readonly model: ResourceModel; readonly instance: object; readonly key: string | symbol }
   | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol };
 
-/** Compiles a tool's reader and writer on its first call: a server with many tools starts without paying for all. */
-function lazily(compile: () => ToolCall): ToolCall {
+/**
+ * Compiles a tool's reader and writer on its first call: a server with many tools starts without paying
+ * for all. A compile failure is logged and rejects the call (a -32603 on the wire); the next call tries again.
+ */
+function lazily(tool: string, compile: () => ToolCall, log: Log): ToolCall {
   let compiled: ToolCall | undefined;
-  return (args, init) => (compiled ??= compile())(args, init);
+  const compileLogged = (init: Parameters<ToolCall>[1]) => {
+    try {
+      return (compiled = compile());
+    } catch (error) {
+      log.error(`The reader or writer of tool '${tool}' could not be compiled`, { event: 'compile.failed', tool, requestId: init.requestId, sessionId: init.sessionId, error });
+      throw error;
+    }
+  };
+  return (args, init) => (compiled ?? compileLogged(init))(args, init);
+}
+
+/** What the catalog needs of the server's options. */
+export interface CatalogOptions {
+  readonly requestTimeoutMs?: number;
+  readonly log?: Log;
 }
 
 export class Catalog {
@@ -71,7 +89,14 @@ export class Catalog {
   private readonly uiResources = new Map<string, UiResource>();
   private cached: Listings | undefined;
 
-  constructor(private readonly requestTimeoutMs: number | undefined) {}
+  private readonly requestTimeoutMs: number | undefined;
+  /** The server's log, for the calls compiled here and for definition-time warnings. */
+  readonly log: Log;
+
+  constructor(options: CatalogOptions = {}) {
+    this.requestTimeoutMs = options.requestTimeoutMs;
+    this.log = options.log ?? Log.silent;
+  }
 
   /** Adds every `@Tool`, `@Resource` and `@Prompt` of an instance, or throws one `DefinitionError`. */
   addInstance(instance: object): void {
@@ -128,20 +153,20 @@ export class Catalog {
     for (const entry of pending) {
       if (entry.kind === 'tool') {
         const { model, target } = entry;
-        const requestTimeoutMs = this.requestTimeoutMs;
+        const { requestTimeoutMs, log } = this;
         const listing = Object.freeze(listingOf(entry.model, true));
         this.tools.set(entry.model.name, {
           model: entry.model,
           listing,
           plainListing: entry.model.ui ? Object.freeze(listingOf(entry.model, false)) : listing,
-          call: lazily(() => compileTool(model, target, { requestTimeoutMs })),
+          call: lazily(model.name, () => compileTool(model, target, { requestTimeoutMs, log }), log),
         });
       } else if (entry.kind === 'resource') {
         const registered: RegisteredResource = {
           model: entry.model,
           listing: Object.freeze(resourceListingOf(entry.model)),
           match: uriMatcherOf(entry.model.parts),
-          call: compileMember(entry.model, entry.instance, entry.key, 'resource'),
+          call: compileMember(entry.model, entry.instance, entry.key, 'resource', this.log),
         };
         if (entry.model.template) this.templates.push(registered);
         else this.resources.set(entry.model.uri, registered);
@@ -149,7 +174,7 @@ export class Catalog {
         this.prompts.set(entry.model.name, {
           model: entry.model,
           listing: Object.freeze(promptListingOf(entry.model)),
-          call: compileMember(entry.model, entry.instance, entry.key, 'prompt'),
+          call: compileMember(entry.model, entry.instance, entry.key, 'prompt', this.log),
         });
       }
     }

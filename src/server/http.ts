@@ -9,6 +9,7 @@ import {
   toNodeHandler,
   toWebRequest,
 } from '@modelcontextprotocol/node';
+import { Log } from '../log';
 import { withLegacyNotFoundCode } from './protocol';
 
 /**
@@ -78,6 +79,15 @@ async function readJson(req: IncomingMessage, res: ServerResponse, limit: number
   }
 }
 
+function pathOf(req: IncomingMessage): string {
+  return new URL(req.url ?? '/', 'http://localhost').pathname;
+}
+
+function sessionHeader(req: IncomingMessage): string | undefined {
+  const sid = req.headers['mcp-session-id'];
+  return typeof sid === 'string' ? sid : undefined;
+}
+
 function opensSession(body: unknown): boolean {
   const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
@@ -117,10 +127,10 @@ interface Session {
 }
 
 /** The endpoint's request handling; `factory` makes one SDK `Server` per modern request or legacy session. */
-export function createHttpHandler(factory: () => Server, options: HttpHandlerOptions = {}): HttpHandler {
+export function createHttpHandler(factory: () => Server, options: HttpHandlerOptions = {}, log: Log = Log.silent): HttpHandler {
   const path = options.path;
   const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  const modernHandler = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize: limit });
+  const modernHandler = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize: limit, onerror: log.transportFailure });
   const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
   const sessions = new Map<string, Session>();
   const guarded = options.validateHost ?? true;
@@ -176,7 +186,7 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void> {
-    if (path !== undefined && new URL(req.url ?? '/', 'http://localhost').pathname !== path) {
+    if (path !== undefined && pathOf(req) !== path) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return;
     }
@@ -192,7 +202,12 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
   }
 
   return {
-    handle: (req, res, parsed) => handle(req, res, parsed).catch(() => jsonRpcError(res, 500, -32603, 'Internal error')),
+    handle: (req, res, parsed) =>
+      handle(req, res, parsed).catch((error: unknown) => {
+        // The path only: a query string may carry a token.
+        log.error(`HTTP ${req.method} ${pathOf(req)} failed`, { event: 'http.failed', sessionId: sessionHeader(req), error });
+        jsonRpcError(res, 500, -32603, 'Internal error');
+      }),
     async close() {
       clearInterval(sweeper);
       await modernHandler.close();
@@ -202,7 +217,7 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
 }
 
 /** Starts the endpoint on its own Node HTTP server. */
-export async function startHttp(factory: () => Server, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
+export async function startHttp(factory: () => Server, options: ServeHttpOptions = {}, log: Log = Log.silent): Promise<HttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const handler = createHttpHandler(factory, {
@@ -211,7 +226,7 @@ export async function startHttp(factory: () => Server, options: ServeHttpOptions
     maxSessions: options.maxSessions,
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
     validateHost: LOOPBACK.test(host),
-  });
+  }, log);
   const http: HttpServer = createServer((req, res) => void handler.handle(req, res));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

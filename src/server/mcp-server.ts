@@ -3,6 +3,7 @@ import { createRequestStateCodec, type RequestStateCodec, type Transport } from 
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { toolFromConfig, type QuickToolConfig } from '../schema/quick';
 import { UnknownToolError } from '../invoke/errors';
+import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog } from './catalog';
@@ -29,6 +30,12 @@ export interface McpServerOptions {
    * process, which is enough when one process serves every round of a flow.
    */
   readonly requestStateSecret?: string;
+  /**
+   * Where masked failures, output-schema mismatches, compile failures, timeouts and transport failures are
+   * written: anything with `error`, `warn`, `info` and `debug` (console, pino, winston). Default: one line
+   * per event on stderr. `false` logs nothing. Clients never see any of it.
+   */
+  readonly logger?: McpLogger | false;
 }
 
 /** Options of an in-process {@link McpServer.callTool}. */
@@ -52,6 +59,7 @@ export class McpServer {
   readonly info: ServerInfo;
   readonly options: McpServerOptions;
   private readonly catalog: Catalog;
+  private readonly log: Log;
   private readonly codec: RequestStateCodec;
   private readonly open = new Set<{ close(): Promise<void> }>();
 
@@ -61,7 +69,8 @@ export class McpServer {
     }
     this.info = Object.freeze({ ...info });
     this.options = Object.freeze({ ...options });
-    this.catalog = new Catalog(options.requestTimeoutMs);
+    this.log = Log.of(options.logger);
+    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, log: this.log });
     this.codec = createRequestStateCodec({ key: options.requestStateSecret ?? randomBytes(32) });
   }
 
@@ -127,6 +136,9 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<void> {
     let legacy = false;
+    // Failures before a protocol server takes the connection over (the SDK chains this handler after).
+    const reportError = this.log.transportFailure;
+    transport.onerror ??= reportError;
     await routeByOpening(withLegacyNotFoundCode(transport, () => legacy), {
       legacy: async (view) => {
         legacy = true;
@@ -140,7 +152,7 @@ export class McpServer {
           legacy = era === 'legacy';
           return this.protocolServer();
         };
-        this.track(serveStdio(factory, { transport: view }));
+        this.track(serveStdio(factory, { transport: view, onerror: reportError }));
       },
     });
   }
@@ -160,7 +172,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(), options);
+    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(), options, this.log);
     this.track(endpoint);
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
@@ -173,7 +185,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(() => this.protocolServer(), options);
+    const handler = createHttpHandler(() => this.protocolServer(), options, this.log);
     this.track(handler);
     return handler;
   }
@@ -190,6 +202,6 @@ export class McpServer {
   }
 
   private protocolServer() {
-    return createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec });
+    return createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec, log: this.log });
   }
 }

@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { InvalidParamsError, MemberFailedError, ResourceNotFoundError } from '../invoke/members';
 import { promptResult, resourceResult } from '../invoke/contents';
+import type { Log } from '../log';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog } from './catalog';
 
@@ -29,6 +30,7 @@ export interface ProtocolSettings {
   readonly info: { readonly name: string; readonly version: string; readonly title?: string };
   readonly instructions?: string;
   readonly codec: RequestStateCodec;
+  readonly log: Log;
 }
 
 type Capabilities = Readonly<Record<string, unknown>> | undefined;
@@ -100,22 +102,23 @@ async function inputRequiredOf(signal: InputRequired, codec: RequestStateCodec):
   });
 }
 
-/** Maps our errors to JSON-RPC errors; nothing else escapes, so no internals reach the wire. */
-function protocolErrorOf(error: unknown): Error {
+/** Maps our errors to JSON-RPC errors; nothing else escapes, so no internals reach the wire (it is logged). */
+function protocolErrorOf(error: unknown, log: Log, ctx: ServerContext): Error {
   if (error instanceof InvalidParamsError) return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
   if (error instanceof ResourceNotFoundError) return new SdkResourceNotFoundError(error.uri);
   if (error instanceof MemberFailedError) return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+  log.error('A request failed', { event: 'request.failed', requestId: ctx.mcpReq.id, sessionId: ctx.sessionId, error });
   return new ProtocolError(ProtocolErrorCode.InternalError, 'The request failed.');
 }
 
 /** Runs a handler body, answering `requireInput` with an input-required result and errors as JSON-RPC errors. */
-async function answer<T>(codec: RequestStateCodec, run: () => Promise<T>): Promise<T | InputRequiredResult> {
+async function answer<T>(settings: ProtocolSettings, ctx: ServerContext, run: () => Promise<T>): Promise<T | InputRequiredResult> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof InputRequired) return inputRequiredOf(error, codec);
+    if (error instanceof InputRequired) return inputRequiredOf(error, settings.codec);
     if (error instanceof ProtocolError) throw error;
-    throw protocolErrorOf(error);
+    throw protocolErrorOf(error, settings.log, ctx);
   }
 }
 
@@ -131,6 +134,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
     instructions: settings.instructions,
     requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
   });
+  server.onerror = settings.log.transportFailure;
 
   server.setRequestHandler('tools/list', (_req, ctx) => {
     const listings = catalog.listings;
@@ -142,7 +146,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
     // Tool calls answer errors as results; only `requireInput` rejects.
     return tool.call(req.params.arguments, contextInitOf(server, ctx)).catch((error: unknown) => {
       if (error instanceof InputRequired) return inputRequiredOf(error, codec);
-      throw protocolErrorOf(error);
+      throw protocolErrorOf(error, settings.log, ctx);
     }) as never;
   });
 
@@ -151,7 +155,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
     server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.listings.templates as never }));
     server.setRequestHandler('resources/read', (req, ctx) => {
       const uri = req.params.uri;
-      return answer(codec, async () => {
+      return answer(settings, ctx, async () => {
         const found = catalog.findResource(uri);
         if (!found) throw new ResourceNotFoundError(uri);
         if (found.kind === 'ui') return { contents: [{ uri, mimeType: APP_MIME_TYPE, text: found.ui.html }] };
@@ -169,7 +173,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
     server.setRequestHandler('prompts/get', (req, ctx) => {
       const prompt = catalog.prompts.get(req.params.name);
       if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
-      return answer(codec, async () =>
+      return answer(settings, ctx, async () =>
         promptResult(await prompt.call(stringArguments(req.params.arguments), contextInitOf(server, ctx)), prompt.model.description),
       ) as never;
     });
