@@ -61,5 +61,6 @@ export type { McpLogger, LogDetails, LogEvent } from './log';
 export type { CallToolResult } from './invoke/results';
 export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions } from './server/mcp-server';
 export type { ToolListing } from './server/listing';
+export type { TelemetryOptions } from './server/telemetry-options';
 export type { ResourceListing, PromptListing } from './server/resource-listing';
 export type { ServeHttpOptions, HttpAddress, HttpHandler, HttpHandlerOptions } from './server/http';

@@ -11,6 +11,8 @@ import { createHttpHandler, startHttp, type HttpAddress, type HttpEndpoint, type
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
 import { createProtocolServer, withLegacyNotFoundCode } from './protocol';
+import { Telemetry, type Network } from './telemetry';
+import type { TelemetryOptions } from './telemetry-options';
 
 /** Server identity sent in `initialize` / `server/discover`. */
 export interface ServerInfo {
@@ -36,7 +38,14 @@ export interface McpServerOptions {
    * per event on stderr. `false` logs nothing. Clients never see any of it.
    */
   readonly logger?: McpLogger | false;
+  /**
+   * OpenTelemetry spans and metrics per the semantic conventions for MCP, recorded when
+   * `@opentelemetry/api` is installed and an SDK is registered. `false` switches them off.
+   */
+  readonly telemetry?: TelemetryOptions | false;
 }
+
+const HTTP: Network = { transport: 'tcp', protocol: 'http' };
 
 /** Options of an in-process {@link McpServer.callTool}. */
 export interface CallToolOptions {
@@ -60,6 +69,7 @@ export class McpServer {
   readonly options: McpServerOptions;
   private readonly catalog: Catalog;
   private readonly log: Log;
+  private readonly telemetry: Telemetry | undefined;
   private readonly codec: RequestStateCodec;
   private readonly open = new Set<{ close(): Promise<void> }>();
 
@@ -70,6 +80,7 @@ export class McpServer {
     this.info = Object.freeze({ ...info });
     this.options = Object.freeze({ ...options });
     this.log = Log.of(options.logger);
+    this.telemetry = Telemetry.of(options.telemetry, this.info.version, this.log);
     this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, log: this.log });
     this.codec = createRequestStateCodec({ key: options.requestStateSecret ?? randomBytes(32) });
   }
@@ -136,13 +147,14 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<void> {
     let legacy = false;
+    const network: Network = transport instanceof StdioServerTransport ? { transport: 'pipe' } : {};
     // Failures before a protocol server takes the connection over (the SDK chains this handler after).
     const reportError = this.log.transportFailure;
     transport.onerror ??= reportError;
     await routeByOpening(withLegacyNotFoundCode(transport, () => legacy), {
       legacy: async (view) => {
         legacy = true;
-        const server = this.protocolServer();
+        const server = this.protocolServer(network);
         this.track(server);
         server.onclose = () => this.open.delete(server);
         await server.connect(view);
@@ -150,7 +162,7 @@ export class McpServer {
       other: (view) => {
         const factory = ({ era }: { era: 'legacy' | 'modern' }) => {
           legacy = era === 'legacy';
-          return this.protocolServer();
+          return this.protocolServer(network);
         };
         this.track(serveStdio(factory, { transport: view, onerror: reportError }));
       },
@@ -172,7 +184,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(), options, this.log);
+    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(HTTP), options, this.log);
     this.track(endpoint);
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
@@ -185,7 +197,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(() => this.protocolServer(), options, this.log);
+    const handler = createHttpHandler(() => this.protocolServer(HTTP), options, this.log);
     this.track(handler);
     return handler;
   }
@@ -201,7 +213,9 @@ export class McpServer {
     this.open.add(handle);
   }
 
-  private protocolServer() {
-    return createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec, log: this.log });
+  private protocolServer(network: Network) {
+    const server = createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec, log: this.log });
+    this.telemetry?.instrument(server, network);
+    return server;
   }
 }
