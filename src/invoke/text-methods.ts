@@ -5,7 +5,7 @@ import { InputRequired, RequestContext, type RequestContextInit } from '../reque
 import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, newFailure } from './failure';
 import { textArgumentsReader } from './text';
-import type { PromptModel } from '../schema/prompts';
+import type { TextMethodModel } from '../schema/model';
 
 /**
  * Calling resource and prompt methods: their arguments are text, and their errors are JSON-RPC errors
@@ -33,21 +33,18 @@ export class ResourceNotFoundError extends OneModelContextError {
 }
 
 /** A resource or prompt method failed: JSON-RPC -32603 with a `ToolError`'s message or a masked text. */
-export class MemberFailedError extends OneModelContextError {
-  readonly code = 'MEMBER_FAILED';
+export class TextMethodFailedError extends OneModelContextError {
+  readonly code = 'TEXT_METHOD_FAILED';
   readonly jsonRpcCode = -32603;
 }
 
-/** What `compileMember` needs of a resource or prompt model. */
-export type MemberShape = PromptModel;
-
 /** One compiled call of a resource or prompt method: text arguments in, the method's value out. */
-export type MemberCall = (args: Readonly<Record<string, unknown>> | undefined, init: RequestContextInit) => Promise<unknown>;
+export type TextMethodCall = (args: Readonly<Record<string, unknown>> | undefined, init: RequestContextInit) => Promise<unknown>;
 
 const failed = channel(TOOL_FAILED_CHANNEL);
 
 /** Compiles the argument reading and invocation of one method, once. `kind` names it in masked errors. */
-export function compileMember(model: MemberShape, instance: object, key: string | symbol, kind: 'resource' | 'prompt', log: Log = Log.silent): MemberCall {
+export function compileTextMethod(model: TextMethodModel, instance: object, key: string | symbol, kind: 'resource' | 'prompt', log: Log = Log.silent): TextMethodCall {
   const read = textArgumentsReader(model.params, model.arity);
   const { contextIndex, signalIndex } = model;
   return async (args, init) => {
@@ -62,11 +59,11 @@ export function compileMember(model: MemberShape, instance: object, key: string 
       return await method.apply(instance, argv);
     } catch (error) {
       if (error instanceof InputRequired || error instanceof ResourceNotFoundError || error instanceof InvalidParamsError) throw error;
-      if (error instanceof ToolError) throw new MemberFailedError(error.message);
+      if (error instanceof ToolError) throw new TextMethodFailedError(error.message);
       if (failed.hasSubscribers) failed.publish({ tool: model.name, error });
       const { requestId, sessionId } = init;
       log.error(`${kind === 'resource' ? 'Resource' : 'Prompt'} '${model.name}' failed`, { event: `${kind}.failed`, [kind]: model.name, requestId, sessionId, error });
-      throw new MemberFailedError(`The ${kind} failed.`);
+      throw new TextMethodFailedError(`The ${kind} failed.`);
     }
   };
 }
