@@ -168,7 +168,7 @@ describe('failures are logged, never sent', () => {
     expect(line.slice(0, -1)).not.toContain('\n');
     expect(line).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z ERROR onemodelcontext tool\.failed: Tool 'broken' failed \(request "r-1", session abc\): Error: database unreachable <- caused by Error: connect ECONNREFUSED \(password=s\) stack="/);
     const stack = JSON.parse(line.slice(line.indexOf('stack=') + 'stack='.length)) as string;
-    expect(stack).toMatch(/^Error: database unreachable\n    at /);
+    expect(stack).toMatch(/^Error: database unreachable\n {4}at /);
     expect(stack).toContain('\nCaused by: Error: connect ECONNREFUSED (password=s)\n    at ');
   });
 
