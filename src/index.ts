@@ -59,6 +59,7 @@ export { OneModelContextError, type ErrorCode } from './errors';
 export { ToolError, UnknownToolError, ToolTimeoutError, TOOL_FAILED_CHANNEL } from './invoke/errors';
 export type { McpLogger, LogDetails, LogEvent } from './log';
 export type { CallToolResult } from './invoke/results';
+export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
 export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions } from './server/mcp-server';
 export type { ToolListing } from './server/listing';
 export type { TelemetryOptions } from './server/telemetry-options';
