@@ -90,8 +90,8 @@ function compile(node: TypeNode, mode: 'read' | 'check'): Reader {
       };
     }
     case 'enum': {
-      const values = new Map(node.names.map((n, i) => [n, node.values[i]] as const));
-      const shown = node.names.length <= 20 ? node.names.join(', ') : `${node.names.slice(0, 20).join(', ')}, ...`;
+      const values = new Map(node.listed.map((n, i) => [n, node.values[i]] as const));
+      const shown = node.listed.length <= 20 ? node.listed.join(', ') : `${node.listed.slice(0, 20).join(', ')}, ...`;
       const expected = `Expected one of: ${shown}.`;
       if (mode === 'check') return (v, f) => (typeof v === 'string' && values.has(v) ? v : fail(f, expected));
       return (v, f) => (typeof v === 'string' && values.has(v) ? values.get(v) : fail(f, expected));

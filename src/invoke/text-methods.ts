@@ -23,7 +23,7 @@ export class InvalidParamsError extends OneModelContextError {
   }
 }
 
-/** No resource has this URI: -32002 before 2026-07-28, -32602 from it (DESIGN.md section 8). */
+/** No resource has this URI: -32002 before 2026-07-28, -32602 from it (docs/protocol.md). */
 export class ResourceNotFoundError extends OneModelContextError {
   readonly code = 'RESOURCE_NOT_FOUND';
   readonly jsonRpcCode = -32002;

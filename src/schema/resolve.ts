@@ -108,7 +108,12 @@ function isHintObject(hint: unknown): hint is HintToken | HintCombinator | HintL
   return typeof hint === 'object' && hint !== null && HINT in hint;
 }
 
-/** Member names of a TypeScript enum object in declaration order (numeric enums carry reverse keys). */
+/**
+ * A TypeScript enum object as a node: member names and values in declaration order (numeric enums carry
+ * reverse keys, which are skipped). A string enum is listed by its values, because in TypeScript a string
+ * enum's value is its wire form (class-validator's `@IsEnum`, class-transformer and NestJS use it); a
+ * numeric or mixed enum is listed by its member names, as the seed does.
+ */
 export function enumNode(value: object): TypeNode | undefined {
   return once(value, () => buildEnumNode(value));
 }
@@ -119,7 +124,10 @@ function buildEnumNode(value: object): TypeNode | undefined {
   const isReverse = (k: string, v: unknown) => typeof v === 'string' && typeof record[v] === 'number' && String(record[v]) === k;
   const entries = Object.entries(record).filter(([k, v]) => !isReverse(k, v));
   if (entries.length === 0 || !entries.every(([, v]) => typeof v === 'string' || typeof v === 'number')) return undefined;
-  return { kind: 'enum', names: entries.map(([k]) => k), values: entries.map(([, v]) => v as string | number) };
+  const names = entries.map(([k]) => k);
+  const values = entries.map(([, v]) => v as string | number);
+  const listed = values.every((v) => typeof v === 'string') ? (values as string[]) : names;
+  return { kind: 'enum', names, values, listed };
 }
 
 function unsupported(site: Site, what: string): undefined {
@@ -192,7 +200,7 @@ function fromHint(hint: TypeHint, design: unknown, site: Site): TypeNode | undef
   }
   if (isHintObject(hint)) {
     if (hint[HINT] === 'token') return tokenNode(hint);
-    if (hint[HINT] === 'literals') return { kind: 'enum', names: [...hint.values], values: [...hint.values] };
+    if (hint[HINT] === 'literals') return { kind: 'enum', names: [...hint.values], values: [...hint.values], listed: [...hint.values] };
     const of = hint.of;
     switch (hint[HINT]) {
       case 'array': {

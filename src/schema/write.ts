@@ -1,7 +1,7 @@
 import { perNode } from './memo';
 import { unwrap, type SlotModel, type ParamModel, type ResultModel, type TypeNode } from './model';
 
-/** A JSON Schema fragment as written: plain JSON, keys in the order of DESIGN.md section 4. */
+/** A JSON Schema fragment as written: plain JSON, keys in the order docs/schema-mapping.md gives. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
 /** The only keywords written, in the only order they are written. */
@@ -36,7 +36,7 @@ function buildKeywords(node: TypeNode): Keywords {
     case 'bytes':
       return { type: 'string', contentEncoding: 'base64' };
     case 'enum':
-      return { type: 'string', enum: [...node.names] };
+      return { type: 'string', enum: [...node.listed] };
     case 'array':
       return {
         type: 'array',
@@ -82,13 +82,13 @@ export const fragmentOf = perNode((node: TypeNode): JsonSchema => ordered(keywor
 
 /**
  * The value written as `default`, or `undefined`: strings, numbers, booleans and chars as they are,
- * enums by member name; `null` and anything else write nothing.
+ * enums in their listed form; `null` and anything else write nothing.
  */
 export function writtenDefault(node: TypeNode, value: unknown): unknown {
   const bare = unwrap(node);
   if (bare.kind === 'enum') {
     const at = bare.values.indexOf(value as string | number);
-    return at >= 0 ? bare.names[at] : undefined;
+    return at >= 0 ? bare.listed[at] : undefined;
   }
   if (typeof value === 'string' && bare.kind === 'string' && bare.as === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value) && (bare.kind === 'number' || bare.kind === 'integer')) return value;

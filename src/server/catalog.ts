@@ -218,7 +218,7 @@ export class Catalog {
   }
 
   /**
-   * Completion values for a template variable or prompt argument: the member names of an enum type that
+   * Completion values for a template variable or prompt argument: the listed values of an enum type that
    * start with what was typed; nothing for other types.
    */
   complete(ref: { readonly type: string; readonly name?: string; readonly uri?: string }, argument: string, typed: string): readonly string[] | undefined {
@@ -232,7 +232,7 @@ export class Catalog {
     const type: TypeNode | undefined = params.find((p) => p.name === argument)?.type;
     const bare = type && unwrap(type);
     if (bare?.kind !== 'enum') return [];
-    return bare.names.filter((n) => n.startsWith(typed));
+    return bare.listed.filter((n) => n.startsWith(typed));
   }
 
   get hasResources(): boolean {
