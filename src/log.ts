@@ -5,15 +5,14 @@
 
 /**
  * What the server reports, by name: `tool.failed` (a masked failure), `result.mismatch` (a result that
- * breaks its own output schema), `tool.timeout`, `compile.failed` (a reader or writer that could not be
- * built), `resource.failed`, `prompt.failed`, `request.failed` (a handler error answered -32603),
+ * breaks its own output schema; a reader or writer that could not be built is a `tool.failed` too),
+ * `tool.timeout`, `resource.failed`, `prompt.failed`, `request.failed` (a handler error answered -32603),
  * `transport.failed` (stdio, a connection) and `http.failed` (an HTTP request answered 500).
  */
 export type LogEvent =
   | 'tool.failed'
   | 'result.mismatch'
   | 'tool.timeout'
-  | 'compile.failed'
   | 'resource.failed'
   | 'prompt.failed'
   | 'request.failed'

@@ -3,7 +3,7 @@ import { Log } from '../log';
 import type { ToolModel } from '../schema/model';
 import { InputRequired, RequestContext, type RequestContextInit } from '../request-context';
 import { TOOL_FAILED_CHANNEL, ToolError, ToolTimeoutError } from './errors';
-import { INVALID, argumentMessage, newFailure } from './failure';
+import { INVALID, argumentMessage, buildOrDefer, newFailure } from './failure';
 import { argumentsReader } from './reader';
 import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
 import { methodRunner, type InvokeHook } from './invocation';
@@ -31,21 +31,49 @@ export function failureResult(tool: string, error: unknown, init: RequestContext
   return errorResult('The tool failed.');
 }
 
-/** Options of {@link compileTool}. */
+/**
+ * Runs `run` with a signal that aborts after `ms` (and when `signal` aborts); a run that has not settled
+ * by then rejects with a `ToolTimeoutError` (also the signal's abort reason). Without `ms`, `run` gets `signal` itself.
+ */
+async function withTimeout<T>(run: (signal: AbortSignal | undefined) => T | Promise<T>, ms: number | undefined, signal: AbortSignal | undefined): Promise<T> {
+  if (ms === undefined) return run(signal);
+  const controller = new AbortController();
+  const forward = () => controller.abort(signal!.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener('abort', forward, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const timeout = new ToolTimeoutError(ms);
+      controller.abort(timeout);
+      reject(timeout);
+    }, ms);
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(() => run(controller.signal)), expired]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', forward);
+  }
+}
+
+/** How a tool reads its arguments: `lenientJsonStrings` reads objects and arrays sent as JSON text. */
 export interface CompileOptions {
   readonly requestTimeoutMs?: number;
+  readonly lenientJsonStrings?: boolean;
   /** Where masked failures and timeouts are written; nothing when left out. */
   readonly log?: Log;
 }
 
 /**
  * Compiles a tool's call path once: the argument reader, the way to invoke the target and the result
- * writer. `requestTimeoutMs` aborts the tool's signal and answers an error result.
+ * writer. `requestTimeoutMs` aborts the tool's signal and answers an error result. A throw anywhere in
+ * reading, invoking or writing (other than a `ToolError`) is the masked `The tool failed.`.
  */
 export function compileTool(model: ToolModel, target: ToolTarget, options: CompileOptions = {}): ToolCall {
   const log = options.log ?? Log.silent;
-  const read = argumentsReader(model.params, model.arity);
-  const write = resultWriter(model.result, model.name);
+  const read = buildOrDefer(() => argumentsReader(model.params, model.arity, { lenientJsonStrings: options.lenientJsonStrings }));
+  const write = buildOrDefer(() => resultWriter(model.result, model.name));
   const { contextIndex, signalIndex } = model;
   const names = model.params.map((p) => [p.index, p.name] as const);
   const invoke =
@@ -59,45 +87,29 @@ export function compileTool(model: ToolModel, target: ToolTarget, options: Compi
   const timeoutMs = options.requestTimeoutMs;
 
   return async (args, init) => {
-    const f = newFailure();
-    const argv = read(args, f);
-    if (argv === INVALID) return errorResult(argumentMessage(f));
-    let timer: NodeJS.Timeout | undefined;
-    let controller: AbortController | undefined;
-    if (timeoutMs !== undefined) {
-      controller = new AbortController();
-      const outer = init.signal;
-      if (outer?.aborted) controller.abort(outer.reason);
-      else outer?.addEventListener('abort', () => controller!.abort(outer.reason), { once: true });
-    }
-    const context = new RequestContext(controller ? { ...init, signal: controller.signal } : init);
-    if (contextIndex !== undefined) argv[contextIndex] = context;
-    if (signalIndex !== undefined) argv[signalIndex] = context.signal;
     try {
-      const running = Promise.resolve().then(() => invoke(argv, context));
-      const value = controller
-        ? await Promise.race([
-            running,
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(() => {
-                const timeout = new ToolTimeoutError(timeoutMs!);
-                controller!.abort(timeout);
-                reject(timeout);
-              }, timeoutMs);
-            }),
-          ])
-        : await running;
+      const f = newFailure();
+      const argv = read(args, f);
+      if (argv === INVALID) return errorResult(argumentMessage(f));
+      const value = await withTimeout(
+        (signal) => {
+          const context = new RequestContext(signal === init.signal ? init : { ...init, signal });
+          if (contextIndex !== undefined) argv[contextIndex] = context;
+          if (signalIndex !== undefined) argv[signalIndex] = context.signal;
+          return invoke(argv, context);
+        },
+        timeoutMs,
+        init.signal,
+      );
       return write(value);
     } catch (error) {
-      if (error instanceof ToolTimeoutError && error === controller?.signal.reason) {
+      if (error instanceof ToolTimeoutError) {
         log.warn(`Tool '${model.name}' did not finish within ${timeoutMs} ms`, { event: 'tool.timeout', tool: model.name, requestId: init.requestId, sessionId: init.sessionId });
         return errorResult(error.message);
       }
       // Not a failure: the server layer answers it with an input-required result.
       if (error instanceof InputRequired) throw error;
       return failureResult(model.name, error, init, log);
-    } finally {
-      if (timer) clearTimeout(timer);
     }
   };
 }

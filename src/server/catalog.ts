@@ -4,7 +4,7 @@ import { unwrap, type ToolModel, type TypeNode } from '../schema/model';
 import { promptFromMethod, type PromptModel } from '../schema/prompts';
 import { resourceFromMethod, type ResourceModel } from '../schema/resources';
 import { decoratedMembersOf, toolFromMethod } from '../schema/tools';
-import { compileTool, type ToolCall, type ToolTarget } from '../invoke/invoker';
+import { compileTool, type CompileOptions, type ToolCall, type ToolTarget } from '../invoke/invoker';
 import { compileTextMethod, type TextMethodCall } from '../invoke/text-methods';
 import type { AddOptions, InvokeHook } from '../invoke/invocation';
 import { listingOf, type ToolListing } from './listing';
@@ -59,27 +59,10 @@ type Pending =
   | { readonly kind: 'resource'; readonly model: ResourceModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
   | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook };
 
-/**
- * Compiles a tool's reader and writer on its first call: a server with many tools starts without paying
- * for all. A compile failure is logged and rejects the call (a -32603 on the wire); the next call tries again.
- */
-function lazily(tool: string, compile: () => ToolCall, log: Log): ToolCall {
+/** Compiles a tool's reader and writer on its first call: a server with many tools starts without paying for all. */
+function lazily(compile: () => ToolCall): ToolCall {
   let compiled: ToolCall | undefined;
-  const compileLogged = (init: Parameters<ToolCall>[1]) => {
-    try {
-      return (compiled = compile());
-    } catch (error) {
-      log.error(`The reader or writer of tool '${tool}' could not be compiled`, { event: 'compile.failed', tool, requestId: init.requestId, sessionId: init.sessionId, error });
-      throw error;
-    }
-  };
-  return (args, init) => (compiled ?? compileLogged(init))(args, init);
-}
-
-/** What the catalog needs of the server's options. */
-export interface CatalogOptions {
-  readonly requestTimeoutMs?: number;
-  readonly log?: Log;
+  return (args, init) => (compiled ??= compile())(args, init);
 }
 
 export class Catalog {
@@ -90,13 +73,11 @@ export class Catalog {
   private readonly uiResources = new Map<string, UiResource>();
   private cached: Listings | undefined;
 
-  private readonly requestTimeoutMs: number | undefined;
   /** The server's log, for the calls compiled here and for definition-time warnings. */
   readonly log: Log;
 
-  constructor(options: CatalogOptions = {}) {
-    this.requestTimeoutMs = options.requestTimeoutMs;
-    this.log = options.log ?? Log.silent;
+  constructor(private readonly compiling: CompileOptions = {}) {
+    this.log = compiling.log ?? Log.silent;
   }
 
   /** Adds every `@Tool`, `@Resource` and `@Prompt` of an instance, or throws one `DefinitionError`. */
@@ -154,13 +135,13 @@ export class Catalog {
     for (const entry of pending) {
       if (entry.kind === 'tool') {
         const { model, target } = entry;
-        const { requestTimeoutMs, log } = this;
+        const compiling = this.compiling;
         const listing = Object.freeze(listingOf(entry.model, true));
         this.tools.set(entry.model.name, {
           model: entry.model,
           listing,
           plainListing: entry.model.ui ? Object.freeze(listingOf(entry.model, false)) : listing,
-          call: lazily(model.name, () => compileTool(model, target, { requestTimeoutMs, log }), log),
+          call: lazily(() => compileTool(model, target, compiling)),
         });
       } else if (entry.kind === 'resource') {
         const registered: RegisteredResource = {

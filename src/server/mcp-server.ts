@@ -27,6 +27,12 @@ export interface ServerInfo {
 export interface McpServerOptions {
   /** Aborts a tool's signal and answers an error result after this many milliseconds. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Read an object or array argument that arrives as a JSON-encoded string (some models send
+   * `"items": "[{\"sku\":\"A\"}]"`): where the schema expects an object or array and the string parses as
+   * one, the parsed value is read. Default `false`: the listing is the contract.
+   */
+  readonly lenientJsonStrings?: boolean;
   /** Instructions sent to the client at initialisation. */
   readonly instructions?: string;
   /**
@@ -83,7 +89,7 @@ export class McpServer {
     this.options = Object.freeze({ ...options });
     this.log = Log.of(options.logger);
     this.telemetry = Telemetry.of(options.telemetry, this.info.version, this.log);
-    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, log: this.log });
+    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, log: this.log });
     this.codec = createRequestStateCodec({ key: options.requestStateSecret ?? randomBytes(32) });
   }
 
