@@ -18,6 +18,7 @@ import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from
 import { promptResult, resourceResult } from '../invoke/contents';
 import type { Log } from '../log';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
+import { verifiedCallerOf } from './auth/caller';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog } from './catalog';
 
 /**
@@ -92,7 +93,13 @@ export function contextInitOf(server: Server, ctx: ServerContext): RequestContex
       : 'the client did not declare the capability.',
     inputResponses: ctx.mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined,
     requestState: ctx.mcpReq.requestState(),
+    auth: verifiedCallerOf(ctx.http?.authInfo),
   };
+}
+
+/** What this caller may list: everything without auth, else what its token's scopes allow. */
+function listingsOf(catalog: Catalog, ctx: ServerContext) {
+  return catalog.listingsFor(ctx.http?.authInfo?.scopes);
 }
 
 async function inputRequiredOf(signal: InputRequired, codec: RequestStateCodec): Promise<InputRequiredResult> {
@@ -102,7 +109,7 @@ async function inputRequiredOf(signal: InputRequired, codec: RequestStateCodec):
   });
 }
 
-/** Maps our errors to JSON-RPC errors; nothing else escapes, so no internals reach the wire (it is logged). */
+/** Maps our errors to JSON-RPC errors; nothing else escapes, so no internals reach the wire. */
 function protocolErrorOf(error: unknown, log: Log, ctx: ServerContext): Error {
   if (error instanceof InvalidParamsError) return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
   if (error instanceof ResourceNotFoundError) return new SdkResourceNotFoundError(error.uri);
@@ -129,7 +136,7 @@ function stringArguments(args: unknown): Readonly<Record<string, unknown>> | und
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
 function installToolHandlers(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
   server.setRequestHandler('tools/list', (_req, ctx) => {
-    const listings = catalog.listings;
+    const listings = listingsOf(catalog, ctx);
     return { tools: (negotiatedApps(callerOf(server, ctx).clientCapabilities) ? listings.tools : listings.plainTools) as never };
   });
   server.setRequestHandler('tools/call', async (req, ctx) => {
@@ -145,8 +152,8 @@ function installToolHandlers(server: Server, catalog: Catalog, settings: Protoco
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
 function installResourceHandlers(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
-  server.setRequestHandler('resources/list', () => ({ resources: catalog.listings.resources as never }));
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.listings.templates as never }));
+  server.setRequestHandler('resources/list', (_req, ctx) => ({ resources: listingsOf(catalog, ctx).resources as never }));
+  server.setRequestHandler('resources/templates/list', (_req, ctx) => ({ resourceTemplates: listingsOf(catalog, ctx).templates as never }));
   server.setRequestHandler('resources/read', (req, ctx) => {
     const uri = req.params.uri;
     return answer(settings, ctx, async () => {
@@ -164,7 +171,7 @@ function installResourceHandlers(server: Server, catalog: Catalog, settings: Pro
 
 /** `prompts/list` and `prompts/get`. */
 function installPromptHandlers(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
-  server.setRequestHandler('prompts/list', () => ({ prompts: catalog.listings.prompts as never }));
+  server.setRequestHandler('prompts/list', (_req, ctx) => ({ prompts: listingsOf(catalog, ctx).prompts as never }));
   server.setRequestHandler('prompts/get', (req, ctx) => {
     const prompt = catalog.prompts.get(req.params.name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
