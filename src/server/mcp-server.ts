@@ -6,6 +6,7 @@ import type { QuickArgs } from '../decorators/hint-value';
 import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/quick';
 import { UnknownToolError } from '../invoke/errors';
 import type { AddOptions } from '../invoke/invocation';
+import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog } from './catalog';
@@ -13,6 +14,8 @@ import { createHttpHandler, startHttp, type HttpAddress, type HttpEndpoint, type
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
 import { createProtocolServer, withLegacyNotFoundCode } from './protocol';
+import { Telemetry, type Network } from './telemetry';
+import type { TelemetryOptions } from './telemetry-options';
 
 /** Server identity sent in `initialize` / `server/discover`. */
 export interface ServerInfo {
@@ -38,7 +41,20 @@ export interface McpServerOptions {
    * process, which is enough when one process serves every round of a flow.
    */
   readonly requestStateSecret?: string;
+  /**
+   * Where masked failures, output-schema mismatches, compile failures, timeouts and transport failures are
+   * written: anything with `error`, `warn`, `info` and `debug` (console, pino, winston). Default: one line
+   * per event on stderr. `false` logs nothing. Clients never see any of it.
+   */
+  readonly logger?: McpLogger | false;
+  /**
+   * OpenTelemetry spans and metrics per the semantic conventions for MCP, recorded when
+   * `@opentelemetry/api` is installed and an SDK is registered. `false` switches them off.
+   */
+  readonly telemetry?: TelemetryOptions | false;
 }
+
+const HTTP: Network = { transport: 'tcp', protocol: 'http' };
 
 /** Options of an in-process {@link McpServer.callTool}. */
 export interface CallToolOptions {
@@ -67,6 +83,8 @@ export class McpServer {
   readonly info: ServerInfo;
   readonly options: McpServerOptions;
   private readonly catalog: Catalog;
+  private readonly log: Log;
+  private readonly telemetry: Telemetry | undefined;
   private readonly codec: RequestStateCodec;
   private readonly open = new Set<{ close(): Promise<void> }>();
 
@@ -76,7 +94,9 @@ export class McpServer {
     }
     this.info = Object.freeze({ ...info });
     this.options = Object.freeze({ ...options });
-    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings });
+    this.log = Log.of(options.logger);
+    this.telemetry = Telemetry.of(options.telemetry, this.info.version, this.log);
+    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, log: this.log });
     this.codec = createRequestStateCodec({ key: options.requestStateSecret ?? randomBytes(32) });
   }
 
@@ -154,10 +174,14 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<void> {
     let legacy = false;
+    const network: Network = transport instanceof StdioServerTransport ? { transport: 'pipe' } : {};
+    // Failures before a protocol server takes the connection over (the SDK chains this handler after).
+    const reportError = this.log.transportFailure;
+    transport.onerror ??= reportError;
     await routeByOpening(withLegacyNotFoundCode(transport, () => legacy), {
       legacy: async (view) => {
         legacy = true;
-        const server = this.protocolServer();
+        const server = this.protocolServer(network);
         this.track(server);
         server.onclose = () => this.open.delete(server);
         await server.connect(view);
@@ -165,9 +189,9 @@ export class McpServer {
       other: (view) => {
         const factory = ({ era }: { era: 'legacy' | 'modern' }) => {
           legacy = era === 'legacy';
-          return this.protocolServer();
+          return this.protocolServer(network);
         };
-        this.track(serveStdio(factory, { transport: view }));
+        this.track(serveStdio(factory, { transport: view, onerror: reportError }));
       },
     });
   }
@@ -187,7 +211,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(), options, this.catalog);
+    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(HTTP), options, this.catalog, this.log);
     this.track(endpoint);
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
@@ -200,7 +224,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(() => this.protocolServer(), options, this.catalog);
+    const handler = createHttpHandler(() => this.protocolServer(HTTP), options, this.catalog, this.log);
     this.track(handler);
     return handler;
   }
@@ -216,7 +240,9 @@ export class McpServer {
     this.open.add(handle);
   }
 
-  private protocolServer() {
-    return createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec });
+  private protocolServer(network: Network) {
+    const server = createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec, log: this.log });
+    this.telemetry?.instrument(server, network);
+    return server;
   }
 }
