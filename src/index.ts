@@ -60,6 +60,7 @@ export { ToolError, UnknownToolError, TOOL_FAILED_CHANNEL } from './invoke/error
 export type { CallToolResult } from './invoke/results';
 export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
 export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions } from './server/mcp-server';
+export type { McpLogger } from './server/logger';
 export type { ToolListing } from './server/listing';
 export type { ResourceListing, PromptListing } from './server/resource-listing';
 export type { ServeHttpOptions, HttpAddress, HttpHandler, HttpHandlerOptions } from './server/http';

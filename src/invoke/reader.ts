@@ -36,10 +36,18 @@ function typeName(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-function lengthText(min: number | undefined, max: number | undefined, unit: string): string {
-  if (min !== undefined && max !== undefined) return min === max ? `exactly ${min} ${unit}` : `${min} to ${max} ${unit}`;
-  if (min !== undefined) return `at least ${min} ${unit}`;
-  return `at most ${max} ${unit}`;
+/** `exactly 1 character`, `2 to 5 items`, `at least 3 characters`: the unit agrees with the last number. */
+function lengthText(min: number | undefined, max: number | undefined, unit: 'character' | 'item'): string {
+  const of = (n: number | undefined) => (n === 1 ? unit : `${unit}s`);
+  if (min !== undefined && max !== undefined) return min === max ? `exactly ${min} ${of(min)}` : `${min} to ${max} ${of(max)}`;
+  if (min !== undefined) return `at least ${min} ${of(min)}`;
+  return `at most ${max} ${of(max)}`;
+}
+
+/** `from 1 to 5`, `at least 0`, `at most 10`: a numeric range in words, an open end left out. */
+function rangeText(min: number, max: number): string {
+  if (Number.isFinite(min) && Number.isFinite(max)) return `from ${min} to ${max}`;
+  return Number.isFinite(min) ? `at least ${min}` : `at most ${max}`;
 }
 
 const caches = { read: new WeakMap<TypeNode, Reader>(), check: new WeakMap<TypeNode, Reader>() };
@@ -64,7 +72,7 @@ function compile(node: TypeNode, mode: 'read' | 'check'): Reader {
     case 'number': {
       const min = node.minimum ?? -Infinity;
       const max = node.maximum ?? Infinity;
-      const expected = Number.isFinite(min) || Number.isFinite(max) ? `Expected a number from ${min} to ${max}.` : 'Expected a number.';
+      const expected = Number.isFinite(min) || Number.isFinite(max) ? `Expected a number ${rangeText(min, max)}.` : 'Expected a number.';
       return (v, f) => (typeof v === 'number' && v >= min && v <= max ? v : fail(f, expected));
     }
     case 'integer': {
@@ -134,7 +142,7 @@ function stringReader(node: Extract<TypeNode, { kind: 'string' }>, mode: 'read' 
   const { minLength: min, maxLength: max, format, as } = node;
   const pattern = node.pattern === undefined ? undefined : new RegExp(node.pattern, 'u');
   const check = format && formatCheck(format);
-  const lengthExpected = min !== undefined || max !== undefined ? `Expected ${lengthText(min, max, 'characters')}.` : '';
+  const lengthExpected = min !== undefined || max !== undefined ? `Expected ${lengthText(min, max, 'character')}.` : '';
   const patternExpected = `Expected text matching ${node.pattern}.`;
   const formatExpected = format && `Expected ${FORMAT_NAMES[format]}.`;
   const convert =
@@ -161,7 +169,7 @@ function arrayReader(node: Extract<TypeNode, { kind: 'array' }>, mode: 'read' | 
   const item = readerOf(node.items, mode);
   const { minItems: min, maxItems: max, set, uniqueItems } = node;
   const counted = min !== undefined || max !== undefined;
-  const lengthExpected = `Expected ${lengthText(min, max, 'items')}.`;
+  const lengthExpected = `Expected ${lengthText(min, max, 'item')}.`;
   const makeSet = set && mode === 'read';
   // A set drops duplicates (DESIGN.md, as the seed's HashSet); a plain array with uniqueItems refuses them.
   const refuseDuplicates = uniqueItems && !set;

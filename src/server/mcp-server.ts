@@ -8,6 +8,8 @@ import type { AddOptions } from '../invoke/invocation';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog } from './catalog';
+import { loggerOf, type McpLogger } from './logger';
+import type { ToolModel } from '../schema/model';
 import { createHttpHandler, startHttp, type HttpAddress, type HttpEndpoint, type HttpHandler, type HttpHandlerOptions, type ServeHttpOptions } from './http';
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
@@ -22,6 +24,11 @@ export interface ServerInfo {
 
 /** Server options. */
 export interface McpServerOptions {
+  /**
+   * Where definition-time warnings go: anything with `error`, `warn`, `info` and `debug`. Default: stderr,
+   * one line per event; `false` silences it.
+   */
+  readonly logger?: McpLogger | false;
   /** Aborts a tool's signal and answers an error result after this many milliseconds. */
   readonly requestTimeoutMs?: number;
   /** Instructions sent to the client at initialisation. */
@@ -54,6 +61,7 @@ export class McpServer {
   readonly info: ServerInfo;
   readonly options: McpServerOptions;
   private readonly catalog: Catalog;
+  private readonly logger: McpLogger;
   private readonly codec: RequestStateCodec;
   private readonly open = new Set<{ close(): Promise<void> }>();
 
@@ -64,6 +72,7 @@ export class McpServer {
     this.info = Object.freeze({ ...info });
     this.options = Object.freeze({ ...options });
     this.catalog = new Catalog(options.requestTimeoutMs);
+    this.logger = loggerOf(options.logger);
     this.codec = createRequestStateCodec({ key: options.requestStateSecret ?? randomBytes(32) });
   }
 
@@ -79,8 +88,22 @@ export class McpServer {
     if (options?.invoke !== undefined && typeof options.invoke !== 'function') {
       throw new TypeError('server.add(instance, { invoke }) needs invoke to be a function of the call, for example (call) => call.instance[call.method](...call.args).');
     }
+    const before = new Set(this.catalog.tools.keys());
     this.catalog.addInstance(instance, options ?? {});
+    for (const [name, tool] of this.catalog.tools) if (!before.has(name)) this.warnIfErased(tool.model);
     return this;
+  }
+
+  /**
+   * Issue 11, no silent loss: an async method without `returns` and without generated facts has lost its
+   * declared result type, so it lists no `outputSchema` and sends no `structuredContent`. Say so once.
+   */
+  private warnIfErased(model: ToolModel): void {
+    if (model.result.kind !== 'auto' || !model.result.promise) return;
+    this.logger.warn(
+      `${model.where} (tool '${model.name}') returns a Promise whose type TypeScript erased: it has no outputSchema and a record result is not sent as structuredContent. ` +
+        `Declare it with @Tool({ returns: Type }), or run onemodelcontext generate and import the facts module.`,
+    );
   }
 
   /**

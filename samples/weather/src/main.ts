@@ -22,7 +22,8 @@ Stop with Ctrl+C.`);
   process.on('SIGTERM', stop);
 }
 
-main().catch((error) => {
-  console.error(error);
+// One line a person can act on (a port in use, a definition problem), not a stack.
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
