@@ -239,6 +239,12 @@ export function nullable(node: TypeNode): TypeNode {
   return node.kind === 'nullable' ? node : { kind: 'nullable', inner: node };
 }
 
+/**
+ * Flags that leave a pattern's matching as JSON Schema's (which is ECMA-262 with `u`): `u` itself, and
+ * `g` and `d`, which only change what a match returns.
+ */
+const HARMLESS_FLAGS = ['u', 'g', 'd'];
+
 function misfit(site: Site, c: Constraint, node: TypeNode, why?: string): TypeNode {
   site.problems.add(
     'OMCG0013',
@@ -279,6 +285,16 @@ function applyOne(node: TypeNode, c: Constraint, site: Site): TypeNode {
       return misfit(site, c, node);
     }
     case 'pattern': {
+      const changing = [...(c.flags ?? '')].filter((flag) => !HARMLESS_FLAGS.includes(flag));
+      if (changing.length > 0) {
+        site.problems.add(
+          'OMCG0013',
+          site.where,
+          `${c.decorator} has the flag${changing.length > 1 ? 's' : ''} '${changing.join('')}', which JSON Schema patterns cannot carry.`,
+          'write the flag into the pattern itself (for example [A-Za-z] instead of the i flag), or drop it.',
+        );
+        return node;
+      }
       try {
         new RegExp(c.pattern, 'u');
       } catch {

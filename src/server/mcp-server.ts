@@ -31,6 +31,12 @@ export interface McpServerOptions {
   readonly logger?: McpLogger | false;
   /** Aborts a tool's signal and answers an error result after this many milliseconds. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Read an object or array argument that arrives as a JSON-encoded string (some models send
+   * `"items": "[{\"sku\":\"A\"}]"`): where the schema expects an object or array and the string parses as
+   * one, the parsed value is read. Default `false`: the listing is the contract.
+   */
+  readonly lenientJsonStrings?: boolean;
   /** Instructions sent to the client at initialisation. */
   readonly instructions?: string;
   /**
@@ -71,7 +77,7 @@ export class McpServer {
     }
     this.info = Object.freeze({ ...info });
     this.options = Object.freeze({ ...options });
-    this.catalog = new Catalog(options.requestTimeoutMs);
+    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings });
     this.logger = loggerOf(options.logger);
     this.codec = createRequestStateCodec({ key: options.requestStateSecret ?? randomBytes(32) });
   }
