@@ -1,3 +1,4 @@
+import { classScopesOf, type MemberRecord } from '../decorators/metadata';
 import { Problems } from '../schema/diagnostics';
 import { unwrap, type ToolModel, type TypeNode } from '../schema/model';
 import { promptFromMethod, type PromptModel } from '../schema/prompts';
@@ -8,6 +9,7 @@ import { compileTextMethod, type TextMethodCall } from '../invoke/text-methods';
 import type { AddOptions, InvokeHook } from '../invoke/invocation';
 import { listingOf, type ToolListing } from './listing';
 import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
+import { grants, ScopedListings } from './scoped-listings';
 
 /**
  * Everything the server serves, computed once when it is added: listings, compiled calls and URI
@@ -25,6 +27,8 @@ export interface RegisteredTool {
   /** The listing for clients that did not negotiate MCP Apps (no `_meta.ui`). */
   readonly plainListing: ToolListing;
   readonly call: ToolCall;
+  /** What a caller's token must grant (over HTTP with auth). */
+  readonly scopes: readonly string[];
 }
 
 export interface RegisteredResource {
@@ -32,12 +36,14 @@ export interface RegisteredResource {
   readonly listing: ResourceListing;
   readonly match: UriMatcher;
   readonly call: TextMethodCall;
+  readonly scopes: readonly string[];
 }
 
 export interface RegisteredPrompt {
   readonly model: PromptModel;
   readonly listing: PromptListing;
   readonly call: TextMethodCall;
+  readonly scopes: readonly string[];
 }
 
 export interface UiResource {
@@ -45,7 +51,7 @@ export interface UiResource {
   readonly html: string;
 }
 
-interface Listings {
+export interface Listings {
   readonly tools: readonly ToolListing[];
   readonly plainTools: readonly ToolListing[];
   readonly resources: readonly ResourceListing[];
@@ -53,10 +59,22 @@ interface Listings {
   readonly prompts: readonly PromptListing[];
 }
 
-type Pending =
+type Pending = { readonly scopes: readonly string[] } & (
   | { readonly kind: 'tool'; readonly model: ToolModel; readonly target: ToolTarget }
   | { readonly kind: 'resource'; readonly model: ResourceModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
-  | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook };
+  | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
+);
+
+/** A member's own `scopes` option, else its class's `@Scopes`, else none. */
+function scopesOf(ctor: Function, record: MemberRecord): readonly string[] {
+  return record.options.scopes ?? classScopesOf(ctor) ?? [];
+}
+
+/** A JSON-RPC request's method and params, whatever shape the body had. */
+function requestParts(message: unknown): { readonly method: unknown; readonly params: Readonly<Record<string, unknown>> } {
+  const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: unknown };
+  return { method, params: typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {} };
+}
 
 /** Compiles a tool's reader and writer on its first call: a server with many tools starts without paying for all. */
 function lazily(compile: () => ToolCall): ToolCall {
@@ -71,6 +89,7 @@ export class Catalog {
   private readonly templates: RegisteredResource[] = [];
   private readonly uiResources = new Map<string, UiResource>();
   private cached: Listings | undefined;
+  private scoped: ScopedListings<Listings> | undefined;
 
   constructor(private readonly compiling: CompileOptions = {}) {}
 
@@ -81,22 +100,23 @@ export class Catalog {
     const problems = new Problems();
     const pending: Pending[] = [];
     for (const record of decoratedMembersOf(ctor)) {
+      const scopes = scopesOf(ctor, record);
       if (record.kind === 'tool') {
         const model = toolFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'tool', model, target: { kind: 'method', instance, key: record.key, invoke } });
+        if (model) pending.push({ kind: 'tool', model, target: { kind: 'method', instance, key: record.key, invoke }, scopes });
       } else if (record.kind === 'resource') {
         const model = resourceFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'resource', model, instance, key: record.key, invoke });
+        if (model) pending.push({ kind: 'resource', model, instance, key: record.key, invoke, scopes });
       } else {
         const model = promptFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'prompt', model, instance, key: record.key, invoke });
+        if (model) pending.push({ kind: 'prompt', model, instance, key: record.key, invoke, scopes });
       }
     }
     this.register(ctor.name, pending, problems);
   }
 
-  addTool(model: ToolModel, target: ToolTarget): void {
-    this.register(model.where, [{ kind: 'tool', model, target }], new Problems());
+  addTool(model: ToolModel, target: ToolTarget, scopes: readonly string[] = []): void {
+    this.register(model.where, [{ kind: 'tool', model, target, scopes }], new Problems());
   }
 
   addUiResource(uri: string, html: string): void {
@@ -106,7 +126,7 @@ export class Catalog {
     if (typeof html !== 'string') throw new TypeError(`server.addUiResource('${uri}') needs { html: string }.`);
     if (this.uiResources.has(uri) || this.resources.has(uri)) throw new TypeError(`server.addUiResource(): '${uri}' is already registered.`);
     this.uiResources.set(uri, { html, listing: Object.freeze({ uri, name: uri.slice('ui://'.length), mimeType: APP_MIME_TYPE }) });
-    this.cached = undefined;
+    this.changed();
   }
 
   private register(subject: string, pending: readonly Pending[], problems: Problems): void {
@@ -136,6 +156,7 @@ export class Catalog {
           listing,
           plainListing: entry.model.ui ? Object.freeze(listingOf(entry.model, false)) : listing,
           call: lazily(() => compileTool(model, target, compiling)),
+          scopes: entry.scopes,
         });
       } else if (entry.kind === 'resource') {
         const registered: RegisteredResource = {
@@ -143,6 +164,7 @@ export class Catalog {
           listing: Object.freeze(resourceListingOf(entry.model)),
           match: uriMatcherOf(entry.model.parts),
           call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', entry.invoke),
+          scopes: entry.scopes,
         };
         if (entry.model.template) this.templates.push(registered);
         else this.resources.set(entry.model.uri, registered);
@@ -151,10 +173,16 @@ export class Catalog {
           model: entry.model,
           listing: Object.freeze(promptListingOf(entry.model)),
           call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', entry.invoke),
+          scopes: entry.scopes,
         });
       }
     }
+    this.changed();
+  }
+
+  private changed(): void {
     this.cached = undefined;
+    this.scoped = undefined;
   }
 
   private resourceByUri(uri: string): RegisteredResource | UiResource | undefined {
@@ -163,17 +191,63 @@ export class Catalog {
 
   /** The listings, built once after each change and shared by every request. */
   get listings(): Listings {
-    if (!this.cached) {
-      const tools = [...this.tools.values()];
-      this.cached = {
-        tools: Object.freeze(tools.map((t) => t.listing)),
-        plainTools: Object.freeze(tools.map((t) => t.plainListing)),
-        resources: Object.freeze([...[...this.resources.values()].map((r) => r.listing), ...[...this.uiResources.values()].map((u) => u.listing)]),
-        templates: Object.freeze(this.templates.map((t) => t.listing)),
-        prompts: Object.freeze([...this.prompts.values()].map((p) => p.listing)),
-      };
+    return (this.cached ??= this.listingsWhere(() => true));
+  }
+
+  /**
+   * What a caller holding `scopes` may see; every listing when `scopes` is undefined (no auth). Built once per
+   * distinct set of relevant scopes and kept until the catalog changes.
+   */
+  listingsFor(scopes: readonly string[] | undefined): Listings {
+    if (scopes === undefined) return this.listings;
+    this.scoped ??= new ScopedListings(new Set(this.declaredScopes), (granted) => this.listingsWhere((needed) => grants(granted, needed)));
+    return this.scoped.for(scopes);
+  }
+
+  /** How many distinct scope sets have a listing (for tests and benchmarks). */
+  get scopedListingCount(): number {
+    return this.scoped?.size ?? 0;
+  }
+
+  private listingsWhere(visible: (scopes: readonly string[]) => boolean): Listings {
+    const tools = [...this.tools.values()].filter((t) => visible(t.scopes));
+    const shown = <T extends { readonly scopes: readonly string[] }>(items: Iterable<T>) => [...items].filter((i) => visible(i.scopes));
+    return {
+      tools: Object.freeze(tools.map((t) => t.listing)),
+      plainTools: Object.freeze(tools.map((t) => t.plainListing)),
+      resources: Object.freeze([...shown(this.resources.values()).map((r) => r.listing), ...[...this.uiResources.values()].map((u) => u.listing)]),
+      templates: Object.freeze(shown(this.templates).map((t) => t.listing)),
+      prompts: Object.freeze(shown(this.prompts.values()).map((p) => p.listing)),
+    };
+  }
+
+  /** Every scope some tool, resource or prompt needs, in the order they were declared. */
+  get declaredScopes(): readonly string[] {
+    const members = [...this.tools.values(), ...this.resources.values(), ...this.templates, ...this.prompts.values()];
+    return [...new Set(members.flatMap((m) => m.scopes))];
+  }
+
+  /** The scopes a JSON-RPC request needs: those of the tool, resource or prompt it names; none for the rest. */
+  scopesNeeded(message: unknown): readonly string[] {
+    const { method, params } = requestParts(message);
+    switch (method) {
+      case 'tools/call':
+        return this.tools.get(String(params.name))?.scopes ?? [];
+      case 'prompts/get':
+        return this.prompts.get(String(params.name))?.scopes ?? [];
+      case 'resources/read':
+      case 'resources/subscribe': {
+        const found = this.findResource(String(params.uri));
+        return found?.kind === 'resource' ? found.resource.scopes : [];
+      }
+      case 'completion/complete': {
+        const ref = requestParts({ params: params.ref }).params;
+        if (ref.type === 'ref/prompt') return this.prompts.get(String(ref.name))?.scopes ?? [];
+        return (this.templates.find((t) => t.model.uri === ref.uri) ?? this.resources.get(String(ref.uri)))?.scopes ?? [];
+      }
+      default:
+        return [];
     }
-    return this.cached;
   }
 
   /** The resource a URI names: a static resource, a UI resource, or the first template that matches. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { checkScopes } from '../decorators/member';
 import type { QuickArgs } from '../decorators/hint-value';
 import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/quick';
 import { UnknownToolError } from '../invoke/errors';
@@ -54,6 +55,12 @@ export interface CallToolOptions {
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Anything else the tool's `RequestContext` should carry (client info, protocol version ...). */
   readonly context?: RequestContextInit;
+}
+
+/** Options of {@link McpServer.listTools}. */
+export interface ListToolsOptions {
+  /** List what a caller holding these scopes may see. */
+  readonly scopes?: readonly string[];
 }
 
 /**
@@ -121,7 +128,8 @@ export class McpServer {
   tool<const P extends QuickParams = Record<never, never>>(name: string, config: QuickToolConfig<P>, handler: (args: QuickArgs<P>, context: RequestContext) => unknown): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
     const call = handler as (args: Record<string, unknown>, context: RequestContext) => unknown;
-    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler: call });
+    const scopes = checkScopes(`server.tool('${name}')`, config?.scopes) ?? [];
+    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler: call }, scopes);
     return this;
   }
 
@@ -135,9 +143,13 @@ export class McpServer {
     return this;
   }
 
-  /** The `tools/list` entries exactly as they are sent to a client that negotiated MCP Apps. */
-  listTools(): readonly ToolListing[] {
-    return this.catalog.listings.tools;
+  /**
+   * The `tools/list` entries exactly as they are sent to a client that negotiated MCP Apps; with `scopes`, what
+   * a caller whose token grants them is shown over HTTP with `auth`.
+   * @example server.listTools({ scopes: ['orders:read'] }).map((t) => t.name);
+   */
+  listTools(options: ListToolsOptions = {}): readonly ToolListing[] {
+    return this.catalog.listingsFor(options.scopes).tools;
   }
 
   /**
@@ -198,7 +210,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(), options);
+    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(), options, this.catalog);
     this.track(endpoint);
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
@@ -211,7 +223,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(() => this.protocolServer(), options);
+    const handler = createHttpHandler(() => this.protocolServer(), options, this.catalog);
     this.track(handler);
     return handler;
   }

@@ -17,6 +17,7 @@ import {
 import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from '../invoke/text-methods';
 import { promptResult, resourceResult } from '../invoke/contents';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
+import { verifiedCallerOf } from './auth/caller';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog } from './catalog';
 
 /**
@@ -90,7 +91,13 @@ export function contextInitOf(server: Server, ctx: ServerContext): RequestContex
       : 'the client did not declare the capability.',
     inputResponses: ctx.mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined,
     requestState: ctx.mcpReq.requestState(),
+    auth: verifiedCallerOf(ctx.http?.authInfo),
   };
+}
+
+/** What this caller may list: everything without auth, else what its token's scopes allow. */
+function listingsOf(catalog: Catalog, ctx: ServerContext) {
+  return catalog.listingsFor(ctx.http?.authInfo?.scopes);
 }
 
 async function inputRequiredOf(signal: InputRequired, codec: RequestStateCodec): Promise<InputRequiredResult> {
@@ -126,7 +133,7 @@ function stringArguments(args: unknown): Readonly<Record<string, unknown>> | und
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
 function installToolHandlers(server: Server, catalog: Catalog, codec: RequestStateCodec): void {
   server.setRequestHandler('tools/list', (_req, ctx) => {
-    const listings = catalog.listings;
+    const listings = listingsOf(catalog, ctx);
     return { tools: (negotiatedApps(callerOf(server, ctx).clientCapabilities) ? listings.tools : listings.plainTools) as never };
   });
   server.setRequestHandler('tools/call', async (req, ctx) => {
@@ -142,8 +149,8 @@ function installToolHandlers(server: Server, catalog: Catalog, codec: RequestSta
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
 function installResourceHandlers(server: Server, catalog: Catalog, codec: RequestStateCodec): void {
-  server.setRequestHandler('resources/list', () => ({ resources: catalog.listings.resources as never }));
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.listings.templates as never }));
+  server.setRequestHandler('resources/list', (_req, ctx) => ({ resources: listingsOf(catalog, ctx).resources as never }));
+  server.setRequestHandler('resources/templates/list', (_req, ctx) => ({ resourceTemplates: listingsOf(catalog, ctx).templates as never }));
   server.setRequestHandler('resources/read', (req, ctx) => {
     const uri = req.params.uri;
     return answer(codec, async () => {
@@ -161,7 +168,7 @@ function installResourceHandlers(server: Server, catalog: Catalog, codec: Reques
 
 /** `prompts/list` and `prompts/get`. */
 function installPromptHandlers(server: Server, catalog: Catalog, codec: RequestStateCodec): void {
-  server.setRequestHandler('prompts/list', () => ({ prompts: catalog.listings.prompts as never }));
+  server.setRequestHandler('prompts/list', (_req, ctx) => ({ prompts: listingsOf(catalog, ctx).prompts as never }));
   server.setRequestHandler('prompts/get', (req, ctx) => {
     const prompt = catalog.prompts.get(req.params.name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
