@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type AuthInfo as SdkAuthInfo, type Server } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { Log } from '../log';
 import type { CorsOptions, HttpAuthOptions } from './auth/options';
 import { ResourceServer } from './auth/resource-server';
 import { Cors } from './cors';
@@ -158,10 +159,10 @@ function resourceServerOf(options: HttpHandlerOptions, rules: ScopeRules): Resou
  * request goes through CORS, the Host/Origin check, the metadata document, the path, the body, the bearer token
  * and the scope challenge, then to the session table (2025 era) or the stateless handler (2026-07-28).
  */
-export function createHttpHandler(factory: () => Server, options: HttpHandlerOptions = {}, rules: ScopeRules = NO_SCOPES): HttpHandler {
+export function createHttpHandler(factory: () => Server, options: HttpHandlerOptions = {}, rules: ScopeRules = NO_SCOPES, log: Log = Log.silent): HttpHandler {
   const path = options.path;
   const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  const modernHandler = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize: limit });
+  const modernHandler = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize: limit, onerror: log.transportFailure });
   const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
   const sessions = new SessionTable(factory, {
     maxSessions: options.maxSessions,
@@ -232,7 +233,14 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
   }
 
   return {
-    handle: (req, res, parsed) => handle(req, res, parsed).catch(() => jsonRpcError(res, 500, -32603, 'Internal error')),
+    handle: (req, res, parsed) =>
+      handle(req, res, parsed).catch((error: unknown) => {
+        // The path only: a query string may carry a token.
+        const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+        const sid = req.headers['mcp-session-id'];
+        log.error(`HTTP ${req.method} ${path} failed`, { event: 'http.failed', sessionId: typeof sid === 'string' ? sid : undefined, error });
+        jsonRpcError(res, 500, -32603, 'Internal error');
+      }),
     async close() {
       await modernHandler.close();
       await sessions.closeAll();
@@ -259,7 +267,7 @@ function listenError(error: unknown, host: string, port: number): Error {
 }
 
 /** Starts the endpoint on its own Node HTTP server. */
-export async function startHttp(factory: () => Server, options: ServeHttpOptions = {}, rules: ScopeRules = NO_SCOPES): Promise<HttpEndpoint> {
+export async function startHttp(factory: () => Server, options: ServeHttpOptions = {}, rules: ScopeRules = NO_SCOPES, log: Log = Log.silent): Promise<HttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   // The handler is made once the port is known: the endpoint's URL is the default resource identifier.
@@ -290,6 +298,7 @@ export async function startHttp(factory: () => Server, options: ServeHttpOptions
         cors: options.cors,
       },
       rules,
+      log,
     );
   } catch (error) {
     await new Promise<void>((resolve) => http.close(() => resolve()));

@@ -6,15 +6,17 @@ import type { QuickArgs } from '../decorators/hint-value';
 import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/quick';
 import { UnknownToolError } from '../invoke/errors';
 import type { AddOptions } from '../invoke/invocation';
+import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog } from './catalog';
-import { loggerOf, type McpLogger } from './logger';
 import type { ToolModel } from '../schema/model';
 import { createHttpHandler, startHttp, type HttpAddress, type HttpEndpoint, type HttpHandler, type HttpHandlerOptions, type ServeHttpOptions } from './http';
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
 import { createProtocolServer, withLegacyNotFoundCode } from './protocol';
+import { Telemetry, type Network } from './telemetry';
+import type { TelemetryOptions } from './telemetry-options';
 
 /** Server identity sent in `initialize` / `server/discover`. */
 export interface ServerInfo {
@@ -25,11 +27,6 @@ export interface ServerInfo {
 
 /** Server options. */
 export interface McpServerOptions {
-  /**
-   * Where definition-time warnings go: anything with `error`, `warn`, `info` and `debug`. Default: stderr,
-   * one line per event; `false` silences it.
-   */
-  readonly logger?: McpLogger | false;
   /** Aborts a tool's signal and answers an error result after this many milliseconds. */
   readonly requestTimeoutMs?: number;
   /**
@@ -45,7 +42,20 @@ export interface McpServerOptions {
    * process, which is enough when one process serves every round of a flow.
    */
   readonly requestStateSecret?: string;
+  /**
+   * Where masked failures, output-schema mismatches, compile failures, timeouts and transport failures are
+   * written: anything with `error`, `warn`, `info` and `debug` (console, pino, winston). Default: one line
+   * per event on stderr. `false` logs nothing. Clients never see any of it.
+   */
+  readonly logger?: McpLogger | false;
+  /**
+   * OpenTelemetry spans and metrics per the semantic conventions for MCP, recorded when
+   * `@opentelemetry/api` is installed and an SDK is registered. `false` switches them off.
+   */
+  readonly telemetry?: TelemetryOptions | false;
 }
+
+const HTTP: Network = { transport: 'tcp', protocol: 'http' };
 
 /** Options of an in-process {@link McpServer.callTool}. */
 export interface CallToolOptions {
@@ -74,7 +84,8 @@ export class McpServer {
   readonly info: ServerInfo;
   readonly options: McpServerOptions;
   private readonly catalog: Catalog;
-  private readonly logger: McpLogger;
+  private readonly log: Log;
+  private readonly telemetry: Telemetry | undefined;
   private readonly codec: RequestStateCodec;
   private readonly open = new Set<{ close(): Promise<void> }>();
 
@@ -84,8 +95,9 @@ export class McpServer {
     }
     this.info = Object.freeze({ ...info });
     this.options = Object.freeze({ ...options });
-    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings });
-    this.logger = loggerOf(options.logger);
+    this.log = Log.of(options.logger);
+    this.telemetry = Telemetry.of(options.telemetry, this.info.version, this.log);
+    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, log: this.log });
     this.codec = createRequestStateCodec({ key: options.requestStateSecret ?? randomBytes(32) });
   }
 
@@ -113,9 +125,10 @@ export class McpServer {
    */
   private warnIfErased(model: ToolModel): void {
     if (model.result.kind !== 'auto' || !model.result.promise) return;
-    this.logger.warn(
+    this.log.warn(
       `${model.where} (tool '${model.name}') returns a Promise whose type TypeScript erased: it has no outputSchema and a record result is not sent as structuredContent. ` +
         `Declare it with @Tool({ returns: Type }), or run onemodelcontext generate and import the facts module.`,
+      { event: 'definition.warning', tool: model.name },
     );
   }
 
@@ -177,10 +190,14 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<void> {
     let legacy = false;
+    const network: Network = transport instanceof StdioServerTransport ? { transport: 'pipe' } : {};
+    // Failures before a protocol server takes the connection over (the SDK chains this handler after).
+    const reportError = this.log.transportFailure;
+    transport.onerror ??= reportError;
     await routeByOpening(withLegacyNotFoundCode(transport, () => legacy), {
       legacy: async (view) => {
         legacy = true;
-        const server = this.protocolServer();
+        const server = this.protocolServer(network);
         this.track(server);
         server.onclose = () => this.open.delete(server);
         await server.connect(view);
@@ -188,9 +205,9 @@ export class McpServer {
       other: (view) => {
         const factory = ({ era }: { era: 'legacy' | 'modern' }) => {
           legacy = era === 'legacy';
-          return this.protocolServer();
+          return this.protocolServer(network);
         };
-        this.track(serveStdio(factory, { transport: view }));
+        this.track(serveStdio(factory, { transport: view, onerror: reportError }));
       },
     });
   }
@@ -210,7 +227,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(), options, this.catalog);
+    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(HTTP), options, this.catalog, this.log);
     this.track(endpoint);
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
@@ -223,7 +240,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(() => this.protocolServer(), options, this.catalog);
+    const handler = createHttpHandler(() => this.protocolServer(HTTP), options, this.catalog, this.log);
     this.track(handler);
     return handler;
   }
@@ -239,7 +256,9 @@ export class McpServer {
     this.open.add(handle);
   }
 
-  private protocolServer() {
-    return createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec });
+  private protocolServer(network: Network) {
+    const server = createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec, log: this.log });
+    this.telemetry?.instrument(server, network);
+    return server;
   }
 }
