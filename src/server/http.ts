@@ -248,6 +248,24 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
   };
 }
 
+/**
+ * What a failed `listen` means, in one line a person can act on (issue 11: a newcomer got an
+ * `EADDRINUSE` stack). The system error stays as `cause`, its `code` is kept.
+ */
+function listenError(error: unknown, host: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message =
+    code === 'EADDRINUSE'
+      ? `Port ${port} on ${host} is already in use: stop the other server, or choose another port (port 0 picks a free one).`
+      : code === 'EACCES'
+        ? `Port ${port} on ${host} needs privileges this process does not have: choose a port above 1023.`
+        : code === 'EADDRNOTAVAIL'
+          ? `The address ${host} is not an address of this machine: use 127.0.0.1, or 0.0.0.0 for every interface.`
+          : undefined;
+  if (message === undefined) return error instanceof Error ? error : new Error(String(error));
+  return Object.assign(new Error(message, { cause: error }), { code });
+}
+
 /** Starts the endpoint on its own Node HTTP server. */
 export async function startHttp(factory: () => Server, options: ServeHttpOptions = {}, rules: ScopeRules = NO_SCOPES, log: Log = Log.silent): Promise<HttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
@@ -255,10 +273,11 @@ export async function startHttp(factory: () => Server, options: ServeHttpOptions
   // The handler is made once the port is known: the endpoint's URL is the default resource identifier.
   let handler: HttpHandler | undefined;
   const http: HttpServer = createServer((req, res) => void handler?.handle(req, res));
+  const port = options.port ?? 3000;
   await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 3000, host, () => {
-      http.off('error', reject);
+    http.once('error', (error) => reject(listenError(error, host, port)));
+    http.listen(port, host, () => {
+      http.removeAllListeners('error');
       resolve();
     });
   });

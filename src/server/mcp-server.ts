@@ -10,6 +10,7 @@ import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog } from './catalog';
+import type { ToolModel } from '../schema/model';
 import { createHttpHandler, startHttp, type HttpAddress, type HttpEndpoint, type HttpHandler, type HttpHandlerOptions, type ServeHttpOptions } from './http';
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
@@ -112,8 +113,23 @@ export class McpServer {
     if (options?.invoke !== undefined && typeof options.invoke !== 'function') {
       throw new TypeError('server.add(instance, { invoke }) needs invoke to be a function of the call, for example (call) => call.instance[call.method](...call.args).');
     }
+    const before = new Set(this.catalog.tools.keys());
     this.catalog.addInstance(instance, options ?? {});
+    for (const [name, tool] of this.catalog.tools) if (!before.has(name)) this.warnIfErased(tool.model);
     return this;
+  }
+
+  /**
+   * Issue 11, no silent loss: an async method without `returns` and without generated facts has lost its
+   * declared result type, so it lists no `outputSchema` and sends no `structuredContent`. Say so once.
+   */
+  private warnIfErased(model: ToolModel): void {
+    if (model.result.kind !== 'auto' || !model.result.promise) return;
+    this.log.warn(
+      `${model.where} (tool '${model.name}') returns a Promise whose type TypeScript erased: it has no outputSchema and a record result is not sent as structuredContent. ` +
+        `Declare it with @Tool({ returns: Type }), or run onemodelcontext generate and import the facts module.`,
+      { event: 'definition.warning', tool: model.name },
+    );
   }
 
   /**
