@@ -39,7 +39,7 @@ class Tools {
 
   abortReason: unknown;
 
-  @Tool()
+  @Tool({ returns: String })
   slow(signal: AbortSignal): Promise<string> {
     return new Promise((resolve) =>
       signal.addEventListener('abort', () => {
