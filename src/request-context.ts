@@ -1,3 +1,5 @@
+import { OneModelContextError } from './errors';
+
 /**
  * The verified caller of a request over an authenticated HTTP endpoint (`RequestContext.auth`). It never holds
  * the access token itself.
@@ -54,13 +56,14 @@ export interface InputRequest {
  * Thrown by {@link RequestContext.requireInput}: the server answers the request with an input-required
  * result instead of the method's value.
  */
-export class InputRequired extends Error {
+export class InputRequired extends OneModelContextError {
+  readonly code = 'INPUT_REQUIRED';
+
   constructor(
     readonly inputRequests: Readonly<Record<string, InputRequest>>,
     readonly requestState?: unknown,
   ) {
     super('The request needs input from the client.');
-    this.name = 'InputRequired';
   }
 }
 

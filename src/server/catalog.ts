@@ -1,3 +1,4 @@
+import { Log } from '../log';
 import { classScopesOf, type MemberRecord } from '../decorators/metadata';
 import { Problems } from '../schema/diagnostics';
 import { unwrap, type ToolModel, type TypeNode } from '../schema/model';
@@ -100,7 +101,12 @@ export class Catalog {
   private cached: Listings | undefined;
   private scoped: ScopedListings<Listings> | undefined;
 
-  constructor(private readonly compiling: CompileOptions = {}) {}
+  /** The server's log, for the calls compiled here and for definition-time warnings. */
+  readonly log: Log;
+
+  constructor(private readonly compiling: CompileOptions = {}) {
+    this.log = compiling.log ?? Log.silent;
+  }
 
   /** Calls `listener` after every change; returns the function that stops it. */
   onChange(listener: CatalogListener): () => void {
@@ -217,7 +223,7 @@ export class Catalog {
           model: entry.model,
           listing: Object.freeze(resourceListingOf(entry.model)),
           match: uriMatcherOf(entry.model.parts),
-          call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', entry.invoke),
+          call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', { invoke: entry.invoke, log: this.log }),
           scopes: entry.scopes,
         };
         if (entry.model.template) this.templates.push(registered);
@@ -226,7 +232,7 @@ export class Catalog {
         this.prompts.set(entry.model.name, {
           model: entry.model,
           listing: Object.freeze(promptListingOf(entry.model)),
-          call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', entry.invoke),
+          call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', { invoke: entry.invoke, log: this.log }),
           scopes: entry.scopes,
         });
       }

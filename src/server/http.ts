@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { Log } from '../log';
 import type { CorsOptions, HttpAuthOptions } from './auth/options';
 import { ResourceServer } from './auth/resource-server';
 import { Cors } from './cors';
@@ -188,10 +189,10 @@ function checkRetry(retryMs: number): number {
  * request goes through CORS, the Host/Origin check, the metadata document, the path, the body, the bearer token
  * and the scope challenge, then to the session table (2025 era) or the stateless handler (2026-07-28).
  */
-export function createHttpHandler(serving: HttpServing, options: HttpHandlerOptions = {}, rules: ScopeRules = NO_SCOPES): HttpHandler {
+export function createHttpHandler(serving: HttpServing, options: HttpHandlerOptions = {}, rules: ScopeRules = NO_SCOPES, log: Log = Log.silent): HttpHandler {
   const path = options.path;
   const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  const modernHandler = createMcpHandler(() => serving.request(), { legacy: 'reject', maxRequestBodySize: limit, bus: serving.bus });
+  const modernHandler = createMcpHandler(() => serving.request(), { legacy: 'reject', maxRequestBodySize: limit, bus: serving.bus, onerror: log.transportFailure });
   const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
   const sessions = new SessionTable(serving.session, {
     maxSessions: options.maxSessions,
@@ -264,7 +265,14 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
   }
 
   return {
-    handle: (req, res, parsed) => handle(req, res, parsed).catch(() => jsonRpcError(res, 500, -32603, 'Internal error')),
+    handle: (req, res, parsed) =>
+      handle(req, res, parsed).catch((error: unknown) => {
+        // The path only: a query string may carry a token.
+        const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+        const sid = req.headers['mcp-session-id'];
+        log.error(`HTTP ${req.method} ${path} failed`, { event: 'http.failed', sessionId: typeof sid === 'string' ? sid : undefined, error });
+        jsonRpcError(res, 500, -32603, 'Internal error');
+      }),
     async close() {
       await modernHandler.close();
       await sessions.closeAll();
@@ -272,17 +280,36 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
   };
 }
 
+/**
+ * What a failed `listen` means, in one line a person can act on (issue 11: a newcomer got an
+ * `EADDRINUSE` stack). The system error stays as `cause`, its `code` is kept.
+ */
+function listenError(error: unknown, host: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message =
+    code === 'EADDRINUSE'
+      ? `Port ${port} on ${host} is already in use: stop the other server, or choose another port (port 0 picks a free one).`
+      : code === 'EACCES'
+        ? `Port ${port} on ${host} needs privileges this process does not have: choose a port above 1023.`
+        : code === 'EADDRNOTAVAIL'
+          ? `The address ${host} is not an address of this machine: use 127.0.0.1, or 0.0.0.0 for every interface.`
+          : undefined;
+  if (message === undefined) return error instanceof Error ? error : new Error(String(error));
+  return Object.assign(new Error(message, { cause: error }), { code });
+}
+
 /** Starts the endpoint on its own Node HTTP server. */
-export async function startHttp(serving: HttpServing, options: ServeHttpOptions = {}, rules: ScopeRules = NO_SCOPES): Promise<HttpEndpoint> {
+export async function startHttp(serving: HttpServing, options: ServeHttpOptions = {}, rules: ScopeRules = NO_SCOPES, log: Log = Log.silent): Promise<HttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   // The handler is made once the port is known: the endpoint's URL is the default resource identifier.
   let handler: HttpHandler | undefined;
   const http: HttpServer = createServer((req, res) => void handler?.handle(req, res));
+  const port = options.port ?? 3000;
   await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 3000, host, () => {
-      http.off('error', reject);
+    http.once('error', (error) => reject(listenError(error, host, port)));
+    http.listen(port, host, () => {
+      http.removeAllListeners('error');
       resolve();
     });
   });
@@ -305,6 +332,7 @@ export async function startHttp(serving: HttpServing, options: ServeHttpOptions 
         cors: options.cors,
       },
       rules,
+      log,
     );
   } catch (error) {
     await new Promise<void>((resolve) => http.close(() => resolve()));

@@ -12,6 +12,7 @@ import type { QuickArgs } from '../decorators/hint-value';
 import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/quick';
 import { UnknownToolError } from '../invoke/errors';
 import type { AddOptions } from '../invoke/invocation';
+import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog, type CatalogKind } from './catalog';
@@ -29,7 +30,10 @@ import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
 import { followBus, listChangedEvent } from './live';
 import { checkPageSizes, Pager, type PageSizes } from './pages';
+import type { ToolModel } from '../schema/model';
 import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol';
+import { Telemetry, type Network } from './telemetry';
+import type { TelemetryOptions } from './telemetry-options';
 
 /** Server identity sent in `initialize` / `server/discover`. */
 export interface ServerInfo {
@@ -65,7 +69,20 @@ export interface McpServerOptions {
    * in-process bus. Give a shared one (over your pub/sub) when several processes serve one catalog.
    */
   readonly eventBus?: ServerEventBus;
+  /**
+   * Where masked failures, output-schema mismatches, compile failures, timeouts and transport failures are
+   * written: anything with `error`, `warn`, `info` and `debug` (console, pino, winston). Default: one line
+   * per event on stderr. `false` logs nothing. Clients never see any of it.
+   */
+  readonly logger?: McpLogger | false;
+  /**
+   * OpenTelemetry spans and metrics per the semantic conventions for MCP, recorded when
+   * `@opentelemetry/api` is installed and an SDK is registered. `false` switches them off.
+   */
+  readonly telemetry?: TelemetryOptions | false;
 }
+
+const HTTP: Network = { transport: 'tcp', protocol: 'http' };
 
 /** Options of an in-process {@link McpServer.callTool}. */
 export interface CallToolOptions {
@@ -94,6 +111,8 @@ export class McpServer {
   readonly info: ServerInfo;
   readonly options: McpServerOptions;
   private readonly catalog: Catalog;
+  private readonly log: Log;
+  private readonly telemetry: Telemetry | undefined;
   private readonly codec: RequestStateCodec;
   private readonly pager: Pager;
   private readonly bus: ServerEventBus;
@@ -105,8 +124,10 @@ export class McpServer {
     }
     this.info = Object.freeze({ ...info });
     this.options = Object.freeze({ ...options });
+    this.log = Log.of(options.logger);
+    this.telemetry = Telemetry.of(options.telemetry, this.info.version, this.log);
     checkPageSizes(options.pageSize);
-    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings });
+    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, log: this.log });
     const key = options.requestStateSecret ?? randomBytes(32);
     this.codec = createRequestStateCodec({ key });
     this.pager = new Pager(typeof key === 'string' ? Buffer.from(key) : key, options.pageSize);
@@ -126,8 +147,23 @@ export class McpServer {
     if (options?.invoke !== undefined && typeof options.invoke !== 'function') {
       throw new TypeError('server.add(instance, { invoke }) needs invoke to be a function of the call, for example (call) => call.instance[call.method](...call.args).');
     }
+    const before = new Set(this.catalog.tools.keys());
     this.catalog.addInstance(instance, options ?? {});
+    for (const [name, tool] of this.catalog.tools) if (!before.has(name)) this.warnIfErased(tool.model);
     return this;
+  }
+
+  /**
+   * Issue 11, no silent loss: an async method without `returns` and without generated facts has lost its
+   * declared result type, so it lists no `outputSchema` and sends no `structuredContent`. Say so once.
+   */
+  private warnIfErased(model: ToolModel): void {
+    if (model.result.kind !== 'auto' || !model.result.promise) return;
+    this.log.warn(
+      `${model.where} (tool '${model.name}') returns a Promise whose type TypeScript erased: it has no outputSchema and a record result is not sent as structuredContent. ` +
+        `Declare it with @Tool({ returns: Type }), or run onemodelcontext generate and import the facts module.`,
+      { event: 'definition.warning', tool: model.name },
+    );
   }
 
   /**
@@ -228,10 +264,14 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<void> {
     let legacy = false;
+    const network: Network = transport instanceof StdioServerTransport ? { transport: 'pipe' } : {};
+    // Failures before a protocol server takes the connection over (the SDK chains this handler after).
+    const reportError = this.log.transportFailure;
+    transport.onerror ??= reportError;
     await routeByOpening(withLegacyNotFoundCode(transport, () => legacy), {
       legacy: async (view) => {
         legacy = true;
-        const server = this.connectionServer('legacy');
+        const server = this.connectionServer('legacy', network);
         this.track(server);
         server.onClosed(() => this.open.delete(server));
         await server.connect(view);
@@ -239,9 +279,9 @@ export class McpServer {
       other: (view) => {
         const factory = ({ era }: { era: 'legacy' | 'modern' }) => {
           legacy = era === 'legacy';
-          return this.connectionServer(era);
+          return this.connectionServer(era, network);
         };
-        this.track(serveStdio(factory, { transport: view }));
+        this.track(serveStdio(factory, { transport: view, onerror: reportError }));
       },
     });
   }
@@ -261,7 +301,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(this.httpServing(), options, this.catalog);
+    const endpoint: HttpEndpoint = await startHttp(this.httpServing(), options, this.catalog, this.log);
     this.track(endpoint);
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
@@ -274,7 +314,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(this.httpServing(), options, this.catalog);
+    const handler = createHttpHandler(this.httpServing(), options, this.catalog, this.log);
     this.track(handler);
     return handler;
   }
@@ -290,18 +330,26 @@ export class McpServer {
     this.open.add(handle);
   }
 
-  private protocolServer(): CatalogServer {
-    return createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec, pager: this.pager });
+  private protocolServer(network: Network): CatalogServer {
+    const server = createProtocolServer(this.catalog, {
+      info: this.info,
+      instructions: this.options.instructions,
+      codec: this.codec,
+      pager: this.pager,
+      log: this.log,
+    });
+    this.telemetry?.instrument(server, network);
+    return server;
   }
 
   /** A `Server` for a connection that outlives its requests: it follows the event bus until it closes. */
-  private connectionServer(era: 'legacy' | 'modern'): CatalogServer {
-    const server = this.protocolServer();
+  private connectionServer(era: 'legacy' | 'modern', network: Network): CatalogServer {
+    const server = this.protocolServer(network);
     server.onClosed(followBus(server, this.bus, era));
     return server;
   }
 
   private httpServing(): HttpServing {
-    return { session: () => this.connectionServer('legacy'), request: () => this.protocolServer(), bus: this.bus };
+    return { session: () => this.connectionServer('legacy', HTTP), request: () => this.protocolServer(HTTP), bus: this.bus };
   }
 }

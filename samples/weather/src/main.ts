@@ -41,7 +41,8 @@ issuer and prints the curl command that fetches one). In the Inspector, paste it
   process.on('SIGTERM', stop);
 }
 
-main().catch((error) => {
-  console.error(error);
+// One line a person can act on (a port in use, a definition problem), not a stack.
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
