@@ -46,8 +46,17 @@ function isPlainObject(value: unknown): value is Readonly<Record<string, unknown
 
 /** A value in a message: short, and never more than a glimpse of what was given. */
 function shown(value: unknown): string {
-  const text = typeof value === 'string' ? `'${value}'` : typeof value === 'object' && value !== null ? (Array.isArray(value) ? 'an array' : 'an object') : String(value);
+  const text = typeof value === 'string' ? `'${value}'` : Array.isArray(value) ? arrayText(value) : typeof value === 'object' && value !== null ? 'an object' : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** A short array as JSON (`["user","user"]`); one that does not serialise is just 'an array'. */
+function arrayText(value: readonly unknown[]): string {
+  try {
+    return JSON.stringify(value.slice(0, 8)) ?? 'an array';
+  } catch {
+    return 'an array';
+  }
 }
 
 function unknownKeys(value: Readonly<Record<string, unknown>>, known: ReadonlySet<string>): string[] {

@@ -1,4 +1,6 @@
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport as V1Memory } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Complete, Description, McpServer, Param, Prompt, Resource, Tool, type CompletionContext } from '../../src';
 import { connected, ERAS } from './support';
@@ -282,6 +284,60 @@ describe('cache hints (2026-07-28)', () => {
     await client.listTools();
     await client.readResource({ uri: 'weather://stations' });
     for (const message of received.filter((m) => 'result' in m)) expect(Object.keys(message.result as object)).not.toContain('ttlMs');
+    await client.close();
+  });
+});
+
+describe('over HTTP', () => {
+  let server: McpServer;
+  let url: URL;
+  /** The JSON-RPC results of every response body the clients read, as sent. */
+  const bodies: Record<string, unknown>[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    const type = response.headers.get('content-type') ?? '';
+    if (type.includes('application/json')) bodies.push((await response.clone().json()) as Record<string, unknown>);
+    if (type.includes('text/event-stream')) {
+      const text = await response.clone().text();
+      for (const line of text.split('\n')) if (line.startsWith('data: ') && line.length > 6) bodies.push(JSON.parse(line.slice(6)) as Record<string, unknown>);
+    }
+    return response;
+  };
+  const resultOf = (method: string) => (bodies.filter((b) => 'result' in b).at(-1) as { result: Record<string, unknown> } | undefined)?.result ?? fail(method);
+  const fail = (method: string): never => {
+    throw new Error(`no result recorded for ${method}`);
+  };
+
+  beforeAll(async () => {
+    server = new McpServer({ name: 'weather', version: '1.0.0', icons: [PNG_ICON] }, { logger: false, cache: { ttlMs: 2_000, scope: 'public' } }).add(new Weather());
+    url = new URL((await server.serveHttp({ port: 0 })).url);
+  });
+  afterAll(() => server.close());
+
+  it('2026-07-28 (v2 client): icons listed, the list and read cache hints, server/discover with the server default', async () => {
+    const client = new V2Client({ name: 'v2', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new V2Http(url, { fetch: recording }));
+    await client.listTools();
+    const tools = resultOf('tools/list');
+    expect(JSON.stringify(tools.tools)).toBe(JSON.stringify([FORECAST, ALERTS]));
+    expect([tools.ttlMs, tools.cacheScope]).toEqual([5_000, 'private']); // alerts: 5 s, private
+    await client.readResource({ uri: 'weather://stations' });
+    const read = resultOf('resources/read');
+    expect([read.ttlMs, read.cacheScope]).toEqual([30_000, 'public']);
+    const discover = bodies.find((b) => (b.result as { supportedVersions?: unknown } | undefined)?.supportedVersions !== undefined)?.result as Record<string, unknown>;
+    expect([discover.ttlMs, discover.cacheScope]).toEqual([2_000, 'public']);
+    await client.close();
+  });
+
+  it('2025-06-18 (v1 client): a session lists no icons and no cache fields', async () => {
+    const transport = new V1Http(url, { fetch: recording });
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) =>
+      send('method' in message && message.method === 'initialize' ? { ...message, params: { ...(message.params as object), protocolVersion: '2025-06-18' } } : message, options);
+    const client = new V1Client({ name: 'v1', version: '1' });
+    await client.connect(transport);
+    await client.listTools();
+    expect(JSON.stringify(resultOf('tools/list'))).toBe(JSON.stringify({ tools: [{ name: 'forecast', inputSchema: FORECAST.inputSchema }, ALERTS] }));
     await client.close();
   });
 });
