@@ -9,6 +9,7 @@ import {
   toNodeHandler,
   toWebRequest,
 } from '@modelcontextprotocol/node';
+import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
 import { withLegacyNotFoundCode } from './protocol';
 
 /**
@@ -31,6 +32,18 @@ export interface ServeHttpOptions {
   readonly maxSessions?: number;
   /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
+  /** How 2025-era clients are served: `'sessions'` (default) or `'stateless'` (see {@link HttpHandlerOptions.legacy}). */
+  readonly legacy?: 'sessions' | 'stateless';
+  /**
+   * Liveness and readiness endpoints beside the MCP endpoint (`true`: `/livez` and `/readyz`). Readiness
+   * answers 503 once the server drains (`server.shutdown()`), so a load balancer stops sending new work.
+   */
+  readonly health?: boolean | HealthOptions;
+  /**
+   * Shut down gracefully on these signals (`server.shutdown()`: stop accepting, let calls in progress finish
+   * up to `deadlineMs`, close sessions), then let the signal take its default course. Off by default.
+   */
+  readonly shutdown?: { readonly signals: readonly NodeJS.Signals[]; readonly deadlineMs?: number };
 }
 
 /** Where `serveHttp()` listens. */
@@ -43,6 +56,8 @@ export interface HttpAddress {
 
 export interface HttpEndpoint extends HttpAddress {
   close(): Promise<void>;
+  /** Stops listening, lets calls in progress finish up to the deadline, then closes. */
+  shutdown(deadlineMs: number): Promise<void>;
 }
 
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/;
@@ -95,6 +110,13 @@ export interface HttpHandlerOptions {
   readonly maxSessions?: number;
   /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
+  /**
+   * `'sessions'` (default): each 2025-era client gets a session, so server-to-client requests (sampling,
+   * elicitation), logging levels and GET streams work, and a load balancer must route by `Mcp-Session-Id`.
+   * `'stateless'`: the SDK's stateless mode; every 2025-era request is answered on its own, no session id,
+   * GET and DELETE answered 405, so any instance can answer any request.
+   */
+  readonly legacy?: 'sessions' | 'stateless';
 }
 
 /** A Node request handler for the MCP endpoint, in both eras. */
@@ -106,6 +128,11 @@ export interface HttpHandler {
   handle(req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void>;
   /** Closes every session and the stateless handler. */
   close(): Promise<void>;
+  /**
+   * Refuses new requests from now on (503), resolves once the calls in progress have finished (`true`) or at
+   * the deadline (`false`). Call {@link close} afterwards.
+   */
+  drain(deadlineMs: number): Promise<boolean>;
 }
 
 interface Session {
@@ -120,7 +147,9 @@ interface Session {
 export function createHttpHandler(factory: () => Server, options: HttpHandlerOptions = {}): HttpHandler {
   const path = options.path;
   const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  const modernHandler = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize: limit });
+  const stateless = options.legacy === 'stateless';
+  const modernHandler = createMcpHandler(() => factory(), { legacy: stateless ? 'stateless' : 'reject', maxRequestBodySize: limit });
+  const inFlight = new InFlight();
   const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
   const sessions = new Map<string, Session>();
   const guarded = options.validateHost ?? true;
@@ -187,12 +216,20 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
       if (!read) return;
       body = read.body;
     }
+    if (inFlight.refuses(req, body)) {
+      res.setHeader('connection', 'close');
+      res.setHeader('retry-after', '1');
+      return jsonRpcError(res, 503, -32000, 'Service Unavailable: this instance is shutting down; try again.');
+    }
+    inFlight.track(req, res, body);
+    if (stateless) return modern(req, res, body);
     if (await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: limit })) return legacy(req, res, body);
     return modern(req, res, body);
   }
 
   return {
     handle: (req, res, parsed) => handle(req, res, parsed).catch(() => jsonRpcError(res, 500, -32603, 'Internal error')),
+    drain: (deadlineMs) => inFlight.drain(deadlineMs),
     async close() {
       clearInterval(sweeper);
       await modernHandler.close();
@@ -211,8 +248,14 @@ export async function startHttp(factory: () => Server, options: ServeHttpOptions
     maxSessions: options.maxSessions,
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
     validateHost: LOOPBACK.test(host),
+    legacy: options.legacy,
   });
-  const http: HttpServer = createServer((req, res) => void handler.handle(req, res));
+  let draining = false;
+  const health = options.health ? healthResponder(options.health === true ? {} : options.health, () => draining) : undefined;
+  const http: HttpServer = createServer(async (req, res) => {
+    if (health && (await health(req, res))) return;
+    void handler.handle(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 3000, host, () => {
@@ -230,6 +273,15 @@ export async function startHttp(factory: () => Server, options: ServeHttpOptions
       await handler.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+    async shutdown(deadlineMs) {
+      draining = true;
+      // No new connections from here on (a load balancer moves on to the next instance); idle ones close.
+      const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+      await handler.drain(deadlineMs);
+      await handler.close();
+      http.closeAllConnections();
+      await stopped;
     },
   };
 }

@@ -25,10 +25,41 @@ export interface McpServerOptions {
   /** Instructions sent to the client at initialisation. */
   readonly instructions?: string;
   /**
-   * Key (at least 32 bytes) that signs the `requestState` of multi-round trips. Default: random per
-   * process, which is enough when one process serves every round of a flow.
+   * Key (at least 32 bytes) that signs the `requestState` of multi-round trips (2026-07-28). Default: random
+   * per process, which is enough when one process serves every round of a flow. Required when more than one
+   * instance serves the same clients: every instance must hold the same secret, or a round that lands on
+   * another instance than the one before is refused.
    */
-  readonly requestStateSecret?: string;
+  readonly requestStateSecret?: string | Uint8Array;
+}
+
+/** Options of {@link McpServer.shutdown}. */
+export interface ShutdownOptions {
+  /** How long calls in progress may run on before their sessions are closed anyway. Default 10 seconds. */
+  readonly deadlineMs?: number;
+}
+
+/** Something the server serves and stops: a transport, an HTTP endpoint or handler. */
+interface Served {
+  close(): Promise<void>;
+  /** Graceful stop: refuse new work, finish calls in progress up to the deadline, then close. */
+  shutdown?(deadlineMs: number): Promise<void>;
+}
+
+const MIN_SECRET_BYTES = 32;
+
+/** The `requestState` codec; a secret too short to sign with is refused at start-up, not at the first round. */
+function requestStateCodec(secret: string | Uint8Array | undefined): RequestStateCodec {
+  if (secret === undefined) return createRequestStateCodec({ key: randomBytes(MIN_SECRET_BYTES) });
+  const bytes = typeof secret === 'string' ? Buffer.byteLength(secret, 'utf8') : secret instanceof Uint8Array ? secret.byteLength : -1;
+  if (bytes < MIN_SECRET_BYTES) {
+    throw new RangeError(
+      `requestStateSecret must be a string or Uint8Array of at least ${MIN_SECRET_BYTES} bytes` +
+        (bytes >= 0 ? ` (this one has ${bytes})` : '') +
+        '; every instance behind one load balancer needs the same one, for example 64 hex characters from `openssl rand -hex 32`.',
+    );
+  }
+  return createRequestStateCodec({ key: secret });
 }
 
 /** Options of an in-process {@link McpServer.callTool}. */
@@ -53,7 +84,7 @@ export class McpServer {
   readonly options: McpServerOptions;
   private readonly catalog: Catalog;
   private readonly codec: RequestStateCodec;
-  private readonly open = new Set<{ close(): Promise<void> }>();
+  private readonly open = new Set<Served>();
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     if (typeof info?.name !== 'string' || typeof info?.version !== 'string') {
@@ -62,7 +93,7 @@ export class McpServer {
     this.info = Object.freeze({ ...info });
     this.options = Object.freeze({ ...options });
     this.catalog = new Catalog(options.requestTimeoutMs);
-    this.codec = createRequestStateCodec({ key: options.requestStateSecret ?? randomBytes(32) });
+    this.codec = requestStateCodec(options.requestStateSecret);
   }
 
   /**
@@ -162,6 +193,7 @@ export class McpServer {
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
     const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(), options);
     this.track(endpoint);
+    if (options.shutdown) this.shutdownOn(options.shutdown.signals, { deadlineMs: options.shutdown.deadlineMs });
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
 
@@ -174,7 +206,13 @@ export class McpServer {
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
     const handler = createHttpHandler(() => this.protocolServer(), options);
-    this.track(handler);
+    this.track({
+      close: () => handler.close(),
+      shutdown: async (deadlineMs) => {
+        await handler.drain(deadlineMs);
+        await handler.close();
+      },
+    });
     return handler;
   }
 
@@ -185,7 +223,32 @@ export class McpServer {
     await Promise.all(open.map((o) => o.close()));
   }
 
-  private track(handle: { close(): Promise<void> }): void {
+  /**
+   * Stops gracefully, for rolling deploys: HTTP endpoints stop listening and answer new requests 503 (a load
+   * balancer retries them on another instance), readiness turns 503, calls in progress run on up to the
+   * deadline, then every session and transport is closed.
+   * @example process.once('SIGTERM', () => void server.shutdown({ deadlineMs: 10_000 }));
+   */
+  async shutdown(options: ShutdownOptions = {}): Promise<void> {
+    const deadlineMs = options.deadlineMs ?? 10_000;
+    const open = [...this.open];
+    this.open.clear();
+    await Promise.all(open.map((o) => (o.shutdown ? o.shutdown(deadlineMs) : o.close())));
+  }
+
+  /** On the first of these signals, shuts down, then lets the signal take its default course (exit). */
+  private shutdownOn(signals: readonly NodeJS.Signals[], options: ShutdownOptions): void {
+    const onSignal = (signal: NodeJS.Signals) => {
+      for (const s of signals) process.off(s, onSignal);
+      void this.shutdown(options).finally(() => {
+        // Someone else listening decides what happens next; otherwise the signal's default ends the process.
+        if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      });
+    };
+    for (const s of signals) process.once(s, onSignal);
+  }
+
+  private track(handle: Served): void {
     this.open.add(handle);
   }
 
