@@ -34,6 +34,8 @@ export interface ServeHttpOptions {
   readonly sessionIdleTimeoutMs?: number;
   /** How 2025-era clients are served: `'sessions'` (default) or `'stateless'` (see {@link HttpHandlerOptions.legacy}). */
   readonly legacy?: 'sessions' | 'stateless';
+  /** This instance's name in session ids, for a load balancer's sticky routing (see {@link HttpHandlerOptions.route}). */
+  readonly route?: string;
   /**
    * Liveness and readiness endpoints beside the MCP endpoint (`true`: `/livez` and `/readyz`). Readiness
    * answers 503 once the server drains (`server.shutdown()`), so a load balancer stops sending new work.
@@ -93,6 +95,28 @@ async function readJson(req: IncomingMessage, res: ServerResponse, limit: number
   }
 }
 
+const ROUTE = /^[A-Za-z0-9_-]{1,64}$/;
+
+function sessionIds(route: string | undefined): () => string {
+  if (route === undefined) return randomUUID;
+  if (typeof route !== 'string' || !ROUTE.test(route)) {
+    throw new TypeError(`route must be 1 to 64 letters, digits, '_' or '-' (it prefixes session ids, such as 'a' or 'mcp-1'); got ${JSON.stringify(route)}.`);
+  }
+  return () => `${route}.${randomUUID()}`;
+}
+
+/**
+ * New work sent to an instance that is shutting down: a session's request is answered 404 (the session ends
+ * with this instance, so its client opens a new one, which the balancer places elsewhere); anything else
+ * 503, which a balancer retries on another instance.
+ */
+function refuseWhileDraining(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('connection', 'close');
+  if (req.headers['mcp-session-id'] !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found');
+  res.setHeader('retry-after', '1');
+  jsonRpcError(res, 503, -32000, 'Service Unavailable: this instance is shutting down; try again.');
+}
+
 function opensSession(body: unknown): boolean {
   const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
@@ -117,6 +141,12 @@ export interface HttpHandlerOptions {
    * GET and DELETE answered 405, so any instance can answer any request.
    */
   readonly legacy?: 'sessions' | 'stateless';
+  /**
+   * This instance's name among several behind a load balancer (letters, digits, `_`, `-`): every session id
+   * it hands out starts with `<route>.`, so the balancer can send the session's later requests here (nginx:
+   * a `map` from the prefix to the instance; docs/scaling.md).
+   */
+  readonly route?: string;
 }
 
 /** A Node request handler for the MCP endpoint, in both eras. */
@@ -150,6 +180,7 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
   const stateless = options.legacy === 'stateless';
   const modernHandler = createMcpHandler(() => factory(), { legacy: stateless ? 'stateless' : 'reject', maxRequestBodySize: limit });
   const inFlight = new InFlight();
+  const newSessionId = sessionIds(options.route);
   const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
   const sessions = new Map<string, Session>();
   const guarded = options.validateHost ?? true;
@@ -181,7 +212,7 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
       }
       const transport: NodeStreamableHTTPServerTransport = withLegacyNotFoundCode(
         new NodeStreamableHTTPServerTransport({
-          sessionIdGenerator: randomUUID,
+          sessionIdGenerator: newSessionId,
           onsessioninitialized: (id) => void sessions.set(id, created),
           onsessionclosed: (id) => void sessions.delete(id),
           maxRequestBodySize: limit,
@@ -216,11 +247,7 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
       if (!read) return;
       body = read.body;
     }
-    if (inFlight.refuses(req, body)) {
-      res.setHeader('connection', 'close');
-      res.setHeader('retry-after', '1');
-      return jsonRpcError(res, 503, -32000, 'Service Unavailable: this instance is shutting down; try again.');
-    }
+    if (inFlight.refuses(req, body)) return refuseWhileDraining(req, res);
     inFlight.track(req, res, body);
     if (stateless) return modern(req, res, body);
     if (await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: limit })) return legacy(req, res, body);
@@ -249,6 +276,7 @@ export async function startHttp(factory: () => Server, options: ServeHttpOptions
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
     validateHost: LOOPBACK.test(host),
     legacy: options.legacy,
+    route: options.route,
   });
   let draining = false;
   const health = options.health ? healthResponder(options.health === true ? {} : options.health, () => draining) : undefined;
@@ -265,23 +293,22 @@ export async function startHttp(factory: () => Server, options: ServeHttpOptions
   });
   const address = http.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const close = async () => {
+    await handler.close();
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  };
   return {
     host: address.address,
     port: address.port,
     url: `http://${shown}:${address.port}${path}`,
-    async close() {
-      await handler.close();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
+    close,
     async shutdown(deadlineMs) {
+      // Still listening while draining: new work is answered 503 (a balancer retries it elsewhere) and
+      // readiness says so; the listener closes with the sessions.
       draining = true;
-      // No new connections from here on (a load balancer moves on to the next instance); idle ones close.
-      const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
       await handler.drain(deadlineMs);
-      await handler.close();
-      http.closeAllConnections();
-      await stopped;
+      await close();
     },
   };
 }
