@@ -71,7 +71,11 @@ export class InFlight {
   }
 }
 
-/** Liveness and readiness paths of `serveHttp({ health })`. */
+/**
+ * Liveness and readiness paths of `serveHttp({ health })`.
+ * @example
+ * await server.serveHttp({ port: 3000, health: { livePath: '/livez', readyPath: '/readyz', ready: () => redis.status === 'ready' } });
+ */
 export interface HealthOptions {
   /** Answers 200 while the process serves at all, draining included. Default `/livez`. */
   readonly livePath?: string;

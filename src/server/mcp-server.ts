@@ -33,7 +33,10 @@ export interface McpServerOptions {
   readonly requestStateSecret?: string | Uint8Array;
 }
 
-/** Options of {@link McpServer.shutdown}. */
+/**
+ * Options of {@link McpServer.shutdown}.
+ * @example process.once('SIGTERM', () => void server.shutdown({ deadlineMs: 10_000 }));
+ */
 export interface ShutdownOptions {
   /** How long calls in progress may run on before their sessions are closed anyway. Default 10 seconds. */
   readonly deadlineMs?: number;
