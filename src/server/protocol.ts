@@ -123,15 +123,8 @@ function stringArguments(args: unknown): Readonly<Record<string, unknown>> | und
   return typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined;
 }
 
-/** Builds one SDK `Server` serving the catalog. */
-export function createProtocolServer(catalog: Catalog, settings: ProtocolSettings): Server {
-  const { codec } = settings;
-  const server = new Server(settings.info, {
-    capabilities: capabilitiesOf(catalog),
-    instructions: settings.instructions,
-    requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
-  });
-
+/** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
+function installToolHandlers(server: Server, catalog: Catalog, codec: RequestStateCodec): void {
   server.setRequestHandler('tools/list', (_req, ctx) => {
     const listings = catalog.listings;
     return { tools: (negotiatedApps(callerOf(server, ctx).clientCapabilities) ? listings.tools : listings.plainTools) as never };
@@ -145,45 +138,62 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
       throw protocolErrorOf(error);
     }) as never;
   });
+}
 
-  if (catalog.hasResources) {
-    server.setRequestHandler('resources/list', () => ({ resources: catalog.listings.resources as never }));
-    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.listings.templates as never }));
-    server.setRequestHandler('resources/read', (req, ctx) => {
-      const uri = req.params.uri;
-      return answer(codec, async () => {
-        const found = catalog.findResource(uri);
-        if (!found) throw new ResourceNotFoundError(uri);
-        if (found.kind === 'ui') return { contents: [{ uri, mimeType: APP_MIME_TYPE, text: found.ui.html }] };
-        const { resource, variables } = found;
-        return resourceResult(await resource.call(variables, contextInitOf(server, ctx)), uri, resource.model.mimeType);
-      }) as never;
-    });
-    // Resources are computed on each read, so a subscription is accepted and no update is ever pending.
-    server.setRequestHandler('resources/subscribe', () => ({}));
-    server.setRequestHandler('resources/unsubscribe', () => ({}));
-  }
+/** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
+function installResourceHandlers(server: Server, catalog: Catalog, codec: RequestStateCodec): void {
+  server.setRequestHandler('resources/list', () => ({ resources: catalog.listings.resources as never }));
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.listings.templates as never }));
+  server.setRequestHandler('resources/read', (req, ctx) => {
+    const uri = req.params.uri;
+    return answer(codec, async () => {
+      const found = catalog.findResource(uri);
+      if (!found) throw new ResourceNotFoundError(uri);
+      if (found.kind === 'ui') return { contents: [{ uri, mimeType: APP_MIME_TYPE, text: found.ui.html }] };
+      const { resource, variables } = found;
+      return resourceResult(await resource.call(variables, contextInitOf(server, ctx)), uri, resource.model.mimeType);
+    }) as never;
+  });
+  // Resources are computed on each read, so a subscription is accepted and no update is ever pending.
+  server.setRequestHandler('resources/subscribe', () => ({}));
+  server.setRequestHandler('resources/unsubscribe', () => ({}));
+}
 
-  if (catalog.hasPrompts) {
-    server.setRequestHandler('prompts/list', () => ({ prompts: catalog.listings.prompts as never }));
-    server.setRequestHandler('prompts/get', (req, ctx) => {
-      const prompt = catalog.prompts.get(req.params.name);
-      if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
-      return answer(codec, async () =>
-        promptResult(await prompt.call(stringArguments(req.params.arguments), contextInitOf(server, ctx)), prompt.model.description),
-      ) as never;
-    });
-  }
+/** `prompts/list` and `prompts/get`. */
+function installPromptHandlers(server: Server, catalog: Catalog, codec: RequestStateCodec): void {
+  server.setRequestHandler('prompts/list', () => ({ prompts: catalog.listings.prompts as never }));
+  server.setRequestHandler('prompts/get', (req, ctx) => {
+    const prompt = catalog.prompts.get(req.params.name);
+    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
+    return answer(codec, async () =>
+      promptResult(await prompt.call(stringArguments(req.params.arguments), contextInitOf(server, ctx)), prompt.model.description),
+    ) as never;
+  });
+}
 
-  if (catalog.hasResources || catalog.hasPrompts) {
-    server.setRequestHandler('completion/complete', (req) => {
-      const ref = req.params.ref as { type: string; name?: string; uri?: string };
-      const values = catalog.complete(ref, req.params.argument.name, req.params.argument.value);
-      if (!values) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource template'}.`);
-      const shown = values.slice(0, 100);
-      return { completion: { values: shown, total: values.length, hasMore: values.length > shown.length } };
-    });
-  }
+/** `completion/complete` for prompt arguments and resource-template variables. */
+function installCompletionHandler(server: Server, catalog: Catalog): void {
+  server.setRequestHandler('completion/complete', (req) => {
+    const ref = req.params.ref as { type: string; name?: string; uri?: string };
+    const values = catalog.complete(ref, req.params.argument.name, req.params.argument.value);
+    if (!values) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource template'}.`);
+    const shown = values.slice(0, 100);
+    return { completion: { values: shown, total: values.length, hasMore: values.length > shown.length } };
+  });
+}
+
+/** Builds one SDK `Server` serving the catalog. */
+export function createProtocolServer(catalog: Catalog, settings: ProtocolSettings): Server {
+  const { codec } = settings;
+  const server = new Server(settings.info, {
+    capabilities: capabilitiesOf(catalog),
+    instructions: settings.instructions,
+    requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
+  });
+  installToolHandlers(server, catalog, codec);
+  if (catalog.hasResources) installResourceHandlers(server, catalog, codec);
+  if (catalog.hasPrompts) installPromptHandlers(server, catalog, codec);
+  if (catalog.hasResources || catalog.hasPrompts) installCompletionHandler(server, catalog);
   return server;
 }
 
