@@ -40,7 +40,7 @@ describe('2026-07-28 clients, round robin over three instances', () => {
   let cluster: Cluster;
   beforeAll(async () => {
     cluster = await startCluster({ size: 3, sticky: false, env: { SECRET } });
-  });
+  }, 120_000);
   afterAll(() => cluster?.stop());
 
   it('lists and calls tools, each request on the next instance', async () => {
@@ -98,7 +98,7 @@ describe('2025-era clients, sticky by Mcp-Session-Id over three instances', () =
   let cluster: Cluster;
   beforeAll(async () => {
     cluster = await startCluster({ size: 3, sticky: true, env: { SECRET } });
-  });
+  }, 120_000);
   afterAll(() => cluster?.stop());
 
   it('keeps every request of a session on its instance, and spreads new sessions', async () => {

@@ -216,7 +216,7 @@ export interface Instance {
 export async function startInstance(name: string, env: NodeJS.ProcessEnv = {}): Promise<Instance> {
   const { child, output } = launch(process.execPath, [CLUSTER_MAIN], { INSTANCE: name, ROUTE: name, ...env });
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`instance ${name} did not start within 15 s:\n${output()}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`instance ${name} did not start within 60 s:\n${output()}`)), 60_000);
     const seen = () => {
       const match = /listening (\d+)/.exec(output());
       if (!match) return;
