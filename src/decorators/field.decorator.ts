@@ -1,18 +1,16 @@
 import { HINT, type TypeHint } from './hints';
-import type { ParamOptions } from './param.decorator';
+import { VALUE_OPTION_KEYS, type ParamOptions } from './param.decorator';
 import { checkBoolean, checkString } from './member';
 import { paramOrProperty } from './target';
 
 /** Options of {@link Field}: those of `@Param` without `name` (rename with class-transformer's `@Expose`). */
 export type FieldOptions = Omit<ParamOptions, 'name'>;
 
-const OPTION_KEYS = new Set(['description', 'type', 'nullable', 'optional', 'default']);
-
 /** A plain object whose keys are all option names is options; anything else is a type hint. */
 function isOptions(value: unknown): value is FieldOptions {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || HINT in value) return false;
   const keys = Object.keys(value);
-  return keys.length > 0 && keys.every((k) => OPTION_KEYS.has(k));
+  return keys.length > 0 && keys.every((k) => VALUE_OPTION_KEYS.has(k));
 }
 
 /**

@@ -1,13 +1,15 @@
 import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-
-import type { TypeMetadata, TransformMetadata } from 'class-transformer';
+import { TransformationType, type TypeMetadata, type TransformMetadata } from 'class-transformer';
 
 /**
- * Reads what class-validator and class-transformer recorded about a class, through their public storage
- * objects. Kept here so the rest of the code never touches a foreign metadata store directly.
+ * Reads what class-validator and class-transformer recorded about a class, through their storage objects.
+ * This is the only module that touches a foreign metadata store (the lint configuration does not enforce
+ * it; keep it so): the rest of the code asks these functions.
  */
+
+export type { ValidationMetadata };
 
 /** class-validator metadata declared on `ctor` itself, in registration order. */
 export function validationOf(ctor: Function): readonly ValidationMetadata[] {
@@ -16,6 +18,10 @@ export function validationOf(ctor: Function): readonly ValidationMetadata[] {
     .filter((m) => m.target === ctor);
 }
 
+/**
+ * class-transformer has no public listing of the properties that carry `@Type` or `@Transform`, so their
+ * private maps are read here, and only here (optional: a later version without them lists fewer names).
+ */
 interface TransformerMaps {
   readonly _typeMetadatas?: Map<Function, Map<string, TypeMetadata>>;
   readonly _transformMetadatas?: Map<Function, Map<string, TransformMetadata[]>>;
@@ -58,6 +64,17 @@ export function exposureOf(ctor: Function, key: string, direction: Direction): {
     name: expose && expose.options?.[skip] !== true ? expose.options?.name : undefined,
     excluded: exclude !== undefined && exclude.options?.[skip] !== true,
   };
+}
+
+/** One `@Transform` function of a property, applied the way class-transformer applies it in `direction`. */
+export type PropertyTransform = (value: unknown, obj: object) => unknown;
+
+/** The `@Transform` functions of one property (inherited too) for one direction, in registration order. */
+export function transformsOf(ctor: Function, key: string, direction: Direction): readonly PropertyTransform[] {
+  const type = direction === 'input' ? TransformationType.PLAIN_TO_CLASS : TransformationType.CLASS_TO_PLAIN;
+  return defaultMetadataStorage
+    .findTransformMetadatas(ctor, key, type)
+    .map((m) => (value: unknown, obj: object) => m.transformFn({ value, key, obj: obj as Record<string, unknown>, type, options: {} }));
 }
 
 /** `@Type(() => X)` of one property. */

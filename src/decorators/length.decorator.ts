@@ -7,5 +7,5 @@ import { paramOrProperty, type ParamOrProperty, checkNumber } from './target';
 export function Length(min: number, max: number): ParamOrProperty {
   checkNumber('Length', 'min', min);
   checkNumber('Length', 'max', max);
-  return paramOrProperty('Length', { constraints: [{ kind: 'length', min, max, source: '@Length' }] }) as ParamOrProperty;
+  return paramOrProperty('Length', { constraints: [{ kind: 'length', min, max, decorator: '@Length' }] }) as ParamOrProperty;
 }

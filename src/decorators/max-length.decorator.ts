@@ -6,5 +6,5 @@ import { paramOrProperty, type ParamOrProperty, checkNumber } from './target';
  */
 export function MaxLength(max: number): ParamOrProperty {
   checkNumber('MaxLength', 'max', max);
-  return paramOrProperty('MaxLength', { constraints: [{ kind: 'length', max, source: '@MaxLength' }] }) as ParamOrProperty;
+  return paramOrProperty('MaxLength', { constraints: [{ kind: 'length', max, decorator: '@MaxLength' }] }) as ParamOrProperty;
 }

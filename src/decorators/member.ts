@@ -1,4 +1,4 @@
-import { addMember, type MemberRecord } from './metadata';
+import { addMember, type MemberIntent, type MemberRecord } from './metadata';
 
 /** The decorator signature shared by `@Tool`, `@Resource` and `@Prompt`: accepts any member, diagnosed later. */
 export type MemberDecorator = (target: object, key: string | symbol, descriptor?: PropertyDescriptor) => void;
@@ -17,9 +17,10 @@ export function refuseBareUse(decorator: string, first: unknown, second: unknown
   }
 }
 
-export function memberDecorator(kind: MemberRecord['kind'], options: object): MemberDecorator {
-  const copy: Readonly<Record<string, unknown>> = Object.freeze({ ...options });
-  return (target, key, descriptor) => addMember(target, { kind, key, shape: shapeOf(target, descriptor), options: copy });
+/** The decorator that records `intent`; its options must be the decorator's own copy (they are frozen). */
+export function memberDecorator(intent: MemberIntent): MemberDecorator {
+  Object.freeze(intent.options);
+  return (target, key, descriptor) => addMember(target, { ...intent, key, shape: shapeOf(target, descriptor) });
 }
 
 export function checkString(decorator: string, option: string, value: unknown): void {

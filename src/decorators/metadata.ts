@@ -1,5 +1,8 @@
 import 'reflect-metadata';
 import type { TypeHint } from './hints';
+import type { PromptOptions } from './prompt.decorator';
+import type { ResourceOptions } from './resource.decorator';
+import type { ToolOptions } from './tool.decorator';
 
 /**
  * The one module that owns the metadata keys and the only `Reflect.*` calls. Decorators write small
@@ -14,19 +17,26 @@ const KEY = {
 
 /** A constraint as the user meant it; the schema builder turns it into keywords. */
 export type Constraint =
-  | { readonly kind: 'range'; readonly min: number; readonly max: number; readonly source: string }
-  | { readonly kind: 'length'; readonly min?: number; readonly max?: number; readonly source: string }
-  | { readonly kind: 'pattern'; readonly pattern: string; readonly source: string }
-  | { readonly kind: 'format'; readonly format: 'email' | 'uri'; readonly source: string };
+  | { readonly kind: 'range'; readonly min: number; readonly max: number; readonly decorator: string }
+  | { readonly kind: 'length'; readonly min?: number; readonly max?: number; readonly decorator: string }
+  | { readonly kind: 'pattern'; readonly pattern: string; readonly decorator: string }
+  | { readonly kind: 'format'; readonly format: 'email' | 'uri'; readonly decorator: string };
 
-/** What one member decorator (`@Tool`, `@Resource`, `@Prompt`) recorded. */
-export interface MemberRecord {
-  readonly kind: 'tool' | 'resource' | 'prompt';
+/** The options each member decorator records, by kind (copied and frozen by the decorator). */
+export type MemberIntent =
+  | { readonly kind: 'tool'; readonly options: ToolOptions }
+  | { readonly kind: 'resource'; readonly options: ResourceOptions & { readonly uriTemplate: string } }
+  | { readonly kind: 'prompt'; readonly options: PromptOptions };
+
+/** What one member decorator (`@Tool`, `@Resource`, `@Prompt`) recorded about one class member. */
+export type MemberRecord = MemberIntent & {
   readonly key: string | symbol;
   /** How the decorated member was declared; only `method` is valid. */
   readonly shape: 'method' | 'static' | 'accessor' | 'field';
-  readonly options: Readonly<Record<string, unknown>>;
-}
+};
+
+/** The record of one kind of member, such as `MemberRecordOf<'tool'>`. */
+export type MemberRecordOf<K extends MemberRecord['kind']> = Extract<MemberRecord, { readonly kind: K }>;
 
 /** What the parameter decorators recorded for one parameter, merged in any order. */
 export interface ParamRecord {
@@ -61,7 +71,7 @@ export function addMember(target: object, record: MemberRecord): void {
 }
 
 /** Members decorated on `ctor` itself (not inherited), in decoration order. */
-export function membersOf(ctor: Function): readonly MemberRecord[] {
+export function memberRecordsOf(ctor: Function): readonly MemberRecord[] {
   return Reflect.getOwnMetadata(KEY.members, ctor) ?? [];
 }
 
@@ -77,7 +87,7 @@ export function updateParam(target: object, key: string | symbol, index: number,
 }
 
 /** The parameter records of one method, keyed by parameter index. */
-export function paramsOf(proto: object, key: string | symbol): ReadonlyMap<number, ParamRecord> {
+export function paramRecordsOf(proto: object, key: string | symbol): ReadonlyMap<number, ParamRecord> {
   return Reflect.getOwnMetadata(KEY.params, proto, key) ?? new Map();
 }
 
@@ -106,7 +116,7 @@ export function updateProperty(
 }
 
 /** Properties recorded on `ctor` itself, in the order they were first decorated. */
-export function propertiesOf(ctor: Function): readonly PropertyRecord[] {
+export function propertyRecordsOf(ctor: Function): readonly PropertyRecord[] {
   return Reflect.getOwnMetadata(KEY.properties, ctor) ?? [];
 }
 

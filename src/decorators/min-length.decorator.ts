@@ -6,5 +6,5 @@ import { paramOrProperty, type ParamOrProperty, checkNumber } from './target';
  */
 export function MinLength(min: number): ParamOrProperty {
   checkNumber('MinLength', 'min', min);
-  return paramOrProperty('MinLength', { constraints: [{ kind: 'length', min, source: '@MinLength' }] }) as ParamOrProperty;
+  return paramOrProperty('MinLength', { constraints: [{ kind: 'length', min, decorator: '@MinLength' }] }) as ParamOrProperty;
 }

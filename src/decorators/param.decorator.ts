@@ -18,6 +18,12 @@ export interface ParamOptions {
 }
 
 /**
+ * The options a parameter and a property share (all of {@link ParamOptions} but `name`): a plain object
+ * with only these keys is options, anything else is a type hint.
+ */
+export const VALUE_OPTION_KEYS: ReadonlySet<string> = new Set(['description', 'type', 'nullable', 'optional', 'default']);
+
+/**
  * Names, types and describes a tool, resource or prompt parameter.
  * @example
  * getForecast(@Param('city', { description: 'City name' }) city: string) { ... }

@@ -17,5 +17,5 @@ export function Prompt(nameOrOptions?: string | PromptOptions): MemberDecorator 
   refuseBareUse('Prompt', nameOrOptions, arguments[1]);
   const options: PromptOptions = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : { ...nameOrOptions };
   for (const key of ['name', 'title', 'description'] as const) checkString('Prompt', key, options[key]);
-  return memberDecorator('prompt', options);
+  return memberDecorator({ kind: 'prompt', options });
 }

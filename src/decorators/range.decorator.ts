@@ -7,5 +7,5 @@ import { paramOrProperty, type ParamOrProperty, checkNumber } from './target';
 export function Range(min: number, max: number): ParamOrProperty {
   checkNumber('Range', 'min', min);
   checkNumber('Range', 'max', max);
-  return paramOrProperty('Range', { constraints: [{ kind: 'range', min, max, source: '@Range' }] }) as ParamOrProperty;
+  return paramOrProperty('Range', { constraints: [{ kind: 'range', min, max, decorator: '@Range' }] }) as ParamOrProperty;
 }

@@ -10,6 +10,6 @@ export function RegularExpression(pattern: string | RegExp): ParamOrProperty {
   }
   const source = typeof pattern === 'string' ? pattern : pattern.source;
   return paramOrProperty('RegularExpression', {
-    constraints: [{ kind: 'pattern', pattern: source, source: '@RegularExpression' }],
+    constraints: [{ kind: 'pattern', pattern: source, decorator: '@RegularExpression' }],
   }) as ParamOrProperty;
 }

@@ -21,5 +21,5 @@ export function Resource(uriTemplate: string, options?: ResourceOptions): Member
     throw new TypeError(`@Resource() needs a URI or URI template, for example @Resource('notes://{id}').`);
   }
   for (const key of ['name', 'title', 'description', 'mimeType'] as const) checkString('Resource', key, options?.[key]);
-  return memberDecorator('resource', { ...options, uriTemplate });
+  return memberDecorator({ kind: 'resource', options: { ...options, uriTemplate } });
 }

@@ -8,6 +8,6 @@ export function StringLength(max: number, options?: { readonly min?: number }): 
   checkNumber('StringLength', 'max', max);
   if (options?.min !== undefined) checkNumber('StringLength', 'min', options.min);
   return paramOrProperty('StringLength', {
-    constraints: [{ kind: 'length', min: options?.min, max, source: '@StringLength' }],
+    constraints: [{ kind: 'length', min: options?.min, max, decorator: '@StringLength' }],
   }) as ParamOrProperty;
 }

@@ -35,5 +35,5 @@ export function Tool(nameOrOptions?: string | ToolOptions): MemberDecorator {
   if (options.uiVisibility !== undefined && !Array.isArray(options.uiVisibility)) {
     throw new TypeError(`@Tool(): 'uiVisibility' must be an array such as ['model', 'app'].`);
   }
-  return memberDecorator('tool', { ...options, uiVisibility: options.uiVisibility && Object.freeze([...options.uiVisibility]) });
+  return memberDecorator({ kind: 'tool', options: { ...options, uiVisibility: options.uiVisibility && Object.freeze([...options.uiVisibility]) } });
 }

@@ -5,5 +5,5 @@ import { paramOrProperty, type ParamOrProperty } from './target';
  * @example fetch(@Url() address: string) { ... }
  */
 export function Url(): ParamOrProperty {
-  return paramOrProperty('Url', { constraints: [{ kind: 'format', format: 'uri', source: '@Url' }] }) as ParamOrProperty;
+  return paramOrProperty('Url', { constraints: [{ kind: 'format', format: 'uri', decorator: '@Url' }] }) as ParamOrProperty;
 }

@@ -1,3 +1,4 @@
+import { declaringClassOf } from '../decorators/classes';
 import type { TypeHint } from '../decorators/hints';
 
 /**
@@ -81,10 +82,8 @@ export function registerSourceFacts(ctor: Function, facts: SourceFacts): void {
 /** The facts of a method as its implementation is found on `ctor`: those of the class that declares it. */
 export function methodFactsOf(ctor: Function, key: string | symbol): SourceMethodFacts | undefined {
   if (typeof key !== 'string') return undefined;
-  for (let proto: object | null = ctor.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    if (Object.prototype.hasOwnProperty.call(proto, key)) return registry.get(proto.constructor)?.methods.get(key);
-  }
-  return undefined;
+  const declaring = declaringClassOf(ctor, key);
+  return declaring && registry.get(declaring)?.methods.get(key);
 }
 
 /** The property facts of `ctor` itself (not inherited), `undefined` when the generator did not read it. */

@@ -1,4 +1,5 @@
 import type * as TS from 'typescript';
+import { VALUE_OPTION_KEYS } from '../decorators/param.decorator';
 import { isValidName, toolNameOf } from '../schema/names';
 import type { SourceLiteral } from '../facts/registry';
 import { Reporter } from './diagnostics';
@@ -51,7 +52,6 @@ export interface Collected {
 type MemberKind = 'tool' | 'resource' | 'prompt';
 const MEMBER_DECORATORS: Readonly<Record<string, MemberKind>> = { Tool: 'tool', Resource: 'resource', Prompt: 'prompt' };
 const TEXT_LIKE = new Set(['String', 'Number', 'Boolean', 'BigInt', 'Date', 'URL']);
-const FIELD_OPTIONS = new Set(['description', 'type', 'nullable', 'optional', 'default']);
 
 interface Decorator {
   readonly origin?: Origin;
@@ -100,7 +100,7 @@ export function collect(project: Project, reporter: Reporter): Collected {
       }
       if (ours(d, 'Field') && d.args[0]) {
         const a = d.args[0];
-        return !ts.isObjectLiteralExpression(a) || keysOf(a).length === 0 || keysOf(a).some((k) => k === 'type' || !FIELD_OPTIONS.has(k));
+        return !ts.isObjectLiteralExpression(a) || keysOf(a).length === 0 || keysOf(a).some((k) => k === 'type' || !VALUE_OPTION_KEYS.has(k));
       }
       return false;
     });

@@ -17,6 +17,7 @@ export function loadTypeScript(projectDir: string): typeof TS {
   } catch {
     throw new GenerateError('onemodelcontext generate needs TypeScript 5.x or 6.x: npm install --save-dev typescript');
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the user's own TypeScript, found at run time
   const ts = require(resolved) as typeof TS;
   const major = Number(String(ts.version).split('.')[0]);
   if (typeof ts.createProgram !== 'function' || major < 5 || major > 6) {

@@ -1,4 +1,5 @@
-import { MemberFailedError, ResourceNotFoundError } from './members';
+import { TextMethodFailedError, ResourceNotFoundError } from './text-methods';
+import { isObject } from './values';
 
 /** `resources/read` and `prompts/get` results as sent. */
 export interface ReadResourceResult {
@@ -10,10 +11,6 @@ export interface GetPromptResult {
   readonly description?: string;
   readonly messages: readonly Readonly<Record<string, unknown>>[];
   readonly [key: string]: unknown;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function isResourceContents(v: unknown): v is Record<string, unknown> {
@@ -37,7 +34,7 @@ export function resourceResult(value: unknown, uri: string, mimeType: string | u
   if (isResourceContents(value)) return { contents: [value] };
   if (Array.isArray(value) && value.length > 0 && value.every(isResourceContents)) return { contents: value };
   const text = JSON.stringify(value);
-  if (text === undefined) throw new MemberFailedError('The resource failed.');
+  if (text === undefined) throw new TextMethodFailedError('The resource failed.');
   return { contents: [{ uri, mimeType: mimeType ?? 'application/json', text }] };
 }
 
@@ -56,5 +53,5 @@ export function promptResult(value: unknown, description: string | undefined): G
   if (isObject(value) && Array.isArray(value.messages)) return value as unknown as GetPromptResult;
   if (isPromptMessage(value)) return withDescription([value]);
   if (Array.isArray(value) && value.every(isPromptMessage)) return withDescription(value);
-  throw new MemberFailedError('The prompt failed.');
+  throw new TextMethodFailedError('The prompt failed.');
 }

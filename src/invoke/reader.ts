@@ -1,9 +1,9 @@
-import { TransformationType } from 'class-transformer';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import type { MemberModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
+import type { SlotModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
 import { INVALID, fail, type Failure } from './failure';
 import { FORMAT_NAMES, dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { firstValidationError, needsClassValidator } from './validator';
+import { isObject } from './values';
+import { transformsOf } from '../decorators/foreign';
 
 /**
  * Compiled argument readers: one closure tree per tool, built once from the type model. A reader checks
@@ -13,10 +13,6 @@ import { firstValidationError, needsClassValidator } from './validator';
 export type Reader = (value: unknown, f: Failure) => unknown;
 
 const hasOwn = Object.prototype.hasOwnProperty;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Length in Unicode code points, as JSON Schema counts it. */
 function codePoints(s: string): number {
@@ -211,19 +207,11 @@ interface PropertyStep {
 }
 
 /** A fresh copy of a default for each call, so one call cannot change another's default. */
-export function fallbackOf(member: MemberModel): (() => unknown) | undefined {
-  if (!member.default) return undefined;
-  const value = member.default.value;
+export function fallbackOf(slot: SlotModel): (() => unknown) | undefined {
+  if (!slot.default) return undefined;
+  const value = slot.default.value;
   if (typeof value !== 'object' || value === null) return () => value;
   return () => structuredClone(value);
-}
-
-function transformsOf(ctor: Function, key: string): PropertyStep['transforms'] {
-  return defaultMetadataStorage
-    .findTransformMetadatas(ctor, key, TransformationType.PLAIN_TO_CLASS)
-    .map((m) => (value: unknown, obj: object) =>
-      m.transformFn({ value, key, obj: obj as Record<string, unknown>, type: TransformationType.PLAIN_TO_CLASS, options: {} }),
-    );
 }
 
 /**
@@ -239,7 +227,7 @@ function recordReader(node: RecordNode, mode: 'read' | 'check'): Reader {
     read: readerOf(p.type, mode),
     required: p.required,
     fallback: mode === 'read' && !p.required ? fallbackOf(p) : undefined,
-    transforms: mode === 'read' ? transformsOf(ctor, p.key) : [],
+    transforms: mode === 'read' ? transformsOf(ctor, p.key, 'input') : [],
   }));
   const validate = mode === 'read' && needsClassValidator(ctor);
   const wireName = new Map(node.properties.map((p) => [p.key, p.name]));

@@ -1,7 +1,6 @@
-import { TransformationType } from 'class-transformer';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { transformsOf } from '../decorators/foreign';
 import { perNode } from '../schema/memo';
-import type { RecordNode, ResultModel, TypeNode } from '../schema/model';
+import { unwrap, type RecordNode, type ResultModel, type TypeNode } from '../schema/model';
 import { INVALID, formatPath, newFailure } from './failure';
 import { msToTimeSpan } from './formats';
 import { readerOf } from './reader';
@@ -83,7 +82,7 @@ function recordWriter(node: RecordNode): Writer {
     name: p.name,
     key: p.key,
     write: writerOf(p.type),
-    transforms: defaultMetadataStorage.findTransformMetadatas(node.ctor, p.key, TransformationType.CLASS_TO_PLAIN),
+    transforms: transformsOf(node.ctor, p.key, 'output'),
   }));
   return (v) => {
     if (typeof v !== 'object' || v === null) return v;
@@ -91,9 +90,7 @@ function recordWriter(node: RecordNode): Writer {
     const out: Record<string, unknown> = {};
     for (const step of steps) {
       let x = source[step.key];
-      for (const t of step.transforms) {
-        x = t.transformFn({ value: x, key: step.key, obj: source, type: TransformationType.CLASS_TO_PLAIN, options: {} });
-      }
+      for (const transform of step.transforms) x = transform(x, source);
       if (x !== undefined) out[step.name] = step.write(x);
     }
     return out;
@@ -136,7 +133,7 @@ export function resultWriter(result: ResultModel, tool: string): (value: unknown
   if (result.kind === 'void') return () => ({ content: [] });
   if (result.kind === 'auto') return autoResult;
   const type = result.type;
-  const bare = type.kind === 'nullable' ? type.inner : type;
+  const bare = unwrap(type);
   if (bare.kind === 'string' && bare.as === 'string' && bare.format === undefined && bare.minLength === undefined) {
     return (v) => textResult(v === null || v === undefined ? 'null' : String(v));
   }

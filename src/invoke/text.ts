@@ -1,4 +1,4 @@
-import type { ParamModel, TypeNode } from '../schema/model';
+import { unwrap, type ParamModel, type TypeNode } from '../schema/model';
 import { fail, type Failure, type INVALID } from './failure';
 import { argumentsReader, readerOf, type Reader } from './reader';
 
@@ -26,7 +26,7 @@ function parserOf(node: TypeNode): ((text: string) => unknown) | undefined {
 
 /** The reader of one text value of a text-like type. */
 export function textReaderOf(node: TypeNode): Reader {
-  const bare = node.kind === 'nullable' ? node.inner : node;
+  const bare = unwrap(node);
   const read = readerOf(bare);
   const parse = parserOf(bare);
   if (!parse) return (v, f) => (typeof v === 'string' ? read(v, f) : fail(f, 'Expected text.'));

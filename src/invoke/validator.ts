@@ -1,4 +1,5 @@
 import { validateSync, type ValidationError } from 'class-validator';
+import { classChainOf } from '../decorators/classes';
 import { validationOf } from '../decorators/foreign';
 
 /**
@@ -32,15 +33,9 @@ function enforced(m: ReturnType<typeof validationOf>[number]): boolean {
   }
 }
 
-function chainOf(ctor: Function): Function[] {
-  const chain: Function[] = [];
-  for (let c: Function | null = ctor; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.push(c);
-  return chain;
-}
-
 /** Whether instances of `ctor` need class-validator after reading. Decided once per record. */
 export function needsClassValidator(ctor: Function): boolean {
-  return chainOf(ctor).some((c) => validationOf(c).some((m) => !enforced(m)));
+  return classChainOf(ctor).some((c) => validationOf(c).some((m) => !enforced(m)));
 }
 
 const OPTIONS = { forbidUnknownValues: false, stopAtFirstError: true, validationError: { target: false, value: false } } as const;

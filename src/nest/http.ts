@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { McpServer } from '../server/mcp-server';
+import type { McpServer } from '../index';
 
 /** What Express (Node objects with `body`) and Fastify (`raw`, `hijack`) hand a route. */
 interface FrameworkRequest {

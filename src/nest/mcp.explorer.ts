@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, HttpAdapterHost, MetadataScanner } from '@nestjs/core';
+// eslint-disable-next-line no-restricted-imports -- which members a class decorates is not public API yet
 import { decoratedMembersOf } from '../schema/tools';
-import { DefinitionError, type Diagnostic } from '../schema/diagnostics';
-import { McpServer } from '../server/mcp-server';
+import { DefinitionError, McpServer, type Diagnostic } from '../index';
 import { MCP_MODULE_OPTIONS } from './constants';
 import type { McpModuleOptions } from './options';
 import { mountHttp } from './http';

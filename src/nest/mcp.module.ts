@@ -1,6 +1,6 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { McpServer } from '../server/mcp-server';
+import { McpServer } from '../index';
 import { MCP_MODULE_OPTIONS } from './constants';
 import { McpExplorer } from './mcp.explorer';
 import type { McpModuleAsyncOptions, McpModuleOptions } from './options';

@@ -1,5 +1,5 @@
 import type { ModuleMetadata } from '@nestjs/common';
-import type { McpServerOptions, ServerInfo } from '../server/mcp-server';
+import type { McpServerOptions, ServerInfo } from '../index';
 
 /** How the module serves the MCP server. */
 export type McpTransport = 'http' | 'stdio' | 'none';

@@ -47,23 +47,23 @@ export interface RecordNode {
 /** A value written as `default` (strings, numbers, booleans, chars, enum member names). */
 export type DefaultValue = { readonly value: unknown };
 
-/** A member of an object schema: a tool parameter or a record property. */
-export interface MemberModel {
+/** A slot of an object schema: a tool parameter or a record property. */
+export interface SlotModel {
   /** The wire name. */
   readonly name: string;
   readonly type: TypeNode;
   readonly description?: string;
   readonly required: boolean;
-  /** The value the member takes when the argument is missing, if one is known. */
+  /** The value the slot takes when the argument is missing, if one is known. */
   readonly default?: DefaultValue;
 }
 
-export interface PropertyModel extends MemberModel {
+export interface PropertyModel extends SlotModel {
   /** The JavaScript property name on the instance. */
   readonly key: string;
 }
 
-export interface ParamModel extends MemberModel {
+export interface ParamModel extends SlotModel {
   /** Position in the method's parameter list. */
   readonly index: number;
 }
@@ -98,6 +98,12 @@ export interface ToolModel {
   /** `Class.method` (or the quick-path name), for messages. */
   readonly where: string;
 }
+
+/**
+ * A method whose arguments arrive as text (DESIGN.md section 7): a resource or a prompt. Its parameters
+ * are text-like, and a nullable one is optional.
+ */
+export type TextMethodModel = Pick<ToolModel, 'name' | 'title' | 'description' | 'params' | 'arity' | 'contextIndex' | 'signalIndex' | 'where'>;
 
 /** Strips `nullable` wrappers. */
 export function unwrap(node: TypeNode): TypeNode {

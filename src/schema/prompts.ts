@@ -1,19 +1,18 @@
-import type { PromptOptions } from '../decorators/prompt.decorator';
-import { descriptionOf, type MemberRecord } from '../decorators/metadata';
+import { descriptionOf, type MemberRecordOf } from '../decorators/metadata';
 import { methodFactsOf } from '../facts/registry';
 import type { Problems } from './diagnostics';
-import type { ToolModel } from './model';
+import type { TextMethodModel } from './model';
 import { isValidName, toolNameOf } from './names';
-import { textParamsFor } from './resources';
+import { textParamsFor } from './text-methods';
 import { checkShape } from './tools';
 
 /** A prompt (DESIGN.md section 7): its arguments are the method's text-like parameters. */
-export type PromptModel = Pick<ToolModel, 'name' | 'title' | 'description' | 'params' | 'arity' | 'contextIndex' | 'signalIndex' | 'where'>;
+export type PromptModel = TextMethodModel;
 
 /** Builds the model of one `@Prompt` method, or `undefined` with its problems recorded. */
-export function promptFromMethod(ctor: Function, record: MemberRecord, problems: Problems): PromptModel | undefined {
+export function promptFromMethod(ctor: Function, record: MemberRecordOf<'prompt'>, problems: Problems): PromptModel | undefined {
   if (!checkShape(ctor, record, problems)) return undefined;
-  const options = record.options as PromptOptions;
+  const options = record.options;
   const where = `${ctor.name}.${String(record.key)}`;
   const before = problems.count;
   const name = options.name ?? toolNameOf(String(record.key));

@@ -1,9 +1,9 @@
 import type { TypeHint } from '../decorators/hints';
 import { HINT } from '../decorators/hints';
-import type { ParamOptions } from '../decorators/param.decorator';
+import { VALUE_OPTION_KEYS, type ParamOptions } from '../decorators/param.decorator';
 import type { ToolOptions } from '../decorators/tool.decorator';
 import { Problems } from './diagnostics';
-import { resolveMember } from './members';
+import { resolveSlot } from './slots';
 import type { ParamModel, ToolModel } from './model';
 import { resultFor, siteOf, toolHead } from './tools';
 
@@ -16,11 +16,9 @@ export interface QuickToolConfig extends Omit<ToolOptions, 'name'> {
   readonly params?: Readonly<Record<string, QuickParam>>;
 }
 
-const OPTION_KEYS = new Set(['type', 'description', 'nullable', 'optional', 'default']);
-
 function isQuickOptions(value: QuickParam): value is Exclude<QuickParam, TypeHint> & { readonly type: TypeHint } {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || HINT in value || !('type' in value)) return false;
-  for (const k of Object.keys(value)) if (!OPTION_KEYS.has(k)) return false;
+  for (const k of Object.keys(value)) if (!VALUE_OPTION_KEYS.has(k)) return false;
   return true;
 }
 
@@ -33,7 +31,7 @@ export function toolFromConfig(name: string, config: QuickToolConfig): ToolModel
   Object.entries(config.params ?? {}).forEach(([paramName, spec], index) => {
     const options = isQuickOptions(spec) ? spec : { type: spec };
     const site = siteOf(`${where}, parameter '${paramName}'`, problems, 'input');
-    const type = resolveMember({ hint: options.type, design: undefined, constraints: [], nullable: options.nullable }, site);
+    const type = resolveSlot({ hint: options.type, design: undefined, constraints: [], nullable: options.nullable }, site);
     const hasDefault = 'default' in options;
     if (type) {
       params.push({

@@ -1,23 +1,23 @@
-import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { classChainOf } from '../decorators/classes';
 import { Int64, Uuid, type TypeHint } from '../decorators/hints';
-import { descriptionOf, designType, propertiesOf, type Constraint, type PropertyRecord } from '../decorators/metadata';
+import { descriptionOf, designType, propertyRecordsOf, type Constraint, type PropertyRecord } from '../decorators/metadata';
 import {
   exposureOf,
+  foreignPropertiesOf,
   strategyOf,
-  transformedPropertiesOf,
   transformerTypeOf,
-  validatedPropertiesOf,
   validationOf,
   type Direction,
+  type ValidationMetadata,
 } from '../decorators/foreign';
 import { propertyFactsOf, type SourcePropertyFacts } from '../facts/registry';
-import { resolveMember, sourceDefault } from './members';
+import { resolveSlot, compiledDefault } from './slots';
 import type { PropertyModel, RecordNode } from './model';
 import type { Site } from './resolve';
-import { initializersOf } from './source';
+import { initializersOf } from './compiled';
 
 /** What class-validator's decorators on one property say, translated into our intent records. */
-interface ValidatorFacts {
+interface ValidatorIntent {
   readonly constraints: Constraint[];
   readonly eachConstraints: Constraint[];
   hint?: TypeHint;
@@ -25,58 +25,58 @@ interface ValidatorFacts {
   uniqueItems: boolean;
 }
 
-function validatorFacts(metadata: readonly ValidationMetadata[]): ValidatorFacts {
-  const facts: ValidatorFacts = { constraints: [], eachConstraints: [], optional: false, uniqueItems: false };
+function validatorIntent(metadata: readonly ValidationMetadata[]): ValidatorIntent {
+  const intent: ValidatorIntent = { constraints: [], eachConstraints: [], optional: false, uniqueItems: false };
   for (const m of metadata) {
     const c = m.constraints ?? [];
-    const into = m.each ? facts.eachConstraints : facts.constraints;
-    const source = `@${m.name ? m.name[0].toUpperCase() + m.name.slice(1) : 'Validate'}`;
+    const into = m.each ? intent.eachConstraints : intent.constraints;
+    const decorator = `@${m.name ? m.name[0].toUpperCase() + m.name.slice(1) : 'Validate'}`;
     switch (m.name) {
       case 'isOptional':
-        facts.optional = true;
+        intent.optional = true;
         break;
       case 'min':
-        into.push({ kind: 'range', min: Number(c[0]), max: Infinity, source });
+        into.push({ kind: 'range', min: Number(c[0]), max: Infinity, decorator });
         break;
       case 'max':
-        into.push({ kind: 'range', min: -Infinity, max: Number(c[0]), source });
+        into.push({ kind: 'range', min: -Infinity, max: Number(c[0]), decorator });
         break;
       case 'minLength':
       case 'arrayMinSize':
-        into.push({ kind: 'length', min: Number(c[0]), source });
+        into.push({ kind: 'length', min: Number(c[0]), decorator });
         break;
       case 'maxLength':
       case 'arrayMaxSize':
-        into.push({ kind: 'length', max: Number(c[0]), source });
+        into.push({ kind: 'length', max: Number(c[0]), decorator });
         break;
       case 'isLength':
-        into.push({ kind: 'length', min: Number(c[0]), max: c[1] === undefined ? undefined : Number(c[1]), source: '@Length' });
+        into.push({ kind: 'length', min: Number(c[0]), max: c[1] === undefined ? undefined : Number(c[1]), decorator: '@Length' });
         break;
       case 'matches':
-        into.push({ kind: 'pattern', pattern: c[0] instanceof RegExp ? c[0].source : String(c[0]), source });
+        into.push({ kind: 'pattern', pattern: c[0] instanceof RegExp ? c[0].source : String(c[0]), decorator });
         break;
       case 'isEmail':
-        into.push({ kind: 'format', format: 'email', source });
+        into.push({ kind: 'format', format: 'email', decorator });
         break;
       case 'isUrl':
-        into.push({ kind: 'format', format: 'uri', source });
+        into.push({ kind: 'format', format: 'uri', decorator });
         break;
       case 'isUuid':
-        facts.hint = Uuid;
+        intent.hint = Uuid;
         break;
       case 'isInt':
         // class-validator's integers are any safe integer: the Int64 range.
-        facts.hint = Int64;
+        intent.hint = Int64;
         break;
       case 'isEnum':
-        facts.hint = c[0] as TypeHint;
+        intent.hint = c[0] as TypeHint;
         break;
       case 'arrayUnique':
-        facts.uniqueItems = true;
+        intent.uniqueItems = true;
         break;
     }
   }
-  return facts;
+  return intent;
 }
 
 /**
@@ -85,7 +85,7 @@ function validatorFacts(metadata: readonly ValidationMetadata[]): ValidatorFacts
  * before it. Properties only the other libraries know keep their own relative order.
  */
 function orderedKeys(ctor: Function, ours: readonly PropertyRecord[]): readonly string[] {
-  const foreign = [...new Set([...validatedPropertiesOf(ctor), ...transformedPropertiesOf(ctor)])];
+  const foreign = foreignPropertiesOf(ctor);
   const seen = new Set<string>();
   const order: string[] = [];
   const emit = (key: string) => {
@@ -113,13 +113,6 @@ function keysWithFacts(ctor: Function, known: readonly string[], facts: readonly
   return [...new Set([...declared.map((f) => f.key), ...known])];
 }
 
-/** The class chain from the topmost base (below `Object`) down to `ctor`. */
-function chainOf(ctor: Function): readonly Function[] {
-  const chain: Function[] = [];
-  for (let c: Function | null = ctor; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c);
-  return chain;
-}
-
 const cache = { input: new WeakMap<Function, RecordNode>(), output: new WeakMap<Function, RecordNode>() };
 
 /**
@@ -141,8 +134,8 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
   const constructible = ctor.length === 0;
   const byKey = new Map<string, PropertyModel>();
   const excluded = new Set<string>();
-  for (const c of chainOf(ctor)) {
-    const ours = propertiesOf(c);
+  for (const c of classChainOf(ctor)) {
+    const ours = propertyRecordsOf(c);
     const initializers = initializersOf(c);
     const validations = validationOf(c);
     const facts = propertyFactsOf(c);
@@ -153,7 +146,7 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
         continue;
       }
       const record = ours.find((p) => p.key === key);
-      const validator = validatorFacts(validations.filter((m) => m.propertyName === key));
+      const validator = validatorIntent(validations.filter((m) => m.propertyName === key));
       const fact = facts?.find((f) => f.key === key);
       const found = designType(c.prototype, key);
       const design = found.found ? found : { found: fact !== undefined, type: fact?.design };
@@ -165,7 +158,7 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
       }
       const transformerType = transformerTypeOf(ctor, key) as TypeHint | undefined;
       const hint = record?.type ?? validator.hint ?? transformerType;
-      const type = resolveMember(
+      const type = resolveSlot(
         {
           hint,
           source: fact?.type,
@@ -181,7 +174,7 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
       const initializer = constructible ? initializers.get(key) : undefined;
       const fallback = record?.hasDefault
         ? { value: record.default }
-        : constructible && fact?.default !== undefined ? { value: fact.default } : initializer && sourceDefault(initializer, type);
+        : constructible && fact?.default !== undefined ? { value: fact.default } : initializer && compiledDefault(initializer, type);
       byKey.set(key, {
         key,
         name: exposure.name ?? key,

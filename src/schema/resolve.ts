@@ -1,7 +1,7 @@
 import { HINT, type HintCombinator, type HintLiterals, type HintToken, type TokenKind, type TypeHint } from '../decorators/hints';
 import type { Constraint } from '../decorators/metadata';
 import type { Problems } from './diagnostics';
-import type { RecordNode, TypeNode } from './model';
+import { unwrap, type RecordNode, type TypeNode } from './model';
 
 /** Where a type is used, for diagnostics, and what is resolving around it (records, for cycles). */
 export interface Site {
@@ -155,7 +155,7 @@ export function resolveType(hint: TypeHint | undefined, design: unknown, site: S
   if (hint === undefined) return fromDesign(design, site);
   const node = fromHint(hint, design, site);
   if (!node) return undefined;
-  const bare = node.kind === 'nullable' ? node.inner : node;
+  const bare = unwrap(node);
   if ((design === Array || design === Set || design === Map) && !['array', 'dictionary', 'json'].includes(bare.kind)) {
     if (design === Map) return { kind: 'dictionary', values: node, as: 'map' };
     return { kind: 'array', items: node, set: design === Set, uniqueItems: design === Set };
@@ -209,7 +209,7 @@ function fromHint(hint: TypeHint, design: unknown, site: Site): TypeNode | undef
       }
       case 'nullable': {
         const inner = fromHint(of, design, site);
-        return inner && (inner.kind === 'nullable' ? inner : { kind: 'nullable', inner });
+        return inner && nullable(inner);
       }
     }
     return unsupported(site, 'An unknown hint object');
@@ -235,8 +235,8 @@ function misfit(site: Site, c: Constraint, node: TypeNode, why?: string): TypeNo
   site.problems.add(
     'OMCG0013',
     site.where,
-    why ?? `${c.source} does not fit a ${node.kind === 'string' && node.format ? `${node.format} string` : node.kind}.`,
-    why ? `correct the arguments of ${c.source}.` : `remove ${c.source} or change the type it describes.`,
+    why ?? `${c.decorator} does not fit a ${node.kind === 'string' && node.format ? `${node.format} string` : node.kind}.`,
+    why ? `correct the arguments of ${c.decorator}.` : `remove ${c.decorator} or change the type it describes.`,
   );
   return node;
 }
@@ -245,7 +245,7 @@ function applyOne(node: TypeNode, c: Constraint, site: Site): TypeNode {
   if (node.kind === 'nullable') return { kind: 'nullable', inner: applyOne(node.inner, c, site) };
   switch (c.kind) {
     case 'range': {
-      if (c.min > c.max) return misfit(site, c, node, `${c.source} has min ${c.min} greater than max ${c.max}.`);
+      if (c.min > c.max) return misfit(site, c, node, `${c.decorator} has min ${c.min} greater than max ${c.max}.`);
       if (node.kind === 'integer') {
         return { ...node, minimum: Math.max(node.minimum, Math.ceil(c.min)), maximum: Math.min(node.maximum, Math.floor(c.max)) };
       }
@@ -257,10 +257,10 @@ function applyOne(node: TypeNode, c: Constraint, site: Site): TypeNode {
     case 'length': {
       const { min, max } = c;
       if ((min !== undefined && (min < 0 || !Number.isInteger(min))) || (max !== undefined && (max < 0 || !Number.isInteger(max)))) {
-        return misfit(site, c, node, `${c.source} needs whole, non-negative lengths.`);
+        return misfit(site, c, node, `${c.decorator} needs whole, non-negative lengths.`);
       }
       if (min !== undefined && max !== undefined && min > max) {
-        return misfit(site, c, node, `${c.source} has min ${min} greater than max ${max}.`);
+        return misfit(site, c, node, `${c.decorator} has min ${min} greater than max ${max}.`);
       }
       if (node.kind === 'string') {
         return { ...node, minLength: pick(node.minLength, min, Math.max), maxLength: pick(node.maxLength, max, Math.min) };
@@ -274,7 +274,7 @@ function applyOne(node: TypeNode, c: Constraint, site: Site): TypeNode {
       try {
         new RegExp(c.pattern, 'u');
       } catch {
-        return misfit(site, c, node, `${c.source} has a pattern that is not a valid regular expression: /${c.pattern}/.`);
+        return misfit(site, c, node, `${c.decorator} has a pattern that is not a valid regular expression: /${c.pattern}/.`);
       }
       if (node.kind === 'string' && node.pattern === undefined) return { ...node, pattern: c.pattern };
       return misfit(site, c, node);

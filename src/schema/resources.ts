@@ -1,11 +1,10 @@
-import type { ResourceOptions } from '../decorators/resource.decorator';
-import { descriptionOf, type MemberRecord } from '../decorators/metadata';
+import { descriptionOf, type MemberRecordOf } from '../decorators/metadata';
 import { methodFactsOf } from '../facts/registry';
 import type { Problems } from './diagnostics';
-import type { TypeNode } from './model';
-import type { PromptModel } from './prompts';
+import type { TextMethodModel } from './model';
 import { toolNameOf } from './names';
-import { checkShape, paramsFor } from './tools';
+import { textParamsFor } from './text-methods';
+import { checkShape } from './tools';
 
 /**
  * Resources and resource templates (DESIGN.md section 7): a URI without variables is a static resource,
@@ -17,7 +16,7 @@ export type TemplatePart =
   | { readonly kind: 'literal'; readonly text: string }
   | { readonly kind: 'variable'; readonly name: string; readonly reserved: boolean };
 
-export interface ResourceModel extends PromptModel {
+export interface ResourceModel extends TextMethodModel {
   readonly mimeType?: string;
   /** The URI, or the URI template as written. */
   readonly uri: string;
@@ -47,40 +46,10 @@ export function templatePartsOf(uri: string): readonly TemplatePart[] | undefine
   return parts;
 }
 
-/**
- * Whether a type reads from text (DESIGN.md section 7): strings of any format, numbers, integers,
- * booleans and enums, possibly nullable.
- */
-export function isTextLike(node: TypeNode): boolean {
-  const bare = node.kind === 'nullable' ? node.inner : node;
-  return ['string', 'number', 'integer', 'boolean', 'enum'].includes(bare.kind);
-}
-
-/**
- * The parameters of a resource or prompt method: only text-like types (OMCG0002), and optional when
- * nullable (a missing argument reads as `null`, a default that is never listed).
- */
-export function textParamsFor(ctor: Function, key: string | symbol, what: string, problems: Problems): ReturnType<typeof paramsFor> {
-  const found = paramsFor(ctor, key, problems);
-  if (!found) return undefined;
-  for (const p of found.params) {
-    if (!isTextLike(p.type)) {
-      problems.add(
-        'OMCG0002',
-        `${ctor.name}.${String(key)}, parameter '${p.name}'`,
-        `${what} parameters are read from text, and a ${p.type.kind} does not parse from text.`,
-        'use string, number, boolean, an integer hint, Uuid, Date, DateOnly, TimeOnly or an enum.',
-      );
-    }
-  }
-  const params = found.params.map((p) => (p.type.kind === 'nullable' && p.required ? { ...p, required: false, default: p.default ?? { value: null } } : p));
-  return { ...found, params };
-}
-
 /** Builds the model of one `@Resource` method, or `undefined` with its problems recorded. */
-export function resourceFromMethod(ctor: Function, record: MemberRecord, problems: Problems): ResourceModel | undefined {
+export function resourceFromMethod(ctor: Function, record: MemberRecordOf<'resource'>, problems: Problems): ResourceModel | undefined {
   if (!checkShape(ctor, record, problems)) return undefined;
-  const options = record.options as unknown as ResourceOptions & { readonly uriTemplate: string };
+  const options = record.options;
   const where = `${ctor.name}.${String(record.key)}`;
   const before = problems.count;
   const parts = templatePartsOf(options.uriTemplate);

@@ -1,23 +1,25 @@
+import { classChainOf } from '../decorators/classes';
 import type { TypeHint } from '../decorators/hints';
 import {
   descriptionOf,
   designParamTypes,
   designReturnType,
-  membersOf,
-  paramsOf,
+  memberRecordsOf,
+  paramRecordsOf,
   type MemberRecord,
+  type MemberRecordOf,
 } from '../decorators/metadata';
 import type { ToolOptions } from '../decorators/tool.decorator';
 import { methodFactsOf } from '../facts/registry';
 import { RequestContext } from '../request-context';
 import { checkAgainstSource } from './contradiction';
 import { Problems } from './diagnostics';
-import { resolveMember, sourceDefault } from './members';
+import { resolveSlot, compiledDefault } from './slots';
 import type { ParamModel, ResultModel, ToolAnnotations, ToolModel } from './model';
 import { isValidName, toolNameOf } from './names';
 import { metadataFix, recordOf } from './records';
 import { resolveType, type Site } from './resolve';
-import { sourceParamsOf } from './source';
+import { compiledParamsOf } from './compiled';
 
 /** A site for resolving types in one direction, with records resolved through `recordOf`. */
 export function siteOf(where: string, problems: Problems, direction: 'input' | 'output'): Site {
@@ -26,10 +28,8 @@ export function siteOf(where: string, problems: Problems, direction: 'input' | '
 
 /** Every `@Tool`, `@Resource` and `@Prompt` record of a class and its bases, most derived first wins. */
 export function decoratedMembersOf(ctor: Function): readonly MemberRecord[] {
-  const chain: Function[] = [];
-  for (let c: Function | null = ctor; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c);
   const byKey = new Map<string | symbol, MemberRecord>();
-  for (const c of chain) for (const m of membersOf(c)) byKey.set(`${m.kind}:${String(m.key)}`, m);
+  for (const c of classChainOf(ctor)) for (const m of memberRecordsOf(c)) byKey.set(`${m.kind}:${String(m.key)}`, m);
   return [...byKey.values()];
 }
 
@@ -58,7 +58,7 @@ function contextKind(design: unknown): 'context' | 'signal' | undefined {
 }
 
 /** The method's parameters: names, types, defaults, and which positions take the context or signal. */
-export function paramsFor(
+export function resolveParams(
   ctor: Function,
   key: string | symbol,
   problems: Problems,
@@ -71,8 +71,8 @@ export function paramsFor(
     problems.add('OMCG0002', where, 'the method has no design:paramtypes metadata, so its parameter types are unknown.', metadataFix);
     return undefined;
   }
-  const records = paramsOf(proto, key);
-  const source = sourceParamsOf(method) ?? [];
+  const records = paramRecordsOf(proto, key);
+  const source = compiledParamsOf(method) ?? [];
   const facts = methodFactsOf(ctor, key)?.params ?? [];
   const params: ParamModel[] = [];
   const special: { context?: number; signal?: number } = {};
@@ -103,12 +103,12 @@ export function paramsFor(
       return;
     }
     const site = siteOf(`${where}, parameter '${name}'`, problems, 'input');
-    const type = resolveMember({ hint: record.type, source: fact?.type, design, constraints: record.constraints, nullable: record.nullable }, site);
+    const type = resolveSlot({ hint: record.type, source: fact?.type, design, constraints: record.constraints, nullable: record.nullable }, site);
     if (!type) return;
     const written = source[index]?.default;
     const fallback = record.hasDefault
       ? { value: record.default }
-      : fact?.default !== undefined ? { value: fact.default } : written && sourceDefault(written, type);
+      : fact?.default !== undefined ? { value: fact.default } : written && compiledDefault(written, type);
     params.push({
       index,
       name,
@@ -205,14 +205,14 @@ export function toolHead(
 }
 
 /** Builds the model of one `@Tool` method, or `undefined` with its problems recorded. */
-export function toolFromMethod(ctor: Function, record: MemberRecord, problems: Problems): ToolModel | undefined {
+export function toolFromMethod(ctor: Function, record: MemberRecordOf<'tool'>, problems: Problems): ToolModel | undefined {
   if (!checkShape(ctor, record, problems)) return undefined;
-  const options = record.options as ToolOptions;
+  const options = record.options;
   const where = memberWhere(ctor, record.key);
   const before = problems.count;
   const facts = methodFactsOf(ctor, record.key);
   const head = toolHead(options.name ?? toolNameOf(String(record.key)), options, where, problems);
-  const params = paramsFor(ctor, record.key, problems);
+  const params = resolveParams(ctor, record.key, problems);
   const design = designReturnType(ctor.prototype, record.key).type;
   const result = params && resultFor(options.returns, design, where, problems, facts?.returns);
   if (!params || !result || problems.count > before) return undefined;
@@ -229,7 +229,7 @@ export function toolFromMethod(ctor: Function, record: MemberRecord, problems: P
 export function toolsOf(ctor: Function): readonly { readonly key: string | symbol; readonly model: ToolModel }[] {
   const problems = new Problems();
   const tools = decoratedMembersOf(ctor)
-    .filter((m) => m.kind === 'tool')
+    .filter((m): m is MemberRecordOf<'tool'> => m.kind === 'tool')
     .map((m) => ({ key: m.key, model: toolFromMethod(ctor, m, problems) }))
     .filter((t): t is { key: string | symbol; model: ToolModel } => t.model !== undefined);
   problems.throwIfAny(ctor.name);

@@ -1,5 +1,5 @@
 import { perNode } from './memo';
-import type { MemberModel, ParamModel, ResultModel, TypeNode } from './model';
+import { unwrap, type SlotModel, type ParamModel, type ResultModel, type TypeNode } from './model';
 
 /** A JSON Schema fragment as written: plain JSON, keys in the order of DESIGN.md section 4. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -20,7 +20,7 @@ function ordered(keywords: Keywords): JsonSchema {
   return out;
 }
 
-/** The keywords of a type, before a member adds its description and default; written once per node. */
+/** The keywords of a type, before a slot adds its description and default; written once per node. */
 const keywordsOf = perNode((node: TypeNode): Keywords => buildKeywords(node));
 
 function buildKeywords(node: TypeNode): Keywords {
@@ -67,11 +67,11 @@ function finite(n: number | undefined): number | undefined {
   return n === undefined || !Number.isFinite(n) ? undefined : n;
 }
 
-function objectKeywords(members: readonly MemberModel[]): Keywords {
-  const required = members.filter((m) => m.required).map((m) => m.name);
+function objectKeywords(slots: readonly SlotModel[]): Keywords {
+  const required = slots.filter((m) => m.required).map((m) => m.name);
   return {
     type: 'object',
-    properties: Object.fromEntries(members.map((m) => [m.name, memberFragment(m)])),
+    properties: Object.fromEntries(slots.map((m) => [m.name, slotFragment(m)])),
     required: required.length > 0 ? required : undefined,
     additionalProperties: false,
   };
@@ -85,7 +85,7 @@ export const fragmentOf = perNode((node: TypeNode): JsonSchema => ordered(keywor
  * enums by member name; `null` and anything else write nothing.
  */
 export function writtenDefault(node: TypeNode, value: unknown): unknown {
-  const bare = node.kind === 'nullable' ? node.inner : node;
+  const bare = unwrap(node);
   if (bare.kind === 'enum') {
     const at = bare.values.indexOf(value as string | number);
     return at >= 0 ? bare.names[at] : undefined;
@@ -97,13 +97,13 @@ export function writtenDefault(node: TypeNode, value: unknown): unknown {
 }
 
 /**
- * The fragment of a parameter or property: its type's fragment with the member's description in third
+ * The fragment of a parameter or property: its type's fragment with the slot's description in third
  * place (after `type` and `format`) and its default last, as section 4 orders them.
  */
-export function memberFragment(member: MemberModel): JsonSchema {
-  const base = fragmentOf(member.type);
-  const description = member.description ?? (base.description as string | undefined);
-  const value = member.default ? writtenDefault(member.type, member.default.value) : undefined;
+export function slotFragment(slot: SlotModel): JsonSchema {
+  const base = fragmentOf(slot.type);
+  const description = slot.description ?? (base.description as string | undefined);
+  const value = slot.default ? writtenDefault(slot.type, slot.default.value) : undefined;
   if (description === base.description && value === undefined) return base;
   const out: Record<string, unknown> = {};
   if (base.type !== undefined) out.type = base.type;
@@ -125,6 +125,6 @@ export function inputSchemaOf(params: readonly ParamModel[]): JsonSchema {
  */
 export function outputSchemaOf(result: ResultModel): JsonSchema | undefined {
   if (result.kind !== 'value') return undefined;
-  const bare = result.type.kind === 'nullable' ? result.type.inner : result.type;
+  const bare = unwrap(result.type);
   return bare.kind === 'record' || bare.kind === 'dictionary' ? fragmentOf(bare) : undefined;
 }

@@ -1,10 +1,10 @@
 import { Problems } from '../schema/diagnostics';
-import type { ToolModel, TypeNode } from '../schema/model';
+import { unwrap, type ToolModel, type TypeNode } from '../schema/model';
 import { promptFromMethod, type PromptModel } from '../schema/prompts';
 import { resourceFromMethod, type ResourceModel } from '../schema/resources';
 import { decoratedMembersOf, toolFromMethod } from '../schema/tools';
 import { compileTool, type ToolCall, type ToolTarget } from '../invoke/invoker';
-import { compileMember, type MemberCall } from '../invoke/members';
+import { compileTextMethod, type TextMethodCall } from '../invoke/text-methods';
 import { listingOf, type ToolListing } from './listing';
 import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
 
@@ -30,13 +30,13 @@ export interface RegisteredResource {
   readonly model: ResourceModel;
   readonly listing: ResourceListing;
   readonly match: UriMatcher;
-  readonly call: MemberCall;
+  readonly call: TextMethodCall;
 }
 
 export interface RegisteredPrompt {
   readonly model: PromptModel;
   readonly listing: PromptListing;
-  readonly call: MemberCall;
+  readonly call: TextMethodCall;
 }
 
 export interface UiResource {
@@ -141,7 +141,7 @@ export class Catalog {
           model: entry.model,
           listing: Object.freeze(resourceListingOf(entry.model)),
           match: uriMatcherOf(entry.model.parts),
-          call: compileMember(entry.model, entry.instance, entry.key, 'resource'),
+          call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource'),
         };
         if (entry.model.template) this.templates.push(registered);
         else this.resources.set(entry.model.uri, registered);
@@ -149,7 +149,7 @@ export class Catalog {
         this.prompts.set(entry.model.name, {
           model: entry.model,
           listing: Object.freeze(promptListingOf(entry.model)),
-          call: compileMember(entry.model, entry.instance, entry.key, 'prompt'),
+          call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt'),
         });
       }
     }
@@ -204,7 +204,7 @@ export class Catalog {
           : undefined;
     if (!params) return undefined;
     const type: TypeNode | undefined = params.find((p) => p.name === argument)?.type;
-    const bare = type?.kind === 'nullable' ? type.inner : type;
+    const bare = type && unwrap(type);
     if (bare?.kind !== 'enum') return [];
     return bare.names.filter((n) => n.startsWith(typed));
   }

@@ -2,15 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
-import {
-  NodeStreamableHTTPServerTransport,
-  localhostHostValidation,
-  localhostOriginValidation,
-  toNodeHandler,
-  toWebRequest,
-} from '@modelcontextprotocol/node';
+import { localhostHostValidation, localhostOriginValidation, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
-import { withLegacyNotFoundCode } from './protocol';
+import { SessionTable } from './sessions';
 
 /**
  * Streamable HTTP for both eras on one endpoint: 2026-07-28 requests (they carry the `_meta` envelope) go
@@ -165,14 +159,6 @@ export interface HttpHandler {
   drain(deadlineMs: number): Promise<boolean>;
 }
 
-interface Session {
-  readonly transport: NodeStreamableHTTPServerTransport;
-  readonly server: Server;
-  lastSeen: number;
-  /** Requests (and open GET streams) in progress: a busy session is never idle. */
-  active: number;
-}
-
 /** The endpoint's request handling; `factory` makes one SDK `Server` per modern request or legacy session. */
 export function createHttpHandler(factory: () => Server, options: HttpHandlerOptions = {}): HttpHandler {
   const path = options.path;
@@ -180,23 +166,14 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
   const stateless = options.legacy === 'stateless';
   const modernHandler = createMcpHandler(() => factory(), { legacy: stateless ? 'stateless' : 'reject', maxRequestBodySize: limit });
   const inFlight = new InFlight();
-  const newSessionId = sessionIds(options.route);
   const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
-  const sessions = new Map<string, Session>();
+  const sessions = new SessionTable(factory, {
+    maxSessions: options.maxSessions,
+    idleTimeoutMs: options.sessionIdleTimeoutMs,
+    maxRequestBodySize: limit,
+    newSessionId: sessionIds(options.route),
+  });
   const guarded = options.validateHost ?? true;
-  const maxSessions = options.maxSessions ?? 1000;
-  const idleMs = options.sessionIdleTimeoutMs ?? 30 * 60_000;
-  const closeSession = async (id: string, session: Session) => {
-    sessions.delete(id);
-    await session.transport.close();
-    await session.server.close();
-  };
-  // Sessions a client abandoned without DELETE would otherwise stay forever.
-  const sweeper = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) if (session.active === 0 && now - session.lastSeen > idleMs) void closeSession(id, session);
-  }, Math.max(10, Math.min(idleMs / 2, 60_000)));
-  sweeper.unref();
   const validHost = localhostHostValidation();
   const validOrigin = localhostOriginValidation();
 
@@ -206,33 +183,13 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
     if (!session) {
       if (sid !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found');
       if (req.method !== 'POST' || !opensSession(body)) return jsonRpcError(res, 400, -32000, 'Bad Request: no valid Mcp-Session-Id header.');
-      if (sessions.size >= maxSessions) {
+      if (sessions.isFull) {
         res.setHeader('retry-after', '60');
         return jsonRpcError(res, 503, -32000, 'Service Unavailable: too many open sessions; close one (DELETE) or try again later.');
       }
-      const transport: NodeStreamableHTTPServerTransport = withLegacyNotFoundCode(
-        new NodeStreamableHTTPServerTransport({
-          sessionIdGenerator: newSessionId,
-          onsessioninitialized: (id) => void sessions.set(id, created),
-          onsessionclosed: (id) => void sessions.delete(id),
-          maxRequestBodySize: limit,
-        }),
-      );
-      const created: Session = { transport, server: factory(), lastSeen: Date.now(), active: 0 };
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      };
-      await created.server.connect(transport);
-      session = created;
+      session = await sessions.open();
     }
-    session.lastSeen = Date.now();
-    session.active++;
-    try {
-      await session.transport.handleRequest(req, res, body);
-    } finally {
-      session.active--;
-      session.lastSeen = Date.now();
-    }
+    return sessions.handle(session, req, res, body);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void> {
@@ -258,9 +215,8 @@ export function createHttpHandler(factory: () => Server, options: HttpHandlerOpt
     handle: (req, res, parsed) => handle(req, res, parsed).catch(() => jsonRpcError(res, 500, -32603, 'Internal error')),
     drain: (deadlineMs) => inFlight.drain(deadlineMs),
     async close() {
-      clearInterval(sweeper);
       await modernHandler.close();
-      await Promise.all([...sessions].map(([id, session]) => closeSession(id, session)));
+      await sessions.closeAll();
     },
   };
 }

@@ -14,7 +14,7 @@ import {
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { InvalidParamsError, MemberFailedError, ResourceNotFoundError } from '../invoke/members';
+import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from '../invoke/text-methods';
 import { promptResult, resourceResult } from '../invoke/contents';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog } from './catalog';
@@ -104,7 +104,7 @@ async function inputRequiredOf(signal: InputRequired, codec: RequestStateCodec):
 function protocolErrorOf(error: unknown): Error {
   if (error instanceof InvalidParamsError) return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
   if (error instanceof ResourceNotFoundError) return new SdkResourceNotFoundError(error.uri);
-  if (error instanceof MemberFailedError) return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+  if (error instanceof TextMethodFailedError) return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
   return new ProtocolError(ProtocolErrorCode.InternalError, 'The request failed.');
 }
 

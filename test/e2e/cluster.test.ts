@@ -19,7 +19,10 @@ beforeAll(() => ensureBuilt(), 300_000);
 const SECRET = 'a shared secret of at least thirty-two bytes';
 
 async function modernClient(url: string): Promise<V2Client> {
-  const client = new V2Client({ name: 'cluster-v2', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } });
+  const client = new V2Client(
+    { name: 'cluster-v2', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+  );
   await client.connect(new V2Http(new URL(url)));
   return client;
 }
@@ -28,7 +31,11 @@ async function legacyClient(url: string): Promise<{ client: V1Client; logs: unkn
   const client = new V1Client({ name: 'cluster-v1', version: '1.0.0' }, { capabilities: { sampling: {} } });
   const logs: unknown[] = [];
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
-  client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' }));
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+    role: 'assistant',
+    content: { type: 'text', text: 'hello' },
+    model: 'm',
+  }));
   await client.connect(new V1Http(new URL(url)));
   return { client, logs };
 }
@@ -117,7 +124,9 @@ describe('2025-era clients, sticky by Mcp-Session-Id over three instances', () =
     const { client, logs } = await legacyClient(cluster.balancer.url);
     const progress: number[] = [];
     const home = await call(client, 'instance');
-    const slow = await client.callTool({ name: 'slow', arguments: { steps: 3 } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+    const slow = await client.callTool({ name: 'slow', arguments: { steps: 3 } }, undefined, {
+      onprogress: (p) => void progress.push(p.progress),
+    });
     expect(textOf(slow as Record<string, unknown>)).toBe(`${home}: done in 3`);
     expect(progress).toEqual([1, 2, 3]);
     await client.setLoggingLevel('warning');

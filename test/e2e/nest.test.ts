@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { McpServer } from '../../src';
 import { AppModule } from '../../samples/nest-docket/src/app.module';
 import { DocketRepository } from '../../samples/nest-docket/src/docket.repository';

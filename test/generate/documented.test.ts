@@ -1,8 +1,8 @@
 import '../fixtures/documented/src/onemodelcontext.facts';
 import {
-  ArrayOf, Description, DictionaryOf, Field, Int32, Nullable, Param, SetOf, StringLiterals, Tool,
+  ArrayOf, Description, DictionaryOf, Field, Nullable, Param, SetOf, StringLiterals, Tool,
 } from '../../src';
-import { membersOf } from '../../src/decorators/metadata';
+import { memberRecordsOf, type MemberRecordOf } from '../../src/decorators/metadata';
 import { methodFactsOf } from '../../src/facts/registry';
 import { Problems } from '../../src/schema/diagnostics';
 import { promptFromMethod } from '../../src/schema/prompts';
@@ -160,7 +160,7 @@ describe('onemodelcontext generate on a project with doc comments and no hints (
       description: 'A prompt.',
       params: [{ name: 'topic', description: 'What to write about.', type: String }],
     });
-    const record = membersOf(Weather).find((m) => m.key === 'write')!;
+    const record = memberRecordsOf(Weather).find((m): m is MemberRecordOf<'prompt'> => m.key === 'write' && m.kind === 'prompt')!;
     const prompt = promptFromMethod(Weather, record, new Problems());
     expect([prompt?.description, prompt?.params[0].description]).toEqual(['A prompt.', 'What to write about.']);
   });

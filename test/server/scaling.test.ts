@@ -18,7 +18,10 @@ class Rounds {
   @Tool()
   confirm(ctx: RequestContext): string {
     if (ctx.inputResponse('ok') === undefined) {
-      ctx.requireInput({ ok: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } } }, { round: 1 });
+      ctx.requireInput(
+        { ok: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } } },
+        { round: 1 },
+      );
     }
     return `state ${JSON.stringify(ctx.requestState)}`;
   }
@@ -39,7 +42,9 @@ class Rounds {
 
   @Tool()
   async sample(ctx: RequestContext): Promise<string> {
-    const reply = (await ctx.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 })) as { content: { text: string } };
+    const reply = (await ctx.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 })) as {
+      content: { text: string };
+    };
     return `model said ${reply.content.text}`;
   }
 }
@@ -59,7 +64,10 @@ function rounds(secret?: string): McpServer {
 async function alternating(urls: readonly string[]): Promise<Client> {
   let next = 0;
   const fetchNext = (input: string | URL | Request, init?: RequestInit) => fetch(urls[next++ % urls.length], init);
-  const client = new Client({ name: 'rr', version: '1' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } });
+  const client = new Client(
+    { name: 'rr', version: '1' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+  );
   client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: {} }));
   await client.connect(new StreamableHTTPClientTransport(new URL(urls[0]), { fetch: fetchNext as typeof fetch }));
   return client;
@@ -74,7 +82,11 @@ function hold(): { reached: Promise<void>; release: () => void } {
 }
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
 
 const ping = { jsonrpc: '2.0', id: 9, method: 'ping' };
 
@@ -154,7 +166,11 @@ describe('shutdown', () => {
     await reached;
     const stopped = server.shutdown({ deadlineMs: 30_000 });
     const refused = await post(url, ping);
-    expect([refused.status, refused.headers.get('retry-after'), ((await refused.json()) as { error: { code: number } }).error.code]).toEqual([503, '1', -32000]);
+    expect([
+      refused.status,
+      refused.headers.get('retry-after'),
+      ((await refused.json()) as { error: { code: number } }).error.code,
+    ]).toEqual([503, '1', -32000]);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     expect([ready.status, await ready.json()]).toEqual([503, { status: 'draining' }]);
     release();
@@ -191,7 +207,10 @@ describe('shutdown', () => {
     });
     await client.connect(transport);
     expect((await client.callTool({ name: 'sample', arguments: {} })).content).toEqual([{ type: 'text', text: 'model said hello' }]);
-    expect([refused?.status, ((await refused!.json()) as { error: unknown }).error]).toEqual([404, { code: -32001, message: 'Session not found' }]);
+    expect([refused?.status, ((await refused!.json()) as { error: unknown }).error]).toEqual([
+      404,
+      { code: -32001, message: 'Session not found' },
+    ]);
     await stopped;
   });
 });

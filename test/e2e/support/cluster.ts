@@ -88,7 +88,20 @@ export interface Redis {
 export async function startRedis(): Promise<Redis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'omc-redis-'));
-  const { child, output } = launch(executable('redis-server'), ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no']);
+  const { child, output } = launch(executable('redis-server'), [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+  ]);
   const stop = async () => {
     await stopChild(child);
     rmSync(dir, { recursive: true, force: true });
@@ -198,7 +211,7 @@ export async function startBalancer(upstreams: readonly Upstream[], options: Bal
   } catch (error) {
     const seen = errors();
     await stop();
-    throw new Error(`${(error as Error).message}\n${seen}`);
+    throw new Error(`${(error as Error).message}\n${seen}`, { cause: error });
   }
   return { port, url: `http://127.0.0.1:${port}/mcp`, errors, stop };
 }
@@ -254,7 +267,12 @@ export interface ClusterOptions extends BalancerOptions {
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const stoppers: (() => Promise<void>)[] = [];
   const stop = async () => {
-    await Promise.all(stoppers.splice(0).reverse().map((s) => s()));
+    await Promise.all(
+      stoppers
+        .splice(0)
+        .reverse()
+        .map((s) => s()),
+    );
   };
   try {
     const redis = options.redis ? await startRedis() : undefined;

@@ -6,15 +6,15 @@ import { parse, type Expression, type Node, type Pattern, type Program, type Sta
  */
 
 /** A default or initialiser as written: a literal value, an `Enum.Member` reference, or anything else. */
-export type SourceValue =
+export type CompiledValue =
   | { readonly kind: 'literal'; readonly value: string | number | boolean | null }
-  | { readonly kind: 'member'; readonly object: string; readonly property: string }
+  | { readonly kind: 'reference'; readonly object: string; readonly property: string }
   | { readonly kind: 'other' };
 
-export interface SourceParam {
+export interface CompiledParam {
   /** `undefined` for destructured and rest parameters. */
   readonly name?: string;
-  readonly default?: SourceValue;
+  readonly default?: CompiledValue;
 }
 
 function parseProgram(code: string): Program | undefined {
@@ -41,19 +41,19 @@ function functionParams(program: Program): readonly Pattern[] | undefined {
  * The parameters of a method or function as compiled, or `undefined` when the source cannot be parsed
  * (a native or bound function).
  */
-export function sourceParamsOf(fn: Function): readonly SourceParam[] | undefined {
+export function compiledParamsOf(fn: Function): readonly CompiledParam[] | undefined {
   const code = Function.prototype.toString.call(fn);
   // A method's source is not a program on its own; inside a class body it is.
   const program = parseProgram(`(class { ${code}\n})`) ?? parseProgram(`(${code}\n)`);
   const params = program && functionParams(program);
-  return params?.map((p): SourceParam => {
+  return params?.map((p): CompiledParam => {
     if (p.type === 'Identifier') return { name: p.name };
     if (p.type === 'AssignmentPattern' && p.left.type === 'Identifier') return { name: p.left.name, default: valueOf(p.right) };
     return {};
   });
 }
 
-export function valueOf(node: Expression | Node): SourceValue {
+export function valueOf(node: Expression | Node): CompiledValue {
   if (node.type === 'Literal' && 'value' in node) {
     const v = (node as { value: unknown }).value;
     if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return { kind: 'literal', value: v };
@@ -78,18 +78,18 @@ export function valueOf(node: Expression | Node): SourceValue {
           ? m.property.value
           : undefined;
     // `Unit.Celsius`, or `dto_1.Unit.Celsius` when the enum is imported into CommonJS output.
-    const object = m.object.type === 'Identifier' ? m.object.name : m.object.type === 'MemberExpression' ? sourceText(m.object) : undefined;
-    if (object !== undefined && property !== undefined) return { kind: 'member', object, property };
+    const object = m.object.type === 'Identifier' ? m.object.name : m.object.type === 'MemberExpression' ? dottedName(m.object) : undefined;
+    if (object !== undefined && property !== undefined) return { kind: 'reference', object, property };
   }
   return { kind: 'other' };
 }
 
 /** `a.b.c` of a member chain of plain identifiers, or `undefined`. */
-function sourceText(node: Node): string | undefined {
+function dottedName(node: Node): string | undefined {
   if (node.type === 'Identifier') return (node as { name: string } & Node).name;
   if (node.type !== 'MemberExpression') return undefined;
   const m = node as Extract<Expression, { type: 'MemberExpression' }>;
-  const object = sourceText(m.object);
+  const object = dottedName(m.object);
   return object !== undefined && !m.computed && m.property.type === 'Identifier' ? `${object}.${m.property.name}` : undefined;
 }
 
@@ -103,7 +103,7 @@ function keyName(key: Node, computed: boolean): string | undefined {
 }
 
 /** `this.x = v` or `Object.defineProperty(this, "x", { ..., value: v })` as tsc writes them. */
-function constructorAssignment(statement: Statement): [string, SourceValue] | undefined {
+function constructorAssignment(statement: Statement): [string, CompiledValue] | undefined {
   if (statement.type !== 'ExpressionStatement') return undefined;
   const e = statement.expression;
   if (e.type === 'AssignmentExpression' && e.operator === '=' && e.left.type === 'MemberExpression' && e.left.object.type === 'ThisExpression') {
@@ -133,10 +133,10 @@ function constructorAssignment(statement: Statement): [string, SourceValue] | un
  * The instance property initialisers of a class (not inherited), from field declarations or from the
  * constructor's assignments (older compile targets), keyed by property name.
  */
-export function initializersOf(ctor: Function): ReadonlyMap<string, SourceValue> {
+export function initializersOf(ctor: Function): ReadonlyMap<string, CompiledValue> {
   const program = parseProgram(`(${Function.prototype.toString.call(ctor)}\n)`);
   const statement = program?.body[0];
-  const found = new Map<string, SourceValue>();
+  const found = new Map<string, CompiledValue>();
   if (statement?.type !== 'ExpressionStatement' || statement.expression.type !== 'ClassExpression') return found;
   for (const member of statement.expression.body.body) {
     if (member.type === 'PropertyDefinition' && !member.static && member.value) {

@@ -3,7 +3,7 @@ import { InputRequired, RequestContext, type RequestContextInit } from '../reque
 import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, newFailure } from './failure';
 import { textArgumentsReader } from './text';
-import type { PromptModel } from '../schema/prompts';
+import type { TextMethodModel } from '../schema/model';
 
 /**
  * Calling resource and prompt methods: their arguments are text, and their errors are JSON-RPC errors
@@ -31,25 +31,22 @@ export class ResourceNotFoundError extends Error {
 }
 
 /** A resource or prompt method failed: JSON-RPC -32603 with a `ToolError`'s message or a masked text. */
-export class MemberFailedError extends Error {
+export class TextMethodFailedError extends Error {
   readonly code = -32603;
 
   constructor(message: string) {
     super(message);
-    this.name = 'MemberFailedError';
+    this.name = 'TextMethodFailedError';
   }
 }
 
-/** What `compileMember` needs of a resource or prompt model. */
-export type MemberShape = PromptModel;
-
 /** One compiled call of a resource or prompt method: text arguments in, the method's value out. */
-export type MemberCall = (args: Readonly<Record<string, unknown>> | undefined, init: RequestContextInit) => Promise<unknown>;
+export type TextMethodCall = (args: Readonly<Record<string, unknown>> | undefined, init: RequestContextInit) => Promise<unknown>;
 
 const failed = channel(TOOL_FAILED_CHANNEL);
 
 /** Compiles the argument reading and invocation of one method, once. `kind` names it in masked errors. */
-export function compileMember(model: MemberShape, instance: object, key: string | symbol, kind: 'resource' | 'prompt'): MemberCall {
+export function compileTextMethod(model: TextMethodModel, instance: object, key: string | symbol, kind: 'resource' | 'prompt'): TextMethodCall {
   const read = textArgumentsReader(model.params, model.arity);
   const { contextIndex, signalIndex } = model;
   return async (args, init) => {
@@ -64,9 +61,9 @@ export function compileMember(model: MemberShape, instance: object, key: string 
       return await method.apply(instance, argv);
     } catch (error) {
       if (error instanceof InputRequired || error instanceof ResourceNotFoundError || error instanceof InvalidParamsError) throw error;
-      if (error instanceof ToolError) throw new MemberFailedError(error.message);
+      if (error instanceof ToolError) throw new TextMethodFailedError(error.message);
       if (failed.hasSubscribers) failed.publish({ tool: model.name, error });
-      throw new MemberFailedError(`The ${kind} failed.`);
+      throw new TextMethodFailedError(`The ${kind} failed.`);
     }
   };
 }

@@ -1,12 +1,12 @@
 import type { TypeHint } from '../decorators/hints';
 import type { Constraint } from '../decorators/metadata';
 import { checkAgainstSource } from './contradiction';
-import type { DefaultValue, TypeNode } from './model';
+import { unwrap, type DefaultValue, type TypeNode } from './model';
 import { constrain, constrainEach, nullable, resolveType, type Site } from './resolve';
-import type { SourceValue } from './source';
+import type { CompiledValue } from './compiled';
 
 /** Everything known about one parameter or property before it is resolved. */
-export interface MemberFacts {
+export interface SlotEvidence {
   readonly hint?: TypeHint;
   /** The declared type `onemodelcontext generate` read from the source, used when there is no hint. */
   readonly source?: TypeHint;
@@ -22,13 +22,13 @@ export interface MemberFacts {
  * Resolves the type of a parameter or property: hint, else source type, else design type; constraints,
  * then nullability. A hint that contradicts the source type is reported.
  */
-export function resolveMember(facts: MemberFacts, site: Site): TypeNode | undefined {
-  const base = resolveType(facts.hint ?? facts.source, facts.design, site);
+export function resolveSlot(evidence: SlotEvidence, site: Site): TypeNode | undefined {
+  const base = resolveType(evidence.hint ?? evidence.source, evidence.design, site);
   if (!base) return undefined;
-  let node = constrainEach(constrain(base, facts.constraints, site), facts.eachConstraints ?? [], site);
-  if (facts.uniqueItems) node = withUniqueItems(node, site);
-  if (facts.nullable) node = nullable(node);
-  if (facts.hint !== undefined && facts.source !== undefined) checkAgainstSource(node, facts.source, facts.design, site);
+  let node = constrainEach(constrain(base, evidence.constraints, site), evidence.eachConstraints ?? [], site);
+  if (evidence.uniqueItems) node = withUniqueItems(node, site);
+  if (evidence.nullable) node = nullable(node);
+  if (evidence.hint !== undefined && evidence.source !== undefined) checkAgainstSource(node, evidence.source, evidence.design, site);
   return node;
 }
 
@@ -40,13 +40,13 @@ function withUniqueItems(node: TypeNode, site: Site): TypeNode {
 }
 
 /**
- * The default a member takes from a source literal (`days = 3`, `unit = Unit.Celsius`). Non-literal
- * defaults make the member optional without a listed default.
+ * The default a slot takes from a compiled literal (`days = 3`, `unit = Unit.Celsius`). Non-literal
+ * defaults make the slot optional without a listed default.
  */
-export function sourceDefault(value: SourceValue, type: TypeNode): DefaultValue | undefined {
+export function compiledDefault(value: CompiledValue, type: TypeNode): DefaultValue | undefined {
   if (value.kind === 'literal') return { value: value.value };
-  if (value.kind === 'member') {
-    const bare = type.kind === 'nullable' ? type.inner : type;
+  if (value.kind === 'reference') {
+    const bare = unwrap(type);
     if (bare.kind === 'enum') {
       const at = bare.names.indexOf(value.property);
       if (at >= 0) return { value: bare.values[at] };

@@ -1,0 +1,37 @@
+import type { Problems } from './diagnostics';
+import { unwrap, type TextMethodModel, type TypeNode } from './model';
+import { resolveParams } from './tools';
+
+/**
+ * Whether a type reads from text (DESIGN.md section 7): strings of any format, numbers, integers,
+ * booleans and enums, possibly nullable.
+ */
+export function isTextLike(node: TypeNode): boolean {
+  return ['string', 'number', 'integer', 'boolean', 'enum'].includes(unwrap(node).kind);
+}
+
+/**
+ * The parameters of a resource or prompt method: only text-like types (OMCG0002), and optional when
+ * nullable (a missing argument reads as `null`, a default that is never listed).
+ */
+export function textParamsFor(
+  ctor: Function,
+  key: string | symbol,
+  what: string,
+  problems: Problems,
+): Pick<TextMethodModel, 'params' | 'arity' | 'contextIndex' | 'signalIndex'> | undefined {
+  const found = resolveParams(ctor, key, problems);
+  if (!found) return undefined;
+  for (const p of found.params) {
+    if (!isTextLike(p.type)) {
+      problems.add(
+        'OMCG0002',
+        `${ctor.name}.${String(key)}, parameter '${p.name}'`,
+        `${what} parameters are read from text, and a ${p.type.kind} does not parse from text.`,
+        'use string, number, boolean, an integer hint, Uuid, Date, DateOnly, TimeOnly or an enum.',
+      );
+    }
+  }
+  const params = found.params.map((p) => (p.type.kind === 'nullable' && p.required ? { ...p, required: false, default: p.default ?? { value: null } } : p));
+  return { ...found, params };
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { withLegacyNotFoundCode } from './protocol';
+
+/**
+ * The session table: every 2025-era client on an HTTP endpoint gets a session, an SDK transport plus its own
+ * `Server`, named by the `Mcp-Session-Id` the transport hands out on `initialize`. The 2026-07-28 era is
+ * stateless and never comes here.
+ *
+ * Why a table and not just a map: sessions are opened by anyone who can reach the endpoint and closed only when
+ * the client remembers to DELETE, so the table enforces the two limits that keep an endpoint alive under
+ * careless or hostile clients: a cap on open sessions (`isFull`, answered 503 by the caller) and an idle sweep
+ * that closes sessions with no request in progress for longer than the idle timeout. A session counts as busy
+ * while any request or GET stream is open on it (`active`), so a long-running tool call or a listening client is
+ * never swept. The transport removes its own entry when the client DELETEs or the transport closes.
+ *
+ * Later layers hang per-session state here: `owner` is whoever opened the session (the auth subject), so a
+ * session id learned by someone else is useless to them.
+ */
+
+/** One 2025-era session. */
+export interface Session {
+  readonly transport: NodeStreamableHTTPServerTransport;
+  readonly server: Server;
+  /** Who opened the session (an auth subject), when the endpoint knows; later requests must come from them. */
+  readonly owner: string | undefined;
+  lastSeen: number;
+  /** Requests (and open GET streams) in progress: a busy session is never idle. */
+  active: number;
+}
+
+export interface SessionTableOptions {
+  /** Most sessions open at once. Default 1,000. */
+  readonly maxSessions?: number;
+  /** A session with nothing in progress for this long is closed. Default 30 minutes. */
+  readonly idleTimeoutMs?: number;
+  /** Passed to each session's transport. */
+  readonly maxRequestBodySize: number;
+  /** Makes the id of a new session; default a random UUID. */
+  readonly newSessionId?: () => string;
+}
+
+export class SessionTable {
+  private readonly sessions = new Map<string, Session>();
+  private readonly maxSessions: number;
+  private readonly idleMs: number;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly factory: () => Server,
+    private readonly options: SessionTableOptions,
+  ) {
+    this.maxSessions = options.maxSessions ?? 1000;
+    this.idleMs = options.idleTimeoutMs ?? 30 * 60_000;
+    // Sweep often enough that a session outlives its timeout by at most half of it (and at most a minute).
+    this.sweeper = setInterval(() => this.sweep(), Math.max(10, Math.min(this.idleMs / 2, 60_000)));
+    this.sweeper.unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** True when opening one more session would pass the cap. */
+  get isFull(): boolean {
+    return this.sessions.size >= this.maxSessions;
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  /**
+   * A new session, connected but not yet in the table: the transport adds it when it answers the `initialize`
+   * request (that is when the id exists), so a failed `initialize` leaves nothing behind.
+   */
+  async open(owner?: string): Promise<Session> {
+    const transport: NodeStreamableHTTPServerTransport = withLegacyNotFoundCode(
+      new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: this.options.newSessionId ?? randomUUID,
+        onsessioninitialized: (id) => void this.sessions.set(id, session),
+        onsessionclosed: (id) => void this.sessions.delete(id),
+        maxRequestBodySize: this.options.maxRequestBodySize,
+      }),
+    );
+    const session: Session = { transport, server: this.factory(), owner, lastSeen: Date.now(), active: 0 };
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+    };
+    await session.server.connect(transport);
+    return session;
+  }
+
+  /** Hands one request to the session's transport, keeping the session busy while it runs. */
+  async handle(session: Session, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    session.lastSeen = Date.now();
+    session.active++;
+    try {
+      await session.transport.handleRequest(req, res, body);
+    } finally {
+      session.active--;
+      session.lastSeen = Date.now();
+    }
+  }
+
+  /** Closes every session and stops the sweep: the endpoint is shutting down. */
+  async closeAll(): Promise<void> {
+    clearInterval(this.sweeper);
+    await Promise.all([...this.sessions].map(([id, session]) => this.close(id, session)));
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [id, session] of this.sessions) if (session.active === 0 && now - session.lastSeen > this.idleMs) void this.close(id, session);
+  }
+
+  private async close(id: string, session: Session): Promise<void> {
+    this.sessions.delete(id);
+    await session.transport.close();
+    await session.server.close();
+  }
+}
