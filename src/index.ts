@@ -57,6 +57,7 @@ export type { JsonSchema } from './schema/write';
 export { RequestContext, type RequestContextInit, type LogLevel, type InputRequest } from './request-context';
 export { ToolError, UnknownToolError, TOOL_FAILED_CHANNEL } from './invoke/errors';
 export type { CallToolResult } from './invoke/results';
+export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
 export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions, type ShutdownOptions } from './server/mcp-server';
 export type { ToolListing } from './server/listing';
 export type { ResourceListing, PromptListing } from './server/resource-listing';

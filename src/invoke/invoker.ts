@@ -5,10 +5,11 @@ import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, newFailure } from './failure';
 import { argumentsReader } from './reader';
 import { errorResult, resultWriter, type CallToolResult } from './results';
+import { methodRunner, type InvokeHook } from './invocation';
 
 /** How a registered tool is called. */
 export type ToolTarget =
-  | { readonly kind: 'method'; readonly instance: object; readonly key: string | symbol }
+  | { readonly kind: 'method'; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
   | { readonly kind: 'handler'; readonly handler: (args: Record<string, unknown>, context: RequestContext) => unknown };
 
 /** One compiled tool call: read, invoke, write. */
@@ -36,10 +37,7 @@ export function compileTool(model: ToolModel, target: ToolTarget, options: { rea
   const names = model.params.map((p) => [p.index, p.name] as const);
   const invoke =
     target.kind === 'method'
-      ? (argv: unknown[]) => {
-          const method = (target.instance as Record<string | symbol, (...a: unknown[]) => unknown>)[target.key];
-          return method.apply(target.instance, argv);
-        }
+      ? methodRunner({ kind: 'tool', name: model.name, params: model.params }, target.instance, target.key, target.invoke)
       : (argv: unknown[], context: RequestContext) => {
           const values: Record<string, unknown> = Object.create(null);
           for (const [index, name] of names) values[name] = argv[index];

@@ -128,8 +128,16 @@ function autoResult(value: unknown): CallToolResult {
   return textResult(looseJson(value));
 }
 
-/** Writes results of one tool; built once per tool. */
+/**
+ * Writes results of one tool; built once per tool. An error result (`isError: true`) is sent as it is
+ * whatever the declared type, so that a hook or a Nest exception filter can answer any tool with one.
+ */
 export function resultWriter(result: ResultModel, tool: string): (value: unknown) => CallToolResult {
+  const write = declaredWriter(result, tool);
+  return result.kind === 'auto' ? write : (v) => (isCallToolResult(v) && v.isError === true ? v : write(v));
+}
+
+function declaredWriter(result: ResultModel, tool: string): (value: unknown) => CallToolResult {
   if (result.kind === 'void') return () => ({ content: [] });
   if (result.kind === 'auto') return autoResult;
   const type = result.type;

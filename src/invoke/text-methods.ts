@@ -4,6 +4,7 @@ import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, newFailure } from './failure';
 import { textArgumentsReader } from './text';
 import type { TextMethodModel } from '../schema/model';
+import { methodRunner, type InvokeHook } from './invocation';
 
 /**
  * Calling resource and prompt methods: their arguments are text, and their errors are JSON-RPC errors
@@ -46,8 +47,9 @@ export type TextMethodCall = (args: Readonly<Record<string, unknown>> | undefine
 const failed = channel(TOOL_FAILED_CHANNEL);
 
 /** Compiles the argument reading and invocation of one method, once. `kind` names it in masked errors. */
-export function compileTextMethod(model: TextMethodModel, instance: object, key: string | symbol, kind: 'resource' | 'prompt'): TextMethodCall {
+export function compileTextMethod(model: TextMethodModel, instance: object, key: string | symbol, kind: 'resource' | 'prompt', invoke?: InvokeHook): TextMethodCall {
   const read = textArgumentsReader(model.params, model.arity);
+  const run = methodRunner({ kind, name: model.name, params: model.params }, instance, key, invoke);
   const { contextIndex, signalIndex } = model;
   return async (args, init) => {
     const f = newFailure();
@@ -57,8 +59,7 @@ export function compileTextMethod(model: TextMethodModel, instance: object, key:
     if (contextIndex !== undefined) argv[contextIndex] = context;
     if (signalIndex !== undefined) argv[signalIndex] = context.signal;
     try {
-      const method = (instance as Record<string | symbol, (...a: unknown[]) => unknown>)[key];
-      return await method.apply(instance, argv);
+      return await run(argv, context);
     } catch (error) {
       if (error instanceof InputRequired || error instanceof ResourceNotFoundError || error instanceof InvalidParamsError) throw error;
       if (error instanceof ToolError) throw new TextMethodFailedError(error.message);

@@ -1,4 +1,8 @@
+// First: without NestJS installed, this import throws one sentence naming the packages to install.
+import './peer-check';
+
 export { McpModule } from './mcp.module';
 export { MCP_MODULE_OPTIONS } from './constants';
 export { StderrLogger } from './stderr-logger';
+export { McpExecutionContext, MCP_CONTEXT_TYPE, type McpContextType, type McpHostArguments } from './mcp-execution-context';
 export type { McpModuleOptions, McpModuleAsyncOptions, McpTransport } from './options';

@@ -1,15 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, HttpAdapterHost, MetadataScanner } from '@nestjs/core';
-// eslint-disable-next-line no-restricted-imports -- which members a class decorates is not public API yet
-import { decoratedMembersOf } from '../schema/tools';
+import { DiscoveryService, HttpAdapterHost } from '@nestjs/core';
 import { DefinitionError, McpServer, type Diagnostic } from '../index';
 import { MCP_MODULE_OPTIONS } from './constants';
 import type { McpModuleOptions } from './options';
 import { mountHttp } from './http';
+import { McpPipeline, type ProviderWrapper } from './mcp.pipeline';
 
 /**
- * Finds every provider and controller with `@Tool`, `@Resource` or `@Prompt` members at start-up and adds
- * its instance to the one `McpServer`, then serves it. A wrong declaration stops the application start.
+ * Adds every provider and controller with `@Tool`, `@Resource` or `@Prompt` members to the one `McpServer`
+ * at start-up, each call running through Nest's enhancer pipeline, then serves it. Every wrong declaration
+ * of the application stops its start in one `DefinitionError`.
  */
 @Injectable()
 export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
@@ -17,14 +17,14 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, OnAppl
 
   constructor(
     private readonly discovery: DiscoveryService,
-    private readonly scanner: MetadataScanner,
     private readonly adapterHost: HttpAdapterHost,
     private readonly server: McpServer,
+    private readonly pipeline: McpPipeline,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions,
   ) {}
 
   onModuleInit(): void {
-    this.addDecoratedInstances();
+    this.addProviders();
     // Routes must be on the adapter before Nest adds its not-found handler, which follows onModuleInit.
     if ((this.options.transport ?? 'http') === 'http') {
       const path = this.options.path ?? '/mcp';
@@ -41,43 +41,29 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, OnAppl
     await this.server.close();
   }
 
-  private addDecoratedInstances(): void {
-    const wrappers = [...this.discovery.getProviders(), ...this.discovery.getControllers()];
+  /**
+   * Offers every provider and controller to the server, which takes the decorated ones. A scoped provider's
+   * start-up instance only describes its class; its calls get their own instances.
+   */
+  private addProviders(): void {
     const diagnostics: Diagnostic[] = [];
-    const refused: string[] = [];
     const seen = new Set<object>();
-    for (const wrapper of wrappers) {
-      const ctor = wrapper.metatype;
-      if (typeof ctor !== 'function' || !this.hasDecoratedMethods(ctor)) continue;
-      if (!wrapper.isDependencyTreeStatic() || wrapper.isTransient) {
-        refused.push(
-          `${ctor.name} is request-scoped or transient (or depends on such a provider): MCP tools, resources and prompts ` +
-            `are registered once at start-up, so their class must be a singleton. Remove the scope, or move the ` +
-            `request-scoped work into a service the tool class calls.`,
-        );
-        continue;
-      }
-      const instance = wrapper.instance as object | undefined;
-      if (!instance || seen.has(instance)) continue;
+    for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
+      const instance: unknown = wrapper.instance;
+      if (typeof instance !== 'object' || instance === null || seen.has(instance)) continue;
       seen.add(instance);
-      try {
-        this.server.add(instance);
-      } catch (error) {
-        if (!(error instanceof DefinitionError)) throw error;
-        diagnostics.push(...error.diagnostics);
-      }
+      diagnostics.push(...this.add(instance, wrapper));
     }
-    if (refused.length > 0) throw new Error(`McpModule cannot serve ${refused.length} provider(s):\n  ${refused.join('\n  ')}`);
-    if (diagnostics.length > 0) throw new DefinitionError('The MCP providers', diagnostics);
+    if (diagnostics.length > 0) throw new DefinitionError('The Nest application', diagnostics);
   }
 
-  /** Uses Nest's MetadataScanner for the methods, and our metadata for whether one is an MCP member. */
-  private hasDecoratedMethods(ctor: Function): boolean {
-    const members = decoratedMembersOf(ctor);
-    if (members.length === 0) return false;
-    const methods = new Set(this.scanner.getAllMethodNames(ctor.prototype));
-    // Static or field members are not methods but must still reach the diagnostics (OMCG0001).
-    return members.some((m) => methods.has(String(m.key)) || m.shape !== 'method');
+  private add(instance: object, wrapper: ProviderWrapper): readonly Diagnostic[] {
+    try {
+      this.server.add(instance, { invoke: this.pipeline.hookFor(wrapper) });
+      return [];
+    } catch (error) {
+      if (error instanceof DefinitionError) return error.diagnostics;
+      throw error;
+    }
   }
 }
-

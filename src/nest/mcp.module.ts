@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { McpServer } from '../index';
 import { MCP_MODULE_OPTIONS } from './constants';
 import { McpExplorer } from './mcp.explorer';
+import { McpPipeline } from './mcp.pipeline';
 import type { McpModuleAsyncOptions, McpModuleOptions } from './options';
 
 function serverProvider(): Provider {
@@ -43,7 +44,7 @@ export class McpModule {
       module: McpModule,
       global: true,
       imports: [DiscoveryModule, ...imports],
-      providers: [...optionProviders, serverProvider(), McpExplorer],
+      providers: [...optionProviders, serverProvider(), McpPipeline, McpExplorer],
       exports: [McpServer],
     };
   }

@@ -5,6 +5,7 @@ import { resourceFromMethod, type ResourceModel } from '../schema/resources';
 import { decoratedMembersOf, toolFromMethod } from '../schema/tools';
 import { compileTool, type ToolCall, type ToolTarget } from '../invoke/invoker';
 import { compileTextMethod, type TextMethodCall } from '../invoke/text-methods';
+import type { AddOptions, InvokeHook } from '../invoke/invocation';
 import { listingOf, type ToolListing } from './listing';
 import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
 
@@ -54,8 +55,8 @@ interface Listings {
 
 type Pending =
   | { readonly kind: 'tool'; readonly model: ToolModel; readonly target: ToolTarget }
-  | { readonly kind: 'resource'; readonly model: ResourceModel; readonly instance: object; readonly key: string | symbol }
-  | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol };
+  | { readonly kind: 'resource'; readonly model: ResourceModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
+  | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook };
 
 /** Compiles a tool's reader and writer on its first call: a server with many tools starts without paying for all. */
 function lazily(compile: () => ToolCall): ToolCall {
@@ -74,20 +75,21 @@ export class Catalog {
   constructor(private readonly requestTimeoutMs: number | undefined) {}
 
   /** Adds every `@Tool`, `@Resource` and `@Prompt` of an instance, or throws one `DefinitionError`. */
-  addInstance(instance: object): void {
+  addInstance(instance: object, options: AddOptions = {}): void {
     const ctor = instance.constructor;
+    const { invoke } = options;
     const problems = new Problems();
     const pending: Pending[] = [];
     for (const record of decoratedMembersOf(ctor)) {
       if (record.kind === 'tool') {
         const model = toolFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'tool', model, target: { kind: 'method', instance, key: record.key } });
+        if (model) pending.push({ kind: 'tool', model, target: { kind: 'method', instance, key: record.key, invoke } });
       } else if (record.kind === 'resource') {
         const model = resourceFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'resource', model, instance, key: record.key });
+        if (model) pending.push({ kind: 'resource', model, instance, key: record.key, invoke });
       } else {
         const model = promptFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'prompt', model, instance, key: record.key });
+        if (model) pending.push({ kind: 'prompt', model, instance, key: record.key, invoke });
       }
     }
     this.register(ctor.name, pending, problems);
@@ -108,8 +110,7 @@ export class Catalog {
   }
 
   private register(subject: string, pending: readonly Pending[], problems: Problems): void {
-    // Names are compared once every member is valid, as they always were for tools.
-    problems.throwIfAny(subject);
+    // Names of the valid members are compared too, so that one error reports every problem of the class.
     const names = { tool: new Set<string>(), resource: new Set<string>(), prompt: new Set<string>() };
     for (const entry of pending) {
       const key = entry.kind === 'resource' ? entry.model.uri : entry.model.name;
@@ -141,7 +142,7 @@ export class Catalog {
           model: entry.model,
           listing: Object.freeze(resourceListingOf(entry.model)),
           match: uriMatcherOf(entry.model.parts),
-          call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource'),
+          call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', entry.invoke),
         };
         if (entry.model.template) this.templates.push(registered);
         else this.resources.set(entry.model.uri, registered);
@@ -149,7 +150,7 @@ export class Catalog {
         this.prompts.set(entry.model.name, {
           model: entry.model,
           listing: Object.freeze(promptListingOf(entry.model)),
-          call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt'),
+          call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', entry.invoke),
         });
       }
     }

@@ -3,6 +3,7 @@ import { createRequestStateCodec, type RequestStateCodec, type Transport } from 
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { toolFromConfig, type QuickToolConfig } from '../schema/quick';
 import { UnknownToolError } from '../invoke/errors';
+import type { AddOptions } from '../invoke/invocation';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog } from './catalog';
@@ -101,13 +102,17 @@ export class McpServer {
 
   /**
    * Adds every `@Tool`, `@Resource` and `@Prompt` of an instance. Throws one `DefinitionError` listing
-   * every problem of its class; nothing of a refused class is added.
+   * every problem of its class; nothing of a refused class is added. `options.invoke` runs each call of
+   * its methods (the NestJS module runs them through Nest's enhancers).
    */
-  add(instance: object): this {
+  add(instance: object, options: AddOptions = {}): this {
     if (typeof instance !== 'object' || instance === null) {
       throw new TypeError('server.add() takes an instance of a decorated class, for example server.add(new WeatherTools()).');
     }
-    this.catalog.addInstance(instance);
+    if (options?.invoke !== undefined && typeof options.invoke !== 'function') {
+      throw new TypeError('server.add(instance, { invoke }) needs invoke to be a function of the call, for example (call) => call.instance[call.method](...call.args).');
+    }
+    this.catalog.addInstance(instance, options ?? {});
     return this;
   }
 

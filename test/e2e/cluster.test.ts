@@ -7,9 +7,9 @@ import { startCluster, type Cluster } from './support/cluster';
 import { textOf } from './support/clients';
 
 /**
- * Three instances of the fixture behind a real nginx. 2026-07-28 clients are spread round robin (every
- * request may land anywhere); 2025-era clients are routed by `Mcp-Session-Id` (consistent hash), since their
- * session lives in one process.
+ * Three instances of the fixture behind a real nginx configured as samples/cluster and docs/scaling.md say.
+ * 2026-07-28 clients are spread round robin (every request may land anywhere); a 2025-era client's requests go
+ * to the instance that opened its session, named by the session id's prefix.
  */
 jest.setTimeout(60_000);
 
@@ -46,7 +46,7 @@ const call = async (client: V1Client | V2Client, name: string, args: Record<stri
 describe('2026-07-28 clients, round robin over three instances', () => {
   let cluster: Cluster;
   beforeAll(async () => {
-    cluster = await startCluster({ size: 3, sticky: false, env: { SECRET } });
+    cluster = await startCluster({ size: 3, env: { SECRET } });
   }, 120_000);
   afterAll(() => cluster?.stop());
 
@@ -101,10 +101,10 @@ describe('2026-07-28 clients, round robin over three instances', () => {
   });
 });
 
-describe('2025-era clients, sticky by Mcp-Session-Id over three instances', () => {
+describe('2025-era clients, sticky by the Mcp-Session-Id prefix over three instances', () => {
   let cluster: Cluster;
   beforeAll(async () => {
-    cluster = await startCluster({ size: 3, sticky: true, env: { SECRET } });
+    cluster = await startCluster({ size: 3, env: { SECRET } });
   }, 120_000);
   afterAll(() => cluster?.stop());
 

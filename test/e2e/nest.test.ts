@@ -14,7 +14,8 @@ import { connectClient, lastListedTools, textOf, type TestClient } from './suppo
  * samples/nest-docket end to end: booted with @nestjs/testing on a real HTTP listener and served by
  * McpModule on the app's own Express adapter; then built with tsc and run over stdio as a child process.
  */
-jest.setTimeout(120_000);
+// The stdio half builds the package and samples with tsc first, which takes minutes on a loaded machine.
+jest.setTimeout(300_000);
 
 const outside = new McpServer({ name: 'nest-docket', version: '1.0.0' }).add(new DocketService(new DocketRepository()));
 
@@ -66,6 +67,19 @@ describe('nest-docket over HTTP (Express adapter)', () => {
       expect(textOf(short)).toBe("Argument 'input.title' is not valid. Expected 3 to 120 characters.");
     });
 
+    it("refuses a sealed case in the service's guard, before the method runs", async () => {
+      const result = await client.callTool('get_docket', { id: 7 });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe("The call to tool 'get_docket' was refused.");
+    });
+
+    it("answers a missing case through the service's exception filter", async () => {
+      const result = await client.callTool('get_docket', { id: 99 });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe('There is no case 99.');
+      await expect(client.readResource('docket://cases/99')).rejects.toThrow(/Resource not found/);
+    });
+
     it('reads the resource template', async () => {
       const result = await client.readResource('docket://cases/1');
       const [contents] = result.contents as { uri: string; mimeType: string; text: string }[];
@@ -112,8 +126,12 @@ describe('nest-docket over stdio (built with tsc, a child process)', () => {
     expect(JSON.stringify(tools.tools)).toBe(JSON.stringify(outside.listTools()));
     const result = await client.callTool({ name: 'list_open_cases', arguments: {} });
     expect(result.content).toEqual([{ type: 'text', text: '2026-CV-0001 Acme v. Widget (urgent)' }]);
+    const sealed = await client.callTool({ name: 'get_docket', arguments: { id: 7 } });
+    expect(sealed.content).toEqual([{ type: 'text', text: "The call to tool 'get_docket' was refused." }]);
     await client.close();
     expect(stderr).not.toContain('"jsonrpc"');
+    // The sample's global interceptor, writing through the application's logger.
+    expect(stderr).toMatch(/tool list_open_cases took \d+\.\d ms/);
   });
 
   it('writes every stdout line as a JSON-RPC message, while Nest logs go to stderr', async () => {

@@ -72,6 +72,11 @@ describe('nest-docket on NestJS 12', () => {
     expect(JSON.stringify((await client.listTools()).tools)).toBe(JSON.stringify(outside.listTools()));
     const result = await client.callTool({ name: 'get_docket', arguments: { id: 1 } });
     expect((result.structuredContent as { title: string }).title).toBe('Acme v. Widget');
+    // Nest 12's own guards and exception filters, through the sample's SealedCaseGuard and CaseNotFoundFilter.
+    const sealed = await client.callTool({ name: 'get_docket', arguments: { id: 7 } });
+    expect([sealed.isError, sealed.content]).toEqual([true, [{ type: 'text', text: "The call to tool 'get_docket' was refused." }]]);
+    const missing = await client.callTool({ name: 'get_docket', arguments: { id: 99 } });
+    expect([missing.isError, missing.content]).toEqual([true, [{ type: 'text', text: 'There is no case 99.' }]]);
     await client.close();
     child.kill();
   });

@@ -65,19 +65,59 @@ describe('McpModule (no transport)', () => {
     const start = boot([McpModule.forRoot({ name: 'x', version: '1', transport: 'none' })], [Broken]);
     await expect(start).rejects.toThrow(DefinitionError);
     await expect(boot([McpModule.forRoot({ name: 'x', version: '1', transport: 'none' })], [Broken])).rejects.toThrow(
-      "The MCP providers has 2 definition problems:\n  OMCG0008 Broken.a: the tool name 'bad name' is not valid",
+      "The Nest application has 2 definition problems:\n  OMCG0008 Broken.a: the tool name 'bad name' is not valid",
     );
   });
 
-  it('refuses a request-scoped provider at start-up with a clear message', async () => {
-    @Injectable({ scope: Scope.REQUEST })
-    class PerRequest {
+  it('reports every problem of every provider in one error: definitions, scoped providers, name clashes', async () => {
+    @Injectable()
+    class First {
       @Tool() ping(): string {
         return 'pong';
       }
     }
-    await expect(boot([McpModule.forRoot({ name: 'x', version: '1', transport: 'none' })], [PerRequest])).rejects.toThrow(
-      /PerRequest is request-scoped or transient .*: MCP tools, resources and prompts are registered once at start-up/,
+    @Injectable({ scope: Scope.REQUEST })
+    class Second {
+      @Tool() ping(): string {
+        return 'pong again';
+      }
+      @Tool('bad name') other(): void {}
+    }
+    @Injectable({ scope: Scope.TRANSIENT })
+    class Third {
+      @Tool() when(at: object): void {}
+      @Tool() tags(list: string[]): number {
+        return list.length;
+      }
+    }
+    const error: DefinitionError = await boot([McpModule.forRoot({ name: 'x', version: '1', transport: 'none' })], [First, Second, Third]).then(
+      () => Promise.reject(new Error('the application started')),
+      (e: DefinitionError) => e,
     );
+    expect(error).toBeInstanceOf(DefinitionError);
+    expect(error.diagnostics.map((d) => `${d.code} ${d.where}`)).toEqual([
+      'OMCG0008 Second.other',
+      'OMCG0007 Second.ping',
+      "OMCG0002 Third.when, parameter 'at'",
+      "OMCG0005 Third.tags, parameter 'list'",
+    ]);
+    expect(error.message).toMatch(/^The Nest application has 4 definition problems:\n/);
+  });
+
+  it('serves a request-scoped provider with a new instance per call', async () => {
+    let made = 0;
+    @Injectable({ scope: Scope.REQUEST })
+    class PerRequest {
+      private readonly number = ++made;
+      @Tool() ping(): string {
+        return `pong ${this.number}`;
+      }
+    }
+    const app = await boot([McpModule.forRoot({ name: 'x', version: '1', transport: 'none' })], [PerRequest]);
+    const server = app.get(McpServer);
+    const first = await server.callTool('ping', {});
+    const second = await server.callTool('ping', {});
+    expect([first.content, second.content]).toEqual([[{ type: 'text', text: `pong ${made - 1}` }], [{ type: 'text', text: `pong ${made}` }]]);
+    await app.close();
   });
 });

@@ -118,9 +118,11 @@ describe('definition diagnostics (DESIGN.md section 9)', () => {
       @Tool() p(@Param('x') a: string, @Param('x') b: string): void {}
       @Tool() r(rec: Rec): void {}
     }
+    // Every problem at once: the name clash of valid members too, not only once the others are fixed.
     expect(codesOf(new T())).toEqual([
       "OMCG0007 T.p, parameter 'x'",
       "OMCG0007 T.r, parameter 'rec', property 'a'",
+      'OMCG0007 T.two',
     ]);
     class U {
       @Tool('same') one(): void {}

@@ -6,6 +6,8 @@ import { CaseDto, NewCaseDto, Priority } from './docket.dto';
 export class DocketRepository {
   private readonly cases = new Map<number, CaseDto>();
   private nextId = 1;
+  /** Cases no MCP client may read (the guard refuses them); not listed among the open cases. */
+  private readonly sealed = new Set([7]);
 
   constructor() {
     this.insert({ number: '2026-CV-0001', title: 'Acme v. Widget', priority: Priority.Urgent, parties: [{ name: 'Acme', role: 'plaintiff' }] });
@@ -27,6 +29,10 @@ export class DocketRepository {
 
   find(id: number): CaseDto | undefined {
     return this.cases.get(id);
+  }
+
+  isSealed(id: number): boolean {
+    return this.sealed.has(id);
   }
 
   open(priority?: Priority): CaseDto[] {

@@ -1,10 +1,16 @@
-import { Injectable } from '@nestjs/common';
-import { Description, Int32, Nullable, Param, Prompt, Range, Resource, Tool, ToolError } from 'onemodelcontext';
+import { Injectable, UseFilters, UseGuards } from '@nestjs/common';
+import { Description, Int32, Nullable, Param, Prompt, Range, Resource, Tool } from 'onemodelcontext';
 import { CaseDto, NewCaseDto, Priority } from './docket.dto';
 import { DocketRepository } from './docket.repository';
+import { CaseNotFoundError, CaseNotFoundFilter, SealedCaseGuard } from './docket.enhancers';
 
-/** The docket's MCP surface: an ordinary Nest service with decorated methods. */
+/**
+ * The docket's MCP surface: an ordinary Nest service with decorated methods. Its calls run through Nest's
+ * pipeline: the guard refuses sealed cases, the filter answers missing ones.
+ */
 @Injectable()
+@UseGuards(SealedCaseGuard)
+@UseFilters(CaseNotFoundFilter)
 export class DocketService {
   constructor(private readonly repository: DocketRepository) {}
 
@@ -18,7 +24,7 @@ export class DocketService {
   @Tool({ description: 'Gets one case by id', readOnly: true, returns: CaseDto })
   async getDocketAsync(@Param({ type: Int32 }) @Range(1, 1_000_000) id: number): Promise<CaseDto> {
     const found = this.repository.find(id);
-    if (!found) throw new ToolError(`There is no case ${id}.`);
+    if (!found) throw new CaseNotFoundError(id);
     return found;
   }
 
@@ -30,7 +36,7 @@ export class DocketService {
   @Resource('docket://cases/{id}', { description: 'One case as JSON', mimeType: 'application/json' })
   caseResource(@Param({ type: Int32 }) id: number): string {
     const found = this.repository.find(id);
-    if (!found) throw new ToolError(`There is no case ${id}.`);
+    if (!found) throw new CaseNotFoundError(id);
     return JSON.stringify(found);
   }
 

@@ -3,11 +3,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { nginxConfig, type Upstream } from '../../../samples/cluster/src/nginx';
 import { ROOT } from './build';
 
 /**
  * The real engines of the multi-instance tests, all on 127.0.0.1 with ephemeral ports and temporary files:
- * Redis, nginx (one worker, so round robin is exact), and instances of the cluster fixture as child
+ * Redis, nginx with the configuration of samples/cluster (one worker, so round robin is exact; sticky 2025
+ * sessions by their id's prefix), and instances of the cluster fixture as child
  * processes. Everything a start created is stopped by `stop()`, also when the start itself failed half way,
  * and killed outright if the test process exits first.
  */
@@ -124,82 +126,14 @@ export interface Balancer {
   stop(): Promise<void>;
 }
 
-export interface BalancerOptions {
-  /**
-   * Send a 2025-era session's requests to the instance that opened it, named by its session id's prefix
-   * (`serveHttp({ route })`); requests without a session id are spread round robin.
-   */
-  readonly sticky: boolean;
-}
-
-export interface Upstream {
-  /** The instance's route (the prefix of its session ids). */
-  readonly route: string;
-  readonly port: number;
-}
-
-/** Pins session ids to their instance by prefix; an instance that is gone answers its sessions 404. */
-function stickyRouting(upstreams: readonly Upstream[]): { readonly http: string; readonly location: string } {
-  return {
-    http: `${upstreams.map((u) => `  upstream mcp_${u.route} { server 127.0.0.1:${u.port}; keepalive 8; }`).join('\n')}
-  map $http_mcp_session_id $mcp_upstream {
-    default mcp;
-${upstreams.map((u) => `    ~^${u.route}\\. mcp_${u.route};`).join('\n')}
-  }`,
-    location: `
-    location @session_gone {
-      if ($mcp_upstream = mcp) { return 502; }
-      default_type application/json;
-      return 404 '{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}';
-    }`,
-  };
-}
-
-/** The nginx configuration of docs/scaling.md, with temporary paths. */
-export function nginxConfig(prefix: string, port: number, upstreams: readonly Upstream[], options: BalancerOptions): string {
-  const sticky = options.sticky ? stickyRouting(upstreams) : undefined;
-  // A master started as root hands its workers to `nobody` unless told otherwise; they must read our files.
-  const user = process.getuid?.() === 0 ? `user ${userInfo().username};\n` : '';
-  return `${user}worker_processes 1;
-daemon off;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${prefix}/body;
-  proxy_temp_path ${prefix}/proxy;
-  fastcgi_temp_path ${prefix}/fastcgi;
-  uwsgi_temp_path ${prefix}/uwsgi;
-  scgi_temp_path ${prefix}/scgi;
-  upstream mcp {
-${upstreams.map((u) => `    server 127.0.0.1:${u.port} max_fails=1 fail_timeout=10s;`).join('\n')}
-    keepalive 32;
-  }
-${sticky?.http ?? ''}
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://${sticky ? '$mcp_upstream' : 'mcp'};${sticky ? '\n      error_page 502 = @session_gone;' : ''}
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_buffering off;
-      proxy_cache off;
-      proxy_read_timeout 1h;
-      proxy_next_upstream error http_503 non_idempotent;
-    }${sticky?.location ?? ''}
-  }
-}
-`;
-}
-
 /** nginx in the foreground with a temporary prefix, configuration and logs. */
-export async function startBalancer(upstreams: readonly Upstream[], options: BalancerOptions): Promise<Balancer> {
+export async function startBalancer(upstreams: readonly Upstream[]): Promise<Balancer> {
   const port = await freePort();
   const prefix = mkdtempSync(join(tmpdir(), 'omc-nginx-'));
   const conf = join(prefix, 'nginx.conf');
-  writeFileSync(conf, nginxConfig(prefix, port, upstreams, options));
+  // A master started as root hands its workers to `nobody` unless told otherwise; they write under the prefix.
+  const user = process.getuid?.() === 0 ? userInfo().username : undefined;
+  writeFileSync(conf, nginxConfig({ prefix, port, upstreams, user }));
   const { child, output } = launch(executable('nginx'), ['-p', prefix, '-c', conf, '-e', join(prefix, 'error.log')]);
   const errors = () => (existsSync(join(prefix, 'error.log')) ? readFileSync(join(prefix, 'error.log'), 'utf8') : '') + output();
   const stop = async () => {
@@ -256,7 +190,7 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export interface ClusterOptions extends BalancerOptions {
+export interface ClusterOptions {
   readonly size: number;
   /** Environment of every instance (SECRET, LEGACY ...); `REDIS_URL` is added when `redis` is set. */
   readonly env?: NodeJS.ProcessEnv;
@@ -286,10 +220,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         return instance;
       }),
     );
-    const balancer = await startBalancer(
-      instances.map((i) => ({ route: i.name, port: i.port })),
-      options,
-    );
+    const balancer = await startBalancer(instances.map((i) => ({ route: i.name, port: i.port })));
     stoppers.push(() => balancer.stop());
     return { instances, balancer, redis, stop };
   } catch (error) {

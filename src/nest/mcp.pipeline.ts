@@ -1,0 +1,137 @@
+import { HttpException, Injectable, type ArgumentsHost, type Type } from '@nestjs/common';
+import { ContextIdFactory, DiscoveryService, ExternalContextCreator, ModuleRef, type ContextId } from '@nestjs/core';
+import { ToolError, type Invocation, type InvokeHook } from '../index';
+import { MCP_CONTEXT_TYPE, McpExecutionContext, hostArguments, type McpHostArguments } from './mcp-execution-context';
+
+/** A provider or controller as `DiscoveryService` lists it. */
+export type ProviderWrapper = ReturnType<DiscoveryService['getProviders']>[number];
+
+/**
+ * Where the module tells Nest's `ExternalContextCreator` how to fill a method's parameters: one entry
+ * per parameter, read by {@link paramsFactory} from the call's invocation. Pipes see them as `custom`.
+ */
+const PARAMS_METADATA = 'onemodelcontext:nest:params';
+/** Not a `RouteParamtypes` value, so that pipes are told `type: 'custom'`. */
+const MCP_ARGUMENT = 100;
+
+const paramsFactory = {
+  /** `data` is the parameter's index in the method's argument list. */
+  exchangeKeyForValue: (_type: number, index: unknown, args: McpHostArguments): unknown => args[2].args[index as number],
+};
+
+/** `ExternalExceptionsHandler` of Nest: the filters bound to one method, without Nest's log-and-rethrow fallback. */
+interface FilterHandler {
+  invokeCustomFilters(exception: unknown, host: ArgumentsHost): unknown;
+}
+interface FilterContextCreator {
+  create(instance: object, callback: Function, moduleKey: string, contextId?: ContextId, inquirerId?: string): FilterHandler;
+}
+
+type Run = (invocation: Invocation) => Promise<unknown>;
+type MethodOf = (...args: unknown[]) => unknown;
+
+function describeParams(ctor: Function, method: string | symbol, arity: number): void {
+  if (Reflect.hasOwnMetadata(PARAMS_METADATA, ctor, method)) return;
+  const params: Record<string, { index: number; data: number; pipes: never[] }> = {};
+  for (let index = 0; index < arity; index++) params[`${MCP_ARGUMENT}:${index}`] = { index, data: index, pipes: [] };
+  Reflect.defineMetadata(PARAMS_METADATA, params, ctor, method);
+}
+
+function statusOf(error: unknown): number | undefined {
+  return error instanceof HttpException ? error.getStatus() : undefined;
+}
+
+/** The text of a 4xx `HttpException`: its response's `message` (joined when a list, as `ValidationPipe` gives), else its message. */
+function messageOf(error: HttpException): string {
+  const response = error.getResponse();
+  const message = typeof response === 'object' && response !== null ? (response as { message?: unknown }).message : response;
+  if (Array.isArray(message) && message.every((m) => typeof m === 'string')) return message.join('; ');
+  return typeof message === 'string' ? message : error.message;
+}
+
+/**
+ * What the model sees of an exception no filter handled: a refusal for 401 and 403, the message of any other
+ * 4xx `HttpException`, and for a resource a 404 is "resource not found". Anything else (5xx, any other
+ * error) is thrown on to the server, which masks, publishes and logs it.
+ */
+function answerUnhandled(error: unknown, invocation: Invocation): unknown {
+  const status = statusOf(error);
+  if (status === undefined || status < 400 || status >= 500) throw error;
+  if (status === 401 || status === 403) throw new ToolError(`The call to ${invocation.kind} '${invocation.name}' was refused.`, { cause: error });
+  // A resource that returns nothing does not exist: the server answers "resource not found".
+  if (status === 404 && invocation.kind === 'resource') return undefined;
+  throw new ToolError(messageOf(error as HttpException), { cause: error });
+}
+
+/**
+ * Runs MCP calls of Nest providers through Nest's own enhancer pipeline, as `@nestjs/graphql` runs
+ * resolvers: `ExternalContextCreator` applies the global, class and method guards, interceptors and pipes
+ * with the host type `'mcp'`, and the same filter context applies exception filters. Request-scoped and
+ * transient providers get an instance per call from Nest's context ids.
+ */
+@Injectable()
+export class McpPipeline {
+  private readonly filters: FilterContextCreator | undefined;
+
+  constructor(
+    private readonly contexts: ExternalContextCreator,
+    private readonly moduleRef: ModuleRef,
+  ) {
+    // The filter context `ExternalContextCreator` builds its own proxy from. Called directly, it applies the
+    // same filters without the proxy's fallback, which logs every non-HTTP error (ToolError included) as
+    // "ExceptionsHandler"; the server logs what it masks itself, with the tool name and request id.
+    this.filters = (contexts as unknown as { filtersContextCreator?: FilterContextCreator }).filtersContextCreator;
+  }
+
+  /** The `invoke` hook of one provider: a singleton's pipeline is built once per method, a scoped one per call. */
+  hookFor(wrapper: ProviderWrapper): InvokeHook {
+    if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
+      const runs = new Map<string | symbol, Run>();
+      return (invocation) => {
+        let run = runs.get(invocation.method);
+        if (!run) runs.set(invocation.method, (run = this.build(invocation.instance, invocation, undefined, undefined)));
+        return run(invocation);
+      };
+    }
+    return async (invocation) => {
+      const contextId = ContextIdFactory.getByRequest(invocation.context);
+      // A durable tree gets the strategy's payload as its REQUEST, as Nest's router gives it (ContextIdStrategy).
+      const request = wrapper.isDependencyTreeDurable() ? contextId.payload : invocation.context;
+      this.moduleRef.registerRequestByContextId(request, contextId);
+      const instance = await this.moduleRef.resolve<object>(wrapper.token, contextId, { strict: false });
+      return this.build(instance, invocation, contextId, wrapper.id)(invocation);
+    };
+  }
+
+  private build(instance: object, shape: Invocation, contextId: ContextId | undefined, inquirerId: string | undefined): Run {
+    const { method } = shape;
+    const ctor = instance.constructor as Type<unknown>;
+    const callback = (instance as Record<string | symbol, MethodOf>)[method];
+    describeParams(ctor, method, shape.args.length);
+    const name = method as string;
+    const filters = this.filters;
+    const guarded = this.contexts.create(instance, callback, name, PARAMS_METADATA, paramsFactory, contextId, inquirerId, { guards: true, interceptors: true, filters: !filters }, MCP_CONTEXT_TYPE);
+    const handler = filters?.create(instance, callback, this.contexts.getContextModuleKey(ctor), contextId, inquirerId);
+    return async (invocation) => {
+      const host = McpExecutionContext.of(invocation, ctor, callback);
+      try {
+        return await guarded(...hostArguments(invocation));
+      } catch (error) {
+        return recover(error, invocation, host, handler);
+      }
+    };
+  }
+}
+
+/** Offers an exception to the filters bound to the method; what none of them handles is answered here. */
+async function recover(error: unknown, invocation: Invocation, host: ArgumentsHost, handler: FilterHandler | undefined): Promise<unknown> {
+  let handled: unknown;
+  try {
+    handled = await handler?.invokeCustomFilters(error, host);
+  } catch (rethrown) {
+    // A filter may answer by throwing: a ToolError, an HttpException, or the exception itself.
+    return answerUnhandled(rethrown, invocation);
+  }
+  // As in Nest's own handler, a filter that returns nothing leaves the exception unhandled.
+  return handled ? handled : answerUnhandled(error, invocation);
+}
