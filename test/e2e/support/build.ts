@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
  * run: workers of one run share the parent process id, written in a stamp next to the outputs.
  */
 export const ROOT = resolve(__dirname, '../../..');
-export const PROJECTS = ['test/e2e/fixture', 'samples/weather', 'samples/conformance', 'samples/nest-docket', 'samples/cluster'] as const;
+export const PROJECTS = ['test/e2e/fixture', 'samples/weather', 'samples/conformance', 'samples/nest-docket'] as const;
 
 const STAMP = join(ROOT, 'test/e2e/fixture/dist/.built-by');
 const LOCK = join(ROOT, 'test/e2e/fixture/.building');
