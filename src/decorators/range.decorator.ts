@@ -1,7 +1,7 @@
 import { paramOrProperty, type ParamOrProperty, checkNumber } from './target';
 
 /**
- * `minimum`/`maximum` of a number or integer (the seed's `[Range]`).
+ * `minimum`/`maximum` of a number or integer.
  * @example getForecast(@Range(1, 14) days: number) { ... }
  */
 export function Range(min: number, max: number): ParamOrProperty {

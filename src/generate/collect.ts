@@ -1,10 +1,10 @@
 import type * as TS from 'typescript';
-import { VALUE_OPTION_KEYS } from '../decorators/param.decorator';
 import { isValidName, toolNameOf } from '../schema/names';
 import type { SourceLiteral } from '../facts/registry';
-import { Reporter } from './diagnostics';
+import { DecoratorReading } from './decorator-reading';
+import type { Reporter } from './diagnostics';
 import { paramDocOf, summaryOf } from './docs';
-import type { Origin, Project } from './project';
+import type { Project } from './project';
 import { declared, designOf, literalOrder, mapParts, type Mapped, type TypeFact } from './types';
 
 /** What the generated module writes for one parameter, method, property and class. */
@@ -53,278 +53,332 @@ type MemberKind = 'tool' | 'resource' | 'prompt';
 const MEMBER_DECORATORS: Readonly<Record<string, MemberKind>> = { Tool: 'tool', Resource: 'resource', Prompt: 'prompt' };
 const TEXT_LIKE = new Set(['String', 'Number', 'Boolean', 'BigInt', 'Date', 'URL']);
 
-interface Decorator {
-  readonly origin?: Origin;
+/** One `@Tool`, `@Resource` or `@Prompt` found on a class element. */
+interface DecoratedMember {
+  readonly member: TS.ClassElement;
+  readonly kind: MemberKind;
   readonly args: readonly TS.Expression[];
+}
+
+/** A class that reaches another through a property or its base class, for the cycle report. */
+interface Edge {
+  readonly to: TS.ClassDeclaration;
+  readonly at: TS.Node;
 }
 
 /** Reads the project's decorated classes and the records they reach into the facts to write. */
 export function collect(project: Project, reporter: Reporter): Collected {
-  const { ts, checker } = project;
-  const classes = new Map<TS.ClassDeclaration, ClassOut>();
-  const imports = new Map<TS.Node, Imported | undefined>();
-  const pending: TS.ClassDeclaration[] = [];
-  const edges = new Map<TS.ClassDeclaration, { readonly to: TS.ClassDeclaration; readonly at: TS.Node }[]>();
+  return new Collector(project, reporter).run();
+}
 
-  const entry = (decl: TS.ClassDeclaration): ClassOut => {
-    let out = classes.get(decl);
-    if (!out) classes.set(decl, (out = { decl }));
-    return out;
-  };
+/**
+ * One run over a project, in passes: find the classes with decorated members and read their method facts;
+ * then read the record classes those methods reach (queued while reading types, base classes too); then
+ * report record cycles. The maps below are the run's only state.
+ */
+class Collector {
+  private readonly ts: typeof TS;
+  private readonly checker: TS.TypeChecker;
+  private readonly decorators: DecoratorReading;
+  private readonly classes = new Map<TS.ClassDeclaration, ClassOut>();
+  /** Declarations the generated module imports; `undefined` when one is not exported (reported once). */
+  private readonly imports = new Map<TS.Node, Imported | undefined>();
+  /** Record classes reached but not read yet. */
+  private readonly pending: TS.ClassDeclaration[] = [];
+  private readonly edges = new Map<TS.ClassDeclaration, Edge[]>();
 
-  const decoratorsOf = (node: TS.Node): readonly Decorator[] =>
-    (ts.canHaveDecorators(node) ? (ts.getDecorators(node) ?? []) : []).map((d) => {
-      const call = ts.isCallExpression(d.expression) ? d.expression : undefined;
-      const callee = call ? call.expression : d.expression;
-      const named = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
-      return { origin: project.originOf(checker.getSymbolAtLocation(named)), args: call ? call.arguments : [] };
-    });
-  const ours = (d: Decorator, name: string) => d.origin?.from === 'onemodelcontext' && d.origin.name === name;
+  constructor(
+    private readonly project: Project,
+    private readonly reporter: Reporter,
+  ) {
+    this.ts = project.ts;
+    this.checker = project.checker;
+    this.decorators = new DecoratorReading(project);
+  }
 
-  const text = (e: TS.Expression | undefined) => (e && ts.isStringLiteralLike(e) ? e.text : undefined);
-  const option = (e: TS.Expression | undefined, key: string): TS.Expression | undefined => {
-    if (!e || !ts.isObjectLiteralExpression(e)) return undefined;
-    const found = e.properties.find((p) => p.name && ts.isIdentifier(p.name) && p.name.text === key);
-    return found && ts.isPropertyAssignment(found) ? found.initializer : undefined;
-  };
-  const keysOf = (e: TS.ObjectLiteralExpression) =>
-    e.properties.map((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? p.name.text : '...'));
+  run(): Collected {
+    for (const source of this.project.sources) this.visit(source);
+    for (let next = this.pending.shift(); next; next = this.pending.shift()) this.readRecord(next);
+    reportCycles(this.edges, this.reporter);
+    const ordered = [...this.classes.values()].sort((a, b) => compareDecl(a.decl, b.decl));
+    const used = [...this.imports.values()].filter((i): i is Imported => i !== undefined).sort((a, b) => compareDecl(a.decl, b.decl));
+    return { classes: ordered, imports: used };
+  }
 
-  /** Whether the decorators give an explicit type hint, which wins over the source type. */
-  const hinted = (decorators: readonly Decorator[]) =>
-    decorators.some((d) => {
-      if (d.origin?.from === 'class-validator') return ['IsInt', 'IsEnum', 'IsUUID'].includes(d.origin.name);
-      if (d.origin?.from === 'class-transformer') return d.origin.name === 'Type';
-      if (ours(d, 'Param')) {
-        return d.args.some((a) => !ts.isStringLiteralLike(a) && (!ts.isObjectLiteralExpression(a) || keysOf(a).some((k) => k === 'type' || k === '...')));
+  // Pass 1: classes with decorated members, and their method facts.
+
+  private visit(node: TS.Node): void {
+    const ts = this.ts;
+    if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
+      const members = this.decoratedMembersOf(node);
+      if (members.length > 0) {
+        if (ts.isClassDeclaration(node)) this.readClass(node, members);
+        else this.reporter.add(node, 'OMCG0001', 'a class expression cannot be imported by the generated module: declare an exported class.');
       }
-      if (ours(d, 'Field') && d.args[0]) {
-        const a = d.args[0];
-        return !ts.isObjectLiteralExpression(a) || keysOf(a).length === 0 || keysOf(a).some((k) => k === 'type' || !VALUE_OPTION_KEYS.has(k));
-      }
-      return false;
-    });
-
-  const literalOf = (e: TS.Expression | undefined): SourceLiteral | undefined => {
-    if (!e) return undefined;
-    const t = checker.getTypeAtLocation(e);
-    if (t.isStringLiteral() || t.isNumberLiteral()) return t.value;
-    if (t.flags & ts.TypeFlags.BooleanLiteral) return checker.typeToString(t) === 'true';
-    return undefined;
-  };
-
-  const exported = (decl: TS.ClassDeclaration | TS.EnumDeclaration): Imported | undefined => {
-    if (imports.has(decl)) return imports.get(decl);
-    const file = checker.getSymbolAtLocation(decl.getSourceFile());
-    const own = decl.name && project.target(checker.getSymbolAtLocation(decl.name));
-    const found = file && own ? checker.getExportsOfModule(file).find((e) => project.target(e) === own) : undefined;
-    const result = found && { decl, exportName: found.name };
-    imports.set(decl, result);
-    const what = ts.isEnumDeclaration(decl) ? 'enum' : 'class';
-    if (!result) {
-      reporter.add(
-        decl.name ?? decl,
-        'OMCG0001',
-        `the ${what} ${decl.name?.text ?? '(anonymous)'} is not exported, so the generated module cannot import it: export it.`,
-      );
-    } else if (ts.isEnumDeclaration(decl) && ts.getCombinedModifierFlags(decl) & ts.ModifierFlags.Const) {
-      reporter.add(decl.name, 'OMCG0002', `the const enum ${decl.name.text} has no run-time object: declare it without const.`);
     }
-    return result;
-  };
+    ts.forEachChild(node, (child) => this.visit(child));
+  }
 
-  /** Imports what a fact refers to and queues the record classes it reaches. */
-  const use = (fact: TypeFact, from: TS.ClassDeclaration | undefined, at: TS.Node): void => {
-    if (fact.kind === 'class' || fact.kind === 'enum') exported(fact.decl);
-    if (fact.kind === 'class') {
-      if (classes.get(fact.decl)?.properties === undefined) pending.push(fact.decl);
-      if (from) edges.set(from, [...(edges.get(from) ?? []), { to: fact.decl, at }]);
-    }
-    if ('of' in fact) use(fact.of, from, at);
-  };
+  private decoratedMembersOf(node: TS.ClassLikeDeclaration): readonly DecoratedMember[] {
+    return node.members.flatMap((member) =>
+      this.decorators.of(member).flatMap((d) => {
+        const kind = d.origin?.from === 'onemodelcontext' ? MEMBER_DECORATORS[d.origin.name] : undefined;
+        return kind ? [{ member, kind, args: d.args }] : [];
+      }),
+    );
+  }
 
-  /** The fact of a declared type; reports why there is none unless a hint covers it. */
-  const typeFact = (type: TS.Type, node: TS.TypeNode | undefined, at: TS.Node, where: string, covered: boolean): { fact?: TypeFact; optional: boolean } => {
-    const split = declared(project, type);
-    const mapped: Mapped = mapParts(project, split.parts, literalOrder(project, node));
-    if ('problem' in mapped && !covered) {
-      reporter.add(at, mapped.problem.code, `${where}: ${mapped.problem.message} Give a type hint (@Param({ type }) or @Field(type)) or declare a supported type.`);
-    }
-    return { fact: 'fact' in mapped ? mapped.fact : undefined, optional: split.optional };
-  };
-
-  const contextOf = (param: TS.ParameterDeclaration): 'RequestContext' | 'AbortSignal' | undefined => {
-    const origin = project.originOf(checker.getTypeAtLocation(param).getSymbol());
-    if (origin?.from === 'onemodelcontext' && origin.name === 'RequestContext') return 'RequestContext';
-    return origin?.from === 'library' && origin.name === 'AbortSignal' ? 'AbortSignal' : undefined;
-  };
-
-  const methodOf = (method: TS.MethodDeclaration, key: string, kind: MemberKind, where: string): MethodOut => {
-    if (method.typeParameters) reporter.add(method.name, 'OMCG0004', `${where} is generic: its parameter types are not known until it is called; remove the type parameters.`);
-    const params: ParamOut[] = [];
-    const names = new Set<string>();
-    const contexts = new Set<string>();
-    for (const param of method.parameters) {
-      if (ts.isIdentifier(param.name) && param.name.text === 'this') continue;
-      const decorators = decoratorsOf(param);
-      const isHinted = hinted(decorators);
-      const paramDecorator = decorators.find((d) => ours(d, 'Param'));
-      const given = text(paramDecorator?.args[0]) ?? text(option(paramDecorator?.args[0], 'name'));
-      const written = ts.isIdentifier(param.name) && !param.dotDotDotToken ? param.name.text : undefined;
-      const name = given ?? written;
-      const context = isHinted ? undefined : contextOf(param);
-      if (context) {
-        if (contexts.has(context)) reporter.add(param.name, 'OMCG0009', `${where} has more than one ${context} parameter: keep one.`);
-        contexts.add(context);
-        params.push({ name: written ?? '', optional: false });
-        continue;
-      }
-      if (name === undefined) {
-        reporter.add(param.name, 'OMCG0008', `a parameter of ${where} has no name that can be read (destructured or rest): name it with @Param('name').`);
-        continue;
-      }
-      if (names.has(name)) reporter.add(param.name, 'OMCG0007', `${where} has two parameters named '${name}': rename one with @Param('name').`);
-      names.add(name);
-      const { fact, optional } = typeFact(checker.getTypeAtLocation(param), param.type, param.name, `${where}, parameter '${name}'`, isHinted);
-      if (fact) use(fact, undefined, param.name);
-      if (fact && kind !== 'tool' && !isHinted && !textLike(fact)) {
-        reporter.add(param.name, 'OMCG0002', `the ${kind} parameter '${name}' of ${where} is not text-like: use a string, number, boolean, Date or enum.`);
-      }
-      params.push({
-        name,
-        description: paramDocOf(param, ts),
-        type: fact,
-        optional: optional || !!param.questionToken || !!param.initializer,
-        default: literalOf(param.initializer),
-      });
-    }
-    return { name: key, description: summaryOf(method, ts), params, returns: kind === 'tool' ? returnsOf(method, where) : undefined };
-  };
-
-  const returnsOf = (method: TS.MethodDeclaration, where: string): TypeFact | undefined => {
-    const signature = checker.getSignatureFromDeclaration(method);
-    if (!signature) return undefined;
-    let type = checker.getReturnTypeOfSignature(signature);
-    const origin = project.originOf(type.getSymbol());
-    const awaited = origin?.from === 'library' && origin.name === 'Promise';
-    if (awaited) type = checker.getTypeArguments(type as TS.TypeReference)[0] ?? type;
-    if (!awaited && (type.getCallSignatures().length > 0 || type.flags & ts.TypeFlags.ESSymbolLike)) {
-      reporter.add(method.type ?? method.name, 'OMCG0003', `${where} returns ${checker.typeToString(type)}, which cannot be sent: return a JSON value, a record, text or content blocks.`);
-      return undefined;
-    }
-    if (type.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) return undefined;
-    const split = declared(project, type);
-    const mapped = mapParts(project, split.parts, literalOrder(project, method.type));
-    if (!('fact' in mapped)) return undefined;
-    use(mapped.fact, undefined, method.name);
-    return mapped.fact;
-  };
-
-  const containing = (decl: TS.ClassDeclaration, members: readonly { member: TS.ClassElement; kind: MemberKind; args: readonly TS.Expression[] }[]) => {
+  private readClass(decl: TS.ClassDeclaration, members: readonly DecoratedMember[]): void {
+    const ts = this.ts;
     const className = decl.name?.text ?? '(anonymous)';
-    if (decl.typeParameters) reporter.add(decl.name ?? decl, 'OMCG0010', `${className} is generic: its tools cannot be listed until it is instantiated; remove the type parameters.`);
-    exported(decl);
-    const out = entry(decl);
+    if (decl.typeParameters) {
+      this.reporter.add(decl.name ?? decl, 'OMCG0010', `${className} is generic: its tools cannot be listed until it is instantiated; remove the type parameters.`);
+    }
+    this.exported(decl);
+    const out = this.entry(decl);
     out.methods = [];
     const toolNames = new Map<string, string>();
     for (const { member, kind, args } of members) {
       const key = member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)) ? member.name.text : undefined;
       const where = `${className}.${key ?? '(computed)'}`;
-      const isStatic = ts.getCombinedModifierFlags(member as TS.Declaration) & ts.ModifierFlags.Static;
-      if (!ts.isMethodDeclaration(member) || isStatic) {
-        const shape = isStatic ? 'a static member' : ts.isPropertyDeclaration(member) ? 'a field' : 'a getter or setter';
-        reporter.add(member.name ?? member, 'OMCG0001', `@${kind[0].toUpperCase()}${kind.slice(1)} is on ${shape} (${where}); only instance methods can be ${kind}s.`);
-        continue;
-      }
+      if (!this.isInstanceMethod(member, kind, where)) continue;
       if (key === undefined) continue;
-      if (kind === 'tool') {
-        const name = text(args[0]) ?? text(option(args[0], 'name')) ?? (args[0] && !ts.isObjectLiteralExpression(args[0]) ? undefined : toolNameOf(key));
-        if (name !== undefined && !isValidName(name)) {
-          reporter.add(member.name, 'OMCG0008', `the tool name '${name}' of ${where} is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`);
-        }
-        if (name !== undefined && toolNames.has(name)) reporter.add(member.name, 'OMCG0007', `${where} and ${toolNames.get(name)} are both named '${name}'.`);
-        if (name !== undefined) toolNames.set(name, where);
-        const ui = option(args[0], 'uiResource');
-        if (text(ui) !== undefined && !text(ui)!.startsWith('ui://')) reporter.add(ui!, 'OMCG0012', `uiResource '${text(ui)}' of ${where} is not a ui:// URI.`);
-        const visibility = option(args[0], 'uiVisibility');
-        if (visibility && ts.isArrayLiteralExpression(visibility)) {
-          const wrong = visibility.elements.map((e) => text(e)).filter((v) => v !== undefined && v !== 'model' && v !== 'app');
-          if (wrong.length > 0) reporter.add(visibility, 'OMCG0012', `uiVisibility of ${where} holds ${wrong.map((w) => `'${w}'`).join(', ')}: use 'model', 'app' or both.`);
-        }
-      }
-      out.methods.push(methodOf(member, key, kind, where));
+      if (kind === 'tool') this.checkToolOptions(member, args, key, where, toolNames);
+      out.methods.push(this.methodFacts(member, key, kind, where));
     }
-  };
+  }
 
-  const hasProperties = (decl: TS.ClassDeclaration | undefined): boolean =>
-    !!decl && (!!classes.get(decl)?.properties?.length || hasProperties(baseOf(decl)));
-  const baseOf = (decl: TS.ClassDeclaration): TS.ClassDeclaration | undefined => {
-    const base = decl.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
-    const found = base && checker.getTypeAtLocation(base.expression).getSymbol()?.declarations?.find(ts.isClassDeclaration);
-    return found && !found.getSourceFile().isDeclarationFile ? found : undefined;
-  };
+  /** OMCG0001 for a static member, a field or an accessor. */
+  private isInstanceMethod(member: TS.ClassElement, kind: MemberKind, where: string): member is TS.MethodDeclaration {
+    const ts = this.ts;
+    const isStatic = ts.getCombinedModifierFlags(member as TS.Declaration) & ts.ModifierFlags.Static;
+    if (ts.isMethodDeclaration(member) && !isStatic) return true;
+    const shape = isStatic ? 'a static member' : ts.isPropertyDeclaration(member) ? 'a field' : 'a getter or setter';
+    this.reporter.add(member.name ?? member, 'OMCG0001', `@${kind[0].toUpperCase()}${kind.slice(1)} is on ${shape} (${where}); only instance methods can be ${kind}s.`);
+    return false;
+  }
 
-  const record = (decl: TS.ClassDeclaration) => {
-    const out = entry(decl);
+  /** The tool name (valid, unique in the class) and the MCP Apps options, as far as literals tell. */
+  private checkToolOptions(member: TS.MethodDeclaration, args: readonly TS.Expression[], key: string, where: string, toolNames: Map<string, string>): void {
+    const ts = this.ts;
+    const { text, option } = this.literals();
+    const name = text(args[0]) ?? text(option(args[0], 'name')) ?? (args[0] && !ts.isObjectLiteralExpression(args[0]) ? undefined : toolNameOf(key));
+    if (name !== undefined && !isValidName(name)) {
+      this.reporter.add(member.name, 'OMCG0008', `the tool name '${name}' of ${where} is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`);
+    }
+    if (name !== undefined && toolNames.has(name)) this.reporter.add(member.name, 'OMCG0007', `${where} and ${toolNames.get(name)} are both named '${name}'.`);
+    if (name !== undefined) toolNames.set(name, where);
+    const ui = option(args[0], 'uiResource');
+    if (text(ui) !== undefined && !text(ui)!.startsWith('ui://')) this.reporter.add(ui!, 'OMCG0012', `uiResource '${text(ui)}' of ${where} is not a ui:// URI.`);
+    const visibility = option(args[0], 'uiVisibility');
+    if (visibility && ts.isArrayLiteralExpression(visibility)) {
+      const wrong = visibility.elements.map((e) => text(e)).filter((v) => v !== undefined && v !== 'model' && v !== 'app');
+      if (wrong.length > 0) {
+        this.reporter.add(visibility, 'OMCG0012', `uiVisibility of ${where} holds ${wrong.map((w) => `'${w}'`).join(', ')}: use 'model', 'app' or both.`);
+      }
+    }
+  }
+
+  private methodFacts(method: TS.MethodDeclaration, key: string, kind: MemberKind, where: string): MethodOut {
+    const ts = this.ts;
+    if (method.typeParameters) {
+      this.reporter.add(method.name, 'OMCG0004', `${where} is generic: its parameter types are not known until it is called; remove the type parameters.`);
+    }
+    const params: ParamOut[] = [];
+    const seen = { names: new Set<string>(), contexts: new Set<string>() };
+    for (const param of method.parameters) {
+      if (ts.isIdentifier(param.name) && param.name.text === 'this') continue;
+      const out = this.paramFacts(param, kind, where, seen);
+      if (out) params.push(out);
+    }
+    return { name: key, description: summaryOf(method, ts), params, returns: kind === 'tool' ? this.returnsOf(method, where) : undefined };
+  }
+
+  /** One parameter; a context parameter keeps its place with no type; `undefined` for one without a name. */
+  private paramFacts(
+    param: TS.ParameterDeclaration,
+    kind: MemberKind,
+    where: string,
+    seen: { readonly names: Set<string>; readonly contexts: Set<string> },
+  ): ParamOut | undefined {
+    const ts = this.ts;
+    const { text, option } = this.literals();
+    const decorators = this.decorators.of(param);
+    const isHinted = this.decorators.hinted(decorators);
+    const paramDecorator = decorators.find((d) => this.decorators.isOurs(d, 'Param'));
+    const given = text(paramDecorator?.args[0]) ?? text(option(paramDecorator?.args[0], 'name'));
+    const written = ts.isIdentifier(param.name) && !param.dotDotDotToken ? param.name.text : undefined;
+    const name = given ?? written;
+    const context = isHinted ? undefined : this.contextOf(param);
+    if (context) {
+      if (seen.contexts.has(context)) this.reporter.add(param.name, 'OMCG0009', `${where} has more than one ${context} parameter: keep one.`);
+      seen.contexts.add(context);
+      return { name: written ?? '', optional: false };
+    }
+    if (name === undefined) {
+      this.reporter.add(param.name, 'OMCG0008', `a parameter of ${where} has no name that can be read (destructured or rest): name it with @Param('name').`);
+      return undefined;
+    }
+    if (seen.names.has(name)) this.reporter.add(param.name, 'OMCG0007', `${where} has two parameters named '${name}': rename one with @Param('name').`);
+    seen.names.add(name);
+    const { fact, optional } = this.typeFact(this.checker.getTypeAtLocation(param), param.type, param.name, `${where}, parameter '${name}'`, isHinted);
+    if (fact) this.use(fact, undefined, param.name);
+    if (fact && kind !== 'tool' && !isHinted && !textLike(fact)) {
+      this.reporter.add(param.name, 'OMCG0002', `the ${kind} parameter '${name}' of ${where} is not text-like: use a string, number, boolean, Date or enum.`);
+    }
+    return {
+      name,
+      description: paramDocOf(param, ts),
+      type: fact,
+      optional: optional || !!param.questionToken || !!param.initializer,
+      default: this.decorators.literalOf(param.initializer),
+    };
+  }
+
+  private contextOf(param: TS.ParameterDeclaration): 'RequestContext' | 'AbortSignal' | undefined {
+    const origin = this.project.originOf(this.checker.getTypeAtLocation(param).getSymbol());
+    if (origin?.from === 'onemodelcontext' && origin.name === 'RequestContext') return 'RequestContext';
+    return origin?.from === 'library' && origin.name === 'AbortSignal' ? 'AbortSignal' : undefined;
+  }
+
+  private returnsOf(method: TS.MethodDeclaration, where: string): TypeFact | undefined {
+    const { ts, checker } = this;
+    const signature = checker.getSignatureFromDeclaration(method);
+    if (!signature) return undefined;
+    let type = checker.getReturnTypeOfSignature(signature);
+    const origin = this.project.originOf(type.getSymbol());
+    const awaited = origin?.from === 'library' && origin.name === 'Promise';
+    if (awaited) type = checker.getTypeArguments(type as TS.TypeReference)[0] ?? type;
+    if (!awaited && (type.getCallSignatures().length > 0 || type.flags & ts.TypeFlags.ESSymbolLike)) {
+      this.reporter.add(
+        method.type ?? method.name,
+        'OMCG0003',
+        `${where} returns ${checker.typeToString(type)}, which cannot be sent: return a JSON value, a record, text or content blocks.`,
+      );
+      return undefined;
+    }
+    if (type.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) return undefined;
+    const split = declared(this.project, type);
+    const mapped = mapParts(this.project, split.parts, literalOrder(this.project, method.type));
+    if (!('fact' in mapped)) return undefined;
+    this.use(mapped.fact, undefined, method.name);
+    return mapped.fact;
+  }
+
+  // Pass 2: the record classes the methods reach, and their bases.
+
+  private readRecord(decl: TS.ClassDeclaration): void {
+    const ts = this.ts;
+    const out = this.entry(decl);
     if (out.properties) return;
     out.properties = [];
-    exported(decl);
+    this.exported(decl);
     const ctor = decl.members.find(ts.isConstructorDeclaration);
     const declaredProperties = [
       ...(ctor?.parameters.filter((p) => ts.isParameterPropertyDeclaration(p, ctor)) ?? []),
       ...decl.members.filter(ts.isPropertyDeclaration),
     ].sort((a, b) => a.pos - b.pos);
     for (const member of declaredProperties) {
-      const flags = ts.getCombinedModifierFlags(member);
-      const decorators = decoratorsOf(member);
-      if (flags & ts.ModifierFlags.Static || !(ts.isIdentifier(member.name) || ts.isStringLiteral(member.name))) continue;
-      if (flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected) && decorators.length === 0) continue;
-      const excluded = decorators.some((d) => d.origin?.from === 'class-transformer' && d.origin.name === 'Exclude');
-      const isHinted = hinted(decorators);
-      const where = `${decl.name?.text ?? '(anonymous)'}.${member.name.text}`;
-      const { fact, optional } = typeFact(checker.getTypeAtLocation(member), member.type, member.name, where, isHinted || excluded);
-      if (fact) use(fact, isHinted || excluded ? undefined : decl, member.name);
-      out.properties.push({
-        key: member.name.text,
-        description: summaryOf(member, ts) ?? (ts.isParameter(member) ? paramDocOf(member, ts) : undefined),
-        type: fact,
-        design: decorators.length === 0 && fact ? designOf(fact, project) : undefined,
-        optional: optional || !!member.questionToken,
-        default: literalOf(member.initializer),
-      });
+      const property = this.propertyFacts(decl, member);
+      if (property) out.properties.push(property);
     }
-    const base = baseOf(decl);
+    const base = this.baseOf(decl);
     if (base) {
-      record(base);
-      edges.set(decl, [...(edges.get(decl) ?? []), { to: base, at: decl.name ?? decl }]);
+      this.readRecord(base);
+      this.edges.set(decl, [...(this.edges.get(decl) ?? []), { to: base, at: decl.name ?? decl }]);
     }
-    if (!hasProperties(decl)) {
-      reporter.add(decl.name ?? decl, 'OMCG0005', `${decl.name?.text ?? 'the class'} has no properties, so it has no schema: declare its properties.`);
+    if (!this.hasProperties(decl)) {
+      this.reporter.add(decl.name ?? decl, 'OMCG0005', `${decl.name?.text ?? 'the class'} has no properties, so it has no schema: declare its properties.`);
     }
-  };
+  }
 
-  const visit = (node: TS.Node): void => {
-    if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
-      const members = node.members.flatMap((member) =>
-        decoratorsOf(member).flatMap((d) => {
-          const kind = d.origin?.from === 'onemodelcontext' ? MEMBER_DECORATORS[d.origin.name] : undefined;
-          return kind ? [{ member, kind, args: d.args }] : [];
-        }),
+  /** One instance property; `undefined` for statics, computed names, and undecorated private or protected ones. */
+  private propertyFacts(decl: TS.ClassDeclaration, member: TS.PropertyDeclaration | TS.ParameterPropertyDeclaration): PropertyOut | undefined {
+    const ts = this.ts;
+    const flags = ts.getCombinedModifierFlags(member);
+    const decorators = this.decorators.of(member);
+    if (flags & ts.ModifierFlags.Static || !(ts.isIdentifier(member.name) || ts.isStringLiteral(member.name))) return undefined;
+    if (flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected) && decorators.length === 0) return undefined;
+    const excluded = decorators.some((d) => d.origin?.from === 'class-transformer' && d.origin.name === 'Exclude');
+    const isHinted = this.decorators.hinted(decorators);
+    const where = `${decl.name?.text ?? '(anonymous)'}.${member.name.text}`;
+    const { fact, optional } = this.typeFact(this.checker.getTypeAtLocation(member), member.type, member.name, where, isHinted || excluded);
+    if (fact) this.use(fact, isHinted || excluded ? undefined : decl, member.name);
+    return {
+      key: member.name.text,
+      description: summaryOf(member, ts) ?? (ts.isParameter(member) ? paramDocOf(member, ts) : undefined),
+      type: fact,
+      design: decorators.length === 0 && fact ? designOf(fact, this.project) : undefined,
+      optional: optional || !!member.questionToken,
+      default: this.decorators.literalOf(member.initializer),
+    };
+  }
+
+  private hasProperties(decl: TS.ClassDeclaration | undefined): boolean {
+    return !!decl && (!!this.classes.get(decl)?.properties?.length || this.hasProperties(this.baseOf(decl)));
+  }
+
+  /** The base class declared in the project's own source, if any. */
+  private baseOf(decl: TS.ClassDeclaration): TS.ClassDeclaration | undefined {
+    const ts = this.ts;
+    const base = decl.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+    const found = base && this.checker.getTypeAtLocation(base.expression).getSymbol()?.declarations?.find(ts.isClassDeclaration);
+    return found && !found.getSourceFile().isDeclarationFile ? found : undefined;
+  }
+
+  // Shared by both passes: type facts, the imports they need, and the records they reach.
+
+  /** The fact of a declared type; reports why there is none unless a hint covers it. */
+  private typeFact(type: TS.Type, node: TS.TypeNode | undefined, at: TS.Node, where: string, covered: boolean): { fact?: TypeFact; optional: boolean } {
+    const split = declared(this.project, type);
+    const mapped: Mapped = mapParts(this.project, split.parts, literalOrder(this.project, node));
+    if ('problem' in mapped && !covered) {
+      this.reporter.add(at, mapped.problem.code, `${where}: ${mapped.problem.message} Give a type hint (@Param({ type }) or @Field(type)) or declare a supported type.`);
+    }
+    return { fact: 'fact' in mapped ? mapped.fact : undefined, optional: split.optional };
+  }
+
+  /** Imports what a fact refers to and queues the record classes it reaches. */
+  private use(fact: TypeFact, from: TS.ClassDeclaration | undefined, at: TS.Node): void {
+    if (fact.kind === 'class' || fact.kind === 'enum') this.exported(fact.decl);
+    if (fact.kind === 'class') {
+      if (this.classes.get(fact.decl)?.properties === undefined) this.pending.push(fact.decl);
+      if (from) this.edges.set(from, [...(this.edges.get(from) ?? []), { to: fact.decl, at }]);
+    }
+    if ('of' in fact) this.use(fact.of, from, at);
+  }
+
+  /** The export a declaration is imported under; reports a declaration that is not exported or a const enum. */
+  private exported(decl: TS.ClassDeclaration | TS.EnumDeclaration): Imported | undefined {
+    const { ts, checker } = this;
+    if (this.imports.has(decl)) return this.imports.get(decl);
+    const file = checker.getSymbolAtLocation(decl.getSourceFile());
+    const own = decl.name && this.project.target(checker.getSymbolAtLocation(decl.name));
+    const found = file && own ? checker.getExportsOfModule(file).find((e) => this.project.target(e) === own) : undefined;
+    const result = found && { decl, exportName: found.name };
+    this.imports.set(decl, result);
+    const what = ts.isEnumDeclaration(decl) ? 'enum' : 'class';
+    if (!result) {
+      this.reporter.add(
+        decl.name ?? decl,
+        'OMCG0001',
+        `the ${what} ${decl.name?.text ?? '(anonymous)'} is not exported, so the generated module cannot import it: export it.`,
       );
-      if (members.length > 0) {
-        if (ts.isClassDeclaration(node)) containing(node, members);
-        else reporter.add(node, 'OMCG0001', 'a class expression cannot be imported by the generated module: declare an exported class.');
-      }
+    } else if (ts.isEnumDeclaration(decl) && ts.getCombinedModifierFlags(decl) & ts.ModifierFlags.Const) {
+      this.reporter.add(decl.name, 'OMCG0002', `the const enum ${decl.name.text} has no run-time object: declare it without const.`);
     }
-    ts.forEachChild(node, visit);
-  };
-  for (const source of project.sources) visit(source);
-  for (let next = pending.shift(); next; next = pending.shift()) record(next);
-  reportCycles(edges, reporter);
+    return result;
+  }
 
-  const ordered = [...classes.values()].sort((a, b) => compareDecl(a.decl, b.decl));
-  const used = [...imports.values()].filter((i): i is Imported => i !== undefined).sort((a, b) => compareDecl(a.decl, b.decl));
-  return { classes: ordered, imports: used };
+  private entry(decl: TS.ClassDeclaration): ClassOut {
+    let out = this.classes.get(decl);
+    if (!out) this.classes.set(decl, (out = { decl }));
+    return out;
+  }
+
+  private literals(): Pick<DecoratorReading, 'text' | 'option'> {
+    return { text: (e) => this.decorators.text(e), option: (e, key) => this.decorators.option(e, key) };
+  }
 }
 
 function textLike(fact: TypeFact): boolean {
@@ -337,7 +391,7 @@ function compareDecl(a: TS.Node, b: TS.Node): number {
 }
 
 /** OMCG0006: a record that reaches itself through properties (or its base class) has no finite inline schema. */
-function reportCycles(edges: ReadonlyMap<TS.ClassDeclaration, readonly { readonly to: TS.ClassDeclaration; readonly at: TS.Node }[]>, reporter: Reporter): void {
+function reportCycles(edges: ReadonlyMap<TS.ClassDeclaration, readonly Edge[]>, reporter: Reporter): void {
   const done = new Set<TS.ClassDeclaration>();
   const walk = (decl: TS.ClassDeclaration, path: readonly TS.ClassDeclaration[]): void => {
     if (done.has(decl)) return;

@@ -1,7 +1,7 @@
 import type * as TS from 'typescript';
 
 /**
- * Doc comments as descriptions (issue 6, after the seed's `<summary>` rules): whitespace collapses,
+ * Doc comments as descriptions: whitespace collapses,
  * `{@link X}` and `{@linkcode X}` become `X` (or their label), inline code keeps its text as written.
  */
 

@@ -3,7 +3,7 @@ import type { Project } from './project';
 
 /**
  * The declared type of a parameter, property or result as a fact the generated module can write as a
- * type hint; or why it has none. Mirrors DESIGN.md section 5 from the TypeScript side.
+ * type hint; or why it has none. Mirrors the type table of docs/schema-mapping.md from the TypeScript side.
  */
 
 /** Globals written by name. */

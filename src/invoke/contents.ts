@@ -22,7 +22,7 @@ function base64(bytes: Uint8Array): string {
 }
 
 /**
- * What a resource method returned, as a `ReadResourceResult` (DESIGN.md section 7): text (`text/plain`
+ * What a resource method returned, as a `ReadResourceResult` (docs/serving.md): text (`text/plain`
  * unless `mimeType` says otherwise), bytes (a blob), a `ReadResourceResult`, resource contents, or any
  * other JSON value as `application/json` text. `null` or `undefined` means there is no such resource.
  */

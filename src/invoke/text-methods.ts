@@ -21,7 +21,7 @@ export class InvalidParamsError extends Error {
   }
 }
 
-/** No resource has this URI: -32002 before 2026-07-28, -32602 from it (DESIGN.md section 8). */
+/** No resource has this URI: -32002 before 2026-07-28, -32602 from it (docs/protocol.md). */
 export class ResourceNotFoundError extends Error {
   readonly code = -32002;
 

@@ -3,6 +3,12 @@ import { parse, type Expression, type Node, type Pattern, type Program, type Sta
 /**
  * Reads parameter names, literal defaults and property initialisers from the compiled JavaScript with a
  * real parser (acorn), because the `design:*` metadata carries types only.
+ *
+ * The text is `Function.prototype.toString()` of the method or class as it runs, so it is whatever the
+ * compiler emitted (tsc, ts-jest), never the TypeScript source. Only the shape of the syntax tree is used:
+ * nothing is evaluated, and a default that is not a literal or an `Enum.Member` reference reads as `other`
+ * (the parameter is optional without a listed default). Text that does not parse (a native or bound
+ * function) gives `undefined`, and the caller falls back to `@Param` names and the generator's facts.
  */
 
 /** A default or initialiser as written: a literal value, an `Enum.Member` reference, or anything else. */
@@ -43,7 +49,9 @@ function functionParams(program: Program): readonly Pattern[] | undefined {
  */
 export function compiledParamsOf(fn: Function): readonly CompiledParam[] | undefined {
   const code = Function.prototype.toString.call(fn);
-  // A method's source is not a program on its own; inside a class body it is.
+  // A method's text (`name(a, b = 3) { ... }`) is not a program on its own; inside a class body it is.
+  // Functions and arrows parse as a parenthesised expression instead. The newline keeps a trailing line
+  // comment in the text from swallowing the closing bracket.
   const program = parseProgram(`(class { ${code}\n})`) ?? parseProgram(`(${code}\n)`);
   const params = program && functionParams(program);
   return params?.map((p): CompiledParam => {
@@ -102,7 +110,10 @@ function keyName(key: Node, computed: boolean): string | undefined {
   return undefined;
 }
 
-/** `this.x = v` or `Object.defineProperty(this, "x", { ..., value: v })` as tsc writes them. */
+/**
+ * `this.x = v` or `Object.defineProperty(this, "x", { ..., value: v })`: how tsc writes an initialiser in
+ * the constructor for targets without class fields (the second with `useDefineForClassFields`).
+ */
 function constructorAssignment(statement: Statement): [string, CompiledValue] | undefined {
   if (statement.type !== 'ExpressionStatement') return undefined;
   const e = statement.expression;

@@ -6,7 +6,7 @@ import { resolveType, type Site } from './resolve';
 /**
  * An explicit hint always wins over the type `onemodelcontext generate` read from the source, but it may
  * only narrow it: a hint under which the method would receive a value its declared type does not allow
- * (a string for a `number`, `null` for a non-nullable parameter) is a definition error (issue 6).
+ * (a string for a `number`, `null` for a non-nullable parameter) is a definition error.
  */
 
 /** What the method receives for a type, in TypeScript terms: what must agree between hint and source. */

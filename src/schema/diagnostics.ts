@@ -1,4 +1,4 @@
-/** Definition diagnostic codes of DESIGN.md section 9. */
+/** Definition diagnostic codes (docs/diagnostics.md). */
 export type DiagnosticCode =
   | 'OMCG0001' | 'OMCG0002' | 'OMCG0003' | 'OMCG0005' | 'OMCG0006' | 'OMCG0007' | 'OMCG0008' | 'OMCG0009'
   | 'OMCG0012' | 'OMCG0013';

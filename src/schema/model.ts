@@ -100,7 +100,7 @@ export interface ToolModel {
 }
 
 /**
- * A method whose arguments arrive as text (DESIGN.md section 7): a resource or a prompt. Its parameters
+ * A method whose arguments arrive as text (docs/serving.md): a resource or a prompt. Its parameters
  * are text-like, and a nullable one is optional.
  */
 export type TextMethodModel = Pick<ToolModel, 'name' | 'title' | 'description' | 'params' | 'arity' | 'contextIndex' | 'signalIndex' | 'where'>;

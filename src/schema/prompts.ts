@@ -3,10 +3,10 @@ import { methodFactsOf } from '../facts/registry';
 import type { Problems } from './diagnostics';
 import type { TextMethodModel } from './model';
 import { isValidName, toolNameOf } from './names';
-import { textParamsFor } from './text-methods';
+import { resolveTextParams } from './text-methods';
 import { checkShape } from './tools';
 
-/** A prompt (DESIGN.md section 7): its arguments are the method's text-like parameters. */
+/** A prompt (docs/serving.md): its arguments are the method's text-like parameters. */
 export type PromptModel = TextMethodModel;
 
 /** Builds the model of one `@Prompt` method, or `undefined` with its problems recorded. */
@@ -19,7 +19,7 @@ export function promptFromMethod(ctor: Function, record: MemberRecordOf<'prompt'
   if (!isValidName(name)) {
     problems.add('OMCG0008', where, `the prompt name '${name}' is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`, `give a valid name with @Prompt('name').`);
   }
-  const found = textParamsFor(ctor, record.key, 'Prompt', problems);
+  const found = resolveTextParams(ctor, record.key, 'Prompt', problems);
   if (!found || problems.count > before) return undefined;
   return {
     name,

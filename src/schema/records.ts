@@ -14,7 +14,7 @@ import { propertyFactsOf, type SourcePropertyFacts } from '../facts/registry';
 import { resolveSlot, compiledDefault } from './slots';
 import type { PropertyModel, RecordNode } from './model';
 import type { Site } from './resolve';
-import { initializersOf } from './compiled';
+import { initializersOf, type CompiledValue } from './compiled';
 
 /** What class-validator's decorators on one property say, translated into our intent records. */
 interface ValidatorIntent {
@@ -80,9 +80,14 @@ function validatorIntent(metadata: readonly ValidationMetadata[]): ValidatorInte
 }
 
 /**
- * Restores declaration order across three metadata stores. Each of our property records remembers which
- * properties class-validator and class-transformer already knew when it was first decorated; those come
- * before it. Properties only the other libraries know keep their own relative order.
+ * Restores declaration order across three metadata stores. Without the generator's facts, nothing at run
+ * time says in which order properties were declared: each library keeps its own list, in the order its
+ * decorators ran, and property decorators run top to bottom. So when a property first gets one of our
+ * decorators, its record snapshots the properties class-validator and class-transformer already knew
+ * (`PropertyRecord.after`, taken in `paramOrProperty`): those were declared above it and come before it.
+ * A property only the other libraries know goes just before the first of ours that saw it, or at the end
+ * when none did; among themselves they keep the other libraries' order. Within one property, decorators
+ * run bottom to top, which does not matter: only the first sighting of a property counts.
  */
 function orderedKeys(ctor: Function, ours: readonly PropertyRecord[]): readonly string[] {
   const foreign = foreignPropertiesOf(ctor);
@@ -131,61 +136,109 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
     );
   }
   const before = site.problems.count;
-  const constructible = ctor.length === 0;
+  // A derived class's property replaces its base's in place: the Map keeps the first position of a key.
   const byKey = new Map<string, PropertyModel>();
   const excluded = new Set<string>();
   for (const c of classChainOf(ctor)) {
-    const ours = propertyRecordsOf(c);
-    const initializers = initializersOf(c);
-    const validations = validationOf(c);
-    const facts = propertyFactsOf(c);
-    for (const key of keysWithFacts(c, orderedKeys(c, ours), facts)) {
+    const declared = declaredBy(c, ctor.length === 0);
+    for (const key of keysWithFacts(c, orderedKeys(c, declared.records), declared.facts)) {
       const exposure = exposureOf(ctor, key, direction);
       if (exposure.excluded) {
         excluded.add(key);
         continue;
       }
-      const record = ours.find((p) => p.key === key);
-      const validator = validatorIntent(validations.filter((m) => m.propertyName === key));
-      const fact = facts?.find((f) => f.key === key);
-      const found = designType(c.prototype, key);
-      const design = found.found ? found : { found: fact !== undefined, type: fact?.design };
-      const where = `${site.where}, property '${exposure.name ?? key}'`;
-      const inner: Site = { ...site, where, stack: [...site.stack, ctor] };
-      if (!design.found && record?.type === undefined) {
-        inner.problems.add('OMCG0002', where, `${c.name}.${key} has no design:type metadata.`, metadataFix);
-        continue;
-      }
-      const transformerType = transformerTypeOf(ctor, key) as TypeHint | undefined;
-      const hint = record?.type ?? validator.hint ?? transformerType;
-      const type = resolveSlot(
-        {
-          hint,
-          source: fact?.type,
-          design: design.type,
-          constraints: [...(record?.constraints ?? []), ...validator.constraints],
-          eachConstraints: validator.eachConstraints,
-          uniqueItems: validator.uniqueItems,
-          nullable: record?.nullable,
-        },
-        inner,
-      );
-      if (!type) continue;
-      const initializer = constructible ? initializers.get(key) : undefined;
-      const fallback = record?.hasDefault
-        ? { value: record.default }
-        : constructible && fact?.default !== undefined ? { value: fact.default } : initializer && compiledDefault(initializer, type);
-      byKey.set(key, {
-        key,
-        name: exposure.name ?? key,
-        type: type,
-        description: record?.description ?? fact?.description,
-        required: !(record?.optional || validator.optional || record?.hasDefault || initializer || fact?.optional),
-        default: fallback,
-      });
+      const model = propertyModel(ctor, declared, key, exposure.name ?? key, site);
+      if (model) byKey.set(key, model);
     }
   }
   const properties = [...byKey.values()];
+  checkWireNames(ctor, properties, site);
+  if (properties.length === 0 && excluded.size === 0 && site.problems.count === before) {
+    return site.problems.add(
+      'OMCG0005',
+      site.where,
+      `${ctor.name} has no discoverable properties: TypeScript keeps only decorated properties.`,
+      `decorate each property of ${ctor.name} with @Field() (or a class-validator decorator).`,
+    );
+  }
+  if (site.problems.count > before) return undefined;
+  const node: RecordNode = Object.freeze({ kind: 'record', ctor, description: descriptionOf(ctor), properties: Object.freeze(properties) });
+  cache[direction].set(ctor, node);
+  return node;
+}
+
+/** What one class of a record's chain says about the properties it declares, read once per class. */
+interface DeclaredProperties {
+  readonly ctor: Function;
+  readonly records: readonly PropertyRecord[];
+  /** Initialisers read from the compiled class; only for a record built with no constructor arguments. */
+  readonly initializers: ReadonlyMap<string, CompiledValue>;
+  readonly validations: readonly ValidationMetadata[];
+  readonly facts?: readonly SourcePropertyFacts[];
+  /** The record is built with `new ctor()`, so initialisers and source defaults apply. */
+  readonly constructible: boolean;
+}
+
+function declaredBy(c: Function, constructible: boolean): DeclaredProperties {
+  return {
+    ctor: c,
+    records: propertyRecordsOf(c),
+    initializers: constructible ? initializersOf(c) : new Map(),
+    validations: validationOf(c),
+    facts: propertyFactsOf(c),
+    constructible,
+  };
+}
+
+/**
+ * The model of one property declared by `declared.ctor` on the record `ctor`: our record, then
+ * class-validator's and class-transformer's decorators, then the generator's facts, then `design:type`.
+ * `undefined` with its problems recorded.
+ */
+function propertyModel(ctor: Function, declared: DeclaredProperties, key: string, name: string, site: Site): PropertyModel | undefined {
+  const record = declared.records.find((p) => p.key === key);
+  const validator = validatorIntent(declared.validations.filter((m) => m.propertyName === key));
+  const fact = declared.facts?.find((f) => f.key === key);
+  const found = designType(declared.ctor.prototype, key);
+  const design = found.found ? found : { found: fact !== undefined, type: fact?.design };
+  const where = `${site.where}, property '${name}'`;
+  const inner: Site = { ...site, where, stack: [...site.stack, ctor] };
+  if (!design.found && record?.type === undefined) {
+    inner.problems.add('OMCG0002', where, `${declared.ctor.name}.${key} has no design:type metadata.`, metadataFix);
+    return undefined;
+  }
+  const transformerType = transformerTypeOf(ctor, key) as TypeHint | undefined;
+  const type = resolveSlot(
+    {
+      hint: record?.type ?? validator.hint ?? transformerType,
+      source: fact?.type,
+      design: design.type,
+      constraints: [...(record?.constraints ?? []), ...validator.constraints],
+      eachConstraints: validator.eachConstraints,
+      uniqueItems: validator.uniqueItems,
+      nullable: record?.nullable,
+    },
+    inner,
+  );
+  if (!type) return undefined;
+  const initializer = declared.initializers.get(key);
+  const fallback = record?.hasDefault
+    ? { value: record.default }
+    : declared.constructible && fact?.default !== undefined
+      ? { value: fact.default }
+      : initializer && compiledDefault(initializer, type);
+  return {
+    key,
+    name,
+    type,
+    description: record?.description ?? fact?.description,
+    required: !(record?.optional || validator.optional || record?.hasDefault || initializer || fact?.optional),
+    default: fallback,
+  };
+}
+
+/** OMCG0007: two properties that reach the same wire name (`@Expose({ name })` onto another property). */
+function checkWireNames(ctor: Function, properties: readonly PropertyModel[], site: Site): void {
   const names = new Map<string, string>();
   for (const p of properties) {
     const other = names.get(p.name);
@@ -199,18 +252,6 @@ export function recordOf(ctor: Function, site: Site, direction: Direction): Reco
     }
     names.set(p.name, p.key);
   }
-  if (properties.length === 0 && excluded.size === 0 && site.problems.count === before) {
-    return site.problems.add(
-      'OMCG0005',
-      site.where,
-      `${ctor.name} has no discoverable properties: TypeScript keeps only decorated properties.`,
-      `decorate each property of ${ctor.name} with @Field() (or a class-validator decorator).`,
-    );
-  }
-  if (site.problems.count > before) return undefined;
-  const node: RecordNode = Object.freeze({ kind: 'record', ctor, description: descriptionOf(ctor), properties: Object.freeze(properties) });
-  cache[direction].set(ctor, node);
-  return node;
 }
 
 export const metadataFix =

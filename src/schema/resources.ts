@@ -3,11 +3,11 @@ import { methodFactsOf } from '../facts/registry';
 import type { Problems } from './diagnostics';
 import type { TextMethodModel } from './model';
 import { toolNameOf } from './names';
-import { textParamsFor } from './text-methods';
+import { resolveTextParams } from './text-methods';
 import { checkShape } from './tools';
 
 /**
- * Resources and resource templates (DESIGN.md section 7): a URI without variables is a static resource,
+ * Resources and resource templates (docs/serving.md): a URI without variables is a static resource,
  * one with `{variables}` a template whose variables are the method's parameters of the same name.
  */
 
@@ -61,7 +61,7 @@ export function resourceFromMethod(ctor: Function, record: MemberRecordOf<'resou
       `write the URI as 'scheme://path/{variable}'.`,
     );
   }
-  const found = textParamsFor(ctor, record.key, 'Resource', problems);
+  const found = resolveTextParams(ctor, record.key, 'Resource', problems);
   if (parts && found) {
     const variables = parts.flatMap((p) => (p.kind === 'variable' ? [p.name] : []));
     const names = new Set(found.params.map((p) => p.name));

@@ -1,9 +1,9 @@
 import type { Problems } from './diagnostics';
-import { unwrap, type TextMethodModel, type TypeNode } from './model';
-import { resolveParams } from './tools';
+import { unwrap, type TypeNode } from './model';
+import { resolveParams, type ResolvedParams } from './tools';
 
 /**
- * Whether a type reads from text (DESIGN.md section 7): strings of any format, numbers, integers,
+ * Whether a type reads from text (docs/serving.md): strings of any format, numbers, integers,
  * booleans and enums, possibly nullable.
  */
 export function isTextLike(node: TypeNode): boolean {
@@ -14,12 +14,12 @@ export function isTextLike(node: TypeNode): boolean {
  * The parameters of a resource or prompt method: only text-like types (OMCG0002), and optional when
  * nullable (a missing argument reads as `null`, a default that is never listed).
  */
-export function textParamsFor(
+export function resolveTextParams(
   ctor: Function,
   key: string | symbol,
   what: string,
   problems: Problems,
-): Pick<TextMethodModel, 'params' | 'arity' | 'contextIndex' | 'signalIndex'> | undefined {
+): ResolvedParams | undefined {
   const found = resolveParams(ctor, key, problems);
   if (!found) return undefined;
   for (const p of found.params) {

@@ -8,9 +8,10 @@ import {
   paramRecordsOf,
   type MemberRecord,
   type MemberRecordOf,
+  type ParamRecord,
 } from '../decorators/metadata';
 import type { ToolOptions } from '../decorators/tool.decorator';
-import { methodFactsOf } from '../facts/registry';
+import { methodFactsOf, type SourceParamFacts } from '../facts/registry';
 import { RequestContext } from '../request-context';
 import { checkAgainstSource } from './contradiction';
 import { Problems } from './diagnostics';
@@ -19,7 +20,7 @@ import type { ParamModel, ResultModel, ToolAnnotations, ToolModel } from './mode
 import { isValidName, toolNameOf } from './names';
 import { metadataFix, recordOf } from './records';
 import { resolveType, type Site } from './resolve';
-import { compiledParamsOf } from './compiled';
+import { compiledParamsOf, type CompiledParam } from './compiled';
 
 /** A site for resolving types in one direction, with records resolved through `recordOf`. */
 export function siteOf(where: string, problems: Problems, direction: 'input' | 'output'): Site {
@@ -57,12 +58,25 @@ function contextKind(design: unknown): 'context' | 'signal' | undefined {
   return undefined;
 }
 
+/** What a method's parameters resolve to: the argument slots, and which positions take the context or signal. */
+export interface ResolvedParams {
+  readonly params: ParamModel[];
+  /** Number of arguments the method takes, context parameters included. */
+  readonly arity: number;
+  readonly contextIndex?: number;
+  readonly signalIndex?: number;
+}
+
+/** What is known about a method's parameters before each is resolved, read once per method. */
+interface DeclaredParams {
+  readonly where: string;
+  readonly records: ReadonlyMap<number, ParamRecord>;
+  readonly compiled: readonly CompiledParam[];
+  readonly facts: readonly SourceParamFacts[];
+}
+
 /** The method's parameters: names, types, defaults, and which positions take the context or signal. */
-export function resolveParams(
-  ctor: Function,
-  key: string | symbol,
-  problems: Problems,
-): { params: ParamModel[]; arity: number; contextIndex?: number; signalIndex?: number } | undefined {
+export function resolveParams(ctor: Function, key: string | symbol, problems: Problems): ResolvedParams | undefined {
   const proto = ctor.prototype as object;
   const method = (proto as Record<string | symbol, unknown>)[key] as Function;
   const where = memberWhere(ctor, key);
@@ -71,13 +85,16 @@ export function resolveParams(
     problems.add('OMCG0002', where, 'the method has no design:paramtypes metadata, so its parameter types are unknown.', metadataFix);
     return undefined;
   }
-  const records = paramRecordsOf(proto, key);
-  const source = compiledParamsOf(method) ?? [];
-  const facts = methodFactsOf(ctor, key)?.params ?? [];
+  const declared: DeclaredParams = {
+    where,
+    records: paramRecordsOf(proto, key),
+    compiled: compiledParamsOf(method) ?? [],
+    facts: methodFactsOf(ctor, key)?.params ?? [],
+  };
   const params: ParamModel[] = [];
   const special: { context?: number; signal?: number } = {};
   types.forEach((design, index) => {
-    const record = records.get(index) ?? { constraints: [] };
+    const record = declared.records.get(index) ?? { constraints: [] };
     const kind = record.type === undefined ? contextKind(design) : undefined;
     if (kind) {
       if (special[kind] !== undefined) {
@@ -91,35 +108,47 @@ export function resolveParams(
       special[kind] = index;
       return;
     }
-    const fact = facts[index];
-    const name = record.name ?? fact?.name ?? source[index]?.name;
-    if (name === undefined || name.length === 0) {
-      problems.add(
-        'OMCG0008',
-        `${where}, parameter ${index + 1}`,
-        'the parameter has no name that can be read (destructured, rest or unparsable source).',
-        `name it with @Param('name').`,
-      );
-      return;
-    }
-    const site = siteOf(`${where}, parameter '${name}'`, problems, 'input');
-    const type = resolveSlot({ hint: record.type, source: fact?.type, design, constraints: record.constraints, nullable: record.nullable }, site);
-    if (!type) return;
-    const written = source[index]?.default;
-    const fallback = record.hasDefault
-      ? { value: record.default }
-      : fact?.default !== undefined ? { value: fact.default } : written && compiledDefault(written, type);
-    params.push({
-      index,
-      name,
-      type,
-      description: record.description ?? fact?.description,
-      required: !(record.optional || record.hasDefault || written || fact?.optional),
-      default: fallback,
-    });
+    const model = paramModel(declared, index, record, design, problems);
+    if (model) params.push(model);
   });
   checkUnique(params, where, problems);
   return { params, arity: types.length, contextIndex: special.context, signalIndex: special.signal };
+}
+
+/**
+ * The model of one argument parameter: `@Param`, then the generator's facts, then the compiled
+ * JavaScript (name and default), then `design:paramtypes`. `undefined` with its problems recorded.
+ */
+function paramModel(declared: DeclaredParams, index: number, record: ParamRecord, design: unknown, problems: Problems): ParamModel | undefined {
+  const fact = declared.facts[index];
+  const compiled = declared.compiled[index];
+  const name = record.name ?? fact?.name ?? compiled?.name;
+  if (name === undefined || name.length === 0) {
+    problems.add(
+      'OMCG0008',
+      `${declared.where}, parameter ${index + 1}`,
+      'the parameter has no name that can be read (destructured, rest or unparsable source).',
+      `name it with @Param('name').`,
+    );
+    return undefined;
+  }
+  const site = siteOf(`${declared.where}, parameter '${name}'`, problems, 'input');
+  const type = resolveSlot({ hint: record.type, source: fact?.type, design, constraints: record.constraints, nullable: record.nullable }, site);
+  if (!type) return undefined;
+  const written = compiled?.default;
+  const fallback = record.hasDefault
+    ? { value: record.default }
+    : fact?.default !== undefined
+      ? { value: fact.default }
+      : written && compiledDefault(written, type);
+  return {
+    index,
+    name,
+    type,
+    description: record.description ?? fact?.description,
+    required: !(record.optional || record.hasDefault || written || fact?.optional),
+    default: fallback,
+  };
 }
 
 function checkUnique(params: readonly ParamModel[], where: string, problems: Problems): void {

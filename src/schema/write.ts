@@ -1,7 +1,7 @@
 import { perNode } from './memo';
 import { unwrap, type SlotModel, type ParamModel, type ResultModel, type TypeNode } from './model';
 
-/** A JSON Schema fragment as written: plain JSON, keys in the order of DESIGN.md section 4. */
+/** A JSON Schema fragment as written: plain JSON, keys in the order docs/schema-mapping.md gives. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
 /** The only keywords written, in the only order they are written. */

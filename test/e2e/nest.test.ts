@@ -8,6 +8,7 @@ import { AppModule } from '../../samples/nest-docket/src/app.module';
 import { DocketRepository } from '../../samples/nest-docket/src/docket.repository';
 import { DocketService } from '../../samples/nest-docket/src/docket.service';
 import { ROOT, ensureBuilt } from './support/build';
+import { waitUntil } from './support/wait';
 import { connectClient, lastListedTools, textOf, type TestClient } from './support/clients';
 
 /**
@@ -145,10 +146,7 @@ describe('nest-docket over stdio (built with tsc, a child process)', () => {
     send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_docket', arguments: { id: 1 } } });
-    await new Promise<void>((resolve) => {
-      const check = () => (stdout.includes('"id":2') ? resolve() : setTimeout(check, 20));
-      check();
-    });
+    await waitUntil(`the answer to request 2 (stdout so far: ${stdout}, stderr: ${stderr})`, () => stdout.includes('"id":2'));
     child.stdin.end();
     await new Promise((resolve) => child.on('close', resolve));
     const lines = stdout.split('\n').filter((l) => l.length > 0);

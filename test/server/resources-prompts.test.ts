@@ -87,7 +87,7 @@ describe.each(ERAS)('resources and prompts at %s', (_version, mode) => {
 
   it('answers a method that returns nothing as not found, with the code of the era', async () => {
     const { client, received } = await connected(server(), mode);
-    await expect(client.readResource({ uri: 'shop://items/404/Small' })).rejects.toBeDefined();
+    await expect(client.readResource({ uri: 'shop://items/404/Small' })).rejects.toThrow('Resource not found: shop://items/404/Small');
     const error = received.filter((m) => m.error).pop()!.error;
     expect(error).toMatchObject({ code: mode === 'auto' ? -32602 : -32002, data: { uri: 'shop://items/404/Small' } });
   });

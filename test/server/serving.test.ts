@@ -179,7 +179,7 @@ describe('close', () => {
       closed = true;
     };
     await server.close();
-    await expect(client.listTools()).rejects.toBeDefined();
+    await expect(client.listTools()).rejects.toThrow('Not connected');
     expect(closed).toBe(true);
   });
 });

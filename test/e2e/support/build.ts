@@ -34,8 +34,12 @@ function link(project: string): void {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** How long a worker waits for another worker's build before it fails the run. */
+const BUILD_WAIT_MS = 600_000;
+
 export async function ensureBuilt(): Promise<void> {
   const run = String(process.ppid);
+  const deadline = Date.now() + BUILD_WAIT_MS;
   for (;;) {
     if (existsSync(STAMP) && readFileSync(STAMP, 'utf8') === run) return;
     try {
@@ -45,6 +49,7 @@ export async function ensureBuilt(): Promise<void> {
       // A lock left by a run that was killed while building is taken over after two minutes.
       const lock = statSync(LOCK, { throwIfNoEntry: false });
       if (lock && Date.now() - lock.mtimeMs > 120_000) rmSync(LOCK, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`Gave up waiting ${BUILD_WAIT_MS / 1000} s for the end-to-end build (lock ${LOCK}).`);
       await sleep(200);
     }
   }

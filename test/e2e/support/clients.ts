@@ -38,12 +38,19 @@ interface AnyTransport {
   onmessage?: (message: Record<string, unknown>, extra?: unknown) => void;
 }
 
-/** Records every inbound message; installed after connect, when the client has set its own handler. */
+/**
+ * Records every inbound message; installed after connect, when the client has set its own handler. The SDK
+ * clients run a notification's handler a microtask late but settle a response at once, dropping the
+ * request's progress handler: when the last notifications and the result arrive in one read, `onprogress`
+ * would miss them. A response is therefore handed on one macrotask later, after the notifications read with
+ * it; the tests send a request only after the previous one settled, so no later message overtakes it.
+ */
 function tap(transport: AnyTransport, received: Record<string, unknown>[]): void {
   const handler = transport.onmessage!;
   transport.onmessage = (message, extra) => {
     received.push(message);
-    handler(message, extra);
+    if ('result' in message || 'error' in message) setImmediate(() => handler(message, extra));
+    else handler(message, extra);
   };
 }
 
