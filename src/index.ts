@@ -52,7 +52,8 @@ export {
   type SourceLiteral,
 } from './facts/registry';
 export { DefinitionError, type Diagnostic, type DiagnosticCode } from './schema/diagnostics';
-export type { QuickToolConfig, QuickParam } from './schema/quick';
+export type { QuickToolConfig, QuickParam, QuickParams } from './schema/quick';
+export type { HintValue, QuickArgs, QuickParamOptions, QuickParamValue } from './decorators/hint-value';
 export type { JsonSchema } from './schema/write';
 export { RequestContext, type RequestContextInit, type LogLevel, type InputRequest } from './request-context';
 export { ToolError, UnknownToolError, TOOL_FAILED_CHANNEL } from './invoke/errors';

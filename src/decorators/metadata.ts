@@ -19,7 +19,7 @@ const KEY = {
 export type Constraint =
   | { readonly kind: 'range'; readonly min: number; readonly max: number; readonly decorator: string }
   | { readonly kind: 'length'; readonly min?: number; readonly max?: number; readonly decorator: string }
-  | { readonly kind: 'pattern'; readonly pattern: string; readonly decorator: string }
+  | { readonly kind: 'pattern'; readonly pattern: string; readonly flags?: string; readonly decorator: string }
   | { readonly kind: 'format'; readonly format: 'email' | 'uri'; readonly decorator: string };
 
 /** The options each member decorator records, by kind (copied and frozen by the decorator). */

@@ -35,7 +35,7 @@ function bytesToBase64(v: unknown): unknown {
   return v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') : v;
 }
 
-/** Turns what a method returned into the JSON its schema describes (names for enums, ISO dates ...). */
+/** Turns what a method returned into the JSON its schema describes (enums in their listed form, ISO dates ...). */
 export const writerOf: (node: TypeNode) => Writer = perNode((node: TypeNode) => compileWriter(node));
 
 function compileWriter(node: TypeNode): Writer {
@@ -50,8 +50,8 @@ function compileWriter(node: TypeNode): Writer {
     case 'bytes':
       return bytesToBase64;
     case 'enum': {
-      const names = new Map(node.values.map((value, i) => [value, node.names[i]] as const));
-      return (v) => names.get(v as string | number) ?? v;
+      const listed = new Map(node.values.map((value, i) => [value, node.listed[i]] as const));
+      return (v) => listed.get(v as string | number) ?? v;
     }
     case 'nullable': {
       const inner = writerOf(node.inner);

@@ -1,7 +1,7 @@
 import { channel } from 'node:diagnostics_channel';
 import { InputRequired, RequestContext, type RequestContextInit } from '../request-context';
 import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
-import { INVALID, argumentMessage, newFailure } from './failure';
+import { INVALID, argumentMessage, buildOrDefer, newFailure } from './failure';
 import { textArgumentsReader } from './text';
 import type { TextMethodModel } from '../schema/model';
 import { methodRunner, type InvokeHook } from './invocation';
@@ -48,17 +48,17 @@ const failed = channel(TOOL_FAILED_CHANNEL);
 
 /** Compiles the argument reading and invocation of one method, once. `kind` names it in masked errors. */
 export function compileTextMethod(model: TextMethodModel, instance: object, key: string | symbol, kind: 'resource' | 'prompt', invoke?: InvokeHook): TextMethodCall {
-  const read = textArgumentsReader(model.params, model.arity);
+  const read = buildOrDefer(() => textArgumentsReader(model.params, model.arity));
   const run = methodRunner({ kind, name: model.name, params: model.params }, instance, key, invoke);
   const { contextIndex, signalIndex } = model;
   return async (args, init) => {
-    const f = newFailure();
-    const argv = read(args, f);
-    if (argv === INVALID) throw new InvalidParamsError(argumentMessage(f));
-    const context = new RequestContext(init);
-    if (contextIndex !== undefined) argv[contextIndex] = context;
-    if (signalIndex !== undefined) argv[signalIndex] = context.signal;
     try {
+      const f = newFailure();
+      const argv = read(args, f);
+      if (argv === INVALID) throw new InvalidParamsError(argumentMessage(f));
+      const context = new RequestContext(init);
+      if (contextIndex !== undefined) argv[contextIndex] = context;
+      if (signalIndex !== undefined) argv[signalIndex] = context.signal;
       return await run(argv, context);
     } catch (error) {
       if (error instanceof InputRequired || error instanceof ResourceNotFoundError || error instanceof InvalidParamsError) throw error;

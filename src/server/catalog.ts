@@ -3,7 +3,7 @@ import { unwrap, type ToolModel, type TypeNode } from '../schema/model';
 import { promptFromMethod, type PromptModel } from '../schema/prompts';
 import { resourceFromMethod, type ResourceModel } from '../schema/resources';
 import { decoratedMembersOf, toolFromMethod } from '../schema/tools';
-import { compileTool, type ToolCall, type ToolTarget } from '../invoke/invoker';
+import { compileTool, type CompileOptions, type ToolCall, type ToolTarget } from '../invoke/invoker';
 import { compileTextMethod, type TextMethodCall } from '../invoke/text-methods';
 import type { AddOptions, InvokeHook } from '../invoke/invocation';
 import { listingOf, type ToolListing } from './listing';
@@ -72,7 +72,7 @@ export class Catalog {
   private readonly uiResources = new Map<string, UiResource>();
   private cached: Listings | undefined;
 
-  constructor(private readonly requestTimeoutMs: number | undefined) {}
+  constructor(private readonly compiling: CompileOptions = {}) {}
 
   /** Adds every `@Tool`, `@Resource` and `@Prompt` of an instance, or throws one `DefinitionError`. */
   addInstance(instance: object, options: AddOptions = {}): void {
@@ -129,13 +129,13 @@ export class Catalog {
     for (const entry of pending) {
       if (entry.kind === 'tool') {
         const { model, target } = entry;
-        const requestTimeoutMs = this.requestTimeoutMs;
+        const compiling = this.compiling;
         const listing = Object.freeze(listingOf(entry.model, true));
         this.tools.set(entry.model.name, {
           model: entry.model,
           listing,
           plainListing: entry.model.ui ? Object.freeze(listingOf(entry.model, false)) : listing,
-          call: lazily(() => compileTool(model, target, { requestTimeoutMs })),
+          call: lazily(() => compileTool(model, target, compiling)),
         });
       } else if (entry.kind === 'resource') {
         const registered: RegisteredResource = {
@@ -193,7 +193,7 @@ export class Catalog {
   }
 
   /**
-   * Completion values for a template variable or prompt argument: the member names of an enum type that
+   * Completion values for a template variable or prompt argument: the listed values of an enum type that
    * start with what was typed; nothing for other types.
    */
   complete(ref: { readonly type: string; readonly name?: string; readonly uri?: string }, argument: string, typed: string): readonly string[] | undefined {
@@ -207,7 +207,7 @@ export class Catalog {
     const type: TypeNode | undefined = params.find((p) => p.name === argument)?.type;
     const bare = type && unwrap(type);
     if (bare?.kind !== 'enum') return [];
-    return bare.names.filter((n) => n.startsWith(typed));
+    return bare.listed.filter((n) => n.startsWith(typed));
   }
 
   get hasResources(): boolean {

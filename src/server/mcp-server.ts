@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { toolFromConfig, type QuickToolConfig } from '../schema/quick';
+import type { QuickArgs } from '../decorators/hint-value';
+import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/quick';
 import { UnknownToolError } from '../invoke/errors';
 import type { AddOptions } from '../invoke/invocation';
 import type { CallToolResult } from '../invoke/results';
@@ -23,6 +24,12 @@ export interface ServerInfo {
 export interface McpServerOptions {
   /** Aborts a tool's signal and answers an error result after this many milliseconds. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Read an object or array argument that arrives as a JSON-encoded string (some models send
+   * `"items": "[{\"sku\":\"A\"}]"`): where the schema expects an object or array and the string parses as
+   * one, the parsed value is read. Default `false`: the listing is the contract.
+   */
+  readonly lenientJsonStrings?: boolean;
   /** Instructions sent to the client at initialisation. */
   readonly instructions?: string;
   /**
@@ -96,7 +103,7 @@ export class McpServer {
     }
     this.info = Object.freeze({ ...info });
     this.options = Object.freeze({ ...options });
-    this.catalog = new Catalog(options.requestTimeoutMs);
+    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings });
     this.codec = requestStateCodec(options.requestStateSecret);
   }
 
@@ -117,12 +124,15 @@ export class McpServer {
   }
 
   /**
-   * The quick path: a tool from a handler and a map of parameter names to type hints.
-   * @example server.tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => Number(a) + Number(b));
+   * The quick path: a tool from a handler and a map of parameter names to type hints. The handler's
+   * argument is typed from the hints (`Int32` → `number`, `Nullable(Date)` → `Date | null`, a record
+   * class → its instances ...), as the SDK's `registerTool` types it from a zod shape.
+   * @example server.tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => a + b);
    */
-  tool(name: string, config: QuickToolConfig, handler: (args: Record<string, unknown>, context: RequestContext) => unknown): this {
+  tool<const P extends QuickParams = Record<never, never>>(name: string, config: QuickToolConfig<P>, handler: (args: QuickArgs<P>, context: RequestContext) => unknown): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
-    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler });
+    const call = handler as (args: Record<string, unknown>, context: RequestContext) => unknown;
+    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler: call });
     return this;
   }
 

@@ -11,7 +11,7 @@ jest.setTimeout(120_000);
 
 const WEATHER = join(ROOT, 'samples/weather/dist/main.js');
 
-beforeAll(() => ensureBuilt());
+beforeAll(() => ensureBuilt(), 300_000);
 
 describe('samples/weather over stdio', () => {
   let client: Client;

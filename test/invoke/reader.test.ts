@@ -33,7 +33,7 @@ const table: [string, TypeHint, [unknown, unknown][], ([unknown, string] | [unkn
   ['Bytes', Bytes, [['aGVsbG8=', new Uint8Array(Buffer.from('hello'))]], [['not base64!', 'Expected base64 text.'], ['aGVsbG8', 'Expected base64 text.']]],
   ['Buffer', Buffer, [['aGk=', Buffer.from('hi')]], [[[104, 105], 'Expected base64 text.']]],
   ['numeric enum', Color, [['Green', Color.Green]], [['green', 'Expected one of: Red, Green, Blue.'], [1, 'Expected one of: Red, Green, Blue.'], ['toString', 'Expected one of: Red, Green, Blue.']]],
-  ['string enum', Size, [['Large', 'L']], [['L', 'Expected one of: Small, Large.']]],
+  ['string enum (by value)', Size, [['L', 'L']], [['Large', 'Expected one of: S, L.']]],
   ['Nullable(Int32)', Nullable(Int32), [[null, null], [3, 3]], [['3', 'Expected a whole number from -2147483648 to 2147483647.']]],
   ['Nullable(enum)', Nullable(Color), [[null, null], ['Red', Color.Red]], [['Purple', 'Expected one of: Red, Green, Blue.']]],
   ['ArrayOf(Int8)', ArrayOf(Int8), [[[1, 2], [1, 2]], [[], []]], [[{ 0: 1 }, 'Expected an array, got an object.'], ['[1]', 'Expected an array, got a string.']]],
