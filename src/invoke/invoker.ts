@@ -1,10 +1,11 @@
 import { channel } from 'node:diagnostics_channel';
+import { Log } from '../log';
 import type { ToolModel } from '../schema/model';
 import { InputRequired, RequestContext, type RequestContextInit } from '../request-context';
-import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
+import { TOOL_FAILED_CHANNEL, ToolError, ToolTimeoutError } from './errors';
 import { INVALID, argumentMessage, buildOrDefer, newFailure } from './failure';
 import { argumentsReader } from './reader';
-import { errorResult, resultWriter, type CallToolResult } from './results';
+import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
 import { methodRunner, type InvokeHook } from './invocation';
 
 /** How a registered tool is called. */
@@ -17,18 +18,22 @@ export type ToolCall = (args: unknown, init: RequestContextInit) => Promise<Call
 
 const failed = channel(TOOL_FAILED_CHANNEL);
 
-/** Answers an exception: a `ToolError` with its message, anything else masked and published. */
-export function failureResult(tool: string, error: unknown): CallToolResult {
+/** Answers an exception: a `ToolError` with its message, anything else masked, published and logged. */
+export function failureResult(tool: string, error: unknown, init: RequestContextInit, log: Log): CallToolResult {
   if (error instanceof ToolError) return errorResult(error.message);
   if (failed.hasSubscribers) failed.publish({ tool, error });
+  const { requestId, sessionId } = init;
+  if (error instanceof ResultMismatchError) {
+    log.error(`The result of tool '${tool}' does not match its output schema at '${error.path}'`, { event: 'result.mismatch', tool, requestId, sessionId, path: error.path, error });
+  } else {
+    log.error(`Tool '${tool}' failed`, { event: 'tool.failed', tool, requestId, sessionId, error });
+  }
   return errorResult('The tool failed.');
 }
 
-class Timeout extends Error {}
-
 /**
  * Runs `run` with a signal that aborts after `ms` (and when `signal` aborts); a run that has not settled
- * by then rejects with `Timeout`. Without `ms`, `run` gets `signal` itself.
+ * by then rejects with a `ToolTimeoutError` (also the signal's abort reason). Without `ms`, `run` gets `signal` itself.
  */
 async function withTimeout<T>(run: (signal: AbortSignal | undefined) => T | Promise<T>, ms: number | undefined, signal: AbortSignal | undefined): Promise<T> {
   if (ms === undefined) return run(signal);
@@ -39,8 +44,9 @@ async function withTimeout<T>(run: (signal: AbortSignal | undefined) => T | Prom
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort(new Timeout(`timed out after ${ms} ms`));
-      reject(new Timeout());
+      const timeout = new ToolTimeoutError(ms);
+      controller.abort(timeout);
+      reject(timeout);
     }, ms);
   });
   try {
@@ -55,6 +61,8 @@ async function withTimeout<T>(run: (signal: AbortSignal | undefined) => T | Prom
 export interface CompileOptions {
   readonly requestTimeoutMs?: number;
   readonly lenientJsonStrings?: boolean;
+  /** Where masked failures and timeouts are written; nothing when left out. */
+  readonly log?: Log;
 }
 
 /**
@@ -63,6 +71,7 @@ export interface CompileOptions {
  * reading, invoking or writing (other than a `ToolError`) is the masked `The tool failed.`.
  */
 export function compileTool(model: ToolModel, target: ToolTarget, options: CompileOptions = {}): ToolCall {
+  const log = options.log ?? Log.silent;
   const read = buildOrDefer(() => argumentsReader(model.params, model.arity, { lenientJsonStrings: options.lenientJsonStrings }));
   const write = buildOrDefer(() => resultWriter(model.result, model.name));
   const { contextIndex, signalIndex } = model;
@@ -94,10 +103,13 @@ export function compileTool(model: ToolModel, target: ToolTarget, options: Compi
       );
       return write(value);
     } catch (error) {
-      if (error instanceof Timeout) return errorResult(`The tool did not finish within ${timeoutMs} ms.`);
+      if (error instanceof ToolTimeoutError) {
+        log.warn(`Tool '${model.name}' did not finish within ${timeoutMs} ms`, { event: 'tool.timeout', tool: model.name, requestId: init.requestId, sessionId: init.sessionId });
+        return errorResult(error.message);
+      }
       // Not a failure: the server layer answers it with an input-required result.
       if (error instanceof InputRequired) throw error;
-      return failureResult(model.name, error);
+      return failureResult(model.name, error, init, log);
     }
   };
 }

@@ -39,10 +39,18 @@ function codePoints(s: string): number {
 }
 
 
-function lengthText(min: number | undefined, max: number | undefined, unit: string): string {
-  if (min !== undefined && max !== undefined) return min === max ? `exactly ${min} ${unit}` : `${min} to ${max} ${unit}`;
-  if (min !== undefined) return `at least ${min} ${unit}`;
-  return `at most ${max} ${unit}`;
+/** `exactly 1 character`, `2 to 5 items`, `at least 3 characters`: the unit agrees with the last number. */
+function lengthText(min: number | undefined, max: number | undefined, unit: 'character' | 'item'): string {
+  const of = (n: number | undefined) => (n === 1 ? unit : `${unit}s`);
+  if (min !== undefined && max !== undefined) return min === max ? `exactly ${min} ${of(min)}` : `${min} to ${max} ${of(max)}`;
+  if (min !== undefined) return `at least ${min} ${of(min)}`;
+  return `at most ${max} ${of(max)}`;
+}
+
+/** `from 1 to 5`, `at least 0`, `at most 10`: a numeric range in words, an open end left out. */
+function rangeText(min: number, max: number): string {
+  if (Number.isFinite(min) && Number.isFinite(max)) return `from ${min} to ${max}`;
+  return Number.isFinite(min) ? `at least ${min}` : `at most ${max}`;
 }
 
 const cacheSet = () => ({ read: new WeakMap<TypeNode, Reader>(), lenient: new WeakMap<TypeNode, Reader>(), check: new WeakMap<TypeNode, Reader>() });
@@ -86,7 +94,7 @@ function compile(node: TypeNode, mode: ReadMode): Reader {
     case 'number': {
       const min = node.minimum ?? -Infinity;
       const max = node.maximum ?? Infinity;
-      const expected = Number.isFinite(min) || Number.isFinite(max) ? `Expected a number from ${min} to ${max}.` : 'Expected a number.';
+      const expected = Number.isFinite(min) || Number.isFinite(max) ? `Expected a number ${rangeText(min, max)}.` : 'Expected a number.';
       return (v, f) => (typeof v === 'number' && v >= min && v <= max ? v : fail(f, expected));
     }
     case 'integer': {
@@ -176,7 +184,7 @@ function stringReader(node: Extract<TypeNode, { kind: 'string' }>, mode: ReadMod
   const { minLength: min, maxLength: max, format } = node;
   const pattern = node.pattern === undefined ? undefined : new RegExp(node.pattern, 'u');
   const check = format && formatCheck(format);
-  const lengthExpected = min !== undefined || max !== undefined ? `Expected ${lengthText(min, max, 'characters')}.` : '';
+  const lengthExpected = min !== undefined || max !== undefined ? `Expected ${lengthText(min, max, 'character')}.` : '';
   const patternExpected = `Expected text matching ${node.pattern}.`;
   const formatExpected = format && `Expected ${FORMAT_NAMES[format]}.`;
   const convert = mode === 'check' ? undefined : converterOf(node.as);
@@ -227,7 +235,7 @@ function arrayReader(node: Extract<TypeNode, { kind: 'array' }>, mode: ReadMode)
   const item = readerOf(node.items, mode);
   const { minItems: min, maxItems: max, set, uniqueItems } = node;
   const counted = min !== undefined || max !== undefined;
-  const lengthExpected = `Expected ${lengthText(min, max, 'items')}.`;
+  const lengthExpected = `Expected ${lengthText(min, max, 'item')}.`;
   const makeSet = set && mode !== 'check';
   // A set drops duplicates (DESIGN.md, as the seed's HashSet); a plain array with uniqueItems refuses them.
   const refuseDuplicates = uniqueItems && !set;

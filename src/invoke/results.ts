@@ -1,3 +1,4 @@
+import { OneModelContextError } from '../errors';
 import { transformsOf } from '../decorators/foreign';
 import { perNode } from '../schema/memo';
 import { unwrap, type RecordNode, type ResultModel, type TypeNode } from '../schema/model';
@@ -14,10 +15,15 @@ export interface CallToolResult {
 }
 
 /** Thrown when a result does not match its own output schema: a tool failure, masked and published. */
-export class ResultMismatchError extends Error {
-  constructor(tool: string, path: string, expected: string) {
+export class ResultMismatchError extends OneModelContextError {
+  readonly code = 'RESULT_MISMATCH';
+
+  constructor(
+    readonly tool: string,
+    readonly path: string,
+    expected: string,
+  ) {
     super(`The result of ${tool} does not match its output schema at '${path}': ${expected}`);
-    this.name = 'ResultMismatchError';
   }
 }
 

@@ -82,8 +82,11 @@ export interface ParamModel extends SlotModel {
 /** How a result is turned into a `CallToolResult`. */
 export type ResultModel =
   | { readonly kind: 'void' }
-  /** Undeclared: detected at run time (content blocks, `CallToolResult`, JSON values). */
-  | { readonly kind: 'auto' }
+  /**
+   * Undeclared: detected at run time (content blocks, `CallToolResult`, JSON values). `promise`: the
+   * metadata only said `Promise`, so the declared type was erased (no `outputSchema`, no structured result).
+   */
+  | { readonly kind: 'auto'; readonly promise?: true }
   | { readonly kind: 'value'; readonly type: TypeNode };
 
 export interface ToolAnnotations {

@@ -1,3 +1,5 @@
+import { Log } from '../log';
+import { classScopesOf, type MemberRecord } from '../decorators/metadata';
 import { Problems } from '../schema/diagnostics';
 import { unwrap, type ToolModel, type TypeNode } from '../schema/model';
 import { promptFromMethod, type PromptModel } from '../schema/prompts';
@@ -8,6 +10,7 @@ import { compileTextMethod, type TextMethodCall } from '../invoke/text-methods';
 import type { AddOptions, InvokeHook } from '../invoke/invocation';
 import { listingOf, type ToolListing } from './listing';
 import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
+import { grants, ScopedListings } from './scoped-listings';
 
 /**
  * Everything the server serves, computed once when it is added: listings, compiled calls and URI
@@ -25,6 +28,8 @@ export interface RegisteredTool {
   /** The listing for clients that did not negotiate MCP Apps (no `_meta.ui`). */
   readonly plainListing: ToolListing;
   readonly call: ToolCall;
+  /** What a caller's token must grant (over HTTP with auth). */
+  readonly scopes: readonly string[];
 }
 
 export interface RegisteredResource {
@@ -32,12 +37,14 @@ export interface RegisteredResource {
   readonly listing: ResourceListing;
   readonly match: UriMatcher;
   readonly call: TextMethodCall;
+  readonly scopes: readonly string[];
 }
 
 export interface RegisteredPrompt {
   readonly model: PromptModel;
   readonly listing: PromptListing;
   readonly call: TextMethodCall;
+  readonly scopes: readonly string[];
 }
 
 export interface UiResource {
@@ -45,7 +52,7 @@ export interface UiResource {
   readonly html: string;
 }
 
-interface Listings {
+export interface Listings {
   readonly tools: readonly ToolListing[];
   readonly plainTools: readonly ToolListing[];
   readonly resources: readonly ResourceListing[];
@@ -53,10 +60,28 @@ interface Listings {
   readonly prompts: readonly PromptListing[];
 }
 
-type Pending =
+/** What a catalog entry is: the three MCP primitives. UI resources are resources. */
+export type CatalogKind = 'tool' | 'resource' | 'prompt';
+
+/** Told after every change of the catalog, with the kind of list that changed. */
+export type CatalogListener = (kind: CatalogKind) => void;
+
+type Pending = { readonly scopes: readonly string[] } & (
   | { readonly kind: 'tool'; readonly model: ToolModel; readonly target: ToolTarget }
   | { readonly kind: 'resource'; readonly model: ResourceModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
-  | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook };
+  | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
+);
+
+/** A member's own `scopes` option, else its class's `@Scopes`, else none. */
+function scopesOf(ctor: Function, record: MemberRecord): readonly string[] {
+  return record.options.scopes ?? classScopesOf(ctor) ?? [];
+}
+
+/** A JSON-RPC request's method and params, whatever shape the body had. */
+function requestParts(message: unknown): { readonly method: unknown; readonly params: Readonly<Record<string, unknown>> } {
+  const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: unknown };
+  return { method, params: typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {} };
+}
 
 /** Compiles a tool's reader and writer on its first call: a server with many tools starts without paying for all. */
 function lazily(compile: () => ToolCall): ToolCall {
@@ -70,9 +95,63 @@ export class Catalog {
   private readonly resources = new Map<string, RegisteredResource>();
   private readonly templates: RegisteredResource[] = [];
   private readonly uiResources = new Map<string, UiResource>();
+  /** Entries that stay registered (their name stays taken) but are neither listed nor served. */
+  private readonly disabled = { tool: new Set<string>(), resource: new Set<string>(), prompt: new Set<string>() };
+  private readonly listeners = new Set<CatalogListener>();
   private cached: Listings | undefined;
+  private scoped: ScopedListings<Listings> | undefined;
 
-  constructor(private readonly compiling: CompileOptions = {}) {}
+  /** The server's log, for the calls compiled here and for definition-time warnings. */
+  readonly log: Log;
+
+  constructor(private readonly compiling: CompileOptions = {}) {
+    this.log = compiling.log ?? Log.silent;
+  }
+
+  /** Calls `listener` after every change; returns the function that stops it. */
+  onChange(listener: CatalogListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** The enabled tool of that name. */
+  tool(name: string): RegisteredTool | undefined {
+    return this.disabled.tool.has(name) ? undefined : this.tools.get(name);
+  }
+
+  /** The enabled prompt of that name. */
+  prompt(name: string): RegisteredPrompt | undefined {
+    return this.disabled.prompt.has(name) ? undefined : this.prompts.get(name);
+  }
+
+  /** Removes a tool or prompt (by name) or a resource, template or UI resource (by URI as registered). */
+  remove(kind: CatalogKind, key: string): void {
+    this.requireEntry(kind, key, 'remove');
+    if (kind === 'tool') this.tools.delete(key);
+    else if (kind === 'prompt') this.prompts.delete(key);
+    else if (!this.resources.delete(key) && !this.uiResources.delete(key)) {
+      this.templates.splice(this.templates.findIndex((t) => t.model.uri === key), 1);
+    }
+    this.disabled[kind].delete(key);
+    this.changed(kind);
+  }
+
+  /** Hides (`false`) or shows again (`true`) an entry; a change is announced only when the state changes. */
+  setEnabled(kind: CatalogKind, key: string, enabled: boolean): void {
+    this.requireEntry(kind, key, enabled ? 'enable' : 'disable');
+    const set = this.disabled[kind];
+    if (set.has(key) !== enabled) return;
+    if (enabled) set.delete(key);
+    else set.add(key);
+    this.changed(kind);
+  }
+
+  private requireEntry(kind: CatalogKind, key: string, verb: string): void {
+    const present = kind === 'tool' ? this.tools.has(key) : kind === 'prompt' ? this.prompts.has(key) : this.resourceByUri(key) !== undefined;
+    if (!present) {
+      throw new TypeError(`server.${verb}('${kind}', '${String(key).slice(0, 128)}'): no ${kind} ${kind === 'resource' ? 'URI' : 'name'} '${String(key).slice(0, 128)}' is registered.`);
+    }
+  }
 
   /** Adds every `@Tool`, `@Resource` and `@Prompt` of an instance, or throws one `DefinitionError`. */
   addInstance(instance: object, options: AddOptions = {}): void {
@@ -81,22 +160,23 @@ export class Catalog {
     const problems = new Problems();
     const pending: Pending[] = [];
     for (const record of decoratedMembersOf(ctor)) {
+      const scopes = scopesOf(ctor, record);
       if (record.kind === 'tool') {
         const model = toolFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'tool', model, target: { kind: 'method', instance, key: record.key, invoke } });
+        if (model) pending.push({ kind: 'tool', model, target: { kind: 'method', instance, key: record.key, invoke }, scopes });
       } else if (record.kind === 'resource') {
         const model = resourceFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'resource', model, instance, key: record.key, invoke });
+        if (model) pending.push({ kind: 'resource', model, instance, key: record.key, invoke, scopes });
       } else {
         const model = promptFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'prompt', model, instance, key: record.key, invoke });
+        if (model) pending.push({ kind: 'prompt', model, instance, key: record.key, invoke, scopes });
       }
     }
     this.register(ctor.name, pending, problems);
   }
 
-  addTool(model: ToolModel, target: ToolTarget): void {
-    this.register(model.where, [{ kind: 'tool', model, target }], new Problems());
+  addTool(model: ToolModel, target: ToolTarget, scopes: readonly string[] = []): void {
+    this.register(model.where, [{ kind: 'tool', model, target, scopes }], new Problems());
   }
 
   addUiResource(uri: string, html: string): void {
@@ -106,7 +186,7 @@ export class Catalog {
     if (typeof html !== 'string') throw new TypeError(`server.addUiResource('${uri}') needs { html: string }.`);
     if (this.uiResources.has(uri) || this.resources.has(uri)) throw new TypeError(`server.addUiResource(): '${uri}' is already registered.`);
     this.uiResources.set(uri, { html, listing: Object.freeze({ uri, name: uri.slice('ui://'.length), mimeType: APP_MIME_TYPE }) });
-    this.cached = undefined;
+    this.changed('resource');
   }
 
   private register(subject: string, pending: readonly Pending[], problems: Problems): void {
@@ -136,13 +216,15 @@ export class Catalog {
           listing,
           plainListing: entry.model.ui ? Object.freeze(listingOf(entry.model, false)) : listing,
           call: lazily(() => compileTool(model, target, compiling)),
+          scopes: entry.scopes,
         });
       } else if (entry.kind === 'resource') {
         const registered: RegisteredResource = {
           model: entry.model,
           listing: Object.freeze(resourceListingOf(entry.model)),
           match: uriMatcherOf(entry.model.parts),
-          call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', entry.invoke),
+          call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', { invoke: entry.invoke, log: this.log }),
+          scopes: entry.scopes,
         };
         if (entry.model.template) this.templates.push(registered);
         else this.resources.set(entry.model.uri, registered);
@@ -150,11 +232,18 @@ export class Catalog {
         this.prompts.set(entry.model.name, {
           model: entry.model,
           listing: Object.freeze(promptListingOf(entry.model)),
-          call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', entry.invoke),
+          call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', { invoke: entry.invoke, log: this.log }),
+          scopes: entry.scopes,
         });
       }
     }
+    for (const kind of new Set(pending.map((p) => p.kind))) this.changed(kind);
+  }
+
+  private changed(kind: CatalogKind): void {
     this.cached = undefined;
+    this.scoped = undefined;
+    for (const listener of [...this.listeners]) listener(kind);
   }
 
   private resourceByUri(uri: string): RegisteredResource | UiResource | undefined {
@@ -163,17 +252,69 @@ export class Catalog {
 
   /** The listings, built once after each change and shared by every request. */
   get listings(): Listings {
-    if (!this.cached) {
-      const tools = [...this.tools.values()];
-      this.cached = {
-        tools: Object.freeze(tools.map((t) => t.listing)),
-        plainTools: Object.freeze(tools.map((t) => t.plainListing)),
-        resources: Object.freeze([...[...this.resources.values()].map((r) => r.listing), ...[...this.uiResources.values()].map((u) => u.listing)]),
-        templates: Object.freeze(this.templates.map((t) => t.listing)),
-        prompts: Object.freeze([...this.prompts.values()].map((p) => p.listing)),
-      };
+    return (this.cached ??= this.listingsWhere(() => true));
+  }
+
+  /**
+   * What a caller holding `scopes` may see; every listing when `scopes` is undefined (no auth). Built once per
+   * distinct set of relevant scopes and kept until the catalog changes.
+   */
+  listingsFor(scopes: readonly string[] | undefined): Listings {
+    if (scopes === undefined) return this.listings;
+    this.scoped ??= new ScopedListings(new Set(this.declaredScopes), (granted) => this.listingsWhere((needed) => grants(granted, needed)));
+    return this.scoped.for(scopes);
+  }
+
+  /** How many distinct scope sets have a listing (for tests and benchmarks). */
+  get scopedListingCount(): number {
+    return this.scoped?.size ?? 0;
+  }
+
+  private listingsWhere(visible: (scopes: readonly string[]) => boolean): Listings {
+    const off = this.disabled;
+    const tools = [...this.tools.values()].filter((t) => visible(t.scopes) && !off.tool.has(t.model.name));
+    const shown = <T extends { readonly scopes: readonly string[] }>(items: Iterable<T>, key: (item: T) => string, hidden: ReadonlySet<string>) =>
+      [...items].filter((i) => visible(i.scopes) && !hidden.has(key(i)));
+    const byUri = (r: RegisteredResource) => r.model.uri;
+    return {
+      tools: Object.freeze(tools.map((t) => t.listing)),
+      plainTools: Object.freeze(tools.map((t) => t.plainListing)),
+      resources: Object.freeze([
+        ...shown(this.resources.values(), byUri, off.resource).map((r) => r.listing),
+        ...[...this.uiResources.entries()].filter(([uri]) => !off.resource.has(uri)).map(([, u]) => u.listing),
+      ]),
+      templates: Object.freeze(shown(this.templates, byUri, off.resource).map((t) => t.listing)),
+      prompts: Object.freeze(shown(this.prompts.values(), (p) => p.model.name, off.prompt).map((p) => p.listing)),
+    };
+  }
+
+  /** Every scope some tool, resource or prompt needs, in the order they were declared. */
+  get declaredScopes(): readonly string[] {
+    const members = [...this.tools.values(), ...this.resources.values(), ...this.templates, ...this.prompts.values()];
+    return [...new Set(members.flatMap((m) => m.scopes))];
+  }
+
+  /** The scopes a JSON-RPC request needs: those of the tool, resource or prompt it names; none for the rest. */
+  scopesNeeded(message: unknown): readonly string[] {
+    const { method, params } = requestParts(message);
+    switch (method) {
+      case 'tools/call':
+        return this.tools.get(String(params.name))?.scopes ?? [];
+      case 'prompts/get':
+        return this.prompts.get(String(params.name))?.scopes ?? [];
+      case 'resources/read':
+      case 'resources/subscribe': {
+        const found = this.findResource(String(params.uri));
+        return found?.kind === 'resource' ? found.resource.scopes : [];
+      }
+      case 'completion/complete': {
+        const ref = requestParts({ params: params.ref }).params;
+        if (ref.type === 'ref/prompt') return this.prompts.get(String(ref.name))?.scopes ?? [];
+        return (this.templates.find((t) => t.model.uri === ref.uri) ?? this.resources.get(String(ref.uri)))?.scopes ?? [];
+      }
+      default:
+        return [];
     }
-    return this.cached;
   }
 
   /** The resource a URI names: a static resource, a UI resource, or the first template that matches. */
@@ -181,11 +322,13 @@ export class Catalog {
     | { readonly kind: 'resource'; readonly resource: RegisteredResource; readonly variables: Readonly<Record<string, string>> }
     | { readonly kind: 'ui'; readonly ui: UiResource }
     | undefined {
-    const fixed = this.resources.get(uri);
+    const off = this.disabled.resource;
+    const fixed = off.has(uri) ? undefined : this.resources.get(uri);
     if (fixed) return { kind: 'resource', resource: fixed, variables: {} };
-    const ui = this.uiResources.get(uri);
+    const ui = off.has(uri) ? undefined : this.uiResources.get(uri);
     if (ui) return { kind: 'ui', ui };
     for (const template of this.templates) {
+      if (off.has(template.model.uri)) continue;
       const variables = template.match(uri);
       if (variables) return { kind: 'resource', resource: template, variables };
     }
@@ -199,8 +342,8 @@ export class Catalog {
   complete(ref: { readonly type: string; readonly name?: string; readonly uri?: string }, argument: string, typed: string): readonly string[] | undefined {
     const params =
       ref.type === 'ref/prompt'
-        ? this.prompts.get(String(ref.name))?.model.params
-        : ref.type === 'ref/resource'
+        ? this.prompt(String(ref.name))?.model.params
+        : ref.type === 'ref/resource' && !this.disabled.resource.has(String(ref.uri))
           ? (this.templates.find((t) => t.model.uri === ref.uri) ?? this.resources.get(String(ref.uri)))?.model.params
           : undefined;
     if (!params) return undefined;

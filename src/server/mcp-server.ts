@@ -1,17 +1,39 @@
 import { randomBytes } from 'node:crypto';
-import { createRequestStateCodec, type RequestStateCodec, type Transport } from '@modelcontextprotocol/server';
+import {
+  InMemoryServerEventBus,
+  createRequestStateCodec,
+  type RequestStateCodec,
+  type ServerEventBus,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { checkScopes } from '../decorators/member';
 import type { QuickArgs } from '../decorators/hint-value';
 import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/quick';
 import { UnknownToolError } from '../invoke/errors';
 import type { AddOptions } from '../invoke/invocation';
+import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
-import { Catalog } from './catalog';
-import { createHttpHandler, startHttp, type HttpAddress, type HttpEndpoint, type HttpHandler, type HttpHandlerOptions, type ServeHttpOptions } from './http';
+import { Catalog, type CatalogKind } from './catalog';
+import {
+  createHttpHandler,
+  startHttp,
+  type HttpAddress,
+  type HttpEndpoint,
+  type HttpHandler,
+  type HttpHandlerOptions,
+  type HttpServing,
+  type ServeHttpOptions,
+} from './http';
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
-import { createProtocolServer, withLegacyNotFoundCode } from './protocol';
+import { followBus, listChangedEvent } from './live';
+import { checkPageSizes, Pager, type PageSizes } from './pages';
+import type { ToolModel } from '../schema/model';
+import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol';
+import { Telemetry, type Network } from './telemetry';
+import type { TelemetryOptions } from './telemetry-options';
 
 /** Server identity sent in `initialize` / `server/discover`. */
 export interface ServerInfo {
@@ -39,6 +61,27 @@ export interface McpServerOptions {
    * another instance than the one before is refused.
    */
   readonly requestStateSecret?: string | Uint8Array;
+  /**
+   * Most entries per page of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list` and
+   * `tasks/list`: one number for all, or per list. A list without a size is sent on one page.
+   */
+  readonly pageSize?: PageSizes;
+  /**
+   * Where catalog changes and resource updates are published, for every connection to hear: default an
+   * in-process bus. Give a shared one (over your pub/sub) when several processes serve one catalog.
+   */
+  readonly eventBus?: ServerEventBus;
+  /**
+   * Where masked failures, output-schema mismatches, compile failures, timeouts and transport failures are
+   * written: anything with `error`, `warn`, `info` and `debug` (console, pino, winston). Default: one line
+   * per event on stderr. `false` logs nothing. Clients never see any of it.
+   */
+  readonly logger?: McpLogger | false;
+  /**
+   * OpenTelemetry spans and metrics per the semantic conventions for MCP, recorded when
+   * `@opentelemetry/api` is installed and an SDK is registered. `false` switches them off.
+   */
+  readonly telemetry?: TelemetryOptions | false;
 }
 
 /**
@@ -59,9 +102,9 @@ interface Served {
 
 const MIN_SECRET_BYTES = 32;
 
-/** The `requestState` codec; a secret too short to sign with is refused at start-up, not at the first round. */
-function requestStateCodec(secret: string | Uint8Array | undefined): RequestStateCodec {
-  if (secret === undefined) return createRequestStateCodec({ key: randomBytes(MIN_SECRET_BYTES) });
+/** The key that signs `requestState` (and page cursors); a secret too short to sign with is refused at start-up, not at the first round. */
+function requestStateKey(secret: string | Uint8Array | undefined): string | Uint8Array {
+  if (secret === undefined) return randomBytes(MIN_SECRET_BYTES);
   const bytes = typeof secret === 'string' ? Buffer.byteLength(secret, 'utf8') : secret instanceof Uint8Array ? secret.byteLength : -1;
   if (bytes < MIN_SECRET_BYTES) {
     throw new RangeError(
@@ -70,8 +113,10 @@ function requestStateCodec(secret: string | Uint8Array | undefined): RequestStat
         '; every instance behind one load balancer needs the same one, for example 64 hex characters from `openssl rand -hex 32`.',
     );
   }
-  return createRequestStateCodec({ key: secret });
+  return secret;
 }
+
+const HTTP: Network = { transport: 'tcp', protocol: 'http' };
 
 /** Options of an in-process {@link McpServer.callTool}. */
 export interface CallToolOptions {
@@ -81,6 +126,12 @@ export interface CallToolOptions {
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Anything else the tool's `RequestContext` should carry (client info, protocol version ...). */
   readonly context?: RequestContextInit;
+}
+
+/** Options of {@link McpServer.listTools}. */
+export interface ListToolsOptions {
+  /** List what a caller holding these scopes may see. */
+  readonly scopes?: readonly string[];
 }
 
 /**
@@ -94,7 +145,11 @@ export class McpServer {
   readonly info: ServerInfo;
   readonly options: McpServerOptions;
   private readonly catalog: Catalog;
+  private readonly log: Log;
+  private readonly telemetry: Telemetry | undefined;
   private readonly codec: RequestStateCodec;
+  private readonly pager: Pager;
+  private readonly bus: ServerEventBus;
   private readonly open = new Set<Served>();
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
@@ -103,8 +158,15 @@ export class McpServer {
     }
     this.info = Object.freeze({ ...info });
     this.options = Object.freeze({ ...options });
-    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings });
-    this.codec = requestStateCodec(options.requestStateSecret);
+    this.log = Log.of(options.logger);
+    this.telemetry = Telemetry.of(options.telemetry, this.info.version, this.log);
+    checkPageSizes(options.pageSize);
+    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, log: this.log });
+    const key = requestStateKey(options.requestStateSecret);
+    this.codec = createRequestStateCodec({ key });
+    this.pager = new Pager(typeof key === 'string' ? Buffer.from(key) : key, options.pageSize);
+    this.bus = options.eventBus ?? new InMemoryServerEventBus();
+    this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 
   /**
@@ -119,8 +181,23 @@ export class McpServer {
     if (options?.invoke !== undefined && typeof options.invoke !== 'function') {
       throw new TypeError('server.add(instance, { invoke }) needs invoke to be a function of the call, for example (call) => call.instance[call.method](...call.args).');
     }
+    const before = new Set(this.catalog.tools.keys());
     this.catalog.addInstance(instance, options ?? {});
+    for (const [name, tool] of this.catalog.tools) if (!before.has(name)) this.warnIfErased(tool.model);
     return this;
+  }
+
+  /**
+   * Issue 11, no silent loss: an async method without `returns` and without generated facts has lost its
+   * declared result type, so it lists no `outputSchema` and sends no `structuredContent`. Say so once.
+   */
+  private warnIfErased(model: ToolModel): void {
+    if (model.result.kind !== 'auto' || !model.result.promise) return;
+    this.log.warn(
+      `${model.where} (tool '${model.name}') returns a Promise whose type TypeScript erased: it has no outputSchema and a record result is not sent as structuredContent. ` +
+        `Declare it with @Tool({ returns: Type }), or run onemodelcontext generate and import the facts module.`,
+      { event: 'definition.warning', tool: model.name },
+    );
   }
 
   /**
@@ -132,7 +209,8 @@ export class McpServer {
   tool<const P extends QuickParams = Record<never, never>>(name: string, config: QuickToolConfig<P>, handler: (args: QuickArgs<P>, context: RequestContext) => unknown): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
     const call = handler as (args: Record<string, unknown>, context: RequestContext) => unknown;
-    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler: call });
+    const scopes = checkScopes(`server.tool('${name}')`, config?.scopes) ?? [];
+    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler: call }, scopes);
     return this;
   }
 
@@ -146,9 +224,53 @@ export class McpServer {
     return this;
   }
 
-  /** The `tools/list` entries exactly as they are sent to a client that negotiated MCP Apps. */
-  listTools(): readonly ToolListing[] {
-    return this.catalog.listings.tools;
+  /**
+   * Removes a tool or prompt (by name) or a resource (by its URI or URI template as registered) while serving;
+   * every connected client is told its list changed. Throws when nothing of that name is registered.
+   * @example server.remove('tool', 'forecast');
+   */
+  remove(kind: CatalogKind, key: string): this {
+    this.catalog.remove(kind, key);
+    return this;
+  }
+
+  /**
+   * Hides a tool, resource or prompt from listings and calls without removing it (its name stays taken);
+   * every connected client is told its list changed.
+   * @example server.disable('tool', 'forecast');
+   */
+  disable(kind: CatalogKind, key: string): this {
+    this.catalog.setEnabled(kind, key, false);
+    return this;
+  }
+
+  /**
+   * Shows again what {@link McpServer.disable} hid; every connected client is told its list changed.
+   * @example server.enable('tool', 'forecast');
+   */
+  enable(kind: CatalogKind, key: string): this {
+    this.catalog.setEnabled(kind, key, true);
+    return this;
+  }
+
+  /**
+   * Tells the clients subscribed to a resource URI that its content changed (`notifications/resources/updated`):
+   * 2025-era sessions that called `resources/subscribe`, 2026-07-28 clients whose `subscriptions/listen`
+   * filter names the URI. Nobody else hears it.
+   * @example server.notifyResourceUpdated('weather://today');
+   */
+  notifyResourceUpdated(uri: string): void {
+    if (typeof uri !== 'string' || uri.length === 0) throw new TypeError(`server.notifyResourceUpdated() needs a URI, for example server.notifyResourceUpdated('weather://today').`);
+    this.bus.publish({ kind: 'resource_updated', uri });
+  }
+
+  /**
+   * The `tools/list` entries exactly as they are sent to a client that negotiated MCP Apps; with `scopes`, what
+   * a caller whose token grants them is shown over HTTP with `auth`.
+   * @example server.listTools({ scopes: ['orders:read'] }).map((t) => t.name);
+   */
+  listTools(options: ListToolsOptions = {}): readonly ToolListing[] {
+    return this.catalog.listingsFor(options.scopes).tools;
   }
 
   /**
@@ -157,7 +279,7 @@ export class McpServer {
    * @example const result = await server.callTool('add', { a: 1, b: 2 });
    */
   async callTool(name: string, args?: unknown, options: CallToolOptions = {}): Promise<CallToolResult> {
-    const tool = typeof name === 'string' ? this.catalog.tools.get(name) : undefined;
+    const tool = typeof name === 'string' ? this.catalog.tool(name) : undefined;
     if (!tool) throw new UnknownToolError(String(name));
     const onProgress = options.onProgress;
     return tool.call(args, {
@@ -176,20 +298,24 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<void> {
     let legacy = false;
+    const network: Network = transport instanceof StdioServerTransport ? { transport: 'pipe' } : {};
+    // Failures before a protocol server takes the connection over (the SDK chains this handler after).
+    const reportError = this.log.transportFailure;
+    transport.onerror ??= reportError;
     await routeByOpening(withLegacyNotFoundCode(transport, () => legacy), {
       legacy: async (view) => {
         legacy = true;
-        const server = this.protocolServer();
+        const server = this.connectionServer('legacy', network);
         this.track(server);
-        server.onclose = () => this.open.delete(server);
+        server.onClosed(() => this.open.delete(server));
         await server.connect(view);
       },
       other: (view) => {
         const factory = ({ era }: { era: 'legacy' | 'modern' }) => {
           legacy = era === 'legacy';
-          return this.protocolServer();
+          return this.connectionServer(era, network);
         };
-        this.track(serveStdio(factory, { transport: view }));
+        this.track(serveStdio(factory, { transport: view, onerror: reportError }));
       },
     });
   }
@@ -209,7 +335,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(), options);
+    const endpoint: HttpEndpoint = await startHttp(this.httpServing(), options, this.catalog, this.log);
     this.track(endpoint);
     if (options.shutdown) this.shutdownOn(options.shutdown.signals, { deadlineMs: options.shutdown.deadlineMs });
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
@@ -223,7 +349,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(() => this.protocolServer(), options);
+    const handler = createHttpHandler(this.httpServing(), options, this.catalog, this.log);
     this.track({
       close: () => handler.close(),
       shutdown: async (deadlineMs) => {
@@ -270,7 +396,26 @@ export class McpServer {
     this.open.add(handle);
   }
 
-  private protocolServer() {
-    return createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec });
+  private protocolServer(network: Network): CatalogServer {
+    const server = createProtocolServer(this.catalog, {
+      info: this.info,
+      instructions: this.options.instructions,
+      codec: this.codec,
+      pager: this.pager,
+      log: this.log,
+    });
+    this.telemetry?.instrument(server, network);
+    return server;
+  }
+
+  /** A `Server` for a connection that outlives its requests: it follows the event bus until it closes. */
+  private connectionServer(era: 'legacy' | 'modern', network: Network): CatalogServer {
+    const server = this.protocolServer(network);
+    server.onClosed(followBus(server, this.bus, era));
+    return server;
+  }
+
+  private httpServing(): HttpServing {
+    return { session: () => this.connectionServer('legacy', HTTP), request: () => this.protocolServer(HTTP), bus: this.bus };
   }
 }

@@ -7,7 +7,7 @@ import { McpServer } from '../../src';
 import { AppModule } from '../../samples/nest-docket/src/app.module';
 import { DocketRepository } from '../../samples/nest-docket/src/docket.repository';
 import { DocketService } from '../../samples/nest-docket/src/docket.service';
-import { ROOT, ensureBuilt } from './support/build';
+import { BUILD_HOOK_TIMEOUT_MS, ROOT, ensureBuilt } from './support/build';
 import { waitUntil } from './support/wait';
 import { connectClient, lastListedTools, textOf, type TestClient } from './support/clients';
 
@@ -113,7 +113,7 @@ describe('nest-docket over HTTP (Express adapter)', () => {
 });
 
 describe('nest-docket over stdio (built with tsc, a child process)', () => {
-  beforeAll(() => ensureBuilt(), 300_000);
+  beforeAll(() => ensureBuilt(), BUILD_HOOK_TIMEOUT_MS);
 
   it('lists and calls tools with nothing but protocol messages on stdout', async () => {
     const main = join(ROOT, 'samples/nest-docket/dist/stdio.js');

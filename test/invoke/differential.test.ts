@@ -42,6 +42,7 @@ import {
 import { forceRecordStrategy } from '../../src/invoke/record-reader';
 import type { TypeNode } from '../../src/schema/model';
 import { toolsOf } from '../../src/schema/tools';
+import type { Schema } from '../support/json-schema';
 
 /**
  * The listing is the contract (DESIGN.md section 6), checked against the validator clients use: arguments
@@ -143,25 +144,6 @@ class Tools {
   @Tool() parts(@Param({ type: [Part] }) parts: Part[], part: Part): void {}
 }
 
-type Schema = {
-  type?: string | string[];
-  format?: string;
-  enum?: unknown[];
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  contentEncoding?: string;
-  items?: Schema;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
-  properties?: Record<string, Schema>;
-  required?: string[];
-  additionalProperties?: boolean | Schema;
-  default?: unknown;
-};
 
 /**
  * The listing with DESIGN.md section 6's deliberate differences written into it, walked beside the type

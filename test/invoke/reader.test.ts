@@ -23,7 +23,7 @@ const table: [string, TypeHint, [unknown, unknown][], ([unknown, string] | [unkn
   ['Uint64', Uint64, [[0, 0]], [[-1, 'Expected a whole number from 0 to 9007199254740991.']]],
   ['bigint', BigInt, [[42, 42n]], [[1.5, 'Expected a whole number from -9007199254740991 to 9007199254740991.']]],
   ['string', String, [['', ''], ['héllo', 'héllo']], [[1, 'Expected a string, got a number.'], [null, 'Expected a string, got null.']]],
-  ['Char', Char, [['x', 'x'], ['😀', '😀']], [['', 'Expected exactly 1 characters.'], ['ab', 'Expected exactly 1 characters.']]],
+  ['Char', Char, [['x', 'x'], ['😀', '😀']], [['', 'Expected exactly 1 character.'], ['ab', 'Expected exactly 1 character.']]],
   ['Uuid', Uuid, [[UUID, UUID]], [['not-a-uuid', 'Expected a UUID.'], [UUID + 'x', 'Expected a UUID.']]],
   ['Date', Date, [['2024-05-01T12:00:00Z', new Date('2024-05-01T12:00:00Z')], ['2024-05-01T12:00:00.5+02:00', new Date('2024-05-01T10:00:00.5Z')]], [['2024-05-01', 'Expected an RFC 3339 date-time such as 2024-05-01T12:00:00Z.'], ['2024-02-30T00:00:00Z', 'Expected an RFC 3339 date-time such as 2024-05-01T12:00:00Z.'], [1714564800000, 'Expected a string, got a number.']]],
   ['DateOnly', DateOnly, [['2024-02-29', '2024-02-29']], [['2023-02-29', 'Expected an RFC 3339 date such as 2024-05-01.'], ['2024-5-1', 'Expected an RFC 3339 date such as 2024-05-01.']]],
