@@ -1,5 +1,6 @@
 import type { Completer, Icon } from '../decorators/listing-options';
 import type { CacheHint } from './listing-metadata';
+import type { RawInputSchema } from './input-schema';
 
 /**
  * The resolved type model: one immutable tree per tool, built once when a class is added. The schema
@@ -116,6 +117,8 @@ export interface ToolModel {
   readonly icons?: readonly Icon[];
   /** Checked cache hint (2026-07-28). */
   readonly cache?: CacheHint;
+  /** A hand-written input schema (quick path): listed as given, arguments validated against it, no `params`. */
+  readonly rawInput?: RawInputSchema;
   /** `Class.method` (or the quick-path name), for messages. */
   readonly where: string;
 }

@@ -19,7 +19,7 @@ export function listingOf(tool: ToolModel, apps: boolean): ToolListing {
   const entry: Record<string, unknown> = { name: tool.name };
   if (tool.title !== undefined) entry.title = tool.title;
   if (tool.description !== undefined) entry.description = tool.description;
-  entry.inputSchema = inputSchemaOf(tool.params);
+  entry.inputSchema = tool.rawInput?.schema ?? inputSchemaOf(tool.params);
   const output = outputSchemaOf(tool.result);
   if (output) entry.outputSchema = output;
   if (tool.annotations) entry.annotations = { ...tool.annotations };
