@@ -130,10 +130,17 @@ async function load(endpoint: Endpoint, era: Era, method: 'tools/call' | 'tools/
   const latencies: number[] = [];
   let measuring = false;
   let done = false;
+  let failures = 0;
   const worker = async (call: () => Promise<void>) => {
     while (!done) {
       const at = performance.now();
-      await call();
+      try {
+        await call();
+      } catch (error) {
+        // A keep-alive connection the server closed just as it was reused: counted, not fatal.
+        if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET' || ++failures > 10) throw error;
+        continue;
+      }
       if (measuring && !done) latencies.push(performance.now() - at);
     }
   };
@@ -149,6 +156,7 @@ async function load(endpoint: Endpoint, era: Era, method: 'tools/call' | 'tools/
   const count = latencies.length;
   await Promise.all(workers);
   agent.destroy();
+  if (failures > 0) console.log(`  (${endpoint.kind}: ${failures} connection resets, retried)`);
   return { rps: (count / elapsed) * 1000, p99: percentile(latencies, 0.99), cpu: (cpuAfter - cpuBefore) / Math.max(1, count) };
 }
 

@@ -91,6 +91,8 @@ export class Catalog {
   private readonly uiResources = new Map<string, UiResource>();
   private cached: Listings | undefined;
   private scoped: ScopedListings<Listings> | undefined;
+  /** `usesApps`, computed once per change of the catalog: every connection asks it. */
+  private apps: boolean | undefined;
 
   /** The server's log, for the calls compiled here and for definition-time warnings. */
   readonly log: Log;
@@ -189,6 +191,7 @@ export class Catalog {
   private changed(): void {
     this.cached = undefined;
     this.scoped = undefined;
+    this.apps = undefined;
   }
 
   private resourceByUri(uri: string): RegisteredResource | UiResource | undefined {
@@ -300,6 +303,7 @@ export class Catalog {
 
   /** Whether the server opts in to MCP Apps: a tool names a UI resource, or one is registered. */
   get usesApps(): boolean {
-    return this.uiResources.size > 0 || [...this.tools.values()].some((t) => t.model.ui !== undefined);
+    this.apps ??= this.uiResources.size > 0 || [...this.tools.values()].some((t) => t.model.ui !== undefined);
+    return this.apps;
   }
 }

@@ -11,7 +11,7 @@ import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog } from './catalog';
 import type { ToolModel } from '../schema/model';
-import { createHttpHandler, startHttp, type HttpAddress, type HttpEndpoint, type HttpHandler, type HttpHandlerOptions, type ServeHttpOptions } from './http';
+import type { HttpAddress, HttpEndpoint, HttpHandler, HttpHandlerOptions, ServeHttpOptions } from './http';
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
 import { createProtocolServer, withLegacyNotFoundCode } from './protocol';
@@ -56,6 +56,15 @@ export interface McpServerOptions {
 }
 
 const HTTP: Network = { transport: 'tcp', protocol: 'http' };
+
+/**
+ * The HTTP endpoint's modules (the SDK's Node adapter with Hono, auth, sessions), loaded when a server first
+ * serves HTTP: a stdio server never pays for them at start-up.
+ */
+function http(): typeof import('./http') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./http') as typeof import('./http');
+}
 
 /** Options of an in-process {@link McpServer.callTool}. */
 export interface CallToolOptions {
@@ -227,7 +236,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(HTTP), options, this.catalog, this.log);
+    const endpoint: HttpEndpoint = await http().startHttp(() => this.protocolServer(HTTP), options, this.catalog, this.log);
     this.track(endpoint);
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
@@ -240,7 +249,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(() => this.protocolServer(HTTP), options, this.catalog, this.log);
+    const handler = http().createHttpHandler(() => this.protocolServer(HTTP), options, this.catalog, this.log);
     this.track(handler);
     return handler;
   }
