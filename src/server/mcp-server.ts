@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createRequestStateCodec, type RequestStateCodec, type Transport } from '@modelcontextprotocol/server';
+import {
+  InMemoryServerEventBus,
+  createRequestStateCodec,
+  type RequestStateCodec,
+  type ServerEventBus,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { checkScopes } from '../decorators/member';
 import type { QuickArgs } from '../decorators/hint-value';
@@ -9,12 +15,14 @@ import type { AddOptions } from '../invoke/invocation';
 import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
-import { Catalog } from './catalog';
-import type { ToolModel } from '../schema/model';
-import type { HttpAddress, HttpEndpoint, HttpHandler, HttpHandlerOptions, ServeHttpOptions } from './http';
+import { Catalog, type CatalogKind } from './catalog';
+import type { HttpAddress, HttpEndpoint, HttpHandler, HttpHandlerOptions, HttpServing, ServeHttpOptions } from './http';
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
-import { createProtocolServer, withLegacyNotFoundCode } from './protocol';
+import { followBus, listChangedEvent } from './live';
+import { checkPageSizes, Pager, type PageSizes } from './pages';
+import type { ToolModel } from '../schema/model';
+import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol';
 import { Telemetry, type Network } from './telemetry';
 import type { TelemetryOptions } from './telemetry-options';
 
@@ -38,10 +46,22 @@ export interface McpServerOptions {
   /** Instructions sent to the client at initialisation. */
   readonly instructions?: string;
   /**
-   * Key (at least 32 bytes) that signs the `requestState` of multi-round trips. Default: random per
-   * process, which is enough when one process serves every round of a flow.
+   * Key (at least 32 bytes) that signs the `requestState` of multi-round trips (2026-07-28). Default: random
+   * per process, which is enough when one process serves every round of a flow. Required when more than one
+   * instance serves the same clients: every instance must hold the same secret, or a round that lands on
+   * another instance than the one before is refused.
    */
-  readonly requestStateSecret?: string;
+  readonly requestStateSecret?: string | Uint8Array;
+  /**
+   * Most entries per page of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list` and
+   * `tasks/list`: one number for all, or per list. A list without a size is sent on one page.
+   */
+  readonly pageSize?: PageSizes;
+  /**
+   * Where catalog changes and resource updates are published, for every connection to hear: default an
+   * in-process bus. Give a shared one (over your pub/sub) when several processes serve one catalog.
+   */
+  readonly eventBus?: ServerEventBus;
   /**
    * Where masked failures, output-schema mismatches, compile failures, timeouts and transport failures are
    * written: anything with `error`, `warn`, `info` and `debug` (console, pino, winston). Default: one line
@@ -53,6 +73,38 @@ export interface McpServerOptions {
    * `@opentelemetry/api` is installed and an SDK is registered. `false` switches them off.
    */
   readonly telemetry?: TelemetryOptions | false;
+}
+
+/**
+ * Options of {@link McpServer.shutdown}.
+ * @example process.once('SIGTERM', () => void server.shutdown({ deadlineMs: 10_000 }));
+ */
+export interface ShutdownOptions {
+  /** How long calls in progress may run on before their sessions are closed anyway. Default 10 seconds. */
+  readonly deadlineMs?: number;
+}
+
+/** Something the server serves and stops: a transport, an HTTP endpoint or handler. */
+interface Served {
+  close(): Promise<void>;
+  /** Graceful stop: refuse new work, finish calls in progress up to the deadline, then close. */
+  shutdown?(deadlineMs: number): Promise<void>;
+}
+
+const MIN_SECRET_BYTES = 32;
+
+/** The key that signs `requestState` (and page cursors); a secret too short to sign with is refused at start-up, not at the first round. */
+function requestStateKey(secret: string | Uint8Array | undefined): string | Uint8Array {
+  if (secret === undefined) return randomBytes(MIN_SECRET_BYTES);
+  const bytes = typeof secret === 'string' ? Buffer.byteLength(secret, 'utf8') : secret instanceof Uint8Array ? secret.byteLength : -1;
+  if (bytes < MIN_SECRET_BYTES) {
+    throw new RangeError(
+      `requestStateSecret must be a string or Uint8Array of at least ${MIN_SECRET_BYTES} bytes` +
+        (bytes >= 0 ? ` (this one has ${bytes})` : '') +
+        '; every instance behind one load balancer needs the same one, for example 64 hex characters from `openssl rand -hex 32`.',
+    );
+  }
+  return secret;
 }
 
 const HTTP: Network = { transport: 'tcp', protocol: 'http' };
@@ -96,7 +148,9 @@ export class McpServer {
   private readonly log: Log;
   private readonly telemetry: Telemetry | undefined;
   private readonly codec: RequestStateCodec;
-  private readonly open = new Set<{ close(): Promise<void> }>();
+  private readonly pager: Pager;
+  private readonly bus: ServerEventBus;
+  private readonly open = new Set<Served>();
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     if (typeof info?.name !== 'string' || typeof info?.version !== 'string') {
@@ -106,8 +160,13 @@ export class McpServer {
     this.options = Object.freeze({ ...options });
     this.log = Log.of(options.logger);
     this.telemetry = Telemetry.of(options.telemetry, this.info.version, this.log);
+    checkPageSizes(options.pageSize);
     this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, log: this.log });
-    this.codec = createRequestStateCodec({ key: options.requestStateSecret ?? randomBytes(32) });
+    const key = requestStateKey(options.requestStateSecret);
+    this.codec = createRequestStateCodec({ key });
+    this.pager = new Pager(typeof key === 'string' ? Buffer.from(key) : key, options.pageSize);
+    this.bus = options.eventBus ?? new InMemoryServerEventBus();
+    this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 
   /**
@@ -166,6 +225,46 @@ export class McpServer {
   }
 
   /**
+   * Removes a tool or prompt (by name) or a resource (by its URI or URI template as registered) while serving;
+   * every connected client is told its list changed. Throws when nothing of that name is registered.
+   * @example server.remove('tool', 'forecast');
+   */
+  remove(kind: CatalogKind, key: string): this {
+    this.catalog.remove(kind, key);
+    return this;
+  }
+
+  /**
+   * Hides a tool, resource or prompt from listings and calls without removing it (its name stays taken);
+   * every connected client is told its list changed.
+   * @example server.disable('tool', 'forecast');
+   */
+  disable(kind: CatalogKind, key: string): this {
+    this.catalog.setEnabled(kind, key, false);
+    return this;
+  }
+
+  /**
+   * Shows again what {@link McpServer.disable} hid; every connected client is told its list changed.
+   * @example server.enable('tool', 'forecast');
+   */
+  enable(kind: CatalogKind, key: string): this {
+    this.catalog.setEnabled(kind, key, true);
+    return this;
+  }
+
+  /**
+   * Tells the clients subscribed to a resource URI that its content changed (`notifications/resources/updated`):
+   * 2025-era sessions that called `resources/subscribe`, 2026-07-28 clients whose `subscriptions/listen`
+   * filter names the URI. Nobody else hears it.
+   * @example server.notifyResourceUpdated('weather://today');
+   */
+  notifyResourceUpdated(uri: string): void {
+    if (typeof uri !== 'string' || uri.length === 0) throw new TypeError(`server.notifyResourceUpdated() needs a URI, for example server.notifyResourceUpdated('weather://today').`);
+    this.bus.publish({ kind: 'resource_updated', uri });
+  }
+
+  /**
    * The `tools/list` entries exactly as they are sent to a client that negotiated MCP Apps; with `scopes`, what
    * a caller whose token grants them is shown over HTTP with `auth`.
    * @example server.listTools({ scopes: ['orders:read'] }).map((t) => t.name);
@@ -180,7 +279,7 @@ export class McpServer {
    * @example const result = await server.callTool('add', { a: 1, b: 2 });
    */
   async callTool(name: string, args?: unknown, options: CallToolOptions = {}): Promise<CallToolResult> {
-    const tool = typeof name === 'string' ? this.catalog.tools.get(name) : undefined;
+    const tool = typeof name === 'string' ? this.catalog.tool(name) : undefined;
     if (!tool) throw new UnknownToolError(String(name));
     const onProgress = options.onProgress;
     return tool.call(args, {
@@ -206,15 +305,15 @@ export class McpServer {
     await routeByOpening(withLegacyNotFoundCode(transport, () => legacy), {
       legacy: async (view) => {
         legacy = true;
-        const server = this.protocolServer(network);
+        const server = this.connectionServer('legacy', network);
         this.track(server);
-        server.onclose = () => this.open.delete(server);
+        server.onClosed(() => this.open.delete(server));
         await server.connect(view);
       },
       other: (view) => {
         const factory = ({ era }: { era: 'legacy' | 'modern' }) => {
           legacy = era === 'legacy';
-          return this.protocolServer(network);
+          return this.connectionServer(era, network);
         };
         this.track(serveStdio(factory, { transport: view, onerror: reportError }));
       },
@@ -236,8 +335,9 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await http().startHttp(() => this.protocolServer(HTTP), options, this.catalog, this.log);
+    const endpoint: HttpEndpoint = await http().startHttp(this.httpServing(), options, this.catalog, this.log);
     this.track(endpoint);
+    if (options.shutdown) this.shutdownOn(options.shutdown.signals, { deadlineMs: options.shutdown.deadlineMs });
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
 
@@ -249,8 +349,14 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = http().createHttpHandler(() => this.protocolServer(HTTP), options, this.catalog, this.log);
-    this.track(handler);
+    const handler = http().createHttpHandler(this.httpServing(), options, this.catalog, this.log);
+    this.track({
+      close: () => handler.close(),
+      shutdown: async (deadlineMs) => {
+        await handler.drain(deadlineMs);
+        await handler.close();
+      },
+    });
     return handler;
   }
 
@@ -261,13 +367,55 @@ export class McpServer {
     await Promise.all(open.map((o) => o.close()));
   }
 
-  private track(handle: { close(): Promise<void> }): void {
+  /**
+   * Stops gracefully, for rolling deploys: HTTP endpoints stop listening and answer new requests 503 (a load
+   * balancer retries them on another instance), readiness turns 503, calls in progress run on up to the
+   * deadline, then every session and transport is closed.
+   * @example process.once('SIGTERM', () => void server.shutdown({ deadlineMs: 10_000 }));
+   */
+  async shutdown(options: ShutdownOptions = {}): Promise<void> {
+    const deadlineMs = options.deadlineMs ?? 10_000;
+    const open = [...this.open];
+    this.open.clear();
+    await Promise.all(open.map((o) => (o.shutdown ? o.shutdown(deadlineMs) : o.close())));
+  }
+
+  /** On the first of these signals, shuts down, then lets the signal take its default course (exit). */
+  private shutdownOn(signals: readonly NodeJS.Signals[], options: ShutdownOptions): void {
+    const onSignal = (signal: NodeJS.Signals) => {
+      for (const s of signals) process.off(s, onSignal);
+      void this.shutdown(options).finally(() => {
+        // Someone else listening decides what happens next; otherwise the signal's default ends the process.
+        if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      });
+    };
+    for (const s of signals) process.once(s, onSignal);
+  }
+
+  private track(handle: Served): void {
     this.open.add(handle);
   }
 
-  private protocolServer(network: Network) {
-    const server = createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec, log: this.log });
+  private protocolServer(network: Network): CatalogServer {
+    const server = createProtocolServer(this.catalog, {
+      info: this.info,
+      instructions: this.options.instructions,
+      codec: this.codec,
+      pager: this.pager,
+      log: this.log,
+    });
     this.telemetry?.instrument(server, network);
     return server;
+  }
+
+  /** A `Server` for a connection that outlives its requests: it follows the event bus until it closes. */
+  private connectionServer(era: 'legacy' | 'modern', network: Network): CatalogServer {
+    const server = this.protocolServer(network);
+    server.onClosed(followBus(server, this.bus, era));
+    return server;
+  }
+
+  private httpServing(): HttpServing {
+    return { session: () => this.connectionServer('legacy', HTTP), request: () => this.protocolServer(HTTP), bus: this.bus };
   }
 }
