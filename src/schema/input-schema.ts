@@ -1,5 +1,4 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { default as Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import type { Problems } from './diagnostics';
 import type { JsonSchema } from './write';
 
@@ -19,8 +18,22 @@ export interface RawInputSchema {
 /** Listed in every `tools/list`: a schema larger than this is refused as a definition problem. */
 const MAX_SCHEMA_LENGTH = 262_144;
 
-// One validator for every hand-written schema; `addUsedSchema: false` so two schemas with the same `$id` do not clash.
-const ajv = addFormats(new Ajv2020({ strict: false, allErrors: false, addUsedSchema: false, validateSchema: true }));
+let shared: Ajv2020 | undefined;
+
+/**
+ * One validator for every hand-written schema; `addUsedSchema: false` so two schemas with the same `$id` do not
+ * clash. Made (and Ajv loaded) with the first hand-written schema: a server without one never pays for it.
+ */
+function ajv(): Ajv2020 {
+  if (!shared) {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const Ajv = (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default;
+    const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    shared = addFormats(new Ajv({ strict: false, allErrors: false, addUsedSchema: false, validateSchema: true }));
+  }
+  return shared;
+}
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -52,7 +65,7 @@ export function rawInputSchemaOf(value: unknown, where: string, problems: Proble
     return problems.add('OMCG0014', where, `inputSchema has type ${JSON.stringify(schema.type) ?? 'undefined'}; an MCP tool's input schema is "type": "object".`, fix);
   }
   try {
-    return { schema: deepFreeze(schema), validate: ajv.compile(schema) };
+    return { schema: deepFreeze(schema), validate: ajv().compile(schema) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return problems.add('OMCG0014', where, `inputSchema is not a valid JSON Schema 2020-12: ${reason.slice(0, 200)}.`, fix);

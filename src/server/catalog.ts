@@ -116,6 +116,8 @@ export class Catalog {
   private readonly listeners = new Set<CatalogListener>();
   private cached: Listings | undefined;
   private scoped: ScopedListings<Listings> | undefined;
+  /** `usesApps`, computed once per change of the catalog: every connection asks it. */
+  private apps: boolean | undefined;
 
   /** The server's log, for the calls compiled here and for definition-time warnings. */
   readonly log: Log;
@@ -261,6 +263,7 @@ export class Catalog {
   private changed(kind: CatalogKind): void {
     this.cached = undefined;
     this.scoped = undefined;
+    this.apps = undefined;
     for (const listener of [...this.listeners]) listener(kind);
   }
 
@@ -405,6 +408,7 @@ export class Catalog {
 
   /** Whether the server opts in to MCP Apps: a tool names a UI resource, or one is registered. */
   get usesApps(): boolean {
-    return this.uiResources.size > 0 || [...this.tools.values()].some((t) => t.model.ui !== undefined);
+    this.apps ??= this.uiResources.size > 0 || [...this.tools.values()].some((t) => t.model.ui !== undefined);
+    return this.apps;
   }
 }

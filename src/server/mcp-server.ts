@@ -19,16 +19,7 @@ import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog, type CatalogKind } from './catalog';
-import {
-  createHttpHandler,
-  startHttp,
-  type HttpAddress,
-  type HttpEndpoint,
-  type HttpHandler,
-  type HttpHandlerOptions,
-  type HttpServing,
-  type ServeHttpOptions,
-} from './http';
+import type { HttpAddress, HttpEndpoint, HttpHandler, HttpHandlerOptions, HttpServing, ServeHttpOptions } from './http';
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
 import { followBus, listChangedEvent } from './live';
@@ -127,6 +118,15 @@ function requestStateKey(secret: string | Uint8Array | undefined): string | Uint
 }
 
 const HTTP: Network = { transport: 'tcp', protocol: 'http' };
+
+/**
+ * The HTTP endpoint's modules (the SDK's Node adapter with Hono, auth, sessions), loaded when a server first
+ * serves HTTP: a stdio server never pays for them at start-up.
+ */
+function http(): typeof import('./http') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./http') as typeof import('./http');
+}
 
 /** The protocol's conservative default: results may not be reused. */
 const NO_CACHE: CacheHint = Object.freeze({ ttlMs: 0, scope: 'private' });
@@ -353,7 +353,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(this.httpServing(), options, this.catalog, this.log);
+    const endpoint: HttpEndpoint = await http().startHttp(this.httpServing(), options, this.catalog, this.log);
     this.track(endpoint);
     if (options.shutdown) this.shutdownOn(options.shutdown.signals, { deadlineMs: options.shutdown.deadlineMs });
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
@@ -367,7 +367,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(this.httpServing(), options, this.catalog, this.log);
+    const handler = http().createHttpHandler(this.httpServing(), options, this.catalog, this.log);
     this.track({
       close: () => handler.close(),
       shutdown: async (deadlineMs) => {
