@@ -60,6 +60,12 @@ export interface Listings {
   readonly prompts: readonly PromptListing[];
 }
 
+/** What a catalog entry is: the three MCP primitives. UI resources are resources. */
+export type CatalogKind = 'tool' | 'resource' | 'prompt';
+
+/** Told after every change of the catalog, with the kind of list that changed. */
+export type CatalogListener = (kind: CatalogKind) => void;
+
 type Pending = { readonly scopes: readonly string[] } & (
   | { readonly kind: 'tool'; readonly model: ToolModel; readonly target: ToolTarget }
   | { readonly kind: 'resource'; readonly model: ResourceModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
@@ -89,6 +95,9 @@ export class Catalog {
   private readonly resources = new Map<string, RegisteredResource>();
   private readonly templates: RegisteredResource[] = [];
   private readonly uiResources = new Map<string, UiResource>();
+  /** Entries that stay registered (their name stays taken) but are neither listed nor served. */
+  private readonly disabled = { tool: new Set<string>(), resource: new Set<string>(), prompt: new Set<string>() };
+  private readonly listeners = new Set<CatalogListener>();
   private cached: Listings | undefined;
   private scoped: ScopedListings<Listings> | undefined;
 
@@ -97,6 +106,51 @@ export class Catalog {
 
   constructor(private readonly compiling: CompileOptions = {}) {
     this.log = compiling.log ?? Log.silent;
+  }
+
+  /** Calls `listener` after every change; returns the function that stops it. */
+  onChange(listener: CatalogListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** The enabled tool of that name. */
+  tool(name: string): RegisteredTool | undefined {
+    return this.disabled.tool.has(name) ? undefined : this.tools.get(name);
+  }
+
+  /** The enabled prompt of that name. */
+  prompt(name: string): RegisteredPrompt | undefined {
+    return this.disabled.prompt.has(name) ? undefined : this.prompts.get(name);
+  }
+
+  /** Removes a tool or prompt (by name) or a resource, template or UI resource (by URI as registered). */
+  remove(kind: CatalogKind, key: string): void {
+    this.requireEntry(kind, key, 'remove');
+    if (kind === 'tool') this.tools.delete(key);
+    else if (kind === 'prompt') this.prompts.delete(key);
+    else if (!this.resources.delete(key) && !this.uiResources.delete(key)) {
+      this.templates.splice(this.templates.findIndex((t) => t.model.uri === key), 1);
+    }
+    this.disabled[kind].delete(key);
+    this.changed(kind);
+  }
+
+  /** Hides (`false`) or shows again (`true`) an entry; a change is announced only when the state changes. */
+  setEnabled(kind: CatalogKind, key: string, enabled: boolean): void {
+    this.requireEntry(kind, key, enabled ? 'enable' : 'disable');
+    const set = this.disabled[kind];
+    if (set.has(key) !== enabled) return;
+    if (enabled) set.delete(key);
+    else set.add(key);
+    this.changed(kind);
+  }
+
+  private requireEntry(kind: CatalogKind, key: string, verb: string): void {
+    const present = kind === 'tool' ? this.tools.has(key) : kind === 'prompt' ? this.prompts.has(key) : this.resourceByUri(key) !== undefined;
+    if (!present) {
+      throw new TypeError(`server.${verb}('${kind}', '${String(key).slice(0, 128)}'): no ${kind} ${kind === 'resource' ? 'URI' : 'name'} '${String(key).slice(0, 128)}' is registered.`);
+    }
   }
 
   /** Adds every `@Tool`, `@Resource` and `@Prompt` of an instance, or throws one `DefinitionError`. */
@@ -132,7 +186,7 @@ export class Catalog {
     if (typeof html !== 'string') throw new TypeError(`server.addUiResource('${uri}') needs { html: string }.`);
     if (this.uiResources.has(uri) || this.resources.has(uri)) throw new TypeError(`server.addUiResource(): '${uri}' is already registered.`);
     this.uiResources.set(uri, { html, listing: Object.freeze({ uri, name: uri.slice('ui://'.length), mimeType: APP_MIME_TYPE }) });
-    this.changed();
+    this.changed('resource');
   }
 
   private register(subject: string, pending: readonly Pending[], problems: Problems): void {
@@ -183,12 +237,13 @@ export class Catalog {
         });
       }
     }
-    this.changed();
+    for (const kind of new Set(pending.map((p) => p.kind))) this.changed(kind);
   }
 
-  private changed(): void {
+  private changed(kind: CatalogKind): void {
     this.cached = undefined;
     this.scoped = undefined;
+    for (const listener of [...this.listeners]) listener(kind);
   }
 
   private resourceByUri(uri: string): RegisteredResource | UiResource | undefined {
@@ -216,14 +271,20 @@ export class Catalog {
   }
 
   private listingsWhere(visible: (scopes: readonly string[]) => boolean): Listings {
-    const tools = [...this.tools.values()].filter((t) => visible(t.scopes));
-    const shown = <T extends { readonly scopes: readonly string[] }>(items: Iterable<T>) => [...items].filter((i) => visible(i.scopes));
+    const off = this.disabled;
+    const tools = [...this.tools.values()].filter((t) => visible(t.scopes) && !off.tool.has(t.model.name));
+    const shown = <T extends { readonly scopes: readonly string[] }>(items: Iterable<T>, key: (item: T) => string, hidden: ReadonlySet<string>) =>
+      [...items].filter((i) => visible(i.scopes) && !hidden.has(key(i)));
+    const byUri = (r: RegisteredResource) => r.model.uri;
     return {
       tools: Object.freeze(tools.map((t) => t.listing)),
       plainTools: Object.freeze(tools.map((t) => t.plainListing)),
-      resources: Object.freeze([...shown(this.resources.values()).map((r) => r.listing), ...[...this.uiResources.values()].map((u) => u.listing)]),
-      templates: Object.freeze(shown(this.templates).map((t) => t.listing)),
-      prompts: Object.freeze(shown(this.prompts.values()).map((p) => p.listing)),
+      resources: Object.freeze([
+        ...shown(this.resources.values(), byUri, off.resource).map((r) => r.listing),
+        ...[...this.uiResources.entries()].filter(([uri]) => !off.resource.has(uri)).map(([, u]) => u.listing),
+      ]),
+      templates: Object.freeze(shown(this.templates, byUri, off.resource).map((t) => t.listing)),
+      prompts: Object.freeze(shown(this.prompts.values(), (p) => p.model.name, off.prompt).map((p) => p.listing)),
     };
   }
 
@@ -261,11 +322,13 @@ export class Catalog {
     | { readonly kind: 'resource'; readonly resource: RegisteredResource; readonly variables: Readonly<Record<string, string>> }
     | { readonly kind: 'ui'; readonly ui: UiResource }
     | undefined {
-    const fixed = this.resources.get(uri);
+    const off = this.disabled.resource;
+    const fixed = off.has(uri) ? undefined : this.resources.get(uri);
     if (fixed) return { kind: 'resource', resource: fixed, variables: {} };
-    const ui = this.uiResources.get(uri);
+    const ui = off.has(uri) ? undefined : this.uiResources.get(uri);
     if (ui) return { kind: 'ui', ui };
     for (const template of this.templates) {
+      if (off.has(template.model.uri)) continue;
       const variables = template.match(uri);
       if (variables) return { kind: 'resource', resource: template, variables };
     }
@@ -279,8 +342,8 @@ export class Catalog {
   complete(ref: { readonly type: string; readonly name?: string; readonly uri?: string }, argument: string, typed: string): readonly string[] | undefined {
     const params =
       ref.type === 'ref/prompt'
-        ? this.prompts.get(String(ref.name))?.model.params
-        : ref.type === 'ref/resource'
+        ? this.prompt(String(ref.name))?.model.params
+        : ref.type === 'ref/resource' && !this.disabled.resource.has(String(ref.uri))
           ? (this.templates.find((t) => t.model.uri === ref.uri) ?? this.resources.get(String(ref.uri)))?.model.params
           : undefined;
     if (!params) return undefined;

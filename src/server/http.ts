@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type AuthInfo as SdkAuthInfo, type Server } from '@modelcontextprotocol/server';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { Log } from '../log';
 import type { CorsOptions, HttpAuthOptions } from './auth/options';
 import { ResourceServer } from './auth/resource-server';
 import { Cors } from './cors';
+import { InMemoryEventStore, type EventStore } from './event-store';
 import { SessionTable } from './sessions';
 
 /**
@@ -28,6 +29,13 @@ export interface ServeHttpOptions {
   readonly maxSessions?: number;
   /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
+  /**
+   * Keeps the SSE events of 2025-era sessions so a client that lost its stream resumes with `Last-Event-ID` and
+   * receives what it missed. Default: an {@link InMemoryEventStore} per endpoint.
+   */
+  readonly eventStore?: EventStore;
+  /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
+  readonly sseRetryMs?: number;
   /** Makes the endpoint an OAuth 2.1 resource server; `resource` defaults to the endpoint's URL. */
   readonly auth?: HttpAuthOptions;
   /** Cross-origin access for browser hosts; off unless given. */
@@ -106,6 +114,13 @@ export interface HttpHandlerOptions {
   /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
   /**
+   * Keeps the SSE events of 2025-era sessions so a client that lost its stream resumes with `Last-Event-ID` and
+   * receives what it missed. Default: an {@link InMemoryEventStore} per endpoint.
+   */
+  readonly eventStore?: EventStore;
+  /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
+  readonly sseRetryMs?: number;
+  /**
    * Makes the endpoint an OAuth 2.1 resource server. `resource` is required here: the public URL of the
    * endpoint. The metadata is answered at `/.well-known/oauth-protected-resource[/path]`; route those to the
    * handler too when the framework routes by path.
@@ -154,20 +169,37 @@ function resourceServerOf(options: HttpHandlerOptions, rules: ScopeRules): Resou
   return new ResourceServer({ ...auth, resource: auth.resource }, () => rules.declaredScopes, options.path);
 }
 
+/** What the endpoint serves with: a `Server` per 2025-era session, one per 2026-07-28 request, and the change-event bus. */
+export interface HttpServing {
+  readonly session: () => Server;
+  readonly request: () => Server;
+  /** `subscriptions/listen` streams (2026-07-28) listen here; sessions follow it through their `Server`. */
+  readonly bus: ServerEventBus;
+}
+
+function checkRetry(retryMs: number): number {
+  if (!Number.isInteger(retryMs) || retryMs < 0) {
+    throw new TypeError(`sseRetryMs takes a whole number of milliseconds from 0, for example { sseRetryMs: 1000 }; got ${String(retryMs)}.`);
+  }
+  return retryMs;
+}
+
 /**
- * The endpoint's request handling; `factory` makes one SDK `Server` per modern request or legacy session. A
+ * The endpoint's request handling; `serving` makes one SDK `Server` per modern request or legacy session. A
  * request goes through CORS, the Host/Origin check, the metadata document, the path, the body, the bearer token
  * and the scope challenge, then to the session table (2025 era) or the stateless handler (2026-07-28).
  */
-export function createHttpHandler(factory: () => Server, options: HttpHandlerOptions = {}, rules: ScopeRules = NO_SCOPES, log: Log = Log.silent): HttpHandler {
+export function createHttpHandler(serving: HttpServing, options: HttpHandlerOptions = {}, rules: ScopeRules = NO_SCOPES, log: Log = Log.silent): HttpHandler {
   const path = options.path;
   const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  const modernHandler = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize: limit, onerror: log.transportFailure });
+  const modernHandler = createMcpHandler(() => serving.request(), { legacy: 'reject', maxRequestBodySize: limit, bus: serving.bus, onerror: log.transportFailure });
   const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
-  const sessions = new SessionTable(factory, {
+  const sessions = new SessionTable(serving.session, {
     maxSessions: options.maxSessions,
     idleTimeoutMs: options.sessionIdleTimeoutMs,
     maxRequestBodySize: limit,
+    eventStore: options.eventStore ?? new InMemoryEventStore(),
+    retryMs: checkRetry(options.sseRetryMs ?? 1000),
   });
   const guarded = options.validateHost ?? true;
   const validHost = localhostHostValidation();
@@ -267,7 +299,7 @@ function listenError(error: unknown, host: string, port: number): Error {
 }
 
 /** Starts the endpoint on its own Node HTTP server. */
-export async function startHttp(factory: () => Server, options: ServeHttpOptions = {}, rules: ScopeRules = NO_SCOPES, log: Log = Log.silent): Promise<HttpEndpoint> {
+export async function startHttp(serving: HttpServing, options: ServeHttpOptions = {}, rules: ScopeRules = NO_SCOPES, log: Log = Log.silent): Promise<HttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   // The handler is made once the port is known: the endpoint's URL is the default resource identifier.
@@ -287,12 +319,14 @@ export async function startHttp(factory: () => Server, options: ServeHttpOptions
   const auth = options.auth && { ...options.auth, resource: options.auth.resource ?? url };
   try {
     handler = createHttpHandler(
-      factory,
+      serving,
       {
         path,
         maxRequestBodySize: options.maxRequestBodySize,
         maxSessions: options.maxSessions,
         sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
+        eventStore: options.eventStore,
+        sseRetryMs: options.sseRetryMs,
         validateHost: LOOPBACK.test(host),
         auth,
         cors: options.cors,

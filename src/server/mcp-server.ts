@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createRequestStateCodec, type RequestStateCodec, type Transport } from '@modelcontextprotocol/server';
+import {
+  InMemoryServerEventBus,
+  createRequestStateCodec,
+  type RequestStateCodec,
+  type ServerEventBus,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { checkScopes } from '../decorators/member';
 import type { QuickArgs } from '../decorators/hint-value';
@@ -9,12 +15,23 @@ import type { AddOptions } from '../invoke/invocation';
 import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
-import { Catalog } from './catalog';
-import type { ToolModel } from '../schema/model';
-import { createHttpHandler, startHttp, type HttpAddress, type HttpEndpoint, type HttpHandler, type HttpHandlerOptions, type ServeHttpOptions } from './http';
+import { Catalog, type CatalogKind } from './catalog';
+import {
+  createHttpHandler,
+  startHttp,
+  type HttpAddress,
+  type HttpEndpoint,
+  type HttpHandler,
+  type HttpHandlerOptions,
+  type HttpServing,
+  type ServeHttpOptions,
+} from './http';
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
-import { createProtocolServer, withLegacyNotFoundCode } from './protocol';
+import { followBus, listChangedEvent } from './live';
+import { checkPageSizes, Pager, type PageSizes } from './pages';
+import type { ToolModel } from '../schema/model';
+import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol';
 import { Telemetry, type Network } from './telemetry';
 import type { TelemetryOptions } from './telemetry-options';
 
@@ -42,6 +59,16 @@ export interface McpServerOptions {
    * process, which is enough when one process serves every round of a flow.
    */
   readonly requestStateSecret?: string;
+  /**
+   * Most entries per page of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list` and
+   * `tasks/list`: one number for all, or per list. A list without a size is sent on one page.
+   */
+  readonly pageSize?: PageSizes;
+  /**
+   * Where catalog changes and resource updates are published, for every connection to hear: default an
+   * in-process bus. Give a shared one (over your pub/sub) when several processes serve one catalog.
+   */
+  readonly eventBus?: ServerEventBus;
   /**
    * Where masked failures, output-schema mismatches, compile failures, timeouts and transport failures are
    * written: anything with `error`, `warn`, `info` and `debug` (console, pino, winston). Default: one line
@@ -87,6 +114,8 @@ export class McpServer {
   private readonly log: Log;
   private readonly telemetry: Telemetry | undefined;
   private readonly codec: RequestStateCodec;
+  private readonly pager: Pager;
+  private readonly bus: ServerEventBus;
   private readonly open = new Set<{ close(): Promise<void> }>();
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
@@ -97,8 +126,13 @@ export class McpServer {
     this.options = Object.freeze({ ...options });
     this.log = Log.of(options.logger);
     this.telemetry = Telemetry.of(options.telemetry, this.info.version, this.log);
+    checkPageSizes(options.pageSize);
     this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, log: this.log });
-    this.codec = createRequestStateCodec({ key: options.requestStateSecret ?? randomBytes(32) });
+    const key = options.requestStateSecret ?? randomBytes(32);
+    this.codec = createRequestStateCodec({ key });
+    this.pager = new Pager(typeof key === 'string' ? Buffer.from(key) : key, options.pageSize);
+    this.bus = options.eventBus ?? new InMemoryServerEventBus();
+    this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 
   /**
@@ -157,6 +191,46 @@ export class McpServer {
   }
 
   /**
+   * Removes a tool or prompt (by name) or a resource (by its URI or URI template as registered) while serving;
+   * every connected client is told its list changed. Throws when nothing of that name is registered.
+   * @example server.remove('tool', 'forecast');
+   */
+  remove(kind: CatalogKind, key: string): this {
+    this.catalog.remove(kind, key);
+    return this;
+  }
+
+  /**
+   * Hides a tool, resource or prompt from listings and calls without removing it (its name stays taken);
+   * every connected client is told its list changed.
+   * @example server.disable('tool', 'forecast');
+   */
+  disable(kind: CatalogKind, key: string): this {
+    this.catalog.setEnabled(kind, key, false);
+    return this;
+  }
+
+  /**
+   * Shows again what {@link McpServer.disable} hid; every connected client is told its list changed.
+   * @example server.enable('tool', 'forecast');
+   */
+  enable(kind: CatalogKind, key: string): this {
+    this.catalog.setEnabled(kind, key, true);
+    return this;
+  }
+
+  /**
+   * Tells the clients subscribed to a resource URI that its content changed (`notifications/resources/updated`):
+   * 2025-era sessions that called `resources/subscribe`, 2026-07-28 clients whose `subscriptions/listen`
+   * filter names the URI. Nobody else hears it.
+   * @example server.notifyResourceUpdated('weather://today');
+   */
+  notifyResourceUpdated(uri: string): void {
+    if (typeof uri !== 'string' || uri.length === 0) throw new TypeError(`server.notifyResourceUpdated() needs a URI, for example server.notifyResourceUpdated('weather://today').`);
+    this.bus.publish({ kind: 'resource_updated', uri });
+  }
+
+  /**
    * The `tools/list` entries exactly as they are sent to a client that negotiated MCP Apps; with `scopes`, what
    * a caller whose token grants them is shown over HTTP with `auth`.
    * @example server.listTools({ scopes: ['orders:read'] }).map((t) => t.name);
@@ -171,7 +245,7 @@ export class McpServer {
    * @example const result = await server.callTool('add', { a: 1, b: 2 });
    */
   async callTool(name: string, args?: unknown, options: CallToolOptions = {}): Promise<CallToolResult> {
-    const tool = typeof name === 'string' ? this.catalog.tools.get(name) : undefined;
+    const tool = typeof name === 'string' ? this.catalog.tool(name) : undefined;
     if (!tool) throw new UnknownToolError(String(name));
     const onProgress = options.onProgress;
     return tool.call(args, {
@@ -197,15 +271,15 @@ export class McpServer {
     await routeByOpening(withLegacyNotFoundCode(transport, () => legacy), {
       legacy: async (view) => {
         legacy = true;
-        const server = this.protocolServer(network);
+        const server = this.connectionServer('legacy', network);
         this.track(server);
-        server.onclose = () => this.open.delete(server);
+        server.onClosed(() => this.open.delete(server));
         await server.connect(view);
       },
       other: (view) => {
         const factory = ({ era }: { era: 'legacy' | 'modern' }) => {
           legacy = era === 'legacy';
-          return this.protocolServer(network);
+          return this.connectionServer(era, network);
         };
         this.track(serveStdio(factory, { transport: view, onerror: reportError }));
       },
@@ -227,7 +301,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(() => this.protocolServer(HTTP), options, this.catalog, this.log);
+    const endpoint: HttpEndpoint = await startHttp(this.httpServing(), options, this.catalog, this.log);
     this.track(endpoint);
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
@@ -240,7 +314,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(() => this.protocolServer(HTTP), options, this.catalog, this.log);
+    const handler = createHttpHandler(this.httpServing(), options, this.catalog, this.log);
     this.track(handler);
     return handler;
   }
@@ -256,9 +330,26 @@ export class McpServer {
     this.open.add(handle);
   }
 
-  private protocolServer(network: Network) {
-    const server = createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec, log: this.log });
+  private protocolServer(network: Network): CatalogServer {
+    const server = createProtocolServer(this.catalog, {
+      info: this.info,
+      instructions: this.options.instructions,
+      codec: this.codec,
+      pager: this.pager,
+      log: this.log,
+    });
     this.telemetry?.instrument(server, network);
     return server;
+  }
+
+  /** A `Server` for a connection that outlives its requests: it follows the event bus until it closes. */
+  private connectionServer(era: 'legacy' | 'modern', network: Network): CatalogServer {
+    const server = this.protocolServer(network);
+    server.onClosed(followBus(server, this.bus, era));
+    return server;
+  }
+
+  private httpServing(): HttpServing {
+    return { session: () => this.connectionServer('legacy', HTTP), request: () => this.protocolServer(HTTP), bus: this.bus };
   }
 }

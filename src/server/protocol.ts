@@ -9,6 +9,8 @@ import {
   inputRequired,
   type InputRequiredResult,
   type JSONRPCMessage,
+  type JSONRPCRequest,
+  type Result,
   type RequestStateCodec,
   type ServerCapabilities,
   type ServerContext,
@@ -20,6 +22,7 @@ import type { Log } from '../log';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
 import { verifiedCallerOf } from './auth/caller';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog } from './catalog';
+import type { ListName, Pager } from './pages';
 
 /**
  * One SDK `Server` instance over the precomputed catalog. The SDK makes one per HTTP request (2026-07-28),
@@ -31,15 +34,16 @@ export interface ProtocolSettings {
   readonly info: { readonly name: string; readonly version: string; readonly title?: string };
   readonly instructions?: string;
   readonly codec: RequestStateCodec;
+  readonly pager: Pager;
   readonly log: Log;
 }
 
 type Capabilities = Readonly<Record<string, unknown>> | undefined;
 
 function capabilitiesOf(catalog: Catalog): ServerCapabilities {
-  const capabilities: ServerCapabilities = { tools: {}, logging: {} };
-  if (catalog.hasResources) capabilities.resources = {};
-  if (catalog.hasPrompts) capabilities.prompts = {};
+  const capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
+  if (catalog.hasResources) capabilities.resources = { subscribe: true, listChanged: true };
+  if (catalog.hasPrompts) capabilities.prompts = { listChanged: true };
   if (catalog.hasResources || catalog.hasPrompts) capabilities.completions = {};
   if (catalog.usesApps) capabilities.extensions = { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } };
   return capabilities;
@@ -133,14 +137,66 @@ function stringArguments(args: unknown): Readonly<Record<string, unknown>> | und
   return typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined;
 }
 
+const LOG_LEVELS: ReadonlySet<unknown> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+const LIST_METHODS: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'tasks/list']);
+
+function invalidParams(message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${message}`);
+}
+
+/**
+ * Checks the SDK's schema validation would answer with -32603 (it reports every schema failure as an internal
+ * error): an unknown logging level and a cursor that is not a string are invalid params.
+ */
+function precheck(method: string, request: JSONRPCRequest): void {
+  const params = request.params as Readonly<Record<string, unknown>> | undefined;
+  if (method === 'logging/setLevel' && !LOG_LEVELS.has(params?.level)) {
+    throw invalidParams(`level must be one of ${[...LOG_LEVELS].join(', ')}.`);
+  }
+  if (LIST_METHODS.has(method) && params?.cursor !== undefined && typeof params.cursor !== 'string') throw invalidParams('cursor must be a string.');
+}
+
+type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/** The SDK `Server` with this library's parameter checks in front of every handler, and release hooks run on close. */
+export class CatalogServer extends Server {
+  private readonly releases: (() => void)[] = [];
+
+  /** Runs `release` once when the connection closes (it stops following the event bus, for one). */
+  onClosed(release: () => void): void {
+    this.releases.push(release);
+  }
+
+  protected override _onclose(): void {
+    super._onclose();
+    for (const release of this.releases.splice(0)) release();
+  }
+
+  // Called from the base constructor too (for the built-in handlers), so it touches no instance field.
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
+    const wrapped = super._wrapHandler(method, handler);
+    return (request, ctx) => {
+      precheck(method, request);
+      return wrapped(request, ctx);
+    };
+  }
+}
+
+/** One page of a list, with `nextCursor` when more follow. */
+function paged<T>(pager: Pager, list: ListName, items: readonly T[], keyOf: (item: T) => string, params: unknown, field: string) {
+  const page = pager.page(list, items, keyOf, (params as { cursor?: unknown } | undefined)?.cursor);
+  return page.nextCursor === undefined ? { [field]: page.items } : { [field]: page.items, nextCursor: page.nextCursor };
+}
+
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
 function installToolHandlers(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
-  server.setRequestHandler('tools/list', (_req, ctx) => {
+  server.setRequestHandler('tools/list', (req, ctx) => {
     const listings = listingsOf(catalog, ctx);
-    return { tools: (negotiatedApps(callerOf(server, ctx).clientCapabilities) ? listings.tools : listings.plainTools) as never };
+    const tools = negotiatedApps(callerOf(server, ctx).clientCapabilities) ? listings.tools : listings.plainTools;
+    return paged(settings.pager, 'tools', tools, (t) => t.name, req.params, 'tools') as never;
   });
   server.setRequestHandler('tools/call', async (req, ctx) => {
-    const tool = catalog.tools.get(req.params.name);
+    const tool = catalog.tool(req.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
     // Tool calls answer errors as results; only `requireInput` rejects.
     return tool.call(req.params.arguments, contextInitOf(server, ctx)).catch((error: unknown) => {
@@ -152,8 +208,11 @@ function installToolHandlers(server: Server, catalog: Catalog, settings: Protoco
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
 function installResourceHandlers(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
-  server.setRequestHandler('resources/list', (_req, ctx) => ({ resources: listingsOf(catalog, ctx).resources as never }));
-  server.setRequestHandler('resources/templates/list', (_req, ctx) => ({ resourceTemplates: listingsOf(catalog, ctx).templates as never }));
+  const { pager } = settings;
+  server.setRequestHandler('resources/list', (req, ctx) => paged(pager, 'resources', listingsOf(catalog, ctx).resources, (r) => r.uri ?? '', req.params, 'resources') as never);
+  server.setRequestHandler('resources/templates/list', (req, ctx) =>
+    paged(pager, 'resourceTemplates', listingsOf(catalog, ctx).templates, (r) => r.uriTemplate ?? '', req.params, 'resourceTemplates') as never,
+  );
   server.setRequestHandler('resources/read', (req, ctx) => {
     const uri = req.params.uri;
     return answer(settings, ctx, async () => {
@@ -164,16 +223,17 @@ function installResourceHandlers(server: Server, catalog: Catalog, settings: Pro
       return resourceResult(await resource.call(variables, contextInitOf(server, ctx)), uri, resource.model.mimeType);
     }) as never;
   });
-  // Resources are computed on each read, so a subscription is accepted and no update is ever pending.
+  // A connection that outlives its requests tracks its subscriptions (live.ts); a request-scoped instance
+  // accepts them, having no later moment to deliver an update in.
   server.setRequestHandler('resources/subscribe', () => ({}));
   server.setRequestHandler('resources/unsubscribe', () => ({}));
 }
 
 /** `prompts/list` and `prompts/get`. */
 function installPromptHandlers(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
-  server.setRequestHandler('prompts/list', (_req, ctx) => ({ prompts: listingsOf(catalog, ctx).prompts as never }));
+  server.setRequestHandler('prompts/list', (req, ctx) => paged(settings.pager, 'prompts', listingsOf(catalog, ctx).prompts, (p) => p.name, req.params, 'prompts') as never);
   server.setRequestHandler('prompts/get', (req, ctx) => {
-    const prompt = catalog.prompts.get(req.params.name);
+    const prompt = catalog.prompt(req.params.name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
     return answer(settings, ctx, async () =>
       promptResult(await prompt.call(stringArguments(req.params.arguments), contextInitOf(server, ctx)), prompt.model.description),
@@ -193,9 +253,9 @@ function installCompletionHandler(server: Server, catalog: Catalog): void {
 }
 
 /** Builds one SDK `Server` serving the catalog. */
-export function createProtocolServer(catalog: Catalog, settings: ProtocolSettings): Server {
+export function createProtocolServer(catalog: Catalog, settings: ProtocolSettings): CatalogServer {
   const { codec } = settings;
-  const server = new Server(settings.info, {
+  const server = new CatalogServer(settings.info, {
     capabilities: capabilitiesOf(catalog),
     instructions: settings.instructions,
     requestState: { verify: (state, ctx) => codec.verify(state, ctx) },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { sessionScoped, type EventStore } from './event-store';
 import { withLegacyNotFoundCode } from './protocol';
 
 /**
@@ -38,6 +39,10 @@ export interface SessionTableOptions {
   readonly idleTimeoutMs?: number;
   /** Passed to each session's transport. */
   readonly maxRequestBodySize: number;
+  /** Where every session's SSE events are kept for `Last-Event-ID` replay, each session under its own names. */
+  readonly eventStore: EventStore;
+  /** The `retry` of each stream's priming event, in milliseconds. */
+  readonly retryMs: number;
 }
 
 export class SessionTable {
@@ -75,12 +80,17 @@ export class SessionTable {
    * request (that is when the id exists), so a failed `initialize` leaves nothing behind.
    */
   async open(owner?: string): Promise<Session> {
+    // The id is chosen here, not by the transport, so the session's view of the event store exists before its
+    // first event (the priming event of the `initialize` response).
+    const id = randomUUID();
     const transport: NodeStreamableHTTPServerTransport = withLegacyNotFoundCode(
       new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (id) => void this.sessions.set(id, session),
-        onsessionclosed: (id) => void this.sessions.delete(id),
+        sessionIdGenerator: () => id,
+        onsessioninitialized: () => void this.sessions.set(id, session),
+        onsessionclosed: () => void this.sessions.delete(id),
         maxRequestBodySize: this.options.maxRequestBodySize,
+        eventStore: sessionScoped(this.options.eventStore, id),
+        retryInterval: this.options.retryMs,
       }),
     );
     const session: Session = { transport, server: this.factory(), owner, lastSeen: Date.now(), active: 0 };

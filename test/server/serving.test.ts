@@ -82,7 +82,7 @@ describe('MCP Apps registration', () => {
   it('does not advertise the extension without UI tools or resources', async () => {
     const server = new McpServer({ name: 'p', version: '1' }).tool('t', {}, () => 'x');
     const { client } = await connected(server, 'legacy', APPS);
-    expect(client.getServerCapabilities()).toEqual({ tools: {}, logging: {} });
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
   });
 
   it.each([

@@ -309,12 +309,53 @@ export class ConformancePrompts {
   }
 }
 
+/** A prompt that the change hook below shows and hides. */
+export class ChangingPrompts {
+  @Prompt({ description: 'Listed or not, as test_trigger_prompt_change last left it' })
+  testChangingPrompt(): string {
+    return 'This prompt comes and goes.';
+  }
+}
+
+/**
+ * The hooks with which the suite changes the catalog while it listens (`subscriptions/listen`, or a 2025
+ * session): each call shows or hides one tool or prompt, so every call is a change the server announces.
+ */
+export class CatalogChangeTools {
+  constructor(private readonly server: McpServer) {}
+
+  @Tool({ description: 'Shows or hides the tool test_changing_tool (a tools list change)' })
+  testTriggerToolChange(): string {
+    return this.toggle('tool', 'test_changing_tool');
+  }
+
+  @Tool({ description: 'Shows or hides the prompt test_changing_prompt (a prompts list change)' })
+  testTriggerPromptChange(): string {
+    return this.toggle('prompt', 'test_changing_prompt');
+  }
+
+  private readonly hidden = new Set<string>();
+
+  private toggle(kind: 'tool' | 'prompt', name: string): string {
+    if (this.hidden.delete(name)) {
+      this.server.enable(kind, name);
+      return `${name} shown`;
+    }
+    this.hidden.add(name);
+    this.server.disable(kind, name);
+    return `${name} hidden`;
+  }
+}
+
 /** The conformance server: every class above on one `McpServer`. */
 export function conformanceServer(): McpServer {
-  return new McpServer({ name: 'onemodelcontext-conformance', version: '1.0.0' })
+  const server = new McpServer({ name: 'onemodelcontext-conformance', version: '1.0.0' })
     .add(new ContentTools())
     .add(new ContextTools())
     .add(new InputRequiredTools())
     .add(new ConformanceResources())
-    .add(new ConformancePrompts());
+    .add(new ConformancePrompts())
+    .add(new ChangingPrompts())
+    .tool('test_changing_tool', { description: 'Listed or not, as test_trigger_tool_change last left it' }, () => 'This tool comes and goes.');
+  return server.add(new CatalogChangeTools(server));
 }
