@@ -88,7 +88,12 @@ export function causeChain(error: unknown): unknown[] {
   return chain;
 }
 
-/** Every stack of the chain, Node-style: `Caused by:` before each cause. */
+/**
+ * The stack of an error and of each of its causes, Node-style (`Caused by:` before each cause), for a logger
+ * adapter that takes a stack string (Nest's `Logger.error(message, stack)`); any thrown value is described.
+ * @example
+ * const logger: McpLogger = { ...console, error: (message, details) => console.error(message, details && stackOf(details.error)) };
+ */
 export function stackOf(error: unknown): string {
   return causeChain(error)
     .map((e, i) => `${i === 0 ? '' : 'Caused by: '}${isError(e) ? safely(() => e.stack ?? errorSummary(e), errorSummary(e)) : errorSummary(e)}`)
