@@ -26,7 +26,7 @@ class Seen {
   readonly callers: (AuthInfo | undefined)[] = [];
 }
 
-/** Lets only the client `writer` through, whatever its scopes: a decision on the caller's identity. */
+/** Audits are for callers who may write, whatever the tool itself asks: a decision on the caller's scopes. */
 @Injectable()
 class WriterOnlyGuard implements CanActivate {
   constructor(private readonly seen: Seen) {}
@@ -35,7 +35,7 @@ class WriterOnlyGuard implements CanActivate {
     if (context.getType<McpContextType>() !== 'mcp') return true;
     const auth = McpExecutionContext.create(context).getContext().auth;
     this.seen.callers.push(auth);
-    return auth?.clientId === 'writer';
+    return auth?.scopes.includes('orders:write') === true;
   }
 }
 
@@ -52,7 +52,7 @@ class OrderTools {
     return `placed ${item}`;
   }
 
-  @Tool({ description: 'Audits the orders: for the writer client only.', scopes: [] })
+  @Tool({ description: 'Audits the orders: open to every caller, guarded.', scopes: [] })
   @UseGuards(WriterOnlyGuard)
   auditOrders(): string {
     return 'audited';
@@ -102,7 +102,7 @@ describe.each(['express', 'fastify'] as const)('McpModule with auth on %s', (ada
 
   const text = (result: { content?: unknown }) => (result.content as { text: string }[])[0].text;
 
-  it('the guard reads the caller from the context and refuses the reader', async () => {
+  it('the guard reads the caller and its scopes from the context, and refuses the reader', async () => {
     const reader = await connect('reader');
     const before = seen.callers.length;
     const refused = await reader.callTool({ name: 'audit_orders', arguments: {} });
