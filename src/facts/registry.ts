@@ -22,6 +22,10 @@ export interface SourceParamFacts {
   readonly optional?: boolean;
   /** The initialiser, when it is a literal the compiler can evaluate. */
   readonly default?: SourceLiteral;
+  /** A `RequestContext` parameter: filled in by the server, not an argument. */
+  readonly context?: true;
+  /** An `AbortSignal` parameter: filled in by the server, not an argument. */
+  readonly signal?: true;
 }
 
 /** One `@Tool`, `@Resource` or `@Prompt` method. */

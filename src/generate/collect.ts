@@ -14,6 +14,8 @@ export interface ParamOut {
   readonly type?: TypeFact;
   readonly optional: boolean;
   readonly default?: SourceLiteral;
+  /** Filled in by the server: written so that no `design:paramtypes` is needed to tell it from an argument. */
+  readonly context?: 'RequestContext' | 'AbortSignal';
 }
 
 export interface MethodOut {
@@ -213,7 +215,7 @@ class Collector {
     if (context) {
       if (seen.contexts.has(context)) this.reporter.add(param.name, 'OMCG0009', `${where} has more than one ${context} parameter: keep one.`);
       seen.contexts.add(context);
-      return { name: written ?? '', optional: false };
+      return { name: written ?? '', optional: false, context };
     }
     if (name === undefined) {
       this.reporter.add(param.name, 'OMCG0008', `a parameter of ${where} has no name that can be read (destructured or rest): name it with @Param('name').`);

@@ -120,6 +120,8 @@ class FactsWriter {
       ['design', 'design' in m ? m.design : undefined],
       ['optional', m.optional ? 'true' : undefined],
       ['default', m.default === undefined ? undefined : literal(m.default)],
+      ['context', 'context' in m && m.context === 'RequestContext' ? 'true' : undefined],
+      ['signal', 'context' in m && m.context === 'AbortSignal' ? 'true' : undefined],
     ])} }`;
   }
 

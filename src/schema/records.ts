@@ -193,4 +193,5 @@ function checkWireNames(ctor: Function, properties: readonly PropertyModel[], si
 }
 
 export const metadataFix =
-  'compile with tsc or ts-jest with "experimentalDecorators" and "emitDecoratorMetadata" enabled; esbuild-based runners (tsx, vitest, esbuild) emit no design:* metadata.';
+  'run `npx onemodelcontext generate` and import the facts module it writes (then any runner works: tsx, vitest, esbuild), ' +
+  'or compile with tsc, ts-jest or SWC with "experimentalDecorators" and "emitDecoratorMetadata" enabled.';

@@ -60,6 +60,15 @@ function contextKind(design: unknown): 'context' | 'signal' | undefined {
   return undefined;
 }
 
+/**
+ * Stands in for `design:paramtypes` when a runner emitted none (tsx, vitest, esbuild) but the generated
+ * facts describe the method: the filled-in parameters by their constructor, the arguments by no design type
+ * (their declared type comes from the facts).
+ */
+function designFromFacts(facts: readonly SourceParamFacts[]): readonly unknown[] {
+  return facts.map((f) => (f.context ? RequestContext : f.signal ? AbortSignal : undefined));
+}
+
 /** What a method's parameters resolve to: the argument slots, and which positions take the context or signal. */
 export interface ResolvedParams {
   readonly params: ParamModel[];
@@ -82,7 +91,8 @@ export function resolveParams(ctor: Function, key: string | symbol, problems: Pr
   const proto = ctor.prototype as object;
   const method = (proto as Record<string | symbol, unknown>)[key] as Function;
   const where = memberWhere(ctor, key);
-  const types = designParamTypes(proto, key);
+  const facts = methodFactsOf(ctor, key)?.params;
+  const types = designParamTypes(proto, key) ?? (facts && designFromFacts(facts));
   if (!types) {
     problems.add('OMCG0002', where, 'the method has no design:paramtypes metadata, so its parameter types are unknown.', metadataFix);
     return undefined;
@@ -91,7 +101,7 @@ export function resolveParams(ctor: Function, key: string | symbol, problems: Pr
     where,
     records: paramRecordsOf(proto, key),
     compiled: compiledParamsOf(method) ?? [],
-    facts: methodFactsOf(ctor, key)?.params ?? [],
+    facts: facts ?? [],
   };
   const params: ParamModel[] = [];
   const special: { context?: number; signal?: number } = {};
@@ -259,8 +269,10 @@ export function toolFromMethod(ctor: Function, record: MemberRecordOf<'tool'>, p
   const params = resolveParams(ctor, record.key, problems);
   refuseCompletions(ctor, record.key, where, problems);
   if (params) checkHeaders(params.params, where, problems);
-  const design = designReturnType(ctor.prototype, record.key).type;
-  const result = params && resultFor(options.returns, design, where, problems, facts?.returns);
+  const design = designReturnType(ctor.prototype, record.key);
+  // Without emitted metadata, a method the facts describe without a result type returns whatever it returns.
+  const returned = design.found || !facts ? design.type : Object;
+  const result = params && resultFor(options.returns, returned, where, problems, facts?.returns);
   if (!params || !result || problems.count > before) return undefined;
   return {
     ...head,

@@ -32,7 +32,7 @@ registerSourceFacts(WeatherTools, {
         { name: 'days', type: Number, optional: true, default: 3 },
         { name: 'unit', type: () => Unit, optional: true, default: 0 },
         { name: 'from', description: 'First day of the forecast; default today', type: Date, optional: true },
-        { name: 'ctx' },
+        { name: 'ctx', context: true },
       ],
       returns: String,
     },

@@ -24,7 +24,7 @@ function tsc(args: string[]): Promise<void> {
   });
 }
 
-function link(project: string): void {
+export function link(project: string): void {
   const modules = join(ROOT, project, 'node_modules');
   const target = join(modules, 'onemodelcontext');
   if (existsSync(target)) return;
