@@ -58,7 +58,20 @@ export { DefinitionError, type Diagnostic, type DiagnosticCode } from './schema/
 export type { QuickToolConfig, QuickParam, QuickParams } from './schema/quick';
 export type { HintValue, QuickArgs, QuickParamOptions, QuickParamValue } from './decorators/hint-value';
 export type { JsonSchema } from './schema/write';
-export { RequestContext, type RequestContextInit, type LogLevel, type InputRequest, type AuthInfo } from './request-context';
+export {
+  RequestContext,
+  type RequestContextInit,
+  type LogLevel,
+  type InputRequest,
+  type AuthInfo,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type SamplingMessage,
+  type SamplingContent,
+  type ElicitParams,
+  type ElicitResult,
+  type ElicitValue,
+} from './request-context';
 export { OneModelContextError, type ErrorCode } from './errors';
 export { ToolError, UnknownToolError, ToolTimeoutError, TOOL_FAILED_CHANNEL } from './invoke/errors';
 export { stackOf, type McpLogger, type LogDetails, type LogEvent } from './log';

@@ -1,4 +1,5 @@
 import { OneModelContextError } from './errors';
+import { formOf } from './invoke/forms';
 
 /**
  * The verified caller of a request over an authenticated HTTP endpoint (`RequestContext.auth`). It never holds
@@ -34,8 +35,8 @@ export interface RequestContextInit {
   readonly meta?: Readonly<Record<string, unknown>>;
   readonly reportProgress?: (progress: number, total?: number, message?: string) => Promise<void> | void;
   readonly log?: (level: LogLevel, data: unknown, logger?: string) => Promise<void> | void;
-  readonly createMessage?: (params: Readonly<Record<string, unknown>>) => Promise<unknown>;
-  readonly elicit?: (params: Readonly<Record<string, unknown>>) => Promise<unknown>;
+  readonly createMessage?: (params: CreateMessageParams) => Promise<unknown>;
+  readonly elicit?: (params: ElicitParams) => Promise<unknown>;
   /** The client's answers to the input an earlier round asked for (`inputResponses`). */
   readonly inputResponses?: Readonly<Record<string, unknown>>;
   /** The verified state an earlier round handed to {@link RequestContext.requireInput}. */
@@ -45,6 +46,94 @@ export interface RequestContextInit {
   /** The verified caller, over HTTP with `auth`. */
   readonly auth?: AuthInfo;
 }
+
+/** A content block of a sampling message. */
+export type SamplingContent =
+  | { readonly type: 'text'; readonly text: string; readonly _meta?: Readonly<Record<string, unknown>> }
+  | { readonly type: 'image' | 'audio'; readonly data: string; readonly mimeType: string; readonly _meta?: Readonly<Record<string, unknown>> }
+  | { readonly type: 'tool_use' | 'tool_result'; readonly [key: string]: unknown };
+
+/** One message of a sampling conversation. */
+export interface SamplingMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: SamplingContent | readonly SamplingContent[];
+  readonly _meta?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * What {@link RequestContext.createMessage} sends as `sampling/createMessage`'s params.
+ * @example
+ * const reply = await ctx.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Summarise this' } }], maxTokens: 200 });
+ */
+export interface CreateMessageParams {
+  readonly messages: readonly SamplingMessage[];
+  readonly maxTokens: number;
+  readonly systemPrompt?: string;
+  readonly temperature?: number;
+  readonly stopSequences?: readonly string[];
+  readonly includeContext?: 'none' | 'thisServer' | 'allServers';
+  readonly modelPreferences?: {
+    readonly hints?: readonly { readonly name?: string }[];
+    readonly costPriority?: number;
+    readonly speedPriority?: number;
+    readonly intelligencePriority?: number;
+  };
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  /** Tools the client's model may call (2025-11-25 and later), as listed by `tools/list`. */
+  readonly tools?: readonly Readonly<Record<string, unknown>>[];
+  readonly toolChoice?: Readonly<Record<string, unknown>>;
+  readonly _meta?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The client's answer to {@link RequestContext.createMessage}.
+ * @example
+ * const reply: CreateMessageResult = await ctx.createMessage({ messages, maxTokens: 100 });
+ * const text = !Array.isArray(reply.content) && reply.content.type === 'text' ? reply.content.text : '';
+ */
+export interface CreateMessageResult {
+  readonly role: 'user' | 'assistant';
+  /** One block, or several (a mutable array, so that `Array.isArray` narrows it). */
+  readonly content: SamplingContent | SamplingContent[];
+  /** The model that answered. */
+  readonly model: string;
+  readonly stopReason?: string;
+  readonly _meta?: Readonly<Record<string, unknown>>;
+  readonly [key: string]: unknown;
+}
+
+/** A value a user fills into an elicitation form. */
+export type ElicitValue = string | number | boolean | readonly string[];
+
+/**
+ * What {@link RequestContext.elicit} sends as `elicitation/create`'s params: a form (flat JSON Schema of
+ * primitive properties) or, from 2025-11-25, a URL the user opens.
+ * @example
+ * const answer = await ctx.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+ */
+export type ElicitParams =
+  | {
+      readonly mode?: 'form';
+      readonly message: string;
+      readonly requestedSchema: {
+        readonly type: 'object';
+        readonly properties: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+        readonly required?: readonly string[];
+      };
+      readonly _meta?: Readonly<Record<string, unknown>>;
+    }
+  | { readonly mode: 'url'; readonly message: string; readonly url: string; readonly elicitationId: string; readonly _meta?: Readonly<Record<string, unknown>> };
+
+/**
+ * The user's answer to {@link RequestContext.elicit}: `content` only when they accepted; `T` is the form's
+ * record class when the form was given as one.
+ * @example
+ * const answer = await ctx.elicit('Where to ship?', Address);
+ * if (answer.action === 'accept') ship(answer.content); // an Address
+ */
+export type ElicitResult<T = Readonly<Record<string, ElicitValue>>> =
+  | { readonly action: 'accept'; readonly content: T; readonly _meta?: Readonly<Record<string, unknown>> }
+  | { readonly action: 'decline' | 'cancel'; readonly content?: undefined; readonly _meta?: Readonly<Record<string, unknown>> };
 
 /** One request the client fulfils before calling again: `elicitation/create`, `sampling/createMessage` or `roots/list`. */
 export interface InputRequest {
@@ -126,18 +215,30 @@ export class RequestContext {
    * Asks the client's model for a completion (`sampling/createMessage`) and waits for it. Available on
    * 2025-era connections whose client declared `sampling`; on 2026-07-28 use {@link requireInput}.
    */
-  createMessage(params: Readonly<Record<string, unknown>>): Promise<unknown> {
+  createMessage(params: CreateMessageParams): Promise<CreateMessageResult> {
     if (!this.#init.createMessage) return Promise.reject(new Error(`Sampling is not available for this request: ${this.#init.unavailable ?? 'the client or protocol revision does not offer it.'}`));
-    return this.#init.createMessage(params);
+    return this.#init.createMessage(params) as Promise<CreateMessageResult>;
   }
 
   /**
    * Asks the user for input through the client (`elicitation/create`) and waits for it. Available on
    * 2025-era connections whose client declared `elicitation`; on 2026-07-28 use {@link requireInput}.
+   * Given a record class as the form, its input schema is sent as `requestedSchema` and an accepted
+   * answer is read strictly into an instance of it (an answer that does not fit rejects with the reason).
    */
-  elicit(params: Readonly<Record<string, unknown>>): Promise<unknown> {
+  elicit<T extends object>(message: string, form: new () => T): Promise<ElicitResult<T>>;
+  elicit(params: ElicitParams): Promise<ElicitResult>;
+  elicit(params: ElicitParams | string, form?: new () => object): Promise<ElicitResult<unknown>> {
     if (!this.#init.elicit) return Promise.reject(new Error(`Elicitation is not available for this request: ${this.#init.unavailable ?? 'the client or protocol revision does not offer it.'}`));
-    return this.#init.elicit(params);
+    if (typeof params === 'string') return this.#elicitForm(params, form);
+    return this.#init.elicit(params) as Promise<ElicitResult>;
+  }
+
+  async #elicitForm(message: string, form: (new () => object) | undefined): Promise<ElicitResult<unknown>> {
+    if (typeof form !== 'function') throw new TypeError('ctx.elicit(message, Form) takes a record class as the form, for example ctx.elicit(\'Where to ship?\', Address).');
+    const { requestedSchema, read } = formOf(form);
+    const answer = (await this.#init.elicit!({ message, requestedSchema })) as ElicitResult;
+    return answer.action === 'accept' ? { ...answer, content: read(answer.content) } : answer;
   }
 
   /** The client's answer to the input requested under `key` in the previous round, if it sent one. */

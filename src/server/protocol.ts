@@ -81,7 +81,7 @@ export function contextInitOf(server: Server, ctx: ServerContext): RequestContex
   // they travel on its own response stream.
   const ask = (method: string, capability: string) =>
     !caller.modern && caps?.[capability] !== undefined
-      ? (params: Readonly<Record<string, unknown>>) => ctx.mcpReq.send({ method, params } as never) as Promise<unknown>
+      ? (params: object) => ctx.mcpReq.send({ method, params } as never) as Promise<unknown>
       : undefined;
   return {
     signal: ctx.mcpReq.signal,

@@ -141,7 +141,7 @@ describe('RequestContext and AbortSignal', () => {
       return 'stopped';
     }
     @Tool() async sample(ctx: RequestContext): Promise<string> {
-      return String(await ctx.createMessage({ messages: [] }));
+      return String(await ctx.createMessage({ messages: [], maxTokens: 1 }));
     }
   }
 

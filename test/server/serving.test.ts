@@ -23,8 +23,8 @@ class Asking {
 
   @Tool()
   async ask(ctx: RequestContext): Promise<string> {
-    const answer = (await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } })) as { content: { name: string } };
-    return `hello ${answer.content.name}`;
+    const answer = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+    return `hello ${String(answer.content?.name)}`;
   }
 
   @Tool()
@@ -117,7 +117,7 @@ describe('sampling and elicitation in the 2025 era', () => {
 describe('RequestContext without sampling', () => {
   it('rejects createMessage on 2026-07-28 with a message that names requireInput', async () => {
     await expect(
-      new RequestContext({ unavailable: 'protocol revision 2026-07-28 has no server-to-client requests; use ctx.requireInput().' }).createMessage({}),
+      new RequestContext({ unavailable: 'protocol revision 2026-07-28 has no server-to-client requests; use ctx.requireInput().' }).createMessage({ messages: [], maxTokens: 1 }),
     ).rejects.toThrow('Sampling is not available for this request: protocol revision 2026-07-28 has no server-to-client requests; use ctx.requireInput().');
   });
 });

@@ -11,7 +11,7 @@ export const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8
 export const WAV = 'UklGRigAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQQAAAAAAAAA';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const text = (value: string) => ({ type: 'text', text: value });
+const text = (value: string) => ({ type: 'text' as const, text: value });
 
 const nameSchema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
 const askName = (message: string) => ({ method: 'elicitation/create', params: { message, requestedSchema: nameSchema } });

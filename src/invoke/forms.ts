@@ -1,0 +1,44 @@
+import type { ElicitParams } from '../request-context';
+import { Problems } from '../schema/diagnostics';
+import { recordOf } from '../schema/records';
+import { siteOf } from '../schema/tools';
+import { fragmentOf } from '../schema/write';
+import { INVALID, newFailure, formatPath } from './failure';
+import { readerOf } from './reader';
+
+/** An elicitation form built from a record class: the schema sent, and the reader of the user's answer. */
+export interface Form {
+  readonly requestedSchema: Extract<ElicitParams, { readonly requestedSchema: unknown }>['requestedSchema'];
+  readonly read: (content: unknown) => unknown;
+}
+
+const forms = new WeakMap<Function, Form>();
+
+/**
+ * The form of a record class, built once: its input schema (as a tool parameter of that class would list
+ * it) and a strict reader that gives back an instance. A class that is not a record throws its
+ * `DefinitionError`, as `server.add` would.
+ */
+export function formOf(ctor: new () => object): Form {
+  let form = forms.get(ctor);
+  if (!form) {
+    const problems = new Problems();
+    const node = recordOf(ctor, siteOf(`the elicitation form ${ctor.name}`, problems, 'input'), 'input');
+    problems.throwIfAny(ctor.name);
+    const read = readerOf(node!);
+    form = {
+      requestedSchema: fragmentOf(node!) as Form['requestedSchema'],
+      read: (content) => {
+        const f = newFailure();
+        const value = read(content, f);
+        if (value === INVALID) {
+          const where = formatPath(f.path);
+          throw new TypeError(`The elicitation answer does not fit ${ctor.name}${where ? `: '${where}' is not valid.` : '.'}${f.expected ? ` ${f.expected}` : ''}`);
+        }
+        return value;
+      },
+    };
+    forms.set(ctor, form);
+  }
+  return form;
+}
