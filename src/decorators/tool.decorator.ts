@@ -17,6 +17,11 @@ export interface ToolOptions {
   readonly uiResource?: string;
   /** Who may call the tool under MCP Apps; default both. */
   readonly uiVisibility?: readonly ('model' | 'app')[];
+  /**
+   * Lets a client run the tool as a task (a long-running call it polls): `'optional'` (either way) or
+   * `'required'` (only as a task). Listed as `execution.taskSupport`.
+   */
+  readonly task?: 'optional' | 'required';
 }
 
 /**
@@ -32,6 +37,9 @@ export function Tool(nameOrOptions?: string | ToolOptions): MemberDecorator {
   const options: ToolOptions = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : { ...nameOrOptions };
   for (const key of ['name', 'title', 'description', 'uiResource'] as const) checkString('Tool', key, options[key]);
   for (const key of ['readOnly', 'destructive', 'idempotent', 'openWorld'] as const) checkBoolean('Tool', key, options[key]);
+  if (options.task !== undefined && options.task !== 'optional' && options.task !== 'required') {
+    throw new TypeError(`@Tool(): 'task' must be 'optional' or 'required'.`);
+  }
   if (options.uiVisibility !== undefined && !Array.isArray(options.uiVisibility)) {
     throw new TypeError(`@Tool(): 'uiVisibility' must be an array such as ['model', 'app'].`);
   }

@@ -95,6 +95,8 @@ export interface ToolModel {
   readonly result: ResultModel;
   readonly annotations?: ToolAnnotations;
   readonly ui?: { readonly resourceUri: string; readonly visibility: readonly ('model' | 'app')[] };
+  /** Whether the tool may (`optional`) or must (`required`) run as a task. */
+  readonly task?: 'optional' | 'required';
   /** `Class.method` (or the quick-path name), for messages. */
   readonly where: string;
 }

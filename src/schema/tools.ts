@@ -209,7 +209,7 @@ export function toolHead(
   options: ToolOptions,
   where: string,
   problems: Problems,
-): Pick<ToolModel, 'name' | 'title' | 'annotations' | 'ui'> {
+): Pick<ToolModel, 'name' | 'title' | 'annotations' | 'ui' | 'task'> {
   if (!isValidName(name)) {
     problems.add(
       'OMCG0008',
@@ -230,7 +230,7 @@ export function toolHead(
     }
     ui = { resourceUri: options.uiResource ?? '', visibility: [...visibility] };
   }
-  return { name, title: options.title, annotations: annotationsOf(options), ui };
+  return { name, title: options.title, annotations: annotationsOf(options), ui, task: options.task };
 }
 
 /** Builds the model of one `@Tool` method, or `undefined` with its problems recorded. */

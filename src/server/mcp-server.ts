@@ -28,6 +28,7 @@ import { routeByOpening } from './opening';
 import { followBus, listChangedEvent } from './live';
 import { checkPageSizes, Pager, type PageSizes } from './pages';
 import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol';
+import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks';
 
 /** Server identity sent in `initialize` / `server/discover`. */
 export interface ServerInfo {
@@ -57,6 +58,13 @@ export interface McpServerOptions {
    * in-process bus. Give a shared one (over your pub/sub) when several processes serve one catalog.
    */
   readonly eventBus?: ServerEventBus;
+  /**
+   * Where tasks (tools run with `@Tool({ task })`) are kept: default an {@link InMemoryTaskStore}. Give a shared
+   * one when several processes serve one endpoint.
+   */
+  readonly taskStore?: TaskStore;
+  /** How long tasks are kept and how often clients are asked to poll. */
+  readonly tasks?: TaskOptions;
 }
 
 /** Options of an in-process {@link McpServer.callTool}. */
@@ -83,6 +91,7 @@ export class McpServer {
   private readonly codec: RequestStateCodec;
   private readonly pager: Pager;
   private readonly bus: ServerEventBus;
+  private readonly tasks: TaskRunner;
   private readonly open = new Set<{ close(): Promise<void> }>();
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
@@ -97,6 +106,7 @@ export class McpServer {
     this.codec = createRequestStateCodec({ key });
     this.pager = new Pager(typeof key === 'string' ? Buffer.from(key) : key, options.pageSize);
     this.bus = options.eventBus ?? new InMemoryServerEventBus();
+    this.tasks = new TaskRunner(options.taskStore ?? new InMemoryTaskStore(), options.tasks);
     this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 
@@ -262,6 +272,7 @@ export class McpServer {
     const open = [...this.open];
     this.open.clear();
     await Promise.all(open.map((o) => o.close()));
+    await this.tasks.closeAll();
   }
 
   private track(handle: { close(): Promise<void> }): void {
@@ -269,7 +280,7 @@ export class McpServer {
   }
 
   private protocolServer(): CatalogServer {
-    return createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec, pager: this.pager });
+    return createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec, pager: this.pager, tasks: this.tasks });
   }
 
   /** A `Server` for a connection that outlives its requests: it follows the event bus until it closes. */

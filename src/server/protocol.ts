@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -19,8 +20,10 @@ import {
 import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from '../invoke/text-methods';
 import { promptResult, resourceResult } from '../invoke/contents';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
-import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog } from './catalog';
+import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from './catalog';
 import type { ListName, Pager } from './pages';
+import { installTaskHandlers, statusNotifier } from './task-handlers';
+import { wireTask, type TaskRunner } from './tasks';
 
 /**
  * One SDK `Server` instance over the precomputed catalog. The SDK makes one per HTTP request (2026-07-28),
@@ -33,6 +36,7 @@ export interface ProtocolSettings {
   readonly instructions?: string;
   readonly codec: RequestStateCodec;
   readonly pager: Pager;
+  readonly tasks: TaskRunner;
 }
 
 type Capabilities = Readonly<Record<string, unknown>> | undefined;
@@ -42,6 +46,7 @@ function capabilitiesOf(catalog: Catalog): ServerCapabilities {
   if (catalog.hasResources) capabilities.resources = { subscribe: true, listChanged: true };
   if (catalog.hasPrompts) capabilities.prompts = { listChanged: true };
   if (catalog.hasResources || catalog.hasPrompts) capabilities.completions = {};
+  if (catalog.usesTasks) (capabilities as Record<string, unknown>).tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
   if (catalog.usesApps) capabilities.extensions = { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } };
   return capabilities;
 }
@@ -127,6 +132,15 @@ function stringArguments(args: unknown): Readonly<Record<string, unknown>> | und
   return typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined;
 }
 
+/** Whether a 2025-era request asks to run as a task (`params.task`, an object). */
+function asksForTask(params: unknown): params is { readonly task: { readonly ttl?: unknown } } {
+  const task = (params as { task?: unknown } | undefined)?.task;
+  return typeof task === 'object' && task !== null;
+}
+
+/** The first revision without task methods (dates compare as text). */
+const MODERN_REVISION = '2026-07-28';
+
 const LOG_LEVELS: ReadonlySet<unknown> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 const LIST_METHODS: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'tasks/list']);
 
@@ -151,6 +165,14 @@ type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 /** The SDK `Server` with this library's parameter checks in front of every handler, and release hooks run on close. */
 export class CatalogServer extends Server {
   private readonly releases: (() => void)[] = [];
+  /** Names this connection as the owner of its tasks when it has no HTTP session id (stdio, in-process). */
+  readonly connectionId = randomUUID();
+
+  /** Whether this instance serves protocol revision 2026-07-28 or later (no task methods there). */
+  get modern(): boolean {
+    const version = this.getNegotiatedProtocolVersion();
+    return version !== undefined && version >= MODERN_REVISION;
+  }
 
   /** Runs `release` once when the connection closes (it stops following the event bus, for one). */
   onClosed(release: () => void): void {
@@ -167,6 +189,8 @@ export class CatalogServer extends Server {
     const wrapped = super._wrapHandler(method, handler);
     return (request, ctx) => {
       precheck(method, request);
+      // A task-creating tools/call answers CreateTaskResult, which the SDK's CallToolResult check would refuse.
+      if (method === 'tools/call' && asksForTask(request.params) && !this.modern) return handler(request, ctx);
       return wrapped(request, ctx);
     };
   }
@@ -179,7 +203,33 @@ function paged<T>(pager: Pager, list: ListName, items: readonly T[], keyOf: (ite
 }
 
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
-function installToolHandlers(server: Server, catalog: Catalog, { codec, pager }: ProtocolSettings): void {
+/** Who a request's tasks belong to: its HTTP session, else its connection. */
+function ownerOf(server: CatalogServer, ctx: ServerContext): string {
+  return ctx.sessionId ?? server.connectionId;
+}
+
+/**
+ * Runs a task tool as a task when the 2025-era request asks for one (`params.task`), refuses a task-only tool
+ * called without; `undefined` for an ordinary call. 2026-07-28 has no task methods here: calls run directly.
+ */
+async function asTask(server: CatalogServer, tool: RegisteredTool, params: Readonly<Record<string, unknown>>, ctx: ServerContext, tasks: TaskRunner) {
+  if (!tool.model.task || server.modern) return undefined;
+  const args = params.arguments;
+  if (!asksForTask(params)) {
+    if (tool.model.task === 'optional') return undefined;
+    throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `The tool '${tool.model.name}' runs only as a task: call it with params.task.`);
+  }
+  const init = contextInitOf(server, ctx);
+  const task = await tasks.start(
+    ownerOf(server, ctx),
+    params.task.ttl,
+    (signal) => tool.call(args, { ...init, signal, reportProgress: undefined }),
+    statusNotifier(server),
+  );
+  return { task: wireTask(task) };
+}
+
+function installToolHandlers(server: CatalogServer, catalog: Catalog, { codec, pager, tasks }: ProtocolSettings): void {
   server.setRequestHandler('tools/list', (req, ctx) => {
     const listings = catalog.listings;
     const tools = negotiatedApps(callerOf(server, ctx).clientCapabilities) ? listings.tools : listings.plainTools;
@@ -188,6 +238,8 @@ function installToolHandlers(server: Server, catalog: Catalog, { codec, pager }:
   server.setRequestHandler('tools/call', async (req, ctx) => {
     const tool = catalog.tool(req.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
+    const created = await asTask(server, tool, req.params as unknown as Readonly<Record<string, unknown>>, ctx, tasks);
+    if (created) return created as never;
     // Tool calls answer errors as results; only `requireInput` rejects.
     return tool.call(req.params.arguments, contextInitOf(server, ctx)).catch((error: unknown) => {
       if (error instanceof InputRequired) return inputRequiredOf(error, codec);
@@ -250,6 +302,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
     requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
   });
   installToolHandlers(server, catalog, settings);
+  if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, (ctx) => ownerOf(server, ctx));
   if (catalog.hasResources) installResourceHandlers(server, catalog, settings);
   if (catalog.hasPrompts) installPromptHandlers(server, catalog, settings);
   if (catalog.hasResources || catalog.hasPrompts) installCompletionHandler(server, catalog);
