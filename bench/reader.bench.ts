@@ -4,6 +4,7 @@ import { validateSync } from 'class-validator';
 import { Bench } from 'tinybench';
 import { z } from 'zod';
 import { argumentsReader } from '../src/invoke/reader';
+import { forceRecordStrategy } from '../src/invoke/record-reader';
 import { INVALID, newFailure } from '../src/invoke/failure';
 import { toolsOf } from '../src/schema/tools';
 import { CvOrder, Customer, Line, Order, OrderTools, Status, invalidOrder, validOrder } from './order';
@@ -14,6 +15,10 @@ import { CvOrder, Customer, Line, Order, OrderTools, Status, invalidOrder, valid
  */
 const model = toolsOf(OrderTools)[0].model;
 const ours = argumentsReader(model.params, model.arity);
+// The same reader as runtimes that forbid code generation get it (record readers interpreted).
+forceRecordStrategy('interpreted');
+const interpreted = argumentsReader(model.params, model.arity);
+forceRecordStrategy(undefined);
 
 const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
@@ -90,6 +95,7 @@ function sanity(): void {
   const f = newFailure();
   if (ours(validOrder(), f) === INVALID) throw new Error('our reader refused the valid order');
   if (ours(invalidOrder(), newFailure()) !== INVALID) throw new Error('our reader accepted the invalid order');
+  if (interpreted(validOrder(), newFailure()) === INVALID || interpreted(invalidOrder(), newFailure()) !== INVALID) throw new Error('the interpreted reader is wrong');
   if (typeof handWritten(validOrder()) === 'string' || typeof handWritten(invalidOrder()) !== 'string') throw new Error('hand-written reader is wrong');
   if (Array.isArray(classValidator(validOrder())) || !Array.isArray(classValidator(invalidOrder()))) throw new Error('class-validator baseline is wrong');
   if (!zodOrder.safeParse(validOrder()).success || zodOrder.safeParse(invalidOrder()).success) throw new Error('zod baseline is wrong');
@@ -100,6 +106,7 @@ async function measure(label: string, input: () => { order: Record<string, unkno
   const bench = new Bench({ time: 1500, warmup: true });
   bench
     .add('ours', () => void ours(args, newFailure()))
+    .add('ours, interpreted (no codegen)', () => void interpreted(args, newFailure()))
     .add('hand-written', () => void handWritten(args))
     .add('plainToInstance+validateSync', () => void classValidator(args))
     .add('zod 4 safeParse', () => void zodOrder.safeParse(args));
@@ -111,6 +118,7 @@ async function measure(label: string, input: () => { order: Record<string, unkno
   console.log(`  ours / hand-written            ${(o / hz.get('hand-written')!).toFixed(2)}x  (goal: at least 0.5x, within 2x)`);
   console.log(`  ours / plainToInstance+validate ${(o / hz.get('plainToInstance+validateSync')!).toFixed(1)}x  (goal: at least 50x)`);
   console.log(`  ours / zod 4                   ${(o / hz.get('zod 4 safeParse')!).toFixed(2)}x`);
+  console.log(`  interpreted / ours (compiled)   ${(hz.get('ours, interpreted (no codegen)')! / o).toFixed(2)}x  (the fallback where code generation is forbidden)`);
 }
 
 async function main(): Promise<void> {

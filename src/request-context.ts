@@ -1,3 +1,27 @@
+import { OneModelContextError } from './errors';
+
+/**
+ * The verified caller of a request over an authenticated HTTP endpoint (`RequestContext.auth`). It never holds
+ * the access token itself.
+ * @example
+ * @Tool({ scopes: ['orders:read'] })
+ * myOrders(ctx: RequestContext): string[] {
+ *   return orders.filter((o) => o.owner === ctx.auth?.subject).map((o) => o.id);
+ * }
+ */
+export interface AuthInfo {
+  /** The token's `sub`: the user it speaks for, or the client itself for the client-credentials grant. */
+  readonly subject?: string;
+  /** The OAuth client the token was issued to (`client_id`). */
+  readonly clientId: string;
+  /** The scopes the token grants. */
+  readonly scopes: readonly string[];
+  /** When the token expires, in seconds since the epoch. Tokens without one are refused. */
+  readonly expiresAt: number;
+  /** Every claim of the token: the JWT payload, or the introspection answer. */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
 /** What the server layer knows about a request; every field is optional for in-process calls. */
 export interface RequestContextInit {
   readonly signal?: AbortSignal;
@@ -18,6 +42,8 @@ export interface RequestContextInit {
   readonly requestState?: unknown;
   /** Why sampling and elicitation are unavailable, when they are. */
   readonly unavailable?: string;
+  /** The verified caller, over HTTP with `auth`. */
+  readonly auth?: AuthInfo;
 }
 
 /** One request the client fulfils before calling again: `elicitation/create`, `sampling/createMessage` or `roots/list`. */
@@ -30,13 +56,14 @@ export interface InputRequest {
  * Thrown by {@link RequestContext.requireInput}: the server answers the request with an input-required
  * result instead of the method's value.
  */
-export class InputRequired extends Error {
+export class InputRequired extends OneModelContextError {
+  readonly code = 'INPUT_REQUIRED';
+
   constructor(
     readonly inputRequests: Readonly<Record<string, InputRequest>>,
     readonly requestState?: unknown,
   ) {
     super('The request needs input from the client.');
-    this.name = 'InputRequired';
   }
 }
 
@@ -67,6 +94,8 @@ export class RequestContext {
   readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
   /** The state passed to `requireInput` in the previous round, verified by the server. */
   readonly requestState: unknown;
+  /** The verified caller (subject, client id, scopes, expiry, claims) over HTTP with `auth`; never the token. */
+  readonly auth: AuthInfo | undefined;
   readonly #init: RequestContextInit;
 
   constructor(init: RequestContextInit = {}) {
@@ -79,6 +108,7 @@ export class RequestContext {
     this.meta = init.meta;
     this.inputResponses = init.inputResponses;
     this.requestState = init.requestState;
+    this.auth = init.auth;
     this.#init = init;
   }
 

@@ -12,26 +12,29 @@ export type TokenKind =
   | 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'uint64'
   | 'char' | 'uuid' | 'date' | 'time' | 'timespan' | 'bytes' | 'json' | 'jsonObject' | 'jsonArray';
 
-/** A scalar hint token such as {@link Int32}. */
-export interface HintToken {
+/** A scalar hint token such as {@link Int32}; `K` is its kind, which fixes the TypeScript type it reads into. */
+export interface HintToken<K extends TokenKind = TokenKind> {
   readonly [HINT]: 'token';
-  readonly token: TokenKind;
+  readonly token: K;
   readonly name: string;
 }
 
-/** A combinator around another hint. */
-export interface HintCombinator {
-  readonly [HINT]: 'array' | 'set' | 'dictionary' | 'nullable';
-  readonly of: TypeHint;
+/** The kinds of combinator. */
+export type CombinatorKind = 'array' | 'set' | 'dictionary' | 'nullable';
+
+/** A combinator around another hint; `K` and `H` keep what it was built from, for {@link HintValue}. */
+export interface HintCombinator<K extends CombinatorKind = CombinatorKind, H extends TypeHint = TypeHint> {
+  readonly [HINT]: K;
+  readonly of: H;
 }
 
 /**
  * A union of string literals (`'metric' | 'imperial'`): a string enum whose member names are its values.
  * Made by {@link StringLiterals}; the generated facts module writes it for literal unions it reads.
  */
-export interface HintLiterals {
+export interface HintLiterals<V extends string = string> {
   readonly [HINT]: 'literals';
-  readonly values: readonly string[];
+  readonly values: readonly V[];
 }
 
 /** A TypeScript `enum` object (string, numeric or mixed). */
@@ -48,18 +51,18 @@ export type TypeHint =
   | readonly [TypeHint]
   | (() => TypeHint);
 
-function token(kind: TokenKind, name: string): HintToken {
+function token<K extends TokenKind>(kind: K, name: string): HintToken<K> {
   return Object.freeze({ [HINT]: 'token' as const, token: kind, name });
 }
 
-function combinator(kind: HintCombinator[typeof HINT], of: TypeHint): HintCombinator {
+function combinator<K extends CombinatorKind, H extends TypeHint>(kind: K, of: H): HintCombinator<K, H> {
   if (of === undefined || of === null) {
     throw new TypeError(`${name(kind)}() needs a type hint, for example ${name(kind)}(String).`);
   }
   return Object.freeze({ [HINT]: kind, of });
 }
 
-function name(kind: HintCombinator[typeof HINT]): string {
+function name(kind: CombinatorKind): string {
   return { array: 'ArrayOf', set: 'SetOf', dictionary: 'DictionaryOf', nullable: 'Nullable' }[kind];
 }
 
@@ -99,26 +102,26 @@ export const JsonObject = token('jsonObject', 'JsonObject');
 export const JsonArray = token('jsonArray', 'JsonArray');
 
 /** An array of `h`; `[h]` is the shorthand. @example `@Param({ type: ArrayOf(Int32) }) ids: number[]` */
-export function ArrayOf(h: TypeHint): HintCombinator {
+export function ArrayOf<const H extends TypeHint>(h: H): HintCombinator<'array', H> {
   return combinator('array', h);
 }
 /** A set of `h`: `uniqueItems`, received as a `Set`. @example `@Param({ type: SetOf(String) }) tags: Set<string>` */
-export function SetOf(h: TypeHint): HintCombinator {
+export function SetOf<const H extends TypeHint>(h: H): HintCombinator<'set', H> {
   return combinator('set', h);
 }
 /** A string-keyed dictionary of `h`. @example `@Param({ type: DictionaryOf(Number) }) prices: Record<string, number>` */
-export function DictionaryOf(h: TypeHint): HintCombinator {
+export function DictionaryOf<const H extends TypeHint>(h: H): HintCombinator<'dictionary', H> {
   return combinator('dictionary', h);
 }
 /** `h` or `null`. @example `@Param({ type: Nullable(String) }) note: string | null` */
-export function Nullable(h: TypeHint): HintCombinator {
+export function Nullable<const H extends TypeHint>(h: H): HintCombinator<'nullable', H> {
   return combinator('nullable', h);
 }
 /**
  * A union of string literals, listed as `{"type":"string","enum":[...values]}` and received as the string.
  * @example `@Param({ type: StringLiterals('metric', 'imperial') }) unit: 'metric' | 'imperial'`
  */
-export function StringLiterals(...values: string[]): HintLiterals {
+export function StringLiterals<const V extends readonly string[]>(...values: V): HintLiterals<V[number]> {
   if (values.length === 0 || values.some((v) => typeof v !== 'string') || new Set(values).size !== values.length) {
     throw new TypeError(`StringLiterals() takes one or more distinct strings, for example StringLiterals('metric', 'imperial').`);
   }

@@ -29,6 +29,18 @@ export function checkString(decorator: string, option: string, value: unknown): 
   }
 }
 
+/** OAuth scope-token characters (RFC 6749 section 3.3): printable ASCII but space, `"` and `\\`. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/** Checks a `scopes` option (`where`: `@Tool()`, `server.tool('name')` ...); a frozen copy, or `undefined` when not given. */
+export function checkScopes(where: string, value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((s) => typeof s !== 'string' || !SCOPE_TOKEN.test(s))) {
+    throw new TypeError(`${where}: 'scopes' must be a list of OAuth scopes without spaces, such as ['orders:read'].`);
+  }
+  return Object.freeze([...(value as string[])]);
+}
+
 export function checkBoolean(decorator: string, option: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'boolean') {
     throw new TypeError(`@${decorator}(): '${option}' must be true or false, got ${typeof value}.`);

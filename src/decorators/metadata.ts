@@ -13,13 +13,14 @@ const KEY = {
   params: 'onemodelcontext:params',
   properties: 'onemodelcontext:properties',
   description: 'onemodelcontext:description',
+  scopes: 'onemodelcontext:scopes',
 } as const;
 
 /** A constraint as the user meant it; the schema builder turns it into keywords. */
 export type Constraint =
   | { readonly kind: 'range'; readonly min: number; readonly max: number; readonly decorator: string }
   | { readonly kind: 'length'; readonly min?: number; readonly max?: number; readonly decorator: string }
-  | { readonly kind: 'pattern'; readonly pattern: string; readonly decorator: string }
+  | { readonly kind: 'pattern'; readonly pattern: string; readonly flags?: string; readonly decorator: string }
   | { readonly kind: 'format'; readonly format: 'email' | 'uri'; readonly decorator: string };
 
 /** The options each member decorator records, by kind (copied and frozen by the decorator). */
@@ -123,6 +124,16 @@ export function propertyRecordsOf(ctor: Function): readonly PropertyRecord[] {
 export function setDescription(target: object, key: string | symbol | undefined, text: string): void {
   if (key === undefined) Reflect.defineMetadata(KEY.description, text, target);
   else Reflect.defineMetadata(KEY.description, text, target, key);
+}
+
+/** `@Scopes` of a class: the default scopes of its members. */
+export function setClassScopes(ctor: Function, scopes: readonly string[]): void {
+  Reflect.defineMetadata(KEY.scopes, Object.freeze([...scopes]), ctor);
+}
+
+/** The `@Scopes` default of a class or the nearest base class that has one. */
+export function classScopesOf(ctor: Function): readonly string[] | undefined {
+  return Reflect.getMetadata(KEY.scopes, ctor);
 }
 
 /** `@Description` of a class (`key` undefined) or a method. */

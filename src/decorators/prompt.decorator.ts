@@ -1,10 +1,12 @@
-import { checkString, memberDecorator, refuseBareUse, type MemberDecorator } from './member';
+import { checkScopes, checkString, memberDecorator, refuseBareUse, type MemberDecorator } from './member';
 
 /** Options of {@link Prompt}. */
 export interface PromptOptions {
   readonly name?: string;
   readonly title?: string;
   readonly description?: string;
+  /** Scopes a caller's token must grant, over HTTP with `auth`; default: the class's `@Scopes`, else none. */
+  readonly scopes?: readonly string[];
 }
 
 /**
@@ -17,5 +19,5 @@ export function Prompt(nameOrOptions?: string | PromptOptions): MemberDecorator 
   refuseBareUse('Prompt', nameOrOptions, arguments[1]);
   const options: PromptOptions = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : { ...nameOrOptions };
   for (const key of ['name', 'title', 'description'] as const) checkString('Prompt', key, options[key]);
-  return memberDecorator({ kind: 'prompt', options });
+  return memberDecorator({ kind: 'prompt', options: { ...options, scopes: checkScopes('@Prompt()', options.scopes) } });
 }

@@ -1,4 +1,4 @@
-import { checkString, memberDecorator, refuseBareUse, type MemberDecorator } from './member';
+import { checkScopes, checkString, memberDecorator, refuseBareUse, type MemberDecorator } from './member';
 
 /** Options of {@link Resource}. */
 export interface ResourceOptions {
@@ -7,6 +7,8 @@ export interface ResourceOptions {
   readonly description?: string;
   /** Default `text/plain` for text results. */
   readonly mimeType?: string;
+  /** Scopes a caller's token must grant, over HTTP with `auth`; default: the class's `@Scopes`, else none. */
+  readonly scopes?: readonly string[];
 }
 
 /**
@@ -21,5 +23,5 @@ export function Resource(uriTemplate: string, options?: ResourceOptions): Member
     throw new TypeError(`@Resource() needs a URI or URI template, for example @Resource('notes://{id}').`);
   }
   for (const key of ['name', 'title', 'description', 'mimeType'] as const) checkString('Resource', key, options?.[key]);
-  return memberDecorator({ kind: 'resource', options: { ...options, uriTemplate } });
+  return memberDecorator({ kind: 'resource', options: { ...options, scopes: checkScopes('@Resource()', options?.scopes), uriTemplate } });
 }

@@ -1,5 +1,5 @@
 import type { TypeHint } from './hints';
-import { checkBoolean, checkString, memberDecorator, refuseBareUse, type MemberDecorator } from './member';
+import { checkBoolean, checkScopes, checkString, memberDecorator, refuseBareUse, type MemberDecorator } from './member';
 
 /** Options of {@link Tool}. */
 export interface ToolOptions {
@@ -22,6 +22,8 @@ export interface ToolOptions {
    * `'required'` (only as a task). Listed as `execution.taskSupport`.
    */
   readonly task?: 'optional' | 'required';
+  /** Scopes a caller's token must grant, over HTTP with `auth`; default: the class's `@Scopes`, else none. */
+  readonly scopes?: readonly string[];
 }
 
 /**
@@ -43,5 +45,6 @@ export function Tool(nameOrOptions?: string | ToolOptions): MemberDecorator {
   if (options.uiVisibility !== undefined && !Array.isArray(options.uiVisibility)) {
     throw new TypeError(`@Tool(): 'uiVisibility' must be an array such as ['model', 'app'].`);
   }
-  return memberDecorator({ kind: 'tool', options: { ...options, uiVisibility: options.uiVisibility && Object.freeze([...options.uiVisibility]) } });
+  const scopes = checkScopes('@Tool()', options.scopes);
+  return memberDecorator({ kind: 'tool', options: { ...options, scopes, uiVisibility: options.uiVisibility && Object.freeze([...options.uiVisibility]) } });
 }

@@ -31,77 +31,48 @@ function specifierOf(file: string, outDir: string, options: TS.CompilerOptions, 
 }
 
 export function emit(collected: Collected, outFile: string, options: TS.CompilerOptions, ts: typeof TS): string {
-  const runtime = new Set<string>(['registerSourceFacts']);
+  if (collected.classes.length === 0) return [...HEADER, 'export {};', ''].join('\n');
+  const writer = new FactsWriter(localNamesOf(collected.imports));
+  const body = collected.classes.map((c) => writer.registration(c));
+  const importLines = importLinesOf(collected.imports, writer.local, path.dirname(outFile), options, ts);
+  const runtimeLine = `import { ${[...writer.runtime].sort().join(', ')} } from 'onemodelcontext';`;
+  return [...HEADER, runtimeLine, ...importLines, '', body.join('\n\n'), ''].join('\n');
+}
+
+/** Names the module uses itself: its imports from the package and the globals it writes. */
+const TAKEN = [
+  'registerSourceFacts', 'ArrayOf', 'SetOf', 'DictionaryOf', 'Nullable', 'StringLiterals',
+  'String', 'Number', 'Boolean', 'BigInt', 'Date', 'URL', 'Uint8Array', 'Buffer', 'Array', 'Set', 'Map', 'Object',
+];
+
+/** The local name of each imported declaration: its own name, numbered when another import or a global has it. */
+function localNamesOf(imports: readonly Imported[]): ReadonlyMap<TS.Node, string> {
+  const taken = new Set<string>(TAKEN);
   const local = new Map<TS.Node, string>();
-  // Names the module uses itself: its imports from the package and the globals it writes.
-  const taken = new Set<string>([
-    'registerSourceFacts', 'ArrayOf', 'SetOf', 'DictionaryOf', 'Nullable', 'StringLiterals',
-    'String', 'Number', 'Boolean', 'BigInt', 'Date', 'URL', 'Uint8Array', 'Buffer', 'Array', 'Set', 'Map', 'Object',
-  ]);
-  for (const i of collected.imports) {
+  for (const i of imports) {
     const base = i.decl.name?.text ?? i.exportName;
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
     taken.add(name);
     local.set(i.decl, name);
   }
+  return local;
+}
 
-  const references = (fact: TypeFact): boolean => fact.kind === 'class' || fact.kind === 'enum' || ('of' in fact && references(fact.of));
-  const expression = (fact: TypeFact): string => {
-    switch (fact.kind) {
-      case 'global':
-        return fact.name;
-      case 'class':
-      case 'enum':
-        return local.get(fact.decl)!;
-      case 'literals':
-        runtime.add('StringLiterals');
-        return `StringLiterals(${fact.values.map(quote).join(', ')})`;
-      default:
-        runtime.add(COMBINATORS[fact.kind]);
-        return `${COMBINATORS[fact.kind]}(${expression(fact.of)})`;
-    }
-  };
-  // Imported classes and enums are read lazily: the application may import this module from a module they import.
-  const hint = (fact: TypeFact) => (references(fact) ? `() => ${expression(fact)}` : expression(fact));
-
-  const fields = (entries: readonly [string, string | undefined][]) =>
-    entries.filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${v}`).join(', ');
-  const member = (m: ParamOut | PropertyOut, first: [string, string]) =>
-    `{ ${fields([
-      first,
-      ['description', m.description === undefined ? undefined : quote(m.description)],
-      ['type', m.type && hint(m.type)],
-      ['design', 'design' in m ? m.design : undefined],
-      ['optional', m.optional ? 'true' : undefined],
-      ['default', m.default === undefined ? undefined : literal(m.default)],
-    ])} }`;
-  const method = (m: MethodOut) =>
-    [
-      '    {',
-      `      name: ${quote(m.name)},`,
-      ...(m.description === undefined ? [] : [`      description: ${quote(m.description)},`]),
-      m.params.length === 0 ? '      params: [],' : ['      params: [', ...m.params.map((p) => `        ${member(p, ['name', quote(p.name)])},`), '      ],'].join('\n'),
-      ...(m.returns ? [`      returns: ${hint(m.returns)},`] : []),
-      '    },',
-    ].join('\n');
-  const registration = (c: ClassOut) =>
-    [
-      `registerSourceFacts(${local.get(c.decl)}, {`,
-      ...(c.methods ? ['  methods: [', ...c.methods.map(method), '  ],'] : []),
-      ...(c.properties ? ['  properties: [', ...c.properties.map((p) => `    ${member(p, ['key', quote(p.key)])},`), '  ],'] : []),
-      '});',
-    ].join('\n');
-
-  if (collected.classes.length === 0) return [...HEADER, 'export {};', ''].join('\n');
-  const body = collected.classes.map(registration);
-  const outDir = path.dirname(outFile);
+/** One import line per module, sorted by specifier, names sorted within a line. */
+function importLinesOf(
+  imports: readonly Imported[],
+  local: ReadonlyMap<TS.Node, string>,
+  outDir: string,
+  options: TS.CompilerOptions,
+  ts: typeof TS,
+): string[] {
   const byModule = new Map<string, Imported[]>();
-  for (const i of collected.imports) {
+  for (const i of imports) {
     const specifier = specifierOf(i.decl.getSourceFile().fileName, outDir, options, ts);
     byModule.set(specifier, [...(byModule.get(specifier) ?? []), i]);
   }
-  const importLines = [...byModule.entries()]
+  return [...byModule.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([specifier, list]) => {
       const names = list
@@ -109,6 +80,78 @@ export function emit(collected: Collected, outFile: string, options: TS.Compiler
         .sort();
       return `import { ${names.join(', ')} } from ${quote(specifier)};`;
     });
-  const runtimeLine = `import { ${[...runtime].sort().join(', ')} } from 'onemodelcontext';`;
-  return [...HEADER, runtimeLine, ...importLines, '', body.join('\n\n'), ''].join('\n');
+}
+
+/** Writes the `registerSourceFacts` calls, noting which package helpers the written hints use. */
+class FactsWriter {
+  /** The names the module imports from the package. */
+  readonly runtime = new Set<string>(['registerSourceFacts']);
+
+  constructor(readonly local: ReadonlyMap<TS.Node, string>) {}
+
+  registration(c: ClassOut): string {
+    return [
+      `registerSourceFacts(${this.local.get(c.decl)}, {`,
+      ...(c.methods ? ['  methods: [', ...c.methods.map((m) => this.method(m)), '  ],'] : []),
+      ...(c.properties ? ['  properties: [', ...c.properties.map((p) => `    ${this.slot(p, ['key', quote(p.key)])},`), '  ],'] : []),
+      '});',
+    ].join('\n');
+  }
+
+  private method(m: MethodOut): string {
+    return [
+      '    {',
+      `      name: ${quote(m.name)},`,
+      ...(m.description === undefined ? [] : [`      description: ${quote(m.description)},`]),
+      m.params.length === 0
+        ? '      params: [],'
+        : ['      params: [', ...m.params.map((p) => `        ${this.slot(p, ['name', quote(p.name)])},`), '      ],'].join('\n'),
+      ...(m.returns ? [`      returns: ${this.hint(m.returns)},`] : []),
+      '    },',
+    ].join('\n');
+  }
+
+  /** A parameter or property as an object literal, `first` being its name or key. */
+  private slot(m: ParamOut | PropertyOut, first: [string, string]): string {
+    return `{ ${fields([
+      first,
+      ['description', m.description === undefined ? undefined : quote(m.description)],
+      ['type', m.type && this.hint(m.type)],
+      ['design', 'design' in m ? m.design : undefined],
+      ['optional', m.optional ? 'true' : undefined],
+      ['default', m.default === undefined ? undefined : literal(m.default)],
+    ])} }`;
+  }
+
+  /** Imported classes and enums are read lazily: the application may import this module from a module they import. */
+  private hint(fact: TypeFact): string {
+    return references(fact) ? `() => ${this.expression(fact)}` : this.expression(fact);
+  }
+
+  private expression(fact: TypeFact): string {
+    switch (fact.kind) {
+      case 'global':
+        return fact.name;
+      case 'class':
+      case 'enum':
+        return this.local.get(fact.decl)!;
+      case 'literals':
+        this.runtime.add('StringLiterals');
+        return `StringLiterals(${fact.values.map(quote).join(', ')})`;
+      default:
+        this.runtime.add(COMBINATORS[fact.kind]);
+        return `${COMBINATORS[fact.kind]}(${this.expression(fact.of)})`;
+    }
+  }
+}
+
+function references(fact: TypeFact): boolean {
+  return fact.kind === 'class' || fact.kind === 'enum' || ('of' in fact && references(fact.of));
+}
+
+function fields(entries: readonly [string, string | undefined][]): string {
+  return entries
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ');
 }

@@ -1,9 +1,10 @@
 import * as path from 'node:path';
 import type * as TS from 'typescript';
+import { OneModelContextError } from '../errors';
 
 /** A failure of the command itself (bad arguments, no TypeScript, a broken tsconfig): printed, exit 1. */
-export class GenerateError extends Error {
-  override readonly name = 'GenerateError';
+export class GenerateError extends OneModelContextError {
+  readonly code = 'GENERATE_FAILED';
 }
 
 /**

@@ -1,14 +1,13 @@
+import { OneModelContextError } from '../errors';
+
 /**
  * An error whose message the model may see: the tool answers an `isError` result with exactly this text.
  * Any other exception is answered `The tool failed.` and published on `TOOL_FAILED_CHANNEL`.
  * @example
  * if (!found) throw new ToolError(`No docket ${id}.`);
  */
-export class ToolError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ToolError';
-  }
+export class ToolError extends OneModelContextError {
+  readonly code = 'TOOL_ERROR';
 }
 
 /**
@@ -16,12 +15,26 @@ export class ToolError extends Error {
  * @example
  * await expect(server.callTool('nope', {})).rejects.toThrow(UnknownToolError);
  */
-export class UnknownToolError extends Error {
-  readonly code = -32602;
+export class UnknownToolError extends OneModelContextError {
+  readonly code = 'UNKNOWN_TOOL';
+  readonly jsonRpcCode = -32602;
 
   constructor(readonly tool: string) {
     super(`Unknown tool: ${tool.length > 128 ? `${tool.slice(0, 128)}…` : tool}`);
-    this.name = 'UnknownToolError';
+  }
+}
+
+/**
+ * The reason a tool's `signal` aborts when the server's `requestTimeoutMs` passes; the client gets an
+ * `isError` result saying the tool did not finish in time.
+ * @example
+ * if (signal.aborted && signal.reason instanceof ToolTimeoutError) return partialResult;
+ */
+export class ToolTimeoutError extends OneModelContextError {
+  readonly code = 'TOOL_TIMEOUT';
+
+  constructor(readonly timeoutMs: number) {
+    super(`The tool did not finish within ${timeoutMs} ms.`);
   }
 }
 

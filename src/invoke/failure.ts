@@ -39,3 +39,18 @@ export function formatPath(steps: readonly (string | number)[]): string {
 export function argumentMessage(f: Failure): string {
   return `Argument '${formatPath(f.path)}' is not valid.${f.expected ? ` ${f.expected}` : ''}`;
 }
+
+/**
+ * A reader or writer built once per tool. If building it throws, the result throws the same error on
+ * every call instead, where the call's own handling masks it (`The tool failed.`, published): nothing is
+ * thrown where the tool is registered, and no builder text reaches a client.
+ */
+export function buildOrDefer<T extends (...args: never[]) => unknown>(build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    return ((() => {
+      throw error;
+    }) as unknown) as T;
+  }
+}

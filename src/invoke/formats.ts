@@ -35,19 +35,46 @@ function realDay(s: string): boolean {
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+/**
+ * The shapes ajv-formats' `date-time` accepts, as one regex: `T`, `t` or a space between date and time,
+ * and an offset `Z`, `+01`, `+0100` or `+01:00`. ajv-formats splits on any whitespace; the rarer
+ * separators (tab, no-break space ...) are handed to it.
+ */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)$/;
+
+/** Where the offset of a date-time `DATE_TIME` matched starts: after the seconds and any fraction. */
+function offsetStart(s: string): number {
+  let i = 19;
+  if (s.charCodeAt(i) === 46) for (i++; s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57; i++);
+  return i;
+}
+
+/** Offset minutes east of UTC of a matched date-time, with the offset starting at `i`. */
+function offsetMinutes(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c === 90 || c === 122) return 0;
+  const minutes = s.length - i === 3 ? 0 : two(s, s.length - 2);
+  return (c === 45 ? -1 : 1) * (two(s, i + 1) * 60 + minutes);
+}
 
 /**
  * RFC 3339 date-time, as ajv-formats checks it, without its string splitting on the hot path; leap
- * seconds (`:60`) go to ajv-formats itself. A test holds the two to the same answers.
+ * seconds (`:60`) and unusual separators go to ajv-formats itself. A test holds the two to the same answers.
  */
 export function isDateTime(s: string): boolean {
-  if (!DATE_TIME.test(s) || !realDay(s) || two(s, 11) > 23) return false;
-  // Leap seconds (and ajv-formats' reading of them, which allows minute 60 when the offset makes it 23:59 UTC).
-  if (two(s, 14) > 59 || two(s, 17) > 59) return ajvDateTime(s);
-  const last = s.charCodeAt(s.length - 1);
-  return last === 90 || last === 122 || (two(s, s.length - 5) <= 23 && two(s, s.length - 2) <= 59);
+  if (!DATE_TIME.test(s)) return ajvDateTime(s);
+  if (!realDay(s)) return false;
+  const at = offsetStart(s);
+  const c = s.charCodeAt(at);
+  if (c !== 90 && c !== 122 && (two(s, at + 1) > 23 || (s.length - at > 3 && two(s, s.length - 2) > 59))) return false;
+  // Leap seconds, as ajv-formats reads them: any time whose UTC reading is 23:59 may have second 60, and
+  // its check lets hour 24 and minute 60 through when the offset brings them back to 23:59 UTC.
+  if (two(s, 11) > 23 || two(s, 14) > 59 || two(s, 17) > 59) return ajvDateTime(s);
+  return true;
 }
+
+/** 400 Gregorian years, in milliseconds: the calendar repeats after them, leap days included. */
+const FOUR_CENTURIES_MS = 146_097 * 86_400_000;
 
 /**
  * The `Date` of a string `isDateTime` accepted, built from its digits: several times faster than
@@ -56,25 +83,14 @@ export function isDateTime(s: string): boolean {
 export function dateTimeToDate(s: string): Date {
   const year = two(s, 0) * 100 + two(s, 2);
   let ms = 0;
-  let i = 19;
-  if (s.charCodeAt(i) === 46) {
-    let scale = 100;
-    for (i++; i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57; i++) {
-      ms += (s.charCodeAt(i) - 48) * scale;
-      scale /= 10;
-    }
-    ms = Math.floor(ms);
+  let scale = 100;
+  for (let i = 20; s.charCodeAt(19) === 46 && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57; i++) {
+    ms += (s.charCodeAt(i) - 48) * scale;
+    scale /= 10;
   }
-  const last = s.charCodeAt(s.length - 1);
-  const offset = last === 90 || last === 122 ? 0 : (s.charCodeAt(s.length - 6) === 45 ? -1 : 1) * (two(s, s.length - 5) * 60 + two(s, s.length - 2));
-  const utc = Date.UTC(year, two(s, 5) - 1, two(s, 8), two(s, 11), two(s, 14), two(s, 17), ms) - offset * 60_000;
-  // Date.UTC maps years 0-99 to 1900-1999; set the full year explicitly for those.
-  if (year < 100) {
-    const d = new Date(utc);
-    d.setUTCFullYear(d.getUTCFullYear() - 1900);
-    return d;
-  }
-  return new Date(utc);
+  // Date.UTC reads years 0-99 as 1900-1999; 400 years later the calendar is the same, so count from there.
+  const utc = Date.UTC(year + 400, two(s, 5) - 1, two(s, 8), two(s, 11), two(s, 14), two(s, 17), Math.floor(ms)) - FOUR_CENTURIES_MS;
+  return new Date(utc - offsetMinutes(s, offsetStart(s)) * 60_000);
 }
 
 /** RFC 3339 full-date, as ajv-formats checks it. */
@@ -95,8 +111,14 @@ export function formatCheck(format: StringFormat): Check {
   return CHECKS[format];
 }
 
-/** RFC 4648 base64 with padding, as `contentEncoding: base64` means. */
-export const isBase64: Check = checkOf(fullFormats.byte);
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/;
+
+/**
+ * Canonical RFC 4648 base64: the standard alphabet, padded to a multiple of four, and the unused bits of
+ * the last character zero (so one text means one byte string). ajv-formats' `byte` is not used: its
+ * multiline regex accepts any text holding a newline followed by anything.
+ */
+export const isBase64: Check = (s) => BASE64.test(s);
 
 /** What each format is called in error messages. */
 export const FORMAT_NAMES: Readonly<Record<StringFormat, string>> = {

@@ -1,10 +1,11 @@
 import { channel } from 'node:diagnostics_channel';
+import { Log } from '../log';
 import type { ToolModel } from '../schema/model';
 import { InputRequired, RequestContext, type RequestContextInit } from '../request-context';
-import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
-import { INVALID, argumentMessage, newFailure } from './failure';
+import { TOOL_FAILED_CHANNEL, ToolError, ToolTimeoutError } from './errors';
+import { INVALID, argumentMessage, buildOrDefer, newFailure } from './failure';
 import { argumentsReader } from './reader';
-import { errorResult, resultWriter, type CallToolResult } from './results';
+import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
 import { methodRunner, type InvokeHook } from './invocation';
 
 /** How a registered tool is called. */
@@ -17,22 +18,62 @@ export type ToolCall = (args: unknown, init: RequestContextInit) => Promise<Call
 
 const failed = channel(TOOL_FAILED_CHANNEL);
 
-/** Answers an exception: a `ToolError` with its message, anything else masked and published. */
-export function failureResult(tool: string, error: unknown): CallToolResult {
+/** Answers an exception: a `ToolError` with its message, anything else masked, published and logged. */
+export function failureResult(tool: string, error: unknown, init: RequestContextInit, log: Log): CallToolResult {
   if (error instanceof ToolError) return errorResult(error.message);
   if (failed.hasSubscribers) failed.publish({ tool, error });
+  const { requestId, sessionId } = init;
+  if (error instanceof ResultMismatchError) {
+    log.error(`The result of tool '${tool}' does not match its output schema at '${error.path}'`, { event: 'result.mismatch', tool, requestId, sessionId, path: error.path, error });
+  } else {
+    log.error(`Tool '${tool}' failed`, { event: 'tool.failed', tool, requestId, sessionId, error });
+  }
   return errorResult('The tool failed.');
 }
 
-class Timeout extends Error {}
+/**
+ * Runs `run` with a signal that aborts after `ms` (and when `signal` aborts); a run that has not settled
+ * by then rejects with a `ToolTimeoutError` (also the signal's abort reason). Without `ms`, `run` gets `signal` itself.
+ */
+async function withTimeout<T>(run: (signal: AbortSignal | undefined) => T | Promise<T>, ms: number | undefined, signal: AbortSignal | undefined): Promise<T> {
+  if (ms === undefined) return run(signal);
+  const controller = new AbortController();
+  const forward = () => controller.abort(signal!.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener('abort', forward, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const timeout = new ToolTimeoutError(ms);
+      controller.abort(timeout);
+      reject(timeout);
+    }, ms);
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(() => run(controller.signal)), expired]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', forward);
+  }
+}
+
+/** How a tool reads its arguments: `lenientJsonStrings` reads objects and arrays sent as JSON text. */
+export interface CompileOptions {
+  readonly requestTimeoutMs?: number;
+  readonly lenientJsonStrings?: boolean;
+  /** Where masked failures and timeouts are written; nothing when left out. */
+  readonly log?: Log;
+}
 
 /**
  * Compiles a tool's call path once: the argument reader, the way to invoke the target and the result
- * writer. `requestTimeoutMs` aborts the tool's signal and answers an error result.
+ * writer. `requestTimeoutMs` aborts the tool's signal and answers an error result. A throw anywhere in
+ * reading, invoking or writing (other than a `ToolError`) is the masked `The tool failed.`.
  */
-export function compileTool(model: ToolModel, target: ToolTarget, options: { readonly requestTimeoutMs?: number } = {}): ToolCall {
-  const read = argumentsReader(model.params, model.arity);
-  const write = resultWriter(model.result, model.name);
+export function compileTool(model: ToolModel, target: ToolTarget, options: CompileOptions = {}): ToolCall {
+  const log = options.log ?? Log.silent;
+  const read = buildOrDefer(() => argumentsReader(model.params, model.arity, { lenientJsonStrings: options.lenientJsonStrings }));
+  const write = buildOrDefer(() => resultWriter(model.result, model.name));
   const { contextIndex, signalIndex } = model;
   const names = model.params.map((p) => [p.index, p.name] as const);
   const invoke =
@@ -46,41 +87,29 @@ export function compileTool(model: ToolModel, target: ToolTarget, options: { rea
   const timeoutMs = options.requestTimeoutMs;
 
   return async (args, init) => {
-    const f = newFailure();
-    const argv = read(args, f);
-    if (argv === INVALID) return errorResult(argumentMessage(f));
-    let timer: NodeJS.Timeout | undefined;
-    let controller: AbortController | undefined;
-    if (timeoutMs !== undefined) {
-      controller = new AbortController();
-      const outer = init.signal;
-      if (outer?.aborted) controller.abort(outer.reason);
-      else outer?.addEventListener('abort', () => controller!.abort(outer.reason), { once: true });
-    }
-    const context = new RequestContext(controller ? { ...init, signal: controller.signal } : init);
-    if (contextIndex !== undefined) argv[contextIndex] = context;
-    if (signalIndex !== undefined) argv[signalIndex] = context.signal;
     try {
-      const running = Promise.resolve().then(() => invoke(argv, context));
-      const value = controller
-        ? await Promise.race([
-            running,
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(() => {
-                controller!.abort(new Timeout(`timed out after ${timeoutMs} ms`));
-                reject(new Timeout());
-              }, timeoutMs);
-            }),
-          ])
-        : await running;
+      const f = newFailure();
+      const argv = read(args, f);
+      if (argv === INVALID) return errorResult(argumentMessage(f));
+      const value = await withTimeout(
+        (signal) => {
+          const context = new RequestContext(signal === init.signal ? init : { ...init, signal });
+          if (contextIndex !== undefined) argv[contextIndex] = context;
+          if (signalIndex !== undefined) argv[signalIndex] = context.signal;
+          return invoke(argv, context);
+        },
+        timeoutMs,
+        init.signal,
+      );
       return write(value);
     } catch (error) {
-      if (error instanceof Timeout) return errorResult(`The tool did not finish within ${timeoutMs} ms.`);
+      if (error instanceof ToolTimeoutError) {
+        log.warn(`Tool '${model.name}' did not finish within ${timeoutMs} ms`, { event: 'tool.timeout', tool: model.name, requestId: init.requestId, sessionId: init.sessionId });
+        return errorResult(error.message);
+      }
       // Not a failure: the server layer answers it with an input-required result.
       if (error instanceof InputRequired) throw error;
-      return failureResult(model.name, error);
-    } finally {
-      if (timer) clearTimeout(timer);
+      return failureResult(model.name, error, init, log);
     }
   };
 }

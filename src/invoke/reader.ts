@@ -1,16 +1,24 @@
 import type { SlotModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
 import { INVALID, fail, type Failure } from './failure';
 import { FORMAT_NAMES, dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
-import { firstValidationError, needsClassValidator } from './validator';
+import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reader, type RecordPlan } from './record-reader';
+import { firstValidationError, leftToClassValidator, type LeftToClassValidator } from './validator';
 import { isObject } from './values';
 import { transformsOf } from '../decorators/foreign';
 
 /**
  * Compiled argument readers: one closure tree per tool, built once from the type model. A reader checks
  * everything the schema promises and converts to what the method receives; it returns `INVALID` (and fills
- * the `Failure`) for the first invalid value. No coercion: `"2"` is not an integer.
+ * the `Failure`) for the first invalid value. No coercion: `"2"` is not an integer (unless a server opts in
+ * to `lenientJsonStrings`, which reads a JSON-encoded object or array sent as a string).
  */
-export type Reader = (value: unknown, f: Failure) => unknown;
+export type { Reader };
+
+/**
+ * `read` converts to what the method receives; `lenient` does the same and also reads an object or array
+ * sent as JSON text; `check` only validates (results against their own output schema).
+ */
+export type ReadMode = 'read' | 'lenient' | 'check';
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -30,53 +38,74 @@ function codePoints(s: string): number {
   return n;
 }
 
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+
+/** `exactly 1 character`, `2 to 5 items`, `at least 3 characters`: the unit agrees with the last number. */
+function lengthText(min: number | undefined, max: number | undefined, unit: 'character' | 'item'): string {
+  const of = (n: number | undefined) => (n === 1 ? unit : `${unit}s`);
+  if (min !== undefined && max !== undefined) return min === max ? `exactly ${min} ${of(min)}` : `${min} to ${max} ${of(max)}`;
+  if (min !== undefined) return `at least ${min} ${of(min)}`;
+  return `at most ${max} ${of(max)}`;
 }
 
-function lengthText(min: number | undefined, max: number | undefined, unit: string): string {
-  if (min !== undefined && max !== undefined) return min === max ? `exactly ${min} ${unit}` : `${min} to ${max} ${unit}`;
-  if (min !== undefined) return `at least ${min} ${unit}`;
-  return `at most ${max} ${unit}`;
+/** `from 1 to 5`, `at least 0`, `at most 10`: a numeric range in words, an open end left out. */
+function rangeText(min: number, max: number): string {
+  if (Number.isFinite(min) && Number.isFinite(max)) return `from ${min} to ${max}`;
+  return Number.isFinite(min) ? `at least ${min}` : `at most ${max}`;
 }
 
-const caches = { read: new WeakMap<TypeNode, Reader>(), check: new WeakMap<TypeNode, Reader>() };
+const cacheSet = () => ({ read: new WeakMap<TypeNode, Reader>(), lenient: new WeakMap<TypeNode, Reader>(), check: new WeakMap<TypeNode, Reader>() });
+const caches = { generated: cacheSet(), interpreted: cacheSet() };
 
 /**
- * The reader of one type; the same model node always gives the same reader. `check` readers only
- * validate (results against their own output schema) and are cached apart from `read` ones.
+ * The reader of one type; the same model node always gives the same reader for a mode (and for the
+ * record strategy in use, so a test can build both kinds side by side).
  */
-export function readerOf(node: TypeNode, mode: 'read' | 'check' = 'read'): Reader {
-  let reader = caches[mode].get(node);
+export function readerOf(node: TypeNode, mode: ReadMode = 'read'): Reader {
+  const cache = caches[recordStrategy()][mode];
+  let reader = cache.get(node);
   if (!reader) {
-    reader = compile(node, mode);
-    caches[mode].set(node, reader);
+    reader = mode === 'lenient' ? lenient(node, compile(node, mode)) : compile(node, mode);
+    cache.set(node, reader);
   }
   return reader;
 }
 
-function compile(node: TypeNode, mode: 'read' | 'check'): Reader {
+/** Reads a JSON-encoded object or array sent as a string where the schema expects one (opt-in). */
+function lenient(node: TypeNode, read: Reader): Reader {
+  const shape = node.kind === 'array' || (node.kind === 'json' && node.shape === 'array') ? 'array' : 'object';
+  if (node.kind !== 'record' && node.kind !== 'array' && node.kind !== 'dictionary' && !(node.kind === 'json' && node.shape !== 'any')) return read;
+  return (v, f) => {
+    if (typeof v !== 'string') return read(v, f);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(v);
+    } catch {
+      return read(v, f);
+    }
+    const fits = shape === 'array' ? Array.isArray(parsed) : typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+    return read(fits ? parsed : v, f);
+  };
+}
+
+function compile(node: TypeNode, mode: ReadMode): Reader {
   switch (node.kind) {
     case 'boolean':
       return (v, f) => (typeof v === 'boolean' ? v : fail(f, `Expected true or false, got ${typeName(v)}.`));
     case 'number': {
       const min = node.minimum ?? -Infinity;
       const max = node.maximum ?? Infinity;
-      const expected = Number.isFinite(min) || Number.isFinite(max) ? `Expected a number from ${min} to ${max}.` : 'Expected a number.';
+      const expected = Number.isFinite(min) || Number.isFinite(max) ? `Expected a number ${rangeText(min, max)}.` : 'Expected a number.';
       return (v, f) => (typeof v === 'number' && v >= min && v <= max ? v : fail(f, expected));
     }
     case 'integer': {
-      const { minimum: min, maximum: max, bigint } = node;
+      const { minimum: min, maximum: max } = node;
       const expected = `Expected a whole number from ${min} to ${max}.`;
-      if (bigint && mode === 'read') {
-        return (v, f) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? BigInt(v) : fail(f, expected));
-      }
-      if (bigint) {
-        return (v, f) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fail(f, expected));
-      }
-      return (v, f) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fail(f, expected));
+      const check: Reader = (v, f) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fail(f, expected));
+      if (!node.bigint || mode === 'check') return check;
+      return (v, f) => {
+        const x = check(v, f);
+        return x === INVALID ? x : BigInt(x as number);
+      };
     }
     case 'string':
       return stringReader(node, mode);
@@ -90,8 +119,8 @@ function compile(node: TypeNode, mode: 'read' | 'check'): Reader {
       };
     }
     case 'enum': {
-      const values = new Map(node.names.map((n, i) => [n, node.values[i]] as const));
-      const shown = node.names.length <= 20 ? node.names.join(', ') : `${node.names.slice(0, 20).join(', ')}, ...`;
+      const values = new Map(node.listed.map((n, i) => [n, node.values[i]] as const));
+      const shown = node.listed.length <= 20 ? node.listed.join(', ') : `${node.listed.slice(0, 20).join(', ')}, ...`;
       const expected = `Expected one of: ${shown}.`;
       if (mode === 'check') return (v, f) => (typeof v === 'string' && values.has(v) ? v : fail(f, expected));
       return (v, f) => (typeof v === 'string' && values.has(v) ? values.get(v) : fail(f, expected));
@@ -104,7 +133,7 @@ function compile(node: TypeNode, mode: 'read' | 'check'): Reader {
       return arrayReader(node, mode);
     case 'dictionary': {
       const value = readerOf(node.values, mode);
-      const asMap = node.as === 'map' && mode === 'read';
+      const asMap = node.as === 'map' && mode !== 'check';
       return (v, f) => {
         if (!isObject(v)) return fail(f, `Expected an object, got ${typeName(v)}.`);
         const out: Map<string, unknown> | Record<string, unknown> = asMap ? new Map() : Object.create(null);
@@ -130,39 +159,84 @@ function compile(node: TypeNode, mode: 'read' | 'check'): Reader {
   }
 }
 
-function stringReader(node: Extract<TypeNode, { kind: 'string' }>, mode: 'read' | 'check'): Reader {
-  const { minLength: min, maxLength: max, format, as } = node;
+/**
+ * A `URL`, or `INVALID`: `format: uri` accepts some text the WHATWG parser cannot hold (`http://a:99999`),
+ * and a parameter declared `URL` refuses it (a deliberate difference, DESIGN.md section 6).
+ */
+function toUrl(s: string, f: Failure): unknown {
+  return URL.canParse(s) ? new URL(s) : fail(f, 'Expected an absolute URL.');
+}
+
+function converterOf(as: Extract<TypeNode, { kind: 'string' }>['as']): ((s: string, f: Failure) => unknown) | undefined {
+  switch (as) {
+    case 'string':
+      return undefined;
+    case 'date':
+      return dateTimeToDate;
+    case 'url':
+      return toUrl;
+    case 'timespan':
+      return timeSpanToMs;
+  }
+}
+
+function stringReader(node: Extract<TypeNode, { kind: 'string' }>, mode: ReadMode): Reader {
+  const { minLength: min, maxLength: max, format } = node;
   const pattern = node.pattern === undefined ? undefined : new RegExp(node.pattern, 'u');
   const check = format && formatCheck(format);
-  const lengthExpected = min !== undefined || max !== undefined ? `Expected ${lengthText(min, max, 'characters')}.` : '';
+  const lengthExpected = min !== undefined || max !== undefined ? `Expected ${lengthText(min, max, 'character')}.` : '';
   const patternExpected = `Expected text matching ${node.pattern}.`;
   const formatExpected = format && `Expected ${FORMAT_NAMES[format]}.`;
-  const convert =
-    mode === 'check' || as === 'string' ? undefined : as === 'date' ? dateTimeToDate : as === 'url' ? (s: string) => new URL(s) : timeSpanToMs;
+  const convert = mode === 'check' ? undefined : converterOf(node.as);
   return (v, f) => {
     if (typeof v !== 'string') return fail(f, `Expected a string, got ${typeName(v)}.`);
     if (min !== undefined || max !== undefined) {
-      // UTF-16 length is an upper bound of the code point count; count only when it matters.
-      const n = (min !== undefined && v.length < min) || (max !== undefined && v.length > max) ? codePoints(v) : v.length;
+      // Code points lie between half the UTF-16 length and the length itself; count them only when that
+      // range straddles a bound.
+      let n = v.length;
+      if ((max !== undefined && n > max) || (min !== undefined && n >= min && n < 2 * min)) n = codePoints(v);
       if ((min !== undefined && n < min) || (max !== undefined && n > max)) return fail(f, lengthExpected);
     }
     if (pattern && !pattern.test(v)) return fail(f, patternExpected);
     if (check && !check(v)) return fail(f, formatExpected!);
-    return convert ? convert(v) : v;
+    return convert ? convert(v, f) : v;
   };
 }
 
-/** A key that identifies equal JSON values, for sets and `uniqueItems`. */
-function identity(v: unknown): unknown {
-  return typeof v === 'object' && v !== null ? JSON.stringify(v) : v;
+/**
+ * JSON text of a value with object keys sorted: equal for values JSON Schema calls equal (`{"a":1,"b":2}`
+ * and `{"b":2,"a":1}`), for sets and `uniqueItems`.
+ */
+function canonicalJson(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
 }
 
-function arrayReader(node: Extract<TypeNode, { kind: 'array' }>, mode: 'read' | 'check'): Reader {
+/**
+ * Finds items equal as JSON values: primitives by value (`0` and `-0` are one), objects and arrays by
+ * their canonical JSON in a map of their own, so the string `'{"a":1}'` and the object `{a:1}` differ.
+ */
+class JsonValueSet {
+  private readonly primitives = new Set<unknown>();
+  private readonly objects = new Set<string>();
+
+  /** Adds `v`; false when an equal value was there already. */
+  add(v: unknown): boolean {
+    const [into, key] = typeof v === 'object' && v !== null ? [this.objects, canonicalJson(v)] : [this.primitives, v];
+    if ((into as Set<unknown>).has(key)) return false;
+    (into as Set<unknown>).add(key);
+    return true;
+  }
+}
+
+function arrayReader(node: Extract<TypeNode, { kind: 'array' }>, mode: ReadMode): Reader {
   const item = readerOf(node.items, mode);
   const { minItems: min, maxItems: max, set, uniqueItems } = node;
   const counted = min !== undefined || max !== undefined;
-  const lengthExpected = `Expected ${lengthText(min, max, 'items')}.`;
-  const makeSet = set && mode === 'read';
+  const lengthExpected = `Expected ${lengthText(min, max, 'item')}.`;
+  const makeSet = set && mode !== 'check';
   // A set drops duplicates (DESIGN.md, as the seed's HashSet); a plain array with uniqueItems refuses them.
   const refuseDuplicates = uniqueItems && !set;
   return (v, f) => {
@@ -179,31 +253,19 @@ function arrayReader(node: Extract<TypeNode, { kind: 'array' }>, mode: 'read' | 
       out[i] = x;
     }
     if (refuseDuplicates || makeSet) {
-      const seen = new Map<unknown, unknown>();
+      const seen = new JsonValueSet();
+      const kept: unknown[] = [];
       for (let i = 0; i < n; i++) {
-        const key = identity(v[i]);
-        if (seen.has(key)) {
-          if (refuseDuplicates) {
-            f.path.push(i);
-            return fail(f, 'Expected no duplicate items.');
-          }
-          continue;
+        if (seen.add(v[i])) kept.push(out[i]);
+        else if (refuseDuplicates) {
+          f.path.push(i);
+          return fail(f, 'Expected no duplicate items.');
         }
-        seen.set(key, out[i]);
       }
-      if (makeSet) return new Set(seen.values());
+      if (makeSet) return new Set(kept);
     }
     return out;
   };
-}
-
-interface PropertyStep {
-  readonly name: string;
-  readonly key: string;
-  readonly read: Reader;
-  readonly required: boolean;
-  readonly fallback?: () => unknown;
-  readonly transforms: readonly ((value: unknown, obj: object) => unknown)[];
 }
 
 /** A fresh copy of a default for each call, so one call cannot change another's default. */
@@ -215,82 +277,48 @@ export function fallbackOf(slot: SlotModel): (() => unknown) | undefined {
 }
 
 /**
- * A record's reader is generated once per record class as a straight-line function (property names are
- * the class's own, embedded as JSON string literals), so every property access is monomorphic: this is
- * the hot path of most tools, and an interpreted loop over properties costs several times more.
+ * The steps of reading one record class: each property's reader, default and transforms, how the
+ * instance is made, and whether class-validator runs after. Reading these steps is `recordReaderOf`'s job
+ * (generated code, or the interpreted loop where code generation is forbidden).
  */
-function recordReader(node: RecordNode, mode: 'read' | 'check'): Reader {
+function recordPlan(node: RecordNode, mode: ReadMode): RecordPlan {
   const ctor = node.ctor as new () => Record<string, unknown>;
+  const converting = mode !== 'check';
   const steps: PropertyStep[] = node.properties.map((p) => ({
     name: p.name,
     key: p.key,
     read: readerOf(p.type, mode),
     required: p.required,
-    fallback: mode === 'read' && !p.required ? fallbackOf(p) : undefined,
-    transforms: mode === 'read' ? transformsOf(ctor, p.key, 'input') : [],
+    fallback: converting && !p.required ? fallbackOf(p) : undefined,
+    transforms: converting ? transformsOf(ctor, p.key, 'input') : [],
   }));
-  const validate = mode === 'read' && needsClassValidator(ctor);
-  const wireName = new Map(node.properties.map((p) => [p.key, p.name]));
   // plainToInstance calls the constructor without arguments, so initialisers run; so do we.
   const construct =
-    mode === 'check' ? () => ({}) : ctor.length === 0 ? () => new ctor() : () => Object.create(ctor.prototype) as Record<string, unknown>;
-  const afterValidation = (out: Record<string, unknown>, f: Failure): unknown => {
-    const error = firstValidationError(out);
-    if (!error) return out;
-    const last = error.path.length - 1;
-    if (typeof error.path[last] === 'string') error.path[last] = wireName.get(error.path[last] as string) ?? error.path[last];
-    f.path.push(...error.path);
-    return fail(f, error.message ? `${error.message[0].toUpperCase()}${error.message.slice(1)}.` : '');
-  };
-  const lines: string[] = [
-    'if (typeof v !== "object" || v === null || Array.isArray(v)) return notObject(v, f);',
-    'const out = construct();',
-    'let matched = 0, x;',
-  ];
-  steps.forEach((step, i) => {
-    const name = JSON.stringify(step.name);
-    const key = JSON.stringify(step.key);
-    // Names Object.prototype also has (constructor, toString, __proto__ ...) must be own to count.
-    const load = step.name in Object.prototype ? `x = hasOwn.call(v, ${name}) ? v[${name}] : undefined;` : `x = v[${name}];`;
-    const transforms = step.transforms.map((_, t) => `x = steps[${i}].transforms[${t}](x, v);`).join(' ');
-    const missing = step.required
-      ? `f.path.push(${name}); return fail(f, "It is required.");`
-      : step.fallback
-        ? `out[${key}] = steps[${i}].fallback();`
-        : '';
-    lines.push(
-      load,
-      `if (x !== undefined) { matched++; x = steps[${i}].read(x, f); if (x === INVALID) { f.path.push(${name}); return INVALID; } ${transforms} out[${key}] = x; }`,
-      missing ? `else { ${missing} }` : '',
-    );
-  });
-  lines.push(
-    'let total = 0; for (const k in v) total++;',
-    'if (total !== matched) { total = 0; for (const k in v) if (hasOwn.call(v, k) && v[k] !== undefined) total++; if (total !== matched) return unknownKey(v, steps, f); }',
-    validate ? 'return afterValidation(out, f);' : 'return out;',
-  );
-  const factory = new Function(
-    'steps', 'construct', 'notObject', 'unknownKey', 'afterValidation', 'fail', 'INVALID', 'hasOwn',
-    `return function readRecord(v, f) {\n${lines.filter(Boolean).join('\n')}\n};`,
-  );
-  const notObject = (v: unknown, f: Failure) => fail(f, `Expected an object, got ${typeName(v)}.`);
-  return factory(steps, construct, notObject, unknownKey, afterValidation, fail, INVALID, hasOwn) as Reader;
+    !converting ? () => ({}) : ctor.length === 0 ? () => new ctor() : () => Object.create(ctor.prototype) as Record<string, unknown>;
+  const left = converting ? leftToClassValidator(node) : undefined;
+  return { steps, construct, validate: left?.any ? validationStep(node, left) : undefined };
 }
 
-function unknownKey(v: Record<string, unknown>, steps: readonly { name: string }[], f: Failure): typeof INVALID {
-  const known = new Set(steps.map((s) => s.name));
-  for (const k in v) {
-    if (hasOwn.call(v, k) && v[k] !== undefined && !known.has(k)) {
-      f.path.push(k);
-      return fail(f, 'There is no such property.');
-    }
-  }
-  return INVALID;
+/** class-validator on a built instance; its first error becomes the failure, named by the wire name. */
+function validationStep(node: RecordNode, left: LeftToClassValidator): NonNullable<RecordPlan['validate']> {
+  const wireName = new Map(node.properties.map((p) => [p.key, p.name]));
+  return (out, f) => {
+    const error = firstValidationError(out, left);
+    if (!error) return out;
+    f.path.push(wireName.get(error.property) ?? error.property);
+    return fail(f, error.message ? `${error.message[0].toUpperCase()}${error.message.slice(1)}.` : '');
+  };
+}
+
+function recordReader(node: RecordNode, mode: ReadMode): Reader {
+  return recordReaderOf(recordPlan(node, mode));
 }
 
 /** How `argumentsReader` reads: resource and prompt arguments are text, and unknown ones are ignored. */
 export interface ArgumentsReading {
   readonly readerOf?: (type: TypeNode) => Reader;
+  /** Read objects and arrays sent as JSON text (`McpServer`'s `lenientJsonStrings`). */
+  readonly lenientJsonStrings?: boolean;
   readonly ignoreUnknown?: boolean;
 }
 
@@ -300,7 +328,8 @@ export function argumentsReader(
   arity: number,
   reading: ArgumentsReading = {},
 ): (args: unknown, f: Failure) => unknown[] | typeof INVALID {
-  const reader = reading.readerOf ?? ((type: TypeNode) => readerOf(type));
+  const mode = reading.lenientJsonStrings ? 'lenient' : 'read';
+  const reader = reading.readerOf ?? ((type: TypeNode) => readerOf(type, mode));
   const steps = params.map((p) => ({ name: p.name, index: p.index, read: reader(p.type), required: p.required, fallback: fallbackOf(p) }));
   const refuseUnknown = !reading.ignoreUnknown;
   const known = new Set(params.map((p) => p.name));

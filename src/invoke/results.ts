@@ -1,3 +1,4 @@
+import { OneModelContextError } from '../errors';
 import { transformsOf } from '../decorators/foreign';
 import { perNode } from '../schema/memo';
 import { unwrap, type RecordNode, type ResultModel, type TypeNode } from '../schema/model';
@@ -14,10 +15,15 @@ export interface CallToolResult {
 }
 
 /** Thrown when a result does not match its own output schema: a tool failure, masked and published. */
-export class ResultMismatchError extends Error {
-  constructor(tool: string, path: string, expected: string) {
+export class ResultMismatchError extends OneModelContextError {
+  readonly code = 'RESULT_MISMATCH';
+
+  constructor(
+    readonly tool: string,
+    readonly path: string,
+    expected: string,
+  ) {
     super(`The result of ${tool} does not match its output schema at '${path}': ${expected}`);
-    this.name = 'ResultMismatchError';
   }
 }
 
@@ -35,7 +41,7 @@ function bytesToBase64(v: unknown): unknown {
   return v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') : v;
 }
 
-/** Turns what a method returned into the JSON its schema describes (names for enums, ISO dates ...). */
+/** Turns what a method returned into the JSON its schema describes (enums in their listed form, ISO dates ...). */
 export const writerOf: (node: TypeNode) => Writer = perNode((node: TypeNode) => compileWriter(node));
 
 function compileWriter(node: TypeNode): Writer {
@@ -50,8 +56,8 @@ function compileWriter(node: TypeNode): Writer {
     case 'bytes':
       return bytesToBase64;
     case 'enum': {
-      const names = new Map(node.values.map((value, i) => [value, node.names[i]] as const));
-      return (v) => names.get(v as string | number) ?? v;
+      const listed = new Map(node.values.map((value, i) => [value, node.listed[i]] as const));
+      return (v) => listed.get(v as string | number) ?? v;
     }
     case 'nullable': {
       const inner = writerOf(node.inner);

@@ -1,56 +1,62 @@
 import { validateSync, type ValidationError } from 'class-validator';
 import { classChainOf } from '../decorators/classes';
 import { validationOf } from '../decorators/foreign';
+import type { RecordNode } from '../schema/model';
+import { enforcedByReading } from '../schema/validator-rules';
 
 /**
- * class-validator runs on built instances only when a class carries a rule the reader does not already
- * enforce from the schema (a custom constraint, `@IsPositive`, groups, `@ValidateIf` ...). Rules the schema
- * states (types, ranges, lengths, patterns, formats, enums, optionality) are checked once, by the reader.
+ * class-validator runs on built instances only when a class carries a rule reading does not already
+ * enforce (a custom constraint, `@IsPositive`, `@IsEmail`, groups, `@ValidateIf` ...); which rules reading
+ * enforces comes from the one table in `schema/validator-rules.ts`. When it runs, errors of the enforced
+ * rules are ignored, so the listing alone decides what those accept.
  */
-const ENFORCED_BY_READER = new Set([
-  'isOptional', 'isDefined', 'isString', 'isBoolean', 'isInt', 'min', 'max', 'minLength', 'maxLength', 'isLength',
-  'arrayMinSize', 'arrayMaxSize', 'isEnum', 'isDate', 'isArray', 'isObject', 'isNotEmptyObject',
-]);
 
-function enforced(m: ReturnType<typeof validationOf>[number]): boolean {
-  if (m.groups?.length || m.always) return false;
-  if (m.type === 'nestedValidation') return true;
-  const c = m.constraints ?? [];
-  switch (m.name) {
-    case 'isNumber':
-      return c[0] === undefined || Object.keys(c[0] as object).length === 0;
-    case 'isEmail':
-    case 'isUrl':
-      return false;
-    case 'isUuid':
-      return c[0] === undefined || c[0] === 'all';
-    case 'matches':
-      return !c[1] && !(c[0] instanceof RegExp && c[0].flags !== '');
-    case 'arrayUnique':
-      return c[0] === undefined;
-    default:
-      return m.name !== undefined && ENFORCED_BY_READER.has(m.name);
-  }
+/** What class-validator has left to check on instances of a record class. */
+export interface LeftToClassValidator {
+  /** Whether any rule is left at all; when not, class-validator does not run. */
+  readonly any: boolean;
+  /** Rules reading enforces, by property key: their errors are not ours to report. */
+  readonly enforced: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-/** Whether instances of `ctor` need class-validator after reading. Decided once per record. */
-export function needsClassValidator(ctor: Function): boolean {
-  return classChainOf(ctor).some((c) => validationOf(c).some((m) => !enforced(m)));
+/** Sorts the class-validator rules of a record class by who checks them. Decided once per record. */
+export function leftToClassValidator(node: RecordNode): LeftToClassValidator {
+  const byKey = new Map(node.properties.map((p) => [p.key, p]));
+  const enforced = new Map<string, Set<string>>();
+  let any = false;
+  for (const c of classChainOf(node.ctor)) {
+    for (const m of validationOf(c)) {
+      if (!enforcedByReading(m, byKey.get(m.propertyName))) any = true;
+      else if (m.name !== undefined) enforced.set(m.propertyName, (enforced.get(m.propertyName) ?? new Set()).add(m.name));
+    }
+  }
+  return { any, enforced };
 }
 
-const OPTIONS = { forbidUnknownValues: false, stopAtFirstError: true, validationError: { target: false, value: false } } as const;
+/**
+ * `skipMissingProperties`: an omitted optional property (or a `null` the listing allowed) is not
+ * validated, as the listing does not; `@IsDefined` still runs.
+ */
+const OPTIONS = {
+  forbidUnknownValues: false,
+  skipMissingProperties: true,
+  validationError: { target: false, value: false },
+} as const;
 
-/** The first class-validator error of an instance: its path below the instance and its message. */
-export function firstValidationError(instance: object): { path: (string | number)[]; message: string } | undefined {
-  const errors = validateSync(instance, OPTIONS);
-  if (errors.length === 0) return undefined;
-  const path: (string | number)[] = [];
-  let error: ValidationError | undefined = errors[0];
-  let message = '';
-  while (error) {
-    path.unshift(/^\d+$/.test(error.property) ? Number(error.property) : error.property);
-    message = Object.values(error.constraints ?? {})[0] ?? message;
-    error = error.children?.[0];
+/** The message of the first rule that failed and is not enforced by reading. */
+function leftMessage(error: ValidationError, enforced: LeftToClassValidator['enforced']): string | undefined {
+  const names = enforced.get(error.property);
+  return Object.entries(error.constraints ?? {}).find(([name]) => !names?.has(name))?.[1];
+}
+
+/**
+ * The first class-validator error of an instance among the rules left to it: the property and the
+ * message. Errors of nested records (`@ValidateNested`) are left out: their own readers validated them.
+ */
+export function firstValidationError(instance: object, left: LeftToClassValidator): { property: string; message: string } | undefined {
+  for (const error of validateSync(instance, OPTIONS)) {
+    const message = leftMessage(error, left.enforced);
+    if (message !== undefined) return { property: error.property, message };
   }
-  return { path, message };
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { McpServer } from '../index';
+import type { CorsOptions, HttpAuthOptions, McpServer } from '../index';
 
 /** What Express (Node objects with `body`) and Fastify (`raw`, `hijack`) hand a route. */
 interface FrameworkRequest {
@@ -12,11 +12,28 @@ interface FrameworkReply {
   hijack?: () => void;
 }
 
+/** What `mountHttp` passes on to the handler. */
+export interface MountOptions {
+  readonly validateHost: boolean;
+  readonly auth?: HttpAuthOptions;
+  readonly cors?: CorsOptions;
+}
+
+const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+
+/** The routes of the protected resource metadata: the root form and the path-suffixed forms (RFC 9728). */
+function metadataRoutes(path: string, auth: HttpAuthOptions): readonly string[] {
+  const suffix = (p: string) => (p === '/' ? '' : p.replace(/\/$/, ''));
+  const publicPath = URL.canParse(auth.resource ?? '') ? new URL(auth.resource!).pathname : path;
+  return [...new Set([WELL_KNOWN, WELL_KNOWN + suffix(path), WELL_KNOWN + suffix(publicPath)])];
+}
+
 /**
  * Mounts the MCP endpoint on the application's own HTTP adapter, Express or Fastify, for POST, GET and
- * DELETE at `path`. The framework's JSON body parser has already read the body; it is handed on parsed.
+ * DELETE at `path` (and OPTIONS with CORS, the metadata routes with auth). The framework's JSON body parser has
+ * already read the body; it is handed on parsed.
  */
-export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string, validateHost: boolean): void {
+export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string, options: MountOptions): void {
   const adapter = host.httpAdapter;
   if (!adapter) {
     throw new Error(
@@ -24,7 +41,7 @@ export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string
         "(NestFactory.createApplicationContext) use transport 'stdio' or 'none'.",
     );
   }
-  const handler = server.createHttpHandler({ validateHost });
+  const handler = server.createHttpHandler(options);
   const route = (req: FrameworkRequest & IncomingMessage, res: FrameworkReply & ServerResponse): Promise<void> => {
     const fastify = typeof res.hijack === 'function';
     if (fastify) res.hijack!();
@@ -35,4 +52,7 @@ export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string
   adapter.post(path, route);
   adapter.get(path, route);
   adapter.delete(path, route);
+  const metadata = options.auth ? metadataRoutes(path, options.auth) : [];
+  for (const at of metadata) adapter.get(at, route);
+  if (options.cors) for (const at of [path, ...metadata]) adapter.options(at, route);
 }

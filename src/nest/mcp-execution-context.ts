@@ -1,15 +1,22 @@
 import type { ArgumentsHost, ContextType, ExecutionContext, Type } from '@nestjs/common';
 import type { Invocation, RequestContext } from '../index';
 
-/** The host type of MCP calls, as `context.getType()` returns it (`'http'`, `'rpc'`, `'ws'`, `'graphql'` ...). */
+/**
+ * The host types a context can have, MCP calls' `'mcp'` among Nest's own (`'http'`, `'rpc'`, `'ws'`).
+ * @example if (context.getType<McpContextType>() === 'mcp') return McpExecutionContext.create(context).getName() !== 'drop_all';
+ */
 export type McpContextType = 'mcp' | ContextType;
 
-/** The `'mcp'` host type. */
+/**
+ * The host type of an MCP call's context.
+ * @example if (host.getType() === MCP_CONTEXT_TYPE) return { content: [{ type: 'text', text: 'Refused.' }], isError: true };
+ */
 export const MCP_CONTEXT_TYPE = 'mcp';
 
 /**
  * The arguments of an MCP call's Nest context, in order: the read arguments by name, the
  * `RequestContext`, and the whole invocation. `McpExecutionContext` reads them by name.
+ * @example const [args, request] = context.getArgs<McpHostArguments>();
  */
 export type McpHostArguments = [values: Readonly<Record<string, unknown>>, context: RequestContext, invocation: Invocation];
 

@@ -28,7 +28,8 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, OnAppl
     // Routes must be on the adapter before Nest adds its not-found handler, which follows onModuleInit.
     if ((this.options.transport ?? 'http') === 'http') {
       const path = this.options.path ?? '/mcp';
-      mountHttp(this.adapterHost, this.server, path, this.options.validateHost ?? true);
+      const { validateHost = true, auth, cors } = this.options;
+      mountHttp(this.adapterHost, this.server, path, { validateHost, auth, cors });
       this.logger.log(`Serving MCP over HTTP at ${path}`);
     }
   }

@@ -1,5 +1,5 @@
 import type { ModuleMetadata } from '@nestjs/common';
-import type { McpServerOptions, ServerInfo } from '../index';
+import type { CorsOptions, HttpAuthOptions, McpServerOptions, ServerInfo } from '../index';
 
 /** How the module serves the MCP server. */
 export type McpTransport = 'http' | 'stdio' | 'none';
@@ -15,6 +15,14 @@ export interface McpModuleOptions extends ServerInfo, McpServerOptions {
    * the application is reached under a real host name (behind a proxy that checks hosts itself).
    */
   readonly validateHost?: boolean;
+  /**
+   * Makes the endpoint an OAuth 2.1 resource server (transport `http`). `auth.resource` is required: the
+   * endpoint's public URL. The protected resource metadata is routed at `/.well-known/oauth-protected-resource`
+   * and its path-suffixed form.
+   */
+  readonly auth?: HttpAuthOptions;
+  /** Cross-origin access for browser hosts on the MCP routes; off unless given. */
+  readonly cors?: CorsOptions;
 }
 
 /** Options of `McpModule.forRootAsync`. */

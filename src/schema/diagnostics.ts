@@ -1,3 +1,5 @@
+import { OneModelContextError } from '../errors';
+
 /** Definition diagnostic codes (docs/diagnostics.md). */
 export type DiagnosticCode =
   | 'OMCG0001' | 'OMCG0002' | 'OMCG0003' | 'OMCG0005' | 'OMCG0006' | 'OMCG0007' | 'OMCG0008' | 'OMCG0009'
@@ -21,13 +23,13 @@ export function formatDiagnostic(d: Diagnostic): string {
  * @example
  * try { server.add(new WeatherTools()); } catch (e) { if (e instanceof DefinitionError) console.error(e.diagnostics); }
  */
-export class DefinitionError extends Error {
+export class DefinitionError extends OneModelContextError {
+  readonly code = 'DEFINITION_INVALID';
   readonly diagnostics: readonly Diagnostic[];
 
   constructor(subject: string, diagnostics: readonly Diagnostic[]) {
     const count = diagnostics.length === 1 ? '1 definition problem' : `${diagnostics.length} definition problems`;
     super(`${subject} has ${count}:\n${diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`);
-    this.name = 'DefinitionError';
     this.diagnostics = Object.freeze([...diagnostics]);
   }
 }

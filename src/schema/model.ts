@@ -22,7 +22,18 @@ export type TypeNode =
       readonly pattern?: string;
     }
   | { readonly kind: 'bytes'; readonly as: 'uint8array' | 'buffer' }
-  | { readonly kind: 'enum'; readonly names: readonly string[]; readonly values: readonly (string | number)[] }
+  | {
+      readonly kind: 'enum';
+      /** Member names in declaration order (how source code refers to them: `Unit.Celsius`). */
+      readonly names: readonly string[];
+      /** The member values, in the same order: what the method receives. */
+      readonly values: readonly (string | number)[];
+      /**
+       * The wire form, in the same order: a string enum's values, else the member names (DESIGN.md
+       * section 5). Listed, read, defaulted, written and completed in this form.
+       */
+      readonly listed: readonly string[];
+    }
   | {
       readonly kind: 'array';
       readonly items: TypeNode;
@@ -44,7 +55,7 @@ export interface RecordNode {
   readonly properties: readonly PropertyModel[];
 }
 
-/** A value written as `default` (strings, numbers, booleans, chars, enum member names). */
+/** A value written as `default` (strings, numbers, booleans, chars, enums in their listed form). */
 export type DefaultValue = { readonly value: unknown };
 
 /** A slot of an object schema: a tool parameter or a record property. */
@@ -71,8 +82,11 @@ export interface ParamModel extends SlotModel {
 /** How a result is turned into a `CallToolResult`. */
 export type ResultModel =
   | { readonly kind: 'void' }
-  /** Undeclared: detected at run time (content blocks, `CallToolResult`, JSON values). */
-  | { readonly kind: 'auto' }
+  /**
+   * Undeclared: detected at run time (content blocks, `CallToolResult`, JSON values). `promise`: the
+   * metadata only said `Promise`, so the declared type was erased (no `outputSchema`, no structured result).
+   */
+  | { readonly kind: 'auto'; readonly promise?: true }
   | { readonly kind: 'value'; readonly type: TypeNode };
 
 export interface ToolAnnotations {

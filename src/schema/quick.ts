@@ -1,6 +1,7 @@
+import type { QuickParamOptions } from '../decorators/hint-value';
 import type { TypeHint } from '../decorators/hints';
 import { HINT } from '../decorators/hints';
-import { VALUE_OPTION_KEYS, type ParamOptions } from '../decorators/param.decorator';
+import { VALUE_OPTION_KEYS } from '../decorators/param.decorator';
 import type { ToolOptions } from '../decorators/tool.decorator';
 import { Problems } from './diagnostics';
 import { resolveSlot } from './slots';
@@ -8,15 +9,18 @@ import type { ParamModel, ToolModel } from './model';
 import { resultFor, siteOf, toolHead } from './tools';
 
 /** A quick-path parameter: a type hint, or options with a `type`. */
-export type QuickParam = TypeHint | (Omit<ParamOptions, 'name' | 'type'> & { readonly type: TypeHint });
+export type QuickParam = TypeHint | QuickParamOptions;
 
-/** The `config` of `server.tool(name, config, handler)`. */
-export interface QuickToolConfig extends Omit<ToolOptions, 'name'> {
+/** Parameter names mapped to type hints (or options with a `type`), in order. */
+export type QuickParams = Readonly<Record<string, QuickParam>>;
+
+/** The `config` of `server.tool(name, config, handler)`; `P` types the handler's argument. */
+export interface QuickToolConfig<P extends QuickParams = QuickParams> extends Omit<ToolOptions, 'name'> {
   /** Parameter names mapped to type hints (or options with a `type`), in order. */
-  readonly params?: Readonly<Record<string, QuickParam>>;
+  readonly params?: P;
 }
 
-function isQuickOptions(value: QuickParam): value is Exclude<QuickParam, TypeHint> & { readonly type: TypeHint } {
+function isQuickOptions(value: QuickParam): value is QuickParamOptions {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || HINT in value || !('type' in value)) return false;
   for (const k of Object.keys(value)) if (!VALUE_OPTION_KEYS.has(k)) return false;
   return true;

@@ -1,6 +1,6 @@
 import { classChainOf } from '../decorators/classes';
-import { Int64, Uuid, type TypeHint } from '../decorators/hints';
-import { descriptionOf, designType, propertyRecordsOf, type Constraint, type PropertyRecord } from '../decorators/metadata';
+import type { TypeHint } from '../decorators/hints';
+import { descriptionOf, designType, propertyRecordsOf, type PropertyRecord } from '../decorators/metadata';
 import {
   exposureOf,
   foreignPropertiesOf,
@@ -15,69 +15,7 @@ import { resolveSlot, compiledDefault } from './slots';
 import type { PropertyModel, RecordNode } from './model';
 import type { Site } from './resolve';
 import { initializersOf, type CompiledValue } from './compiled';
-
-/** What class-validator's decorators on one property say, translated into our intent records. */
-interface ValidatorIntent {
-  readonly constraints: Constraint[];
-  readonly eachConstraints: Constraint[];
-  hint?: TypeHint;
-  optional: boolean;
-  uniqueItems: boolean;
-}
-
-function validatorIntent(metadata: readonly ValidationMetadata[]): ValidatorIntent {
-  const intent: ValidatorIntent = { constraints: [], eachConstraints: [], optional: false, uniqueItems: false };
-  for (const m of metadata) {
-    const c = m.constraints ?? [];
-    const into = m.each ? intent.eachConstraints : intent.constraints;
-    const decorator = `@${m.name ? m.name[0].toUpperCase() + m.name.slice(1) : 'Validate'}`;
-    switch (m.name) {
-      case 'isOptional':
-        intent.optional = true;
-        break;
-      case 'min':
-        into.push({ kind: 'range', min: Number(c[0]), max: Infinity, decorator });
-        break;
-      case 'max':
-        into.push({ kind: 'range', min: -Infinity, max: Number(c[0]), decorator });
-        break;
-      case 'minLength':
-      case 'arrayMinSize':
-        into.push({ kind: 'length', min: Number(c[0]), decorator });
-        break;
-      case 'maxLength':
-      case 'arrayMaxSize':
-        into.push({ kind: 'length', max: Number(c[0]), decorator });
-        break;
-      case 'isLength':
-        into.push({ kind: 'length', min: Number(c[0]), max: c[1] === undefined ? undefined : Number(c[1]), decorator: '@Length' });
-        break;
-      case 'matches':
-        into.push({ kind: 'pattern', pattern: c[0] instanceof RegExp ? c[0].source : String(c[0]), decorator });
-        break;
-      case 'isEmail':
-        into.push({ kind: 'format', format: 'email', decorator });
-        break;
-      case 'isUrl':
-        into.push({ kind: 'format', format: 'uri', decorator });
-        break;
-      case 'isUuid':
-        intent.hint = Uuid;
-        break;
-      case 'isInt':
-        // class-validator's integers are any safe integer: the Int64 range.
-        intent.hint = Int64;
-        break;
-      case 'isEnum':
-        intent.hint = c[0] as TypeHint;
-        break;
-      case 'arrayUnique':
-        intent.uniqueItems = true;
-        break;
-    }
-  }
-  return intent;
-}
+import { validatorIntent } from './validator-rules';
 
 /**
  * Restores declaration order across three metadata stores. Without the generator's facts, nothing at run

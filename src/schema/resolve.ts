@@ -108,7 +108,12 @@ function isHintObject(hint: unknown): hint is HintToken | HintCombinator | HintL
   return typeof hint === 'object' && hint !== null && HINT in hint;
 }
 
-/** Member names of a TypeScript enum object in declaration order (numeric enums carry reverse keys). */
+/**
+ * A TypeScript enum object as a node: member names and values in declaration order (numeric enums carry
+ * reverse keys, which are skipped). A string enum is listed by its values, because in TypeScript a string
+ * enum's value is its wire form (class-validator's `@IsEnum`, class-transformer and NestJS use it); a
+ * numeric or mixed enum is listed by its member names, as the seed does.
+ */
 export function enumNode(value: object): TypeNode | undefined {
   return once(value, () => buildEnumNode(value));
 }
@@ -119,7 +124,10 @@ function buildEnumNode(value: object): TypeNode | undefined {
   const isReverse = (k: string, v: unknown) => typeof v === 'string' && typeof record[v] === 'number' && String(record[v]) === k;
   const entries = Object.entries(record).filter(([k, v]) => !isReverse(k, v));
   if (entries.length === 0 || !entries.every(([, v]) => typeof v === 'string' || typeof v === 'number')) return undefined;
-  return { kind: 'enum', names: entries.map(([k]) => k), values: entries.map(([, v]) => v as string | number) };
+  const names = entries.map(([k]) => k);
+  const values = entries.map(([, v]) => v as string | number);
+  const listed = values.every((v) => typeof v === 'string') ? (values as string[]) : names;
+  return { kind: 'enum', names, values, listed };
 }
 
 function unsupported(site: Site, what: string): undefined {
@@ -192,7 +200,7 @@ function fromHint(hint: TypeHint, design: unknown, site: Site): TypeNode | undef
   }
   if (isHintObject(hint)) {
     if (hint[HINT] === 'token') return tokenNode(hint);
-    if (hint[HINT] === 'literals') return { kind: 'enum', names: [...hint.values], values: [...hint.values] };
+    if (hint[HINT] === 'literals') return { kind: 'enum', names: [...hint.values], values: [...hint.values], listed: [...hint.values] };
     const of = hint.of;
     switch (hint[HINT]) {
       case 'array': {
@@ -230,6 +238,12 @@ function fromHint(hint: TypeHint, design: unknown, site: Site): TypeNode | undef
 export function nullable(node: TypeNode): TypeNode {
   return node.kind === 'nullable' ? node : { kind: 'nullable', inner: node };
 }
+
+/**
+ * Flags that leave a pattern's matching as JSON Schema's (which is ECMA-262 with `u`): `u` itself, and
+ * `g` and `d`, which only change what a match returns.
+ */
+const HARMLESS_FLAGS = ['u', 'g', 'd'];
 
 function misfit(site: Site, c: Constraint, node: TypeNode, why?: string): TypeNode {
   site.problems.add(
@@ -271,6 +285,16 @@ function applyOne(node: TypeNode, c: Constraint, site: Site): TypeNode {
       return misfit(site, c, node);
     }
     case 'pattern': {
+      const changing = [...(c.flags ?? '')].filter((flag) => !HARMLESS_FLAGS.includes(flag));
+      if (changing.length > 0) {
+        site.problems.add(
+          'OMCG0013',
+          site.where,
+          `${c.decorator} has the flag${changing.length > 1 ? 's' : ''} '${changing.join('')}', which JSON Schema patterns cannot carry.`,
+          'write the flag into the pattern itself (for example [A-Za-z] instead of the i flag), or drop it.',
+        );
+        return node;
+      }
       try {
         new RegExp(c.pattern, 'u');
       } catch {

@@ -182,7 +182,8 @@ export function resultFor(
     return type && { kind: 'value', type };
   }
   if (design === undefined) return { kind: 'void' };
-  if (design === Promise || design === Object || design === Array || design === Set || design === Map) return { kind: 'auto' };
+  if (design === Promise) return { kind: 'auto', promise: true };
+  if (design === Object || design === Array || design === Set || design === Map) return { kind: 'auto' };
   if (UNSUPPORTED_RESULTS.has(design)) {
     problems.add('OMCG0003', `${where}, result`, `a ${(design as Function).name} result cannot be sent.`, 'return a JSON value, a record, text or content blocks.');
     return undefined;

@@ -36,7 +36,7 @@ function buildKeywords(node: TypeNode): Keywords {
     case 'bytes':
       return { type: 'string', contentEncoding: 'base64' };
     case 'enum':
-      return { type: 'string', enum: [...node.names] };
+      return { type: 'string', enum: [...node.listed] };
     case 'array':
       return {
         type: 'array',
@@ -82,13 +82,13 @@ export const fragmentOf = perNode((node: TypeNode): JsonSchema => ordered(keywor
 
 /**
  * The value written as `default`, or `undefined`: strings, numbers, booleans and chars as they are,
- * enums by member name; `null` and anything else write nothing.
+ * enums in their listed form; `null` and anything else write nothing.
  */
 export function writtenDefault(node: TypeNode, value: unknown): unknown {
   const bare = unwrap(node);
   if (bare.kind === 'enum') {
     const at = bare.values.indexOf(value as string | number);
-    return at >= 0 ? bare.names[at] : undefined;
+    return at >= 0 ? bare.listed[at] : undefined;
   }
   if (typeof value === 'string' && bare.kind === 'string' && bare.as === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value) && (bare.kind === 'number' || bare.kind === 'integer')) return value;

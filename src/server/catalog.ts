@@ -1,13 +1,16 @@
+import { Log } from '../log';
+import { classScopesOf, type MemberRecord } from '../decorators/metadata';
 import { Problems } from '../schema/diagnostics';
 import { unwrap, type ToolModel, type TypeNode } from '../schema/model';
 import { promptFromMethod, type PromptModel } from '../schema/prompts';
 import { resourceFromMethod, type ResourceModel } from '../schema/resources';
 import { decoratedMembersOf, toolFromMethod } from '../schema/tools';
-import { compileTool, type ToolCall, type ToolTarget } from '../invoke/invoker';
+import { compileTool, type CompileOptions, type ToolCall, type ToolTarget } from '../invoke/invoker';
 import { compileTextMethod, type TextMethodCall } from '../invoke/text-methods';
 import type { AddOptions, InvokeHook } from '../invoke/invocation';
 import { listingOf, type ToolListing } from './listing';
 import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
+import { grants, ScopedListings } from './scoped-listings';
 
 /**
  * Everything the server serves, computed once when it is added: listings, compiled calls and URI
@@ -25,6 +28,8 @@ export interface RegisteredTool {
   /** The listing for clients that did not negotiate MCP Apps (no `_meta.ui`). */
   readonly plainListing: ToolListing;
   readonly call: ToolCall;
+  /** What a caller's token must grant (over HTTP with auth). */
+  readonly scopes: readonly string[];
 }
 
 export interface RegisteredResource {
@@ -32,12 +37,14 @@ export interface RegisteredResource {
   readonly listing: ResourceListing;
   readonly match: UriMatcher;
   readonly call: TextMethodCall;
+  readonly scopes: readonly string[];
 }
 
 export interface RegisteredPrompt {
   readonly model: PromptModel;
   readonly listing: PromptListing;
   readonly call: TextMethodCall;
+  readonly scopes: readonly string[];
 }
 
 export interface UiResource {
@@ -45,7 +52,7 @@ export interface UiResource {
   readonly html: string;
 }
 
-interface Listings {
+export interface Listings {
   readonly tools: readonly ToolListing[];
   readonly plainTools: readonly ToolListing[];
   readonly resources: readonly ResourceListing[];
@@ -59,10 +66,22 @@ export type CatalogKind = 'tool' | 'resource' | 'prompt';
 /** Told after every change of the catalog, with the kind of list that changed. */
 export type CatalogListener = (kind: CatalogKind) => void;
 
-type Pending =
+type Pending = { readonly scopes: readonly string[] } & (
   | { readonly kind: 'tool'; readonly model: ToolModel; readonly target: ToolTarget }
   | { readonly kind: 'resource'; readonly model: ResourceModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
-  | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook };
+  | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
+);
+
+/** A member's own `scopes` option, else its class's `@Scopes`, else none. */
+function scopesOf(ctor: Function, record: MemberRecord): readonly string[] {
+  return record.options.scopes ?? classScopesOf(ctor) ?? [];
+}
+
+/** A JSON-RPC request's method and params, whatever shape the body had. */
+function requestParts(message: unknown): { readonly method: unknown; readonly params: Readonly<Record<string, unknown>> } {
+  const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: unknown };
+  return { method, params: typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {} };
+}
 
 /** Compiles a tool's reader and writer on its first call: a server with many tools starts without paying for all. */
 function lazily(compile: () => ToolCall): ToolCall {
@@ -71,8 +90,8 @@ function lazily(compile: () => ToolCall): ToolCall {
 }
 
 export class Catalog {
-  private readonly tools = new Map<string, RegisteredTool>();
-  private readonly prompts = new Map<string, RegisteredPrompt>();
+  readonly tools = new Map<string, RegisteredTool>();
+  readonly prompts = new Map<string, RegisteredPrompt>();
   private readonly resources = new Map<string, RegisteredResource>();
   private readonly templates: RegisteredResource[] = [];
   private readonly uiResources = new Map<string, UiResource>();
@@ -80,8 +99,14 @@ export class Catalog {
   private readonly disabled = { tool: new Set<string>(), resource: new Set<string>(), prompt: new Set<string>() };
   private readonly listeners = new Set<CatalogListener>();
   private cached: Listings | undefined;
+  private scoped: ScopedListings<Listings> | undefined;
 
-  constructor(private readonly requestTimeoutMs: number | undefined) {}
+  /** The server's log, for the calls compiled here and for definition-time warnings. */
+  readonly log: Log;
+
+  constructor(private readonly compiling: CompileOptions = {}) {
+    this.log = compiling.log ?? Log.silent;
+  }
 
   /** Calls `listener` after every change; returns the function that stops it. */
   onChange(listener: CatalogListener): () => void {
@@ -128,11 +153,6 @@ export class Catalog {
     }
   }
 
-  private changed(kind: CatalogKind): void {
-    this.cached = undefined;
-    for (const listener of [...this.listeners]) listener(kind);
-  }
-
   /** Adds every `@Tool`, `@Resource` and `@Prompt` of an instance, or throws one `DefinitionError`. */
   addInstance(instance: object, options: AddOptions = {}): void {
     const ctor = instance.constructor;
@@ -140,22 +160,23 @@ export class Catalog {
     const problems = new Problems();
     const pending: Pending[] = [];
     for (const record of decoratedMembersOf(ctor)) {
+      const scopes = scopesOf(ctor, record);
       if (record.kind === 'tool') {
         const model = toolFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'tool', model, target: { kind: 'method', instance, key: record.key, invoke } });
+        if (model) pending.push({ kind: 'tool', model, target: { kind: 'method', instance, key: record.key, invoke }, scopes });
       } else if (record.kind === 'resource') {
         const model = resourceFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'resource', model, instance, key: record.key, invoke });
+        if (model) pending.push({ kind: 'resource', model, instance, key: record.key, invoke, scopes });
       } else {
         const model = promptFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'prompt', model, instance, key: record.key, invoke });
+        if (model) pending.push({ kind: 'prompt', model, instance, key: record.key, invoke, scopes });
       }
     }
     this.register(ctor.name, pending, problems);
   }
 
-  addTool(model: ToolModel, target: ToolTarget): void {
-    this.register(model.where, [{ kind: 'tool', model, target }], new Problems());
+  addTool(model: ToolModel, target: ToolTarget, scopes: readonly string[] = []): void {
+    this.register(model.where, [{ kind: 'tool', model, target, scopes }], new Problems());
   }
 
   addUiResource(uri: string, html: string): void {
@@ -188,20 +209,22 @@ export class Catalog {
     for (const entry of pending) {
       if (entry.kind === 'tool') {
         const { model, target } = entry;
-        const requestTimeoutMs = this.requestTimeoutMs;
+        const compiling = this.compiling;
         const listing = Object.freeze(listingOf(entry.model, true));
         this.tools.set(entry.model.name, {
           model: entry.model,
           listing,
           plainListing: entry.model.ui ? Object.freeze(listingOf(entry.model, false)) : listing,
-          call: lazily(() => compileTool(model, target, { requestTimeoutMs })),
+          call: lazily(() => compileTool(model, target, compiling)),
+          scopes: entry.scopes,
         });
       } else if (entry.kind === 'resource') {
         const registered: RegisteredResource = {
           model: entry.model,
           listing: Object.freeze(resourceListingOf(entry.model)),
           match: uriMatcherOf(entry.model.parts),
-          call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', entry.invoke),
+          call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', { invoke: entry.invoke, log: this.log }),
+          scopes: entry.scopes,
         };
         if (entry.model.template) this.templates.push(registered);
         else this.resources.set(entry.model.uri, registered);
@@ -209,11 +232,18 @@ export class Catalog {
         this.prompts.set(entry.model.name, {
           model: entry.model,
           listing: Object.freeze(promptListingOf(entry.model)),
-          call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', entry.invoke),
+          call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', { invoke: entry.invoke, log: this.log }),
+          scopes: entry.scopes,
         });
       }
     }
     for (const kind of new Set(pending.map((p) => p.kind))) this.changed(kind);
+  }
+
+  private changed(kind: CatalogKind): void {
+    this.cached = undefined;
+    this.scoped = undefined;
+    for (const listener of [...this.listeners]) listener(kind);
   }
 
   private resourceByUri(uri: string): RegisteredResource | UiResource | undefined {
@@ -222,23 +252,69 @@ export class Catalog {
 
   /** The listings, built once after each change and shared by every request. */
   get listings(): Listings {
-    if (!this.cached) {
-      const tools = this.enabled('tool', this.tools);
-      const resources = [...this.enabled('resource', this.resources), ...this.enabled('resource', this.uiResources)];
-      this.cached = {
-        tools: Object.freeze(tools.map((t) => t.listing)),
-        plainTools: Object.freeze(tools.map((t) => t.plainListing)),
-        resources: Object.freeze(resources.map((r) => r.listing)),
-        templates: Object.freeze(this.templates.filter((t) => !this.disabled.resource.has(t.model.uri)).map((t) => t.listing)),
-        prompts: Object.freeze(this.enabled('prompt', this.prompts).map((p) => p.listing)),
-      };
-    }
-    return this.cached;
+    return (this.cached ??= this.listingsWhere(() => true));
   }
 
-  private enabled<T>(kind: CatalogKind, entries: ReadonlyMap<string, T>): T[] {
-    const off = this.disabled[kind];
-    return off.size === 0 ? [...entries.values()] : [...entries].filter(([key]) => !off.has(key)).map(([, entry]) => entry);
+  /**
+   * What a caller holding `scopes` may see; every listing when `scopes` is undefined (no auth). Built once per
+   * distinct set of relevant scopes and kept until the catalog changes.
+   */
+  listingsFor(scopes: readonly string[] | undefined): Listings {
+    if (scopes === undefined) return this.listings;
+    this.scoped ??= new ScopedListings(new Set(this.declaredScopes), (granted) => this.listingsWhere((needed) => grants(granted, needed)));
+    return this.scoped.for(scopes);
+  }
+
+  /** How many distinct scope sets have a listing (for tests and benchmarks). */
+  get scopedListingCount(): number {
+    return this.scoped?.size ?? 0;
+  }
+
+  private listingsWhere(visible: (scopes: readonly string[]) => boolean): Listings {
+    const off = this.disabled;
+    const tools = [...this.tools.values()].filter((t) => visible(t.scopes) && !off.tool.has(t.model.name));
+    const shown = <T extends { readonly scopes: readonly string[] }>(items: Iterable<T>, key: (item: T) => string, hidden: ReadonlySet<string>) =>
+      [...items].filter((i) => visible(i.scopes) && !hidden.has(key(i)));
+    const byUri = (r: RegisteredResource) => r.model.uri;
+    return {
+      tools: Object.freeze(tools.map((t) => t.listing)),
+      plainTools: Object.freeze(tools.map((t) => t.plainListing)),
+      resources: Object.freeze([
+        ...shown(this.resources.values(), byUri, off.resource).map((r) => r.listing),
+        ...[...this.uiResources.entries()].filter(([uri]) => !off.resource.has(uri)).map(([, u]) => u.listing),
+      ]),
+      templates: Object.freeze(shown(this.templates, byUri, off.resource).map((t) => t.listing)),
+      prompts: Object.freeze(shown(this.prompts.values(), (p) => p.model.name, off.prompt).map((p) => p.listing)),
+    };
+  }
+
+  /** Every scope some tool, resource or prompt needs, in the order they were declared. */
+  get declaredScopes(): readonly string[] {
+    const members = [...this.tools.values(), ...this.resources.values(), ...this.templates, ...this.prompts.values()];
+    return [...new Set(members.flatMap((m) => m.scopes))];
+  }
+
+  /** The scopes a JSON-RPC request needs: those of the tool, resource or prompt it names; none for the rest. */
+  scopesNeeded(message: unknown): readonly string[] {
+    const { method, params } = requestParts(message);
+    switch (method) {
+      case 'tools/call':
+        return this.tools.get(String(params.name))?.scopes ?? [];
+      case 'prompts/get':
+        return this.prompts.get(String(params.name))?.scopes ?? [];
+      case 'resources/read':
+      case 'resources/subscribe': {
+        const found = this.findResource(String(params.uri));
+        return found?.kind === 'resource' ? found.resource.scopes : [];
+      }
+      case 'completion/complete': {
+        const ref = requestParts({ params: params.ref }).params;
+        if (ref.type === 'ref/prompt') return this.prompts.get(String(ref.name))?.scopes ?? [];
+        return (this.templates.find((t) => t.model.uri === ref.uri) ?? this.resources.get(String(ref.uri)))?.scopes ?? [];
+      }
+      default:
+        return [];
+    }
   }
 
   /** The resource a URI names: a static resource, a UI resource, or the first template that matches. */
@@ -260,7 +336,7 @@ export class Catalog {
   }
 
   /**
-   * Completion values for a template variable or prompt argument: the member names of an enum type that
+   * Completion values for a template variable or prompt argument: the listed values of an enum type that
    * start with what was typed; nothing for other types.
    */
   complete(ref: { readonly type: string; readonly name?: string; readonly uri?: string }, argument: string, typed: string): readonly string[] | undefined {
@@ -274,7 +350,7 @@ export class Catalog {
     const type: TypeNode | undefined = params.find((p) => p.name === argument)?.type;
     const bare = type && unwrap(type);
     if (bare?.kind !== 'enum') return [];
-    return bare.names.filter((n) => n.startsWith(typed));
+    return bare.listed.filter((n) => n.startsWith(typed));
   }
 
   get hasResources(): boolean {

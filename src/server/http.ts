@@ -1,7 +1,11 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { Log } from '../log';
+import type { CorsOptions, HttpAuthOptions } from './auth/options';
+import { ResourceServer } from './auth/resource-server';
+import { Cors } from './cors';
 import { InMemoryEventStore, type EventStore } from './event-store';
 import { SessionTable } from './sessions';
 
@@ -32,6 +36,10 @@ export interface ServeHttpOptions {
   readonly eventStore?: EventStore;
   /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
   readonly sseRetryMs?: number;
+  /** Makes the endpoint an OAuth 2.1 resource server; `resource` defaults to the endpoint's URL. */
+  readonly auth?: HttpAuthOptions;
+  /** Cross-origin access for browser hosts; off unless given. */
+  readonly cors?: CorsOptions;
 }
 
 /** Where `serveHttp()` listens. */
@@ -79,6 +87,15 @@ async function readJson(req: IncomingMessage, res: ServerResponse, limit: number
   }
 }
 
+/** Answers the protected resource metadata document (GET only). */
+function metadata(req: IncomingMessage, res: ServerResponse, server: ResourceServer): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET', 'content-type': 'text/plain' }).end('Method Not Allowed');
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(server.metadata()));
+}
+
 function opensSession(body: unknown): boolean {
   const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
@@ -103,7 +120,25 @@ export interface HttpHandlerOptions {
   readonly eventStore?: EventStore;
   /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
   readonly sseRetryMs?: number;
+  /**
+   * Makes the endpoint an OAuth 2.1 resource server. `resource` is required here: the public URL of the
+   * endpoint. The metadata is answered at `/.well-known/oauth-protected-resource[/path]`; route those to the
+   * handler too when the framework routes by path.
+   */
+  readonly auth?: HttpAuthOptions;
+  /** Cross-origin access for browser hosts; off unless given. Route `OPTIONS` to the handler for preflights. */
+  readonly cors?: CorsOptions;
 }
+
+/** What the endpoint needs to know about the served members to check scopes. */
+export interface ScopeRules {
+  /** The scopes a JSON-RPC request needs (those of the tool, resource or prompt it names). */
+  scopesNeeded(message: unknown): readonly string[];
+  /** Every scope some member needs. */
+  readonly declaredScopes: readonly string[];
+}
+
+const NO_SCOPES: ScopeRules = { scopesNeeded: () => [], declaredScopes: [] };
 
 /** A Node request handler for the MCP endpoint, in both eras. */
 export interface HttpHandler {
@@ -114,6 +149,24 @@ export interface HttpHandler {
   handle(req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void>;
   /** Closes every session and the stateless handler. */
   close(): Promise<void>;
+}
+
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text());
+}
+
+/** The scopes a body's requests need, together (a 2025-03-26 batch holds several). */
+function scopesOfBody(rules: ScopeRules, body: unknown): readonly string[] {
+  return Array.isArray(body) ? [...new Set(body.flatMap((m) => rules.scopesNeeded(m)))] : rules.scopesNeeded(body);
+}
+
+function resourceServerOf(options: HttpHandlerOptions, rules: ScopeRules): ResourceServer | undefined {
+  const auth = options.auth;
+  if (!auth) return undefined;
+  if (auth.resource === undefined) {
+    throw new TypeError(`auth.resource is required when the server does not listen itself (createHttpHandler(), McpModule): the endpoint's public URL, such as 'https://mcp.example.com/mcp'.`);
+  }
+  return new ResourceServer({ ...auth, resource: auth.resource }, () => rules.declaredScopes, options.path);
 }
 
 /** What the endpoint serves with: a `Server` per 2025-era session, one per 2026-07-28 request, and the change-event bus. */
@@ -131,11 +184,15 @@ function checkRetry(retryMs: number): number {
   return retryMs;
 }
 
-/** The endpoint's request handling. */
-export function createHttpHandler(serving: HttpServing, options: HttpHandlerOptions = {}): HttpHandler {
+/**
+ * The endpoint's request handling; `serving` makes one SDK `Server` per modern request or legacy session. A
+ * request goes through CORS, the Host/Origin check, the metadata document, the path, the body, the bearer token
+ * and the scope challenge, then to the session table (2025 era) or the stateless handler (2026-07-28).
+ */
+export function createHttpHandler(serving: HttpServing, options: HttpHandlerOptions = {}, rules: ScopeRules = NO_SCOPES, log: Log = Log.silent): HttpHandler {
   const path = options.path;
   const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  const modernHandler = createMcpHandler(() => serving.request(), { legacy: 'reject', maxRequestBodySize: limit, bus: serving.bus });
+  const modernHandler = createMcpHandler(() => serving.request(), { legacy: 'reject', maxRequestBodySize: limit, bus: serving.bus, onerror: log.transportFailure });
   const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
   const sessions = new SessionTable(serving.session, {
     maxSessions: options.maxSessions,
@@ -147,10 +204,26 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
   const guarded = options.validateHost ?? true;
   const validHost = localhostHostValidation();
   const validOrigin = localhostOriginValidation();
+  const cors = options.cors ? new Cors(options.cors) : undefined;
+  const resourceServer = resourceServerOf(options, rules);
 
-  async function legacy(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  /** Host and Origin on loopback (DNS rebinding); an origin CORS allows passes. Writes the 403 itself. */
+  const validSource = (req: IncomingMessage, res: ServerResponse) =>
+    !guarded || (validHost(req, res) && (cors?.allows(req.headers.origin) === true || validOrigin(req, res)));
+
+  /** The verified caller, or `undefined` after answering 401 or 403 (the scope challenge). */
+  async function authorize(req: IncomingMessage, res: ServerResponse, server: ResourceServer, body: unknown): Promise<SdkAuthInfo | undefined> {
+    const verified = await server.authenticate(req);
+    const refusal = verified instanceof Response ? verified : server.challenge(verified, scopesOfBody(rules, body));
+    if (refusal) return void (await writeResponse(res, refusal));
+    return verified as SdkAuthInfo;
+  }
+
+  async function legacy(req: IncomingMessage, res: ServerResponse, body: unknown, owner: string | undefined): Promise<void> {
     const sid = req.headers['mcp-session-id'];
     let session = typeof sid === 'string' ? sessions.get(sid) : undefined;
+    // A session id presented by someone other than its owner is treated as unknown: ids must not be transferable.
+    if (session && session.owner !== owner) session = undefined;
     if (!session) {
       if (sid !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found');
       if (req.method !== 'POST' || !opensSession(body)) return jsonRpcError(res, 400, -32000, 'Bad Request: no valid Mcp-Session-Id header.');
@@ -158,29 +231,48 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
         res.setHeader('retry-after', '60');
         return jsonRpcError(res, 503, -32000, 'Service Unavailable: too many open sessions; close one (DELETE) or try again later.');
       }
-      session = await sessions.open();
+      session = await sessions.open(owner);
     }
     return sessions.handle(session, req, res, body);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void> {
-    if (path !== undefined && new URL(req.url ?? '/', 'http://localhost').pathname !== path) {
+    if (cors?.preflight(req, res)) return;
+    cors?.decorate(req, res);
+    if (!validSource(req, res)) return; // 403 already written
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (resourceServer?.servesMetadata(pathname)) return metadata(req, res, resourceServer);
+    if (path !== undefined && pathname !== path) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return;
     }
-    if (guarded && (!validHost(req, res) || !validOrigin(req, res))) return; // 403 already written
     let body: unknown = parsed?.body;
     if (req.method === 'POST' && !parsed) {
       const read = await readJson(req, res, limit);
       if (!read) return;
       body = read.body;
     }
-    if (await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: limit })) return legacy(req, res, body);
+    let owner: string | undefined;
+    if (resourceServer) {
+      const verified = await authorize(req, res, resourceServer, body);
+      if (!verified) return;
+      // The SDK's transports hand `req.auth` to the request handlers as `ctx.http.authInfo`.
+      (req as IncomingMessage & { auth?: SdkAuthInfo }).auth = verified;
+      owner = resourceServer.ownerOf(verified);
+    }
+    if (await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: limit })) return legacy(req, res, body, owner);
     return modern(req, res, body);
   }
 
   return {
-    handle: (req, res, parsed) => handle(req, res, parsed).catch(() => jsonRpcError(res, 500, -32603, 'Internal error')),
+    handle: (req, res, parsed) =>
+      handle(req, res, parsed).catch((error: unknown) => {
+        // The path only: a query string may carry a token.
+        const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+        const sid = req.headers['mcp-session-id'];
+        log.error(`HTTP ${req.method} ${path} failed`, { event: 'http.failed', sessionId: typeof sid === 'string' ? sid : undefined, error });
+        jsonRpcError(res, 500, -32603, 'Internal error');
+      }),
     async close() {
       await modernHandler.close();
       await sessions.closeAll();
@@ -188,35 +280,71 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
   };
 }
 
+/**
+ * What a failed `listen` means, in one line a person can act on (issue 11: a newcomer got an
+ * `EADDRINUSE` stack). The system error stays as `cause`, its `code` is kept.
+ */
+function listenError(error: unknown, host: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message =
+    code === 'EADDRINUSE'
+      ? `Port ${port} on ${host} is already in use: stop the other server, or choose another port (port 0 picks a free one).`
+      : code === 'EACCES'
+        ? `Port ${port} on ${host} needs privileges this process does not have: choose a port above 1023.`
+        : code === 'EADDRNOTAVAIL'
+          ? `The address ${host} is not an address of this machine: use 127.0.0.1, or 0.0.0.0 for every interface.`
+          : undefined;
+  if (message === undefined) return error instanceof Error ? error : new Error(String(error));
+  return Object.assign(new Error(message, { cause: error }), { code });
+}
+
 /** Starts the endpoint on its own Node HTTP server. */
-export async function startHttp(serving: HttpServing, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
+export async function startHttp(serving: HttpServing, options: ServeHttpOptions = {}, rules: ScopeRules = NO_SCOPES, log: Log = Log.silent): Promise<HttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const handler = createHttpHandler(serving, {
-    path,
-    maxRequestBodySize: options.maxRequestBodySize,
-    maxSessions: options.maxSessions,
-    sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
-    eventStore: options.eventStore,
-    sseRetryMs: options.sseRetryMs,
-    validateHost: LOOPBACK.test(host),
-  });
-  const http: HttpServer = createServer((req, res) => void handler.handle(req, res));
+  // The handler is made once the port is known: the endpoint's URL is the default resource identifier.
+  let handler: HttpHandler | undefined;
+  const http: HttpServer = createServer((req, res) => void handler?.handle(req, res));
+  const port = options.port ?? 3000;
   await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 3000, host, () => {
-      http.off('error', reject);
+    http.once('error', (error) => reject(listenError(error, host, port)));
+    http.listen(port, host, () => {
+      http.removeAllListeners('error');
       resolve();
     });
   });
   const address = http.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shown}:${address.port}${path}`;
+  const auth = options.auth && { ...options.auth, resource: options.auth.resource ?? url };
+  try {
+    handler = createHttpHandler(
+      serving,
+      {
+        path,
+        maxRequestBodySize: options.maxRequestBodySize,
+        maxSessions: options.maxSessions,
+        sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
+        eventStore: options.eventStore,
+        sseRetryMs: options.sseRetryMs,
+        validateHost: LOOPBACK.test(host),
+        auth,
+        cors: options.cors,
+      },
+      rules,
+      log,
+    );
+  } catch (error) {
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+    throw error;
+  }
+  const ready = handler;
   return {
     host: address.address,
     port: address.port,
-    url: `http://${shown}:${address.port}${path}`,
+    url,
     async close() {
-      await handler.close();
+      await ready.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

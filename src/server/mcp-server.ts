@@ -7,9 +7,12 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { toolFromConfig, type QuickToolConfig } from '../schema/quick';
+import { checkScopes } from '../decorators/member';
+import type { QuickArgs } from '../decorators/hint-value';
+import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/quick';
 import { UnknownToolError } from '../invoke/errors';
 import type { AddOptions } from '../invoke/invocation';
+import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog, type CatalogKind } from './catalog';
@@ -27,8 +30,11 @@ import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
 import { followBus, listChangedEvent } from './live';
 import { checkPageSizes, Pager, type PageSizes } from './pages';
+import type { ToolModel } from '../schema/model';
 import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol';
 import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks';
+import { Telemetry, type Network } from './telemetry';
+import type { TelemetryOptions } from './telemetry-options';
 
 /** Server identity sent in `initialize` / `server/discover`. */
 export interface ServerInfo {
@@ -41,6 +47,12 @@ export interface ServerInfo {
 export interface McpServerOptions {
   /** Aborts a tool's signal and answers an error result after this many milliseconds. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Read an object or array argument that arrives as a JSON-encoded string (some models send
+   * `"items": "[{\"sku\":\"A\"}]"`): where the schema expects an object or array and the string parses as
+   * one, the parsed value is read. Default `false`: the listing is the contract.
+   */
+  readonly lenientJsonStrings?: boolean;
   /** Instructions sent to the client at initialisation. */
   readonly instructions?: string;
   /**
@@ -65,7 +77,20 @@ export interface McpServerOptions {
   readonly taskStore?: TaskStore;
   /** How long tasks are kept and how often clients are asked to poll. */
   readonly tasks?: TaskOptions;
+  /**
+   * Where masked failures, output-schema mismatches, compile failures, timeouts and transport failures are
+   * written: anything with `error`, `warn`, `info` and `debug` (console, pino, winston). Default: one line
+   * per event on stderr. `false` logs nothing. Clients never see any of it.
+   */
+  readonly logger?: McpLogger | false;
+  /**
+   * OpenTelemetry spans and metrics per the semantic conventions for MCP, recorded when
+   * `@opentelemetry/api` is installed and an SDK is registered. `false` switches them off.
+   */
+  readonly telemetry?: TelemetryOptions | false;
 }
+
+const HTTP: Network = { transport: 'tcp', protocol: 'http' };
 
 /** Options of an in-process {@link McpServer.callTool}. */
 export interface CallToolOptions {
@@ -75,6 +100,12 @@ export interface CallToolOptions {
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Anything else the tool's `RequestContext` should carry (client info, protocol version ...). */
   readonly context?: RequestContextInit;
+}
+
+/** Options of {@link McpServer.listTools}. */
+export interface ListToolsOptions {
+  /** List what a caller holding these scopes may see. */
+  readonly scopes?: readonly string[];
 }
 
 /**
@@ -88,6 +119,8 @@ export class McpServer {
   readonly info: ServerInfo;
   readonly options: McpServerOptions;
   private readonly catalog: Catalog;
+  private readonly log: Log;
+  private readonly telemetry: Telemetry | undefined;
   private readonly codec: RequestStateCodec;
   private readonly pager: Pager;
   private readonly bus: ServerEventBus;
@@ -100,8 +133,10 @@ export class McpServer {
     }
     this.info = Object.freeze({ ...info });
     this.options = Object.freeze({ ...options });
+    this.log = Log.of(options.logger);
+    this.telemetry = Telemetry.of(options.telemetry, this.info.version, this.log);
     checkPageSizes(options.pageSize);
-    this.catalog = new Catalog(options.requestTimeoutMs);
+    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, log: this.log });
     const key = options.requestStateSecret ?? randomBytes(32);
     this.codec = createRequestStateCodec({ key });
     this.pager = new Pager(typeof key === 'string' ? Buffer.from(key) : key, options.pageSize);
@@ -122,17 +157,36 @@ export class McpServer {
     if (options?.invoke !== undefined && typeof options.invoke !== 'function') {
       throw new TypeError('server.add(instance, { invoke }) needs invoke to be a function of the call, for example (call) => call.instance[call.method](...call.args).');
     }
+    const before = new Set(this.catalog.tools.keys());
     this.catalog.addInstance(instance, options ?? {});
+    for (const [name, tool] of this.catalog.tools) if (!before.has(name)) this.warnIfErased(tool.model);
     return this;
   }
 
   /**
-   * The quick path: a tool from a handler and a map of parameter names to type hints.
-   * @example server.tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => Number(a) + Number(b));
+   * Issue 11, no silent loss: an async method without `returns` and without generated facts has lost its
+   * declared result type, so it lists no `outputSchema` and sends no `structuredContent`. Say so once.
    */
-  tool(name: string, config: QuickToolConfig, handler: (args: Record<string, unknown>, context: RequestContext) => unknown): this {
+  private warnIfErased(model: ToolModel): void {
+    if (model.result.kind !== 'auto' || !model.result.promise) return;
+    this.log.warn(
+      `${model.where} (tool '${model.name}') returns a Promise whose type TypeScript erased: it has no outputSchema and a record result is not sent as structuredContent. ` +
+        `Declare it with @Tool({ returns: Type }), or run onemodelcontext generate and import the facts module.`,
+      { event: 'definition.warning', tool: model.name },
+    );
+  }
+
+  /**
+   * The quick path: a tool from a handler and a map of parameter names to type hints. The handler's
+   * argument is typed from the hints (`Int32` → `number`, `Nullable(Date)` → `Date | null`, a record
+   * class → its instances ...), as the SDK's `registerTool` types it from a zod shape.
+   * @example server.tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => a + b);
+   */
+  tool<const P extends QuickParams = Record<never, never>>(name: string, config: QuickToolConfig<P>, handler: (args: QuickArgs<P>, context: RequestContext) => unknown): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
-    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler });
+    const call = handler as (args: Record<string, unknown>, context: RequestContext) => unknown;
+    const scopes = checkScopes(`server.tool('${name}')`, config?.scopes) ?? [];
+    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler: call }, scopes);
     return this;
   }
 
@@ -186,9 +240,13 @@ export class McpServer {
     this.bus.publish({ kind: 'resource_updated', uri });
   }
 
-  /** The `tools/list` entries exactly as they are sent to a client that negotiated MCP Apps. */
-  listTools(): readonly ToolListing[] {
-    return this.catalog.listings.tools;
+  /**
+   * The `tools/list` entries exactly as they are sent to a client that negotiated MCP Apps; with `scopes`, what
+   * a caller whose token grants them is shown over HTTP with `auth`.
+   * @example server.listTools({ scopes: ['orders:read'] }).map((t) => t.name);
+   */
+  listTools(options: ListToolsOptions = {}): readonly ToolListing[] {
+    return this.catalog.listingsFor(options.scopes).tools;
   }
 
   /**
@@ -216,10 +274,14 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<void> {
     let legacy = false;
+    const network: Network = transport instanceof StdioServerTransport ? { transport: 'pipe' } : {};
+    // Failures before a protocol server takes the connection over (the SDK chains this handler after).
+    const reportError = this.log.transportFailure;
+    transport.onerror ??= reportError;
     await routeByOpening(withLegacyNotFoundCode(transport, () => legacy), {
       legacy: async (view) => {
         legacy = true;
-        const server = this.connectionServer('legacy');
+        const server = this.connectionServer('legacy', network);
         this.track(server);
         server.onClosed(() => this.open.delete(server));
         await server.connect(view);
@@ -227,9 +289,9 @@ export class McpServer {
       other: (view) => {
         const factory = ({ era }: { era: 'legacy' | 'modern' }) => {
           legacy = era === 'legacy';
-          return this.connectionServer(era);
+          return this.connectionServer(era, network);
         };
-        this.track(serveStdio(factory, { transport: view }));
+        this.track(serveStdio(factory, { transport: view, onerror: reportError }));
       },
     });
   }
@@ -249,7 +311,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(this.httpServing(), options);
+    const endpoint: HttpEndpoint = await startHttp(this.httpServing(), options, this.catalog, this.log);
     this.track(endpoint);
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
@@ -262,7 +324,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(this.httpServing(), options);
+    const handler = createHttpHandler(this.httpServing(), options, this.catalog, this.log);
     this.track(handler);
     return handler;
   }
@@ -279,18 +341,27 @@ export class McpServer {
     this.open.add(handle);
   }
 
-  private protocolServer(): CatalogServer {
-    return createProtocolServer(this.catalog, { info: this.info, instructions: this.options.instructions, codec: this.codec, pager: this.pager, tasks: this.tasks });
+  private protocolServer(network: Network): CatalogServer {
+    const server = createProtocolServer(this.catalog, {
+      info: this.info,
+      instructions: this.options.instructions,
+      codec: this.codec,
+      pager: this.pager,
+      log: this.log,
+      tasks: this.tasks,
+    });
+    this.telemetry?.instrument(server, network);
+    return server;
   }
 
   /** A `Server` for a connection that outlives its requests: it follows the event bus until it closes. */
-  private connectionServer(era: 'legacy' | 'modern'): CatalogServer {
-    const server = this.protocolServer();
+  private connectionServer(era: 'legacy' | 'modern', network: Network): CatalogServer {
+    const server = this.protocolServer(network);
     server.onClosed(followBus(server, this.bus, era));
     return server;
   }
 
   private httpServing(): HttpServing {
-    return { session: () => this.connectionServer('legacy'), request: () => this.protocolServer(), bus: this.bus };
+    return { session: () => this.connectionServer('legacy', HTTP), request: () => this.protocolServer(HTTP), bus: this.bus };
   }
 }

@@ -19,7 +19,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from '../invoke/text-methods';
 import { promptResult, resourceResult } from '../invoke/contents';
+import type { Log } from '../log';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
+import { verifiedCallerOf } from './auth/caller';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from './catalog';
 import type { ListName, Pager } from './pages';
 import { installTaskHandlers, statusNotifier } from './task-handlers';
@@ -36,6 +38,7 @@ export interface ProtocolSettings {
   readonly instructions?: string;
   readonly codec: RequestStateCodec;
   readonly pager: Pager;
+  readonly log: Log;
   readonly tasks: TaskRunner;
 }
 
@@ -99,7 +102,13 @@ export function contextInitOf(server: Server, ctx: ServerContext): RequestContex
       : 'the client did not declare the capability.',
     inputResponses: ctx.mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined,
     requestState: ctx.mcpReq.requestState(),
+    auth: verifiedCallerOf(ctx.http?.authInfo),
   };
+}
+
+/** What this caller may list: everything without auth, else what its token's scopes allow. */
+function listingsOf(catalog: Catalog, ctx: ServerContext) {
+  return catalog.listingsFor(ctx.http?.authInfo?.scopes);
 }
 
 async function inputRequiredOf(signal: InputRequired, codec: RequestStateCodec): Promise<InputRequiredResult> {
@@ -110,21 +119,22 @@ async function inputRequiredOf(signal: InputRequired, codec: RequestStateCodec):
 }
 
 /** Maps our errors to JSON-RPC errors; nothing else escapes, so no internals reach the wire. */
-function protocolErrorOf(error: unknown): Error {
+function protocolErrorOf(error: unknown, log: Log, ctx: ServerContext): Error {
   if (error instanceof InvalidParamsError) return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
   if (error instanceof ResourceNotFoundError) return new SdkResourceNotFoundError(error.uri);
   if (error instanceof TextMethodFailedError) return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+  log.error('A request failed', { event: 'request.failed', requestId: ctx.mcpReq.id, sessionId: ctx.sessionId, error });
   return new ProtocolError(ProtocolErrorCode.InternalError, 'The request failed.');
 }
 
 /** Runs a handler body, answering `requireInput` with an input-required result and errors as JSON-RPC errors. */
-async function answer<T>(codec: RequestStateCodec, run: () => Promise<T>): Promise<T | InputRequiredResult> {
+async function answer<T>(settings: ProtocolSettings, ctx: ServerContext, run: () => Promise<T>): Promise<T | InputRequiredResult> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof InputRequired) return inputRequiredOf(error, codec);
+    if (error instanceof InputRequired) return inputRequiredOf(error, settings.codec);
     if (error instanceof ProtocolError) throw error;
-    throw protocolErrorOf(error);
+    throw protocolErrorOf(error, settings.log, ctx);
   }
 }
 
@@ -202,7 +212,6 @@ function paged<T>(pager: Pager, list: ListName, items: readonly T[], keyOf: (ite
   return page.nextCursor === undefined ? { [field]: page.items } : { [field]: page.items, nextCursor: page.nextCursor };
 }
 
-/** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
 /** Who a request's tasks belong to: its HTTP session, else its connection. */
 function ownerOf(server: CatalogServer, ctx: ServerContext): string {
   return ctx.sessionId ?? server.connectionId;
@@ -229,34 +238,36 @@ async function asTask(server: CatalogServer, tool: RegisteredTool, params: Reado
   return { task: wireTask(task) };
 }
 
-function installToolHandlers(server: CatalogServer, catalog: Catalog, { codec, pager, tasks }: ProtocolSettings): void {
+/** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
+function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings): void {
   server.setRequestHandler('tools/list', (req, ctx) => {
-    const listings = catalog.listings;
+    const listings = listingsOf(catalog, ctx);
     const tools = negotiatedApps(callerOf(server, ctx).clientCapabilities) ? listings.tools : listings.plainTools;
-    return paged(pager, 'tools', tools, (t) => t.name, req.params, 'tools') as never;
+    return paged(settings.pager, 'tools', tools, (t) => t.name, req.params, 'tools') as never;
   });
   server.setRequestHandler('tools/call', async (req, ctx) => {
     const tool = catalog.tool(req.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
-    const created = await asTask(server, tool, req.params as unknown as Readonly<Record<string, unknown>>, ctx, tasks);
+    const created = await asTask(server, tool, req.params as unknown as Readonly<Record<string, unknown>>, ctx, settings.tasks);
     if (created) return created as never;
     // Tool calls answer errors as results; only `requireInput` rejects.
     return tool.call(req.params.arguments, contextInitOf(server, ctx)).catch((error: unknown) => {
-      if (error instanceof InputRequired) return inputRequiredOf(error, codec);
-      throw protocolErrorOf(error);
+      if (error instanceof InputRequired) return inputRequiredOf(error, settings.codec);
+      throw protocolErrorOf(error, settings.log, ctx);
     }) as never;
   });
 }
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
-function installResourceHandlers(server: Server, catalog: Catalog, { codec, pager }: ProtocolSettings): void {
-  server.setRequestHandler('resources/list', (req) => paged(pager, 'resources', catalog.listings.resources, (r) => r.uri ?? '', req.params, 'resources') as never);
-  server.setRequestHandler('resources/templates/list', (req) =>
-    paged(pager, 'resourceTemplates', catalog.listings.templates, (r) => r.uriTemplate ?? '', req.params, 'resourceTemplates') as never,
+function installResourceHandlers(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
+  const { pager } = settings;
+  server.setRequestHandler('resources/list', (req, ctx) => paged(pager, 'resources', listingsOf(catalog, ctx).resources, (r) => r.uri ?? '', req.params, 'resources') as never);
+  server.setRequestHandler('resources/templates/list', (req, ctx) =>
+    paged(pager, 'resourceTemplates', listingsOf(catalog, ctx).templates, (r) => r.uriTemplate ?? '', req.params, 'resourceTemplates') as never,
   );
   server.setRequestHandler('resources/read', (req, ctx) => {
     const uri = req.params.uri;
-    return answer(codec, async () => {
+    return answer(settings, ctx, async () => {
       const found = catalog.findResource(uri);
       if (!found) throw new ResourceNotFoundError(uri);
       if (found.kind === 'ui') return { contents: [{ uri, mimeType: APP_MIME_TYPE, text: found.ui.html }] };
@@ -271,12 +282,12 @@ function installResourceHandlers(server: Server, catalog: Catalog, { codec, page
 }
 
 /** `prompts/list` and `prompts/get`. */
-function installPromptHandlers(server: Server, catalog: Catalog, { codec, pager }: ProtocolSettings): void {
-  server.setRequestHandler('prompts/list', (req) => paged(pager, 'prompts', catalog.listings.prompts, (p) => p.name, req.params, 'prompts') as never);
+function installPromptHandlers(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
+  server.setRequestHandler('prompts/list', (req, ctx) => paged(settings.pager, 'prompts', listingsOf(catalog, ctx).prompts, (p) => p.name, req.params, 'prompts') as never);
   server.setRequestHandler('prompts/get', (req, ctx) => {
     const prompt = catalog.prompt(req.params.name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
-    return answer(codec, async () =>
+    return answer(settings, ctx, async () =>
       promptResult(await prompt.call(stringArguments(req.params.arguments), contextInitOf(server, ctx)), prompt.model.description),
     ) as never;
   });
@@ -301,6 +312,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
     instructions: settings.instructions,
     requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
   });
+  server.onerror = settings.log.transportFailure;
   installToolHandlers(server, catalog, settings);
   if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, (ctx) => ownerOf(server, ctx));
   if (catalog.hasResources) installResourceHandlers(server, catalog, settings);

@@ -1,5 +1,5 @@
 import { fixtureServer, VIEW_HTML } from './fixture/src/fixture';
-import { ensureBuilt } from './support/build';
+import { BUILD_HOOK_TIMEOUT_MS, ensureBuilt } from './support/build';
 import { waitUntil } from './support/wait';
 import { connectClient, lastListedTools, textOf, type Flavour, type TestClient, type Transport } from './support/clients';
 
@@ -21,7 +21,7 @@ let url: URL;
 beforeAll(async () => {
   await ensureBuilt();
   url = new URL((await http.serveHttp({ port: 0 })).url);
-});
+}, BUILD_HOOK_TIMEOUT_MS);
 
 afterAll(() => http.close());
 

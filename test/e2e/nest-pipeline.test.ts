@@ -112,6 +112,14 @@ describe.each(['express', 'fastify'] as const)('Nest pipeline on %s', (adapter) 
       expect(answer(await client.callTool('shout', { text: 'quiet please' }))).toEqual({ content: [{ type: 'text', text: 'QUIET PLEASE' }] });
     });
 
+    it('runs method pipes on each read argument as a custom argument with its index', async () => {
+      expect(textOf(await client.callTool('echo', { text: '  hi  ', times: 2 }))).toBe('hi|hi');
+      expect(seen.pipeSaw.slice(-2)).toEqual([
+        { type: 'custom', metatype: String, data: 0 },
+        { type: 'custom', metatype: Number, data: 1 },
+      ]);
+    });
+
     it('lets an interceptor answer without calling the method', async () => {
       const calls = seen.calls;
       expect(textOf(await client.callTool('cached', {}))).toBe('from the cache');

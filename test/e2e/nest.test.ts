@@ -7,7 +7,7 @@ import { McpServer } from '../../src';
 import { AppModule } from '../../samples/nest-docket/src/app.module';
 import { DocketRepository } from '../../samples/nest-docket/src/docket.repository';
 import { DocketService } from '../../samples/nest-docket/src/docket.service';
-import { ROOT, ensureBuilt } from './support/build';
+import { BUILD_HOOK_TIMEOUT_MS, ROOT, ensureBuilt } from './support/build';
 import { waitUntil } from './support/wait';
 import { connectClient, lastListedTools, textOf, type TestClient } from './support/clients';
 
@@ -54,7 +54,7 @@ describe('nest-docket over HTTP (Express adapter)', () => {
         id: 1,
         number: '2026-CV-0001',
         title: 'Acme v. Widget',
-        priority: 'Urgent',
+        priority: 'urgent',
         openedAt: '2026-11-30T09:00:00.000Z',
         parties: [{ name: 'Acme', role: 'plaintiff' }],
       });
@@ -90,7 +90,7 @@ describe('nest-docket over HTTP (Express adapter)', () => {
     });
 
     it('gets the prompt', async () => {
-      const result = await client.getPrompt('summarize_case', { id: '1', tone: 'Urgent' });
+      const result = await client.getPrompt('summarize_case', { id: '1', tone: 'urgent' });
       expect(JSON.stringify(result.messages)).toBe(
         '[{"role":"user","content":{"type":"text","text":"Summarize case 2026-CV-0001 (\\"Acme v. Widget\\") for a urgent briefing."}}]',
       );
@@ -113,7 +113,7 @@ describe('nest-docket over HTTP (Express adapter)', () => {
 });
 
 describe('nest-docket over stdio (built with tsc, a child process)', () => {
-  beforeAll(() => ensureBuilt());
+  beforeAll(() => ensureBuilt(), BUILD_HOOK_TIMEOUT_MS);
 
   it('lists and calls tools with nothing but protocol messages on stdout', async () => {
     const main = join(ROOT, 'samples/nest-docket/dist/stdio.js');

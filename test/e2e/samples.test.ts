@@ -4,14 +4,14 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { conformanceServer } from '../../samples/conformance/src/conformance';
 import { weatherServer } from '../../samples/weather/src/server';
-import { ensureBuilt, ROOT } from './support/build';
+import { BUILD_HOOK_TIMEOUT_MS, ensureBuilt, ROOT } from './support/build';
 
 /** The samples as a user runs them: compiled by tsc, importing the package by name, in child processes. */
 jest.setTimeout(120_000);
 
 const WEATHER = join(ROOT, 'samples/weather/dist/main.js');
 
-beforeAll(() => ensureBuilt());
+beforeAll(() => ensureBuilt(), BUILD_HOOK_TIMEOUT_MS);
 
 describe('samples/weather over stdio', () => {
   let client: Client;

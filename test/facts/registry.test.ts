@@ -123,7 +123,7 @@ describe('records with source facts', () => {
     }
     expect(JSON.stringify(JSON.parse(inputOf(new T())).properties.contact)).toBe(
       '{"type":"object","properties":{"name":{"type":"string","description":"Full name."},"email":{"type":"string"},' +
-        '"nickname":{"type":"string"},"level":{"type":"string","enum":["Low","High"],"default":"High"}},' +
+        '"nickname":{"type":"string"},"level":{"type":"string","enum":["low","high"],"default":"high"}},' +
         '"required":["name","email"],"additionalProperties":false}',
     );
     expect(propertyFactsOf(Contact)).toHaveLength(4);

@@ -6,6 +6,7 @@ import {
 } from '../../src';
 import { toolsOf } from '../../src/schema/tools';
 import type { TypeNode } from '../../src/schema/model';
+import type { Schema } from '../support/json-schema';
 
 enum Color { Red, Green, Blue }
 enum Size { Small = 'S', Large = 'L' }
@@ -60,24 +61,6 @@ class Tools {
 const server = new McpServer({ name: 'p', version: '1' }).add(new Tools());
 const models = new Map(toolsOf(Tools).map(({ model }) => [model.name, model]));
 
-type Schema = {
-  type?: string | string[];
-  format?: string;
-  enum?: unknown[];
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  contentEncoding?: string;
-  items?: Schema;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
-  properties?: Record<string, Schema>;
-  required?: string[];
-  additionalProperties?: boolean | Schema;
-};
 
 const jsonValue = fc.jsonValue({ maxDepth: 2 });
 

@@ -122,7 +122,7 @@ describe('failures are masked and published', () => {
 
   it('an unknown tool rejects with UnknownToolError (-32602 on the wire)', async () => {
     await expect(server.callTool('nope', {})).rejects.toThrow(UnknownToolError);
-    await expect(server.callTool('nope', {})).rejects.toMatchObject({ code: -32602, message: 'Unknown tool: nope' });
+    await expect(server.callTool('nope', {})).rejects.toMatchObject({ code: 'UNKNOWN_TOOL', jsonRpcCode: -32602, message: 'Unknown tool: nope' });
   });
 });
 

@@ -1,6 +1,7 @@
-import { Injectable, Module, Scope, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Module, Scope, type OnModuleInit } from '@nestjs/common';
+import { ContextIdFactory, REQUEST, type ContextId, type ContextIdStrategy, type HostComponentInfo } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import { Int32, McpServer, Tool, DefinitionError } from '../../src';
+import { Int32, McpServer, Tool, DefinitionError, type RequestContext } from '../../src';
 import { McpModule } from '../../src/nest';
 import { DocketRepository } from '../../samples/nest-docket/src/docket.repository';
 import { DocketService } from '../../samples/nest-docket/src/docket.service';
@@ -119,5 +120,41 @@ describe('McpModule (no transport)', () => {
     const second = await server.callTool('ping', {});
     expect([first.content, second.content]).toEqual([[{ type: 'text', text: `pong ${made - 1}` }], [{ type: 'text', text: `pong ${made}` }]]);
     await app.close();
+  });
+
+  it('respects durable providers: a ContextIdStrategy given the RequestContext shares one instance per session', async () => {
+    class PerSession implements ContextIdStrategy {
+      private readonly sessions = new Map<string, ContextId>();
+      attach(contextId: ContextId, request: RequestContext) {
+        const session = request.sessionId ?? 'none';
+        if (!this.sessions.has(session)) this.sessions.set(session, ContextIdFactory.create());
+        const durable = this.sessions.get(session)!;
+        return { resolve: (info: HostComponentInfo) => (info.isTreeDurable ? durable : contextId), payload: { session } };
+      }
+    }
+    let made = 0;
+    @Injectable({ scope: Scope.REQUEST, durable: true })
+    class SessionTools {
+      private readonly number = ++made;
+      constructor(@Inject(REQUEST) private readonly payload: { session: string }) {}
+      @Tool() which(): string {
+        return `${this.number} ${this.payload.session}`;
+      }
+    }
+    ContextIdFactory.apply(new PerSession());
+    try {
+      const app = await boot([McpModule.forRoot({ name: 'x', version: '1', transport: 'none' })], [SessionTools]);
+      const server = app.get(McpServer);
+      const call = async (sessionId: string) => (await server.callTool('which', {}, { context: { sessionId } })).content;
+      expect([await call('a'), await call('a'), await call('b'), await call('a')]).toEqual([
+        [{ type: 'text', text: '1 a' }],
+        [{ type: 'text', text: '1 a' }],
+        [{ type: 'text', text: '2 b' }],
+        [{ type: 'text', text: '1 a' }],
+      ]);
+      await app.close();
+    } finally {
+      ContextIdFactory.apply({ attach: (contextId: ContextId) => () => contextId });
+    }
   });
 });

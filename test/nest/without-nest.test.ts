@@ -25,7 +25,7 @@ describe('onemodelcontext/nest without NestJS installed', () => {
       if (entry === '@nestjs' || entry === 'rxjs' || entry.startsWith('.')) continue;
       symlinkSync(join(ROOT, 'node_modules', entry), join(modules, entry), 'dir');
     }
-  });
+  }, 300_000);
 
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 

@@ -32,13 +32,13 @@ describe('parameters from design metadata and the compiled source', () => {
     );
   });
 
-  it('writes an enum default by member name, from the source or the default option', () => {
+  it('writes an enum default in its listed form (numeric by member name, string by value), from the source or the default option', () => {
     class T {
       @Tool() a(@Param({ type: Unit }) unit: Unit = Unit.Fahrenheit, @Param({ type: Level, default: Level.High }) level: Level): void {}
     }
     expect(inputOf(new T())).toBe(
       '{"type":"object","properties":{"unit":{"type":"string","enum":["Celsius","Fahrenheit"],"default":"Fahrenheit"},' +
-        '"level":{"type":"string","enum":["Low","High"],"default":"High"}},"additionalProperties":false}',
+        '"level":{"type":"string","enum":["low","high"],"default":"high"}},"additionalProperties":false}',
     );
   });
 

@@ -49,7 +49,7 @@ const rows: [string, TypeHint, string][] = [
   ['Buffer', Buffer, '{"type":"string","contentEncoding":"base64"}'],
   ['Bytes', Bytes, '{"type":"string","contentEncoding":"base64"}'],
   ['numeric enum', Color, '{"type":"string","enum":["Red","Green","Blue"]}'],
-  ['string enum', Size, '{"type":"string","enum":["Small","Large"]}'],
+  ['string enum (by value)', Size, '{"type":"string","enum":["S","L"]}'],
   ['mixed enum', Mixed, '{"type":"string","enum":["A","B"]}'],
   ['Nullable(string)', Nullable(String), '{"type":["string","null"]}'],
   ['Nullable(Int32)', Nullable(Int32), '{"type":["integer","null"],"minimum":-2147483648,"maximum":2147483647}'],

@@ -3,7 +3,7 @@ import {
 } from '../../src';
 import { connected, ERAS } from './support';
 
-enum Size { Small = 's', Medium = 'm', Large = 'l' }
+enum Size { Small = 'small', Medium = 'medium', Large = 'large' }
 
 class Catalogue {
   @Resource('shop://about', { description: 'About the shop' })
@@ -71,14 +71,14 @@ describe.each(ERAS)('resources and prompts at %s', (_version, mode) => {
     const { client } = await connected(server(), mode);
     expect((await client.readResource({ uri: 'shop://about' })).contents).toEqual([{ uri: 'shop://about', mimeType: 'text/plain', text: 'We sell things.' }]);
     expect((await client.readResource({ uri: 'shop://logo' })).contents).toEqual([{ uri: 'shop://logo', mimeType: 'image/png', blob: 'AQID' }]);
-    expect((await client.readResource({ uri: 'shop://items/7/Large' })).contents).toEqual([{ uri: 'shop://items/7/Large', mimeType: 'application/json', text: '{"id":7,"size":"l"}' }]);
+    expect((await client.readResource({ uri: 'shop://items/7/large' })).contents).toEqual([{ uri: 'shop://items/7/large', mimeType: 'application/json', text: '{"id":7,"size":"large"}' }]);
     expect((await client.readResource({ uri: 'shop://days/2026-07-28' })).contents).toEqual([{ uri: 'shop://days/2026-07-28', text: 'day 2026-07-28' }]);
     expect((await client.readResource({ uri: 'shop://files/a/b%20c' })).contents).toEqual([{ uri: 'shop://files/a/b%20c', mimeType: 'text/plain', text: 'file a/b%20c' }]);
   });
 
   it.each([
-    ['shop://items/seven/Large', "Argument 'id' is not valid. Expected a whole number."],
-    ['shop://items/7/Huge', "Argument 'size' is not valid. Expected one of: Small, Medium, Large."],
+    ['shop://items/seven/large', "Argument 'id' is not valid. Expected a whole number."],
+    ['shop://items/7/Huge', "Argument 'size' is not valid. Expected one of: small, medium, large."],
     ['shop://days/2026-13-01', "Argument 'day' is not valid. Expected an RFC 3339 date such as 2024-05-01."],
   ])('refuses %s with -32602', async (uri, message) => {
     const { client } = await connected(server(), mode);
@@ -87,9 +87,9 @@ describe.each(ERAS)('resources and prompts at %s', (_version, mode) => {
 
   it('answers a method that returns nothing as not found, with the code of the era', async () => {
     const { client, received } = await connected(server(), mode);
-    await expect(client.readResource({ uri: 'shop://items/404/Small' })).rejects.toThrow('Resource not found: shop://items/404/Small');
+    await expect(client.readResource({ uri: 'shop://items/404/small' })).rejects.toThrow('Resource not found: shop://items/404/small');
     const error = received.filter((m) => m.error).pop()!.error;
-    expect(error).toMatchObject({ code: mode === 'auto' ? -32602 : -32002, data: { uri: 'shop://items/404/Small' } });
+    expect(error).toMatchObject({ code: mode === 'auto' ? -32602 : -32002, data: { uri: 'shop://items/404/small' } });
   });
 
   it('masks a failing resource and passes a ToolError message', async () => {
@@ -121,7 +121,7 @@ describe.each(ERAS)('resources and prompts at %s', (_version, mode) => {
     const { client } = await connected(server(), mode);
     expect(await client.getPrompt({ name: 'describe_item', arguments: { id: '3' } })).toMatchObject({
       description: 'Describe an item',
-      messages: [{ role: 'user', content: { type: 'text', text: 'Describe item 3 in size m.' } }],
+      messages: [{ role: 'user', content: { type: 'text', text: 'Describe item 3 in size medium.' } }],
     });
     expect((await client.getPrompt({ name: 'two_messages', arguments: { flag: 'true' } })).messages).toEqual([
       { role: 'user', content: { type: 'text', text: 'flag=true' } },
@@ -143,8 +143,8 @@ describe.each(ERAS)('resources and prompts at %s', (_version, mode) => {
   it('completes enum template variables and prompt arguments by prefix', async () => {
     const { client } = await connected(server(), mode);
     const complete = (ref: Record<string, string>, name: string, value: string) => client.complete({ ref: ref as never, argument: { name, value } });
-    expect((await complete({ type: 'ref/resource', uri: 'shop://items/{id}/{size}' }, 'size', 'M')).completion).toEqual({ values: ['Medium'], total: 1, hasMore: false });
-    expect((await complete({ type: 'ref/prompt', name: 'describe_item' }, 'size', '')).completion.values).toEqual(['Small', 'Medium', 'Large']);
+    expect((await complete({ type: 'ref/resource', uri: 'shop://items/{id}/{size}' }, 'size', 'm')).completion).toEqual({ values: ['medium'], total: 1, hasMore: false });
+    expect((await complete({ type: 'ref/prompt', name: 'describe_item' }, 'size', '')).completion.values).toEqual(['small', 'medium', 'large']);
     expect((await complete({ type: 'ref/prompt', name: 'describe_item' }, 'id', '1')).completion.values).toEqual([]);
   });
 });

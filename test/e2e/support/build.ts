@@ -37,6 +37,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How long a worker waits for another worker's build before it fails the run. */
 const BUILD_WAIT_MS = 600_000;
 
+/**
+ * The timeout of a hook that awaits `ensureBuilt()`: five tsc runs take seconds on an idle machine and
+ * minutes on a loaded one, and a hook that gives up sooner than the build fails every test of its file.
+ */
+export const BUILD_HOOK_TIMEOUT_MS = BUILD_WAIT_MS + 120_000;
+
 export async function ensureBuilt(): Promise<void> {
   const run = String(process.ppid);
   const deadline = Date.now() + BUILD_WAIT_MS;

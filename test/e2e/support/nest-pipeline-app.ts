@@ -11,6 +11,9 @@ import {
   UseFilters,
   UseGuards,
   UseInterceptors,
+  UsePipes,
+  type ArgumentMetadata,
+  type PipeTransform,
   type CallHandler,
   type CanActivate,
   type DynamicModule,
@@ -28,6 +31,7 @@ import { McpExecutionContext, McpModule, type McpContextType } from 'onemodelcon
 export class Seen {
   readonly timings: { tool: string; ms: number; result: unknown }[] = [];
   readonly guardSaw: { kind: string; name: string; args: unknown; requestId: unknown }[] = [];
+  readonly pipeSaw: ArgumentMetadata[] = [];
   calls = 0;
   perCallInstances = 0;
   transientInstances = 0;
@@ -103,6 +107,16 @@ export class CacheInterceptor implements NestInterceptor {
   }
 }
 
+/** Trims strings, and records what Nest told it about each argument. */
+@Injectable()
+export class TrimPipe implements PipeTransform {
+  constructor(private readonly seen: Seen) {}
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    this.seen.pipeSaw.push(metadata);
+    return typeof value === 'string' ? value.trim() : value;
+  }
+}
+
 @Injectable()
 @UseGuards(UnluckyGuard)
 export class OrderTools {
@@ -147,6 +161,12 @@ export class OrderTools {
   @UseInterceptors(UpperCaseInterceptor)
   shout(text: string): string {
     return text;
+  }
+
+  @Tool()
+  @UsePipes(TrimPipe)
+  echo(text: string, @Param({ type: Int32 }) times: number): string {
+    return Array(times).fill(text).join('|');
   }
 
   @Tool()

@@ -1,0 +1,192 @@
+import { INVALID, fail, type Failure } from './failure';
+
+/**
+ * Reading one record, in two interchangeable forms built from the same plan: a generated function (fast)
+ * and an interpreted loop (for runtimes that forbid code generation). A test holds the two to the same
+ * answers on every input.
+ */
+
+/** Reads one value (a property's own reader). */
+export type Reader = (value: unknown, f: Failure) => unknown;
+
+/** One property of a record, as reading needs it. */
+export interface PropertyStep {
+  /** The wire name. */
+  readonly name: string;
+  /** The property on the instance. */
+  readonly key: string;
+  readonly read: Reader;
+  readonly required: boolean;
+  /** A fresh default for an omitted property, when one is known. */
+  readonly fallback?: () => unknown;
+  /** class-transformer `@Transform`s (plain to class), in order. */
+  readonly transforms: readonly ((value: unknown, obj: object) => unknown)[];
+}
+
+/** Everything a record reader does, as data: what the generated source and the interpreter both run. */
+export interface RecordPlan {
+  readonly steps: readonly PropertyStep[];
+  /** A new instance (or a plain object when only checking). */
+  readonly construct: () => Record<string, unknown>;
+  /** class-validator on the built instance, when the class has rules reading does not enforce. */
+  readonly validate?: (out: Record<string, unknown>, f: Failure) => unknown;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** `null`, `an array`, `an object`, `a string` ...: what arrived, for error messages. */
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function notObject(v: unknown, f: Failure): typeof INVALID {
+  return fail(f, `Expected an object, got ${typeName(v)}.`);
+}
+
+/** A name `Object.prototype` also has (constructor, toString, __proto__ ...) counts only when it is own. */
+function inherited(name: string): boolean {
+  return name in Object.prototype;
+}
+
+/** The first own, defined key of `v` that is not a property: the error when counts do not match. */
+function unknownKey(v: Record<string, unknown>, steps: readonly { readonly name: string }[], f: Failure): typeof INVALID {
+  const known = new Set(steps.map((s) => s.name));
+  for (const k in v) {
+    if (hasOwn.call(v, k) && v[k] !== undefined && !known.has(k)) {
+      f.path.push(k);
+      return fail(f, 'There is no such property.');
+    }
+  }
+  return INVALID;
+}
+
+/** Whether every own, defined key of `v` was matched: unknown properties are refused (the object is closed). */
+function onlyKnown(v: Record<string, unknown>, matched: number): boolean {
+  let total = 0;
+  for (const _ in v) total++;
+  if (total === matched) return true;
+  total = 0;
+  for (const k in v) if (hasOwn.call(v, k) && v[k] !== undefined) total++;
+  return total === matched;
+}
+
+/**
+ * The body of a generated record reader, as text: pure and printable (tests and curious readers can look
+ * at it). Only wire and property names are embedded, each as a JSON string literal (so no name can close
+ * the literal or inject code); everything else (readers, transforms, defaults, the constructor) is
+ * reached through the `plan` argument by index, never written into the source.
+ */
+export function recordReaderSource(plan: Pick<RecordPlan, 'steps' | 'validate'>): string {
+  const lines = [
+    'if (typeof v !== "object" || v === null || Array.isArray(v)) return notObject(v, f);',
+    'const out = plan.construct();',
+    'let matched = 0, x;',
+  ];
+  plan.steps.forEach((step, i) => {
+    const name = JSON.stringify(step.name);
+    const key = JSON.stringify(step.key);
+    const transforms = step.transforms.map((_, t) => ` x = plan.steps[${i}].transforms[${t}](x, v);`).join('');
+    const missing = step.required
+      ? ` else { f.path.push(${name}); return fail(f, "It is required."); }`
+      : step.fallback
+        ? ` else { out[${key}] = plan.steps[${i}].fallback(); }`
+        : '';
+    lines.push(
+      inherited(step.name) ? `x = hasOwn.call(v, ${name}) ? v[${name}] : undefined;` : `x = v[${name}];`,
+      `if (x !== undefined) { matched++; x = plan.steps[${i}].read(x, f); if (x === INVALID) { f.path.push(${name}); return INVALID; }${transforms} out[${key}] = x; }${missing}`,
+    );
+  });
+  lines.push(
+    'if (!onlyKnown(v, matched)) return unknownKey(v, plan.steps, f);',
+    plan.validate ? 'return plan.validate(out, f);' : 'return out;',
+  );
+  return lines.join('\n');
+}
+
+/**
+ * Why generate code: a record's reader is the hot path of most tools, and a straight-line function with
+ * the property names as literals keeps every property access monomorphic; the interpreted loop below
+ * costs a few times more (`npm run bench` prints both). Runtimes that forbid code generation
+ * (`--disallow-code-generation-from-strings`, a strict CSP, Cloudflare Workers) make `new Function` throw
+ * an `EvalError`; the first such refusal switches every later record to the interpreted reader.
+ */
+let generation: 'unknown' | 'allowed' | 'forbidden' = 'unknown';
+
+function generatedReader(plan: RecordPlan): Reader | undefined {
+  if (generation === 'forbidden') return undefined;
+  let factory: Function;
+  try {
+    factory = new Function(
+      'plan',
+      'notObject',
+      'unknownKey',
+      'onlyKnown',
+      'fail',
+      'INVALID',
+      'hasOwn',
+      `return function readRecord(v, f) {\n${recordReaderSource(plan)}\n};`,
+    );
+  } catch (error) {
+    if (!(error instanceof EvalError)) throw error;
+    generation = 'forbidden';
+    return undefined;
+  }
+  generation = 'allowed';
+  return factory(plan, notObject, unknownKey, onlyKnown, fail, INVALID, hasOwn) as Reader;
+}
+
+/** The same reading as the generated source, one property at a time. */
+export function interpretedReader(plan: RecordPlan): Reader {
+  const { steps, construct, validate } = plan;
+  const own = steps.map((s) => inherited(s.name));
+  return (v, f) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return notObject(v, f);
+    const source = v as Record<string, unknown>;
+    const out = construct();
+    let matched = 0;
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i];
+      let x = own[i] && !hasOwn.call(source, step.name) ? undefined : source[step.name];
+      if (x !== undefined) {
+        matched++;
+        x = step.read(x, f);
+        if (x === INVALID) {
+          f.path.push(step.name);
+          return INVALID;
+        }
+        for (const transform of step.transforms) x = transform(x, source);
+        out[step.key] = x;
+      } else if (step.required) {
+        f.path.push(step.name);
+        return fail(f, 'It is required.');
+      } else if (step.fallback) {
+        out[step.key] = step.fallback();
+      }
+    }
+    if (!onlyKnown(source, matched)) return unknownKey(source, steps, f);
+    return validate ? validate(out, f) : out;
+  };
+}
+
+/** How record readers are built: `generated` when the runtime allows it, else `interpreted`. */
+export type RecordStrategy = 'generated' | 'interpreted';
+
+let forced: RecordStrategy | undefined;
+
+/** For tests and the bench: build every later record reader one way. `undefined` restores detection. */
+export function forceRecordStrategy(strategy: RecordStrategy | undefined): void {
+  forced = strategy;
+}
+
+/** The strategy in use: what was forced, else generated until the runtime refuses code generation. */
+export function recordStrategy(): RecordStrategy {
+  return forced ?? (generation === 'forbidden' ? 'interpreted' : 'generated');
+}
+
+/** The reader of one record plan, generated when the runtime allows it. */
+export function recordReaderOf(plan: RecordPlan): Reader {
+  if (forced === 'interpreted') return interpretedReader(plan);
+  return generatedReader(plan) ?? interpretedReader(plan);
+}

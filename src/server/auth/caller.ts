@@ -1,0 +1,27 @@
+import type { AuthInfo as SdkAuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '../../request-context';
+
+/**
+ * The verified caller travels from the HTTP layer to the request handlers inside the SDK's `AuthInfo` (which the
+ * SDK's transports pass on as `ctx.http.authInfo`). The SDK's type also holds the raw token; ours never does, so
+ * handlers read the caller from here and the token goes no further.
+ */
+
+const CALLER = 'onemodelcontext.caller';
+
+/** The SDK's `AuthInfo` for a verified caller. */
+export function sdkAuthInfoOf(token: string, caller: AuthInfo, resource: string): SdkAuthInfo {
+  return {
+    token,
+    clientId: caller.clientId,
+    scopes: [...caller.scopes],
+    expiresAt: caller.expiresAt,
+    resource: new URL(resource),
+    extra: { [CALLER]: caller },
+  };
+}
+
+/** The verified caller of a request, from the SDK's `AuthInfo` the HTTP layer attached. */
+export function verifiedCallerOf(info: SdkAuthInfo | undefined): AuthInfo | undefined {
+  return info?.extra?.[CALLER] as AuthInfo | undefined;
+}

@@ -1,0 +1,185 @@
+import type { IncomingMessage } from 'node:http';
+import {
+  OAuthError,
+  OAuthErrorCode,
+  bearerAuthChallengeResponse,
+  buildOAuthProtectedResourceMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  verifyBearerToken,
+  type AuthInfo as SdkAuthInfo,
+  type OAuthMetadata,
+  type OAuthProtectedResourceMetadata,
+  type OAuthTokenVerifier,
+} from '@modelcontextprotocol/server';
+import { sdkAuthInfoOf, verifiedCallerOf } from './caller';
+import { introspectionVerifier } from './introspection';
+import { Issuer, IssuerUnavailableError } from './issuer';
+import { jwtVerifier } from './jwt';
+import type { AuthInfo, HttpAuthOptions } from './options';
+import { audienceIncludes, TokenRefusedError, type TokenCheck } from './tokens';
+
+/**
+ * The endpoint as an OAuth 2.1 resource server (MCP authorization specification). The SDK provides the
+ * parts that are the same for every server, and they are used as they are: the metadata document
+ * (`buildOAuthProtectedResourceMetadata`), its URL (`getOAuthProtectedResourceMetadataUrl`), the bearer check
+ * (`verifyBearerToken`: header parsing, audience comparison, expiry) and the challenge answers
+ * (`bearerAuthChallengeResponse` for 401 `invalid_token` and 403 `insufficient_scope`). What is ours: the
+ * verifiers (JWT, introspection, custom), the challenge for a request with no token at all (RFC 6750 section
+ * 3.1 says it carries no error code, which the SDK's does) and the scopes each request needs.
+ */
+
+const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+
+function headerQuoted(value: string): string {
+  return value.replace(/[\\"]/g, '\\$&');
+}
+
+export class ResourceServer {
+  readonly resource: string;
+  readonly metadataUrl: string;
+  /** Scopes every request needs. */
+  readonly baseScopes: readonly string[];
+  private readonly verifier: OAuthTokenVerifier;
+  private readonly metadataPaths: ReadonlySet<string>;
+
+  /**
+   * @param declaredScopes every scope a member needs now (members can be added after the endpoint starts)
+   * @param localPath the endpoint's path on this server, when it differs from the public one
+   */
+  constructor(
+    private readonly options: HttpAuthOptions & { readonly resource: string },
+    private readonly declaredScopes: () => readonly string[],
+    localPath: string | undefined,
+  ) {
+    checkOptions(options);
+    this.resource = options.resource;
+    this.baseScopes = Object.freeze([...(options.scopes ?? [])]);
+    const resourceUrl = new URL(options.resource);
+    this.metadataUrl = getOAuthProtectedResourceMetadataUrl(resourceUrl);
+    this.metadata(); // checks the issuer URL now rather than at the first request
+    // The document is served at the root and path-suffixed forms (RFC 9728 section 3.1), for the public path
+    // and for the local one when a proxy maps one onto the other.
+    const suffix = (path: string) => (path === '/' ? '' : path.replace(/\/$/, ''));
+    this.metadataPaths = new Set([
+      WELL_KNOWN,
+      WELL_KNOWN + suffix(resourceUrl.pathname),
+      ...(localPath ? [WELL_KNOWN + suffix(localPath)] : []),
+    ]);
+    this.verifier = { verifyAccessToken: sdkVerifier(checkOf(options), options.resource) };
+  }
+
+  /** Whether a request path names the metadata document. */
+  servesMetadata(pathname: string): boolean {
+    return this.metadataPaths.has(pathname);
+  }
+
+  /** The protected resource metadata document (RFC 9728). */
+  metadata(): OAuthProtectedResourceMetadata {
+    const { options } = this;
+    // Only `issuer` is read from the authorization server metadata here; the rest is fetched when needed.
+    const metadata = buildOAuthProtectedResourceMetadata({
+      oauthMetadata: { issuer: options.issuer } as OAuthMetadata,
+      resourceServerUrl: new URL(options.resource),
+      scopesSupported: [...new Set(options.scopesSupported ?? [...this.baseScopes, ...this.declaredScopes()])],
+      resourceName: options.resourceName,
+      dangerouslyAllowInsecureIssuerUrl: options.allowInsecureIssuer,
+    });
+    return { ...metadata, bearer_methods_supported: ['header'] };
+  }
+
+  /** Who a caller is, for tying a session to the caller that opened it. */
+  ownerOf(info: SdkAuthInfo): string {
+    const caller = verifiedCallerOf(info);
+    return JSON.stringify([caller?.claims.iss, caller?.subject, info.clientId]);
+  }
+
+  /** The verified caller, or the answer refusing the request (401, or 403 when a base scope is missing). */
+  async authenticate(req: IncomingMessage): Promise<SdkAuthInfo | Response> {
+    const header = req.headers.authorization;
+    if (!header) return this.unauthenticated();
+    const options = {
+      verifier: this.verifier,
+      expectedResource: new URL(this.resource),
+      requiredScopes: [...this.baseScopes],
+      resourceMetadataUrl: this.metadataUrl,
+    };
+    try {
+      return await verifyBearerToken(header, options);
+    } catch (error) {
+      return bearerAuthChallengeResponse(error, options);
+    }
+  }
+
+  /**
+   * The scope challenge (403 `insufficient_scope`) when the caller lacks a scope the request needs. It names the
+   * scopes already granted too, so a client stepping up does not lose them (the MCP specification's
+   * recommendation).
+   */
+  challenge(info: SdkAuthInfo, needed: readonly string[]): Response | undefined {
+    const granted = new Set(info.scopes);
+    const missing = needed.filter((s) => !granted.has(s));
+    if (missing.length === 0) return undefined;
+    const error = new OAuthError(
+      OAuthErrorCode.InsufficientScope,
+      `This request needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' ')}.`,
+    );
+    return bearerAuthChallengeResponse(error, {
+      requiredScopes: [...new Set([...info.scopes, ...needed])],
+      resourceMetadataUrl: this.metadataUrl,
+    });
+  }
+
+  /** 401 for a request without credentials: no error code (RFC 6750 section 3.1), where to find the metadata. */
+  private unauthenticated(): Response {
+    const scope = this.baseScopes.length > 0 ? `, scope="${headerQuoted(this.baseScopes.join(' '))}"` : '';
+    const body = { error: 'invalid_request', error_description: 'This endpoint needs an access token (Authorization: Bearer).' };
+    return Response.json(body, {
+      status: 401,
+      headers: { 'www-authenticate': `Bearer resource_metadata="${headerQuoted(this.metadataUrl)}"${scope}` },
+    });
+  }
+}
+
+function checkOptions(options: HttpAuthOptions): void {
+  if (typeof options.issuer !== 'string' || !URL.canParse(options.issuer)) {
+    throw new TypeError(`auth.issuer must be the authorization server's issuer URL, such as 'https://auth.example.com'.`);
+  }
+  if (!URL.canParse(options.resource ?? '')) {
+    throw new TypeError(`auth.resource must be this server's public URL, such as 'https://mcp.example.com/mcp'.`);
+  }
+  const chosen = (['jwt', 'introspection', 'verify'] as const).filter((k) => options[k] !== undefined);
+  if (chosen.length > 1) throw new TypeError(`auth takes one of jwt, introspection and verify; it has ${chosen.join(' and ')}.`);
+  if (options.verify !== undefined && typeof options.verify !== 'function')
+    throw new TypeError('auth.verify must be a function (token) => Promise<AuthInfo | undefined>.');
+}
+
+function checkOf(options: HttpAuthOptions & { readonly resource: string }): TokenCheck {
+  const issuer = new Issuer(options.issuer);
+  if (options.introspection) return introspectionVerifier(issuer, options.resource, options.introspection);
+  const verify = options.verify;
+  if (!verify) return jwtVerifier(issuer, options.resource, options.jwt);
+  return async (token) => {
+    const info = await verify(token);
+    if (!info) throw new TokenRefusedError('The access token is not valid.');
+    if (info.claims?.aud !== undefined && !audienceIncludes(info.claims.aud, options.resource)) {
+      throw new TokenRefusedError('The access token was not issued for this resource.');
+    }
+    return info;
+  };
+}
+
+/** Our check as the SDK's verifier: refusals become `invalid_token`, anything else `server_error` (500). */
+function sdkVerifier(check: TokenCheck, resource: string): OAuthTokenVerifier['verifyAccessToken'] {
+  return async (token) => {
+    let caller: AuthInfo;
+    try {
+      caller = await check(token);
+    } catch (error) {
+      if (error instanceof TokenRefusedError) throw new OAuthError(OAuthErrorCode.InvalidToken, error.message);
+      const message = error instanceof IssuerUnavailableError ? error.message : 'The access token could not be checked.';
+      throw new OAuthError(OAuthErrorCode.ServerError, message);
+    }
+    // Every audience was compared with ours already; `resource` tells the SDK's own check it was.
+    return sdkAuthInfoOf(token, caller, resource);
+  };
+}

@@ -1,0 +1,262 @@
+import { subscribe } from 'node:diagnostics_channel';
+import type * as Otel from '@opentelemetry/api';
+import {
+  PROTOCOL_VERSION_META_KEY,
+  PerRequestHTTPServerTransport,
+  TRACEPARENT_META_KEY,
+  type JSONRPCMessage,
+  type Server,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { TOOL_FAILED_CHANNEL } from '../invoke/errors';
+import type { Log } from '../log';
+import type { TelemetryOptions } from './telemetry-options';
+
+/**
+ * OpenTelemetry per the semantic conventions for MCP: one SERVER span per request, named
+ * `{mcp.method.name} {target}`, parented on the trace context in `params._meta` (else the ambient context,
+ * such as the HTTP request's), and the `mcp.server.operation.duration` and `mcp.server.session.duration`
+ * histograms. `@opentelemetry/api` is an optional peer: loaded on first use, and when it is absent
+ * nothing here runs at all. The instrumentation sits on the transport a protocol server is connected to,
+ * so it sees every request, the SDK's own answers (initialize, ping, method not found) included, and the
+ * handler (so the tool's own code) runs inside the span's context.
+ */
+
+/** How a protocol server is reached, as the conventions record it. */
+export type Network = { readonly transport?: 'pipe' | 'tcp'; readonly protocol?: 'http' };
+
+type Api = typeof Otel;
+
+const NAME = 'onemodelcontext';
+// The conventions' advice for both histograms.
+const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+
+let loaded: Api | null | undefined;
+
+/** `@opentelemetry/api` if it can be resolved, once per process; `undefined` when it is not installed. */
+function loadApi(log: Log): Api | undefined {
+  if (loaded === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      loaded = require('@opentelemetry/api') as Api;
+      subscribe(TOOL_FAILED_CHANNEL, recordFailure);
+    } catch (error) {
+      loaded = null;
+      if ((error as { code?: unknown })?.code !== 'MODULE_NOT_FOUND') {
+        log.warn('@opentelemetry/api is installed but could not be loaded; nothing is traced', { event: 'transport.failed', error });
+      }
+    }
+  }
+  return loaded ?? undefined;
+}
+
+/** Spans this library started: a masked failure is recorded on them only, never on a caller's span. */
+const ours = new WeakSet<object>();
+
+/** A masked failure, published while the tool runs inside its span, becomes an exception event on it. */
+function recordFailure(message: unknown): void {
+  const span = loaded?.trace.getActiveSpan();
+  if (!span || !ours.has(span) || !span.isRecording()) return;
+  const error = (message as { error?: unknown }).error;
+  span.recordException(error instanceof Error ? error : String(error));
+}
+
+interface Operation {
+  readonly span: Otel.Span;
+  readonly started: number;
+  readonly attributes: Otel.Attributes;
+  readonly envelopeVersion: string | undefined;
+}
+
+type Request = { readonly id: string | number; readonly method: string; readonly params?: Readonly<Record<string, unknown>> };
+type Reply = { readonly id: string | number; readonly result?: { readonly isError?: unknown }; readonly error?: { readonly code: number; readonly message: string } };
+
+function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & Request {
+  return 'method' in message && 'id' in message && message.id !== null && message.id !== undefined;
+}
+
+function isReply(message: JSONRPCMessage): message is JSONRPCMessage & Reply {
+  return 'id' in message && ('result' in message || 'error' in message);
+}
+
+/** The low-cardinality part of the span name: the tool or prompt name. */
+function targetOf(request: Request): string | undefined {
+  const name = request.params?.name;
+  return (request.method === 'tools/call' || request.method === 'prompts/get') && typeof name === 'string' ? name : undefined;
+}
+
+/** The attributes known when the request arrives, shared by the span and the duration metric. */
+function requestAttributes(request: Request, network: Network): Otel.Attributes {
+  const attributes: Otel.Attributes = { 'mcp.method.name': request.method };
+  const target = targetOf(request);
+  if (request.method === 'tools/call') {
+    attributes['gen_ai.operation.name'] = 'execute_tool';
+    if (target !== undefined) attributes['gen_ai.tool.name'] = target;
+  } else if (request.method === 'prompts/get' && target !== undefined) {
+    attributes['gen_ai.prompt.name'] = target;
+  }
+  if (network.transport) attributes['network.transport'] = network.transport;
+  if (network.protocol) attributes['network.protocol.name'] = network.protocol;
+  return attributes;
+}
+
+/** Span-only attributes: high cardinality, so never on the metric. */
+function spanAttributes(request: Request, transport: Transport, options: TelemetryOptions): Otel.Attributes {
+  const attributes: Otel.Attributes = { 'jsonrpc.request.id': String(request.id) };
+  if (transport.sessionId !== undefined) attributes['mcp.session.id'] = transport.sessionId;
+  const uri = request.params?.uri;
+  if (typeof uri === 'string' && request.method.startsWith('resources/')) attributes['mcp.resource.uri'] = uri;
+  if (options.recordArguments && request.method === 'tools/call' && request.params?.arguments !== undefined) {
+    attributes['gen_ai.tool.call.arguments'] = JSON.stringify(request.params.arguments);
+  }
+  return attributes;
+}
+
+/** The instrumentation of one `McpServer`: its tracer, its instruments and what it wraps. */
+export class Telemetry {
+  private readonly tracer: Otel.Tracer;
+  private meterProvider: Otel.MeterProvider | undefined;
+  private operationDuration!: Otel.Histogram;
+  private sessionDuration!: Otel.Histogram;
+
+  private constructor(
+    private readonly api: Api,
+    private readonly version: string,
+    private readonly options: TelemetryOptions,
+  ) {
+    this.tracer = api.trace.getTracer(NAME, version);
+  }
+
+  /** The server's telemetry, or `undefined` when it is switched off or `@opentelemetry/api` is absent. */
+  static of(options: TelemetryOptions | false | undefined, version: string, log: Log): Telemetry | undefined {
+    if (options === false) return undefined;
+    const api = loadApi(log);
+    return api ? new Telemetry(api, version, options ?? {}) : undefined;
+  }
+
+  /** Traces every request of each connection the protocol server takes. */
+  instrument(server: Server, network: Network): void {
+    const connect = server.connect.bind(server);
+    server.connect = async (transport: Transport) => {
+      await connect(transport);
+      this.observe(server, transport, network);
+    };
+  }
+
+  /**
+   * Wraps the handlers the SDK installed on the transport: an arriving request opens a span and is
+   * dispatched inside its context; the reply sent for its id ends it.
+   */
+  private observe(server: Server, transport: Transport, network: Network): void {
+    const { api } = this;
+    const open = new Map<string | number, Operation>();
+    const dispatch = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if (!isRequest(message)) return dispatch?.(message, extra);
+      const operation = this.start(message, transport, network);
+      open.set(message.id, operation);
+      return api.context.with(api.trace.setSpan(api.context.active(), operation.span), () => dispatch?.(message, extra));
+    };
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if (isReply(message)) {
+        const operation = open.get(message.id);
+        if (operation) {
+          open.delete(message.id);
+          this.end(operation, message, server);
+        }
+      }
+      return send(message, options);
+    };
+    // A per-request HTTP exchange is no session; every other connection is one, from now until it closes.
+    const session = transport instanceof PerRequestHTTPServerTransport ? undefined : performance.now();
+    const closed = transport.onclose;
+    transport.onclose = () => {
+      try {
+        closed?.();
+      } finally {
+        for (const operation of open.values()) this.finish(operation, 'connection_closed', server);
+        open.clear();
+        if (session !== undefined) this.recordSession(session, network, server);
+      }
+    };
+  }
+
+  private start(request: Request, transport: Transport, network: Network): Operation {
+    const { api } = this;
+    const attributes = requestAttributes(request, network);
+    const meta = request.params?._meta as Readonly<Record<string, unknown>> | undefined;
+    const ambient = api.context.active();
+    const remote = typeof meta?.[TRACEPARENT_META_KEY] === 'string' ? api.propagation.extract(ambient, meta) : undefined;
+    const remoteSpan = remote && api.trace.getSpanContext(remote);
+    const ambientSpan = api.trace.getSpanContext(ambient);
+    const target = targetOf(request);
+    const span = this.tracer.startSpan(
+      target === undefined ? request.method : `${request.method} ${target}`,
+      {
+        kind: api.SpanKind.SERVER,
+        attributes: { ...attributes, ...spanAttributes(request, transport, this.options) },
+        // The conventions: the caller's context from `_meta` is the parent; the transport's (HTTP) is linked.
+        links: remoteSpan && ambientSpan ? [{ context: ambientSpan }] : undefined,
+      },
+      remoteSpan ? remote : ambient,
+    );
+    ours.add(span);
+    const envelopeVersion = meta?.[PROTOCOL_VERSION_META_KEY];
+    return { span, started: performance.now(), attributes, envelopeVersion: typeof envelopeVersion === 'string' ? envelopeVersion : undefined };
+  }
+
+  private end(operation: Operation, reply: Reply, server: Server): void {
+    if (reply.error) {
+      const code = String(reply.error.code);
+      operation.span.setAttribute('rpc.response.status_code', code);
+      operation.attributes['rpc.response.status_code'] = code;
+      this.finish(operation, code, server, reply.error.message);
+    } else {
+      this.finish(operation, reply.result?.isError === true ? 'tool_error' : undefined, server);
+    }
+  }
+
+  private finish(operation: Operation, errorType: string | undefined, server: Server, description?: string): void {
+    const { span, attributes } = operation;
+    const version = operation.envelopeVersion ?? server.getNegotiatedProtocolVersion();
+    if (version !== undefined) attributes['mcp.protocol.version'] = version;
+    if (errorType !== undefined) attributes['error.type'] = errorType;
+    span.setAttributes(attributes);
+    if (errorType !== undefined) span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: description });
+    span.end();
+    this.instruments().operation.record((performance.now() - operation.started) / 1000, attributes);
+  }
+
+  private recordSession(started: number, network: Network, server: Server): void {
+    const attributes: Otel.Attributes = {};
+    const version = server.getNegotiatedProtocolVersion();
+    if (version !== undefined) attributes['mcp.protocol.version'] = version;
+    if (network.transport) attributes['network.transport'] = network.transport;
+    if (network.protocol) attributes['network.protocol.name'] = network.protocol;
+    this.instruments().session.record((performance.now() - started) / 1000, attributes);
+  }
+
+  /**
+   * The histograms of the meter provider registered now: unlike tracers, meters taken from the global
+   * API before an SDK registers stay no-ops, so they are taken again whenever the provider changes.
+   */
+  private instruments(): { operation: Otel.Histogram; session: Otel.Histogram } {
+    const provider = this.api.metrics.getMeterProvider();
+    if (provider !== this.meterProvider) {
+      this.meterProvider = provider;
+      const meter = provider.getMeter(NAME, this.version);
+      this.operationDuration = meter.createHistogram('mcp.server.operation.duration', {
+        unit: 's',
+        description: 'MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.',
+        advice: { explicitBucketBoundaries: BUCKETS },
+      });
+      this.sessionDuration = meter.createHistogram('mcp.server.session.duration', {
+        unit: 's',
+        description: 'The duration of the MCP session as observed on the MCP server.',
+        advice: { explicitBucketBoundaries: BUCKETS },
+      });
+    }
+    return { operation: this.operationDuration, session: this.sessionDuration };
+  }
+}

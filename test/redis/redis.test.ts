@@ -1,0 +1,178 @@
+import Redis from 'ioredis';
+import type { ServerEvent } from '@modelcontextprotocol/server';
+import { connectRedis, RedisEventBus, RedisEventStore, RedisUnavailableError, type RedisStores } from '../../src/redis';
+import { freePort, startRedis, type Redis as RedisServer } from '../e2e/support/cluster';
+
+/**
+ * The Redis adapter against a real redis-server (started on an ephemeral port, stopped after): events cross
+ * instances, SSE events are kept with a TTL and a cap, and an unreachable Redis is refused at start-up and
+ * reported (readiness, logs) when it goes away later.
+ */
+jest.setTimeout(30_000);
+
+let redis: RedisServer;
+const clients: Redis[] = [];
+const stores: RedisStores[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+
+afterAll(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+  for (const client of clients) client.disconnect();
+  await redis?.stop();
+});
+
+function client(port = redis.port): Redis {
+  const created = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
+  clients.push(created);
+  return created;
+}
+
+function recorder() {
+  const lines: string[] = [];
+  return { lines, logger: { error: (m: string) => void lines.push(`error: ${m}`), warn: (m: string) => void lines.push(`warn: ${m}`) } };
+}
+
+async function instance(prefix: string): Promise<RedisStores> {
+  const stores_ = await connectRedis({ client: client(), prefix, logger: false });
+  stores.push(stores_);
+  return stores_;
+}
+
+const until = async (check: () => boolean, what: string) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+};
+
+describe('RedisEventBus', () => {
+  it('delivers an event published on one instance to the listeners of every instance, once each', async () => {
+    const [a, b, c] = await Promise.all([instance('bus1:'), instance('bus1:'), instance('bus1:')]);
+    const heard: Record<string, ServerEvent[]> = { a: [], b: [], c: [] };
+    a.eventBus.subscribe((e) => heard.a.push(e));
+    b.eventBus.subscribe((e) => heard.b.push(e));
+    c.eventBus.subscribe((e) => heard.c.push(e));
+    a.eventBus.publish({ kind: 'tools_list_changed' });
+    b.eventBus.publish({ kind: 'resource_updated', uri: 'notes://1' });
+    await until(() => heard.a.length === 2 && heard.b.length === 2 && heard.c.length === 2, 'both events everywhere');
+    // An instance hears its own event at once and the other one through Redis: the order differs per instance.
+    const byKind = (events: ServerEvent[]) => [...events].sort((x, y) => x.kind.localeCompare(y.kind));
+    const expected = [{ kind: 'resource_updated', uri: 'notes://1' }, { kind: 'tools_list_changed' }];
+    expect({ a: byKind(heard.a), b: byKind(heard.b), c: byKind(heard.c) }).toEqual({ a: expected, b: expected, c: expected });
+  });
+
+  it('keeps deployments with different prefixes apart', async () => {
+    const [a, other] = await Promise.all([instance('bus2:'), instance('bus3:')]);
+    const heard: ServerEvent[] = [];
+    other.eventBus.subscribe((e) => heard.push(e));
+    const own: ServerEvent[] = [];
+    a.eventBus.subscribe((e) => own.push(e));
+    a.eventBus.publish({ kind: 'prompts_list_changed' });
+    // A marker on the other deployment's own channel, published after, arrives after anything from a.
+    other.eventBus.publish({ kind: 'resources_list_changed' });
+    await until(() => heard.length === 1, 'the marker');
+    expect([heard, own]).toEqual([[{ kind: 'resources_list_changed' }], [{ kind: 'prompts_list_changed' }]]);
+  });
+
+  it('ignores, with a warning, a message on its channel that is not an event', async () => {
+    const { lines, logger } = recorder();
+    const subscriber = client();
+    const bus = new RedisEventBus({ publisher: client(), subscriber, channel: 'bus4:events', logger });
+    await subscriber.connect();
+    await bus.start();
+    const heard: ServerEvent[] = [];
+    bus.subscribe((e) => heard.push(e));
+    const raw = client();
+    await raw.publish('bus4:events', '{"origin":"x","event":{"kind":"drop_tables"}}');
+    await until(() => lines.length === 1, 'the warning');
+    expect([heard, lines]).toEqual([[], ['warn: events: ignored a message on bus4:events that is not an event of this library.']]);
+    await bus.stop();
+  });
+});
+
+describe('RedisEventStore', () => {
+  const send = () => {
+    const sent: [string, unknown][] = [];
+    return { sent, send: async (id: string, message: unknown) => void sent.push([id, message]) };
+  };
+
+  it('replays the events of a stream after the last one a client saw, without the priming event', async () => {
+    const store = new RedisEventStore({ client: client(), prefix: 'es1:' });
+    const priming = await store.storeEvent('s/1', {} as never);
+    const first = await store.storeEvent('s/1', {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 1, progress: 1 },
+    });
+    await store.storeEvent('s/2', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'other stream' } });
+    const second = await store.storeEvent('s/1', { jsonrpc: '2.0', id: 7, result: { content: [] } });
+    const { sent, send: sender } = send();
+    expect(await store.replayEventsAfter(priming, { send: sender })).toBe('s/1');
+    expect(sent).toEqual([
+      [first, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } }],
+      [second, { jsonrpc: '2.0', id: 7, result: { content: [] } }],
+    ]);
+    expect(await store.getStreamIdForEventId(first)).toBe('s/1');
+  });
+
+  it.each([['nonsense'], ['s/1|999-0'], ['s/9|0-1']])('answers an unknown or forged Last-Event-ID %s as unknown', async (eventId) => {
+    const store = new RedisEventStore({ client: client(), prefix: 'es2:' });
+    await store.storeEvent('s/1', {} as never);
+    expect(await store.getStreamIdForEventId(eventId)).toBeUndefined();
+    await expect(store.replayEventsAfter(eventId, send())).rejects.toThrow('Unknown or expired Last-Event-ID.');
+  });
+
+  it('puts a TTL on every stream and keeps at most about maxEventsPerStream events', async () => {
+    const raw = client();
+    const store = new RedisEventStore({ client: raw, prefix: 'es3:', ttlMs: 60_000, maxEventsPerStream: 10 });
+    for (let i = 0; i < 500; i++)
+      await store.storeEvent('s/1', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: i } });
+    const ttl = await raw.pttl('es3:sse:s/1');
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    // Redis trims whole radix-tree nodes (`~`), so a stream holds somewhat more than the cap, never all.
+    expect(await raw.xlen('es3:sse:s/1')).toBeLessThan(200);
+  });
+
+  it('refuses a cap or TTL that is not a positive integer', () => {
+    expect(() => new RedisEventStore({ client: client(), ttlMs: 0 })).toThrow(
+      new TypeError('RedisEventStore needs ttlMs as a positive integer; got 0.'),
+    );
+  });
+});
+
+describe('Redis unavailable', () => {
+  it('refuses to start with an error that names Redis and the consequence', async () => {
+    const port = await freePort();
+    const error = await connectRedis({ client: client(port), connectTimeoutMs: 500, logger: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedisUnavailableError);
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^Redis at 127\\.0\\.0\\.1:${port} is unavailable \\(.+\\)\\. onemodelcontext/redis refuses to start without it: this instance would not share events, stream resumption or tasks with the others\\. Start Redis or fix the connection options\\.$`,
+      ),
+    );
+  });
+
+  it('turns readiness false and logs what it could not share when Redis goes away', async () => {
+    const own = await startRedis();
+    const { lines, logger } = recorder();
+    const c = new Redis({ port: own.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 50 });
+    clients.push(c);
+    const shared = await connectRedis({ client: c, prefix: 'down:', logger });
+    stores.push(shared);
+    expect(shared.ready()).toBe(true);
+    await own.stop();
+    await until(() => !shared.ready(), 'readiness to turn false');
+    shared.eventBus.publish({ kind: 'tools_list_changed' });
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^error: events: could not share tools_list_changed with the other instances \(Redis connection is \w+\); their clients miss it\.$/,
+      ),
+    );
+    await until(
+      () => lines.some((l) => l.startsWith(`error: commands: lost the connection to Redis at 127.0.0.1:${own.port} (`)),
+      'the lost connection to be logged',
+    );
+  });
+});
