@@ -22,6 +22,12 @@ export interface ToolOptions {
    * `'required'` (only as a task). Listed as `execution.taskSupport`.
    */
   readonly task?: 'optional' | 'required';
+  /**
+   * With `task`, on 2026-07-28: a call without `inputResponses` runs as an ordinary call, so the input the tool
+   * asks for with `ctx.requireInput` goes by multi-round trip on `tools/call`; the call that brings the answers
+   * starts the task. Default `false`: every call from a client that declared the tasks extension starts one.
+   */
+  readonly taskAfterInput?: boolean;
   /** Scopes a caller's token must grant, over HTTP with `auth`; default: the class's `@Scopes`, else none. */
   readonly scopes?: readonly string[];
 }
@@ -38,7 +44,7 @@ export function Tool(nameOrOptions?: string | ToolOptions): MemberDecorator {
   refuseBareUse('Tool', nameOrOptions, arguments[1]);
   const options: ToolOptions = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : { ...nameOrOptions };
   for (const key of ['name', 'title', 'description', 'uiResource'] as const) checkString('Tool', key, options[key]);
-  for (const key of ['readOnly', 'destructive', 'idempotent', 'openWorld'] as const) checkBoolean('Tool', key, options[key]);
+  for (const key of ['readOnly', 'destructive', 'idempotent', 'openWorld', 'taskAfterInput'] as const) checkBoolean('Tool', key, options[key]);
   if (options.task !== undefined && options.task !== 'optional' && options.task !== 'required') {
     throw new TypeError(`@Tool(): 'task' must be 'optional' or 'required'.`);
   }

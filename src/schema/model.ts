@@ -111,6 +111,8 @@ export interface ToolModel {
   readonly ui?: { readonly resourceUri: string; readonly visibility: readonly ('model' | 'app')[] };
   /** Whether the tool may (`optional`) or must (`required`) run as a task. */
   readonly task?: 'optional' | 'required';
+  /** Whether input is asked by multi-round trip before the task starts (2026-07-28). */
+  readonly taskAfterInput?: boolean;
   /** `Class.method` (or the quick-path name), for messages. */
   readonly where: string;
 }

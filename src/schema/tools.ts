@@ -210,7 +210,7 @@ export function toolHead(
   options: ToolOptions,
   where: string,
   problems: Problems,
-): Pick<ToolModel, 'name' | 'title' | 'annotations' | 'ui' | 'task'> {
+): Pick<ToolModel, 'name' | 'title' | 'annotations' | 'ui' | 'task' | 'taskAfterInput'> {
   if (!isValidName(name)) {
     problems.add(
       'OMCG0008',
@@ -231,7 +231,7 @@ export function toolHead(
     }
     ui = { resourceUri: options.uiResource ?? '', visibility: [...visibility] };
   }
-  return { name, title: options.title, annotations: annotationsOf(options), ui, task: options.task };
+  return { name, title: options.title, annotations: annotationsOf(options), ui, task: options.task, taskAfterInput: options.taskAfterInput };
 }
 
 /** Builds the model of one `@Tool` method, or `undefined` with its problems recorded. */

@@ -24,8 +24,8 @@ import { InputRequired, type LogLevel, type RequestContextInit } from '../reques
 import { verifiedCallerOf } from './auth/caller';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from './catalog';
 import type { ListName, Pager } from './pages';
-import { installTaskHandlers, statusNotifier } from './task-handlers';
-import { wireTask, type TaskRunner } from './tasks';
+import { TASKS_EXTENSION, TaskCreated, callAsTask, installTaskHandlers, notifyStatus, type TaskRequests } from './task-handlers';
+import { MODERN_REVISION, type TaskRunner } from './tasks';
 
 /**
  * One SDK `Server` instance over the precomputed catalog. The SDK makes one per HTTP request (2026-07-28),
@@ -49,9 +49,24 @@ function capabilitiesOf(catalog: Catalog): ServerCapabilities {
   if (catalog.hasResources) capabilities.resources = { subscribe: true, listChanged: true };
   if (catalog.hasPrompts) capabilities.prompts = { listChanged: true };
   if (catalog.hasResources || catalog.hasPrompts) capabilities.completions = {};
-  if (catalog.usesTasks) (capabilities as Record<string, unknown>).tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
-  if (catalog.usesApps) capabilities.extensions = { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } };
+  const extensions: NonNullable<ServerCapabilities['extensions']> = {};
+  if (catalog.usesApps) extensions[APPS_EXTENSION] = { mimeTypes: [APP_MIME_TYPE] };
+  if (catalog.usesTasks) {
+    // Both revisions' declarations; CatalogServer.getCapabilities advertises the one of the served revision.
+    (capabilities as Record<string, unknown>).tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    extensions[TASKS_EXTENSION] = {};
+  }
+  if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
   return capabilities;
+}
+
+/** The capabilities as a revision advertises them: tasks as the 2025-11-25 `tasks` entry or the 2026-07-28 extension. */
+function advertisedIn(modern: boolean, capabilities: ServerCapabilities): ServerCapabilities {
+  const { tasks, extensions, ...rest } = capabilities as ServerCapabilities & { tasks?: unknown };
+  if (tasks === undefined) return capabilities;
+  if (modern) return { ...rest, extensions } as ServerCapabilities;
+  const { [TASKS_EXTENSION]: _modern, ...others } = extensions ?? {};
+  return (Object.keys(others).length > 0 ? { ...rest, tasks, extensions: others } : { ...rest, tasks }) as ServerCapabilities;
 }
 
 /** The caller as this request sees it: the 2026-07-28 envelope, else what `initialize` negotiated. */
@@ -65,9 +80,12 @@ function callerOf(server: Server, ctx: ServerContext) {
   };
 }
 
+function extensionsOf(capabilities: Capabilities): Capabilities {
+  return capabilities?.extensions as Capabilities;
+}
+
 function negotiatedApps(capabilities: Capabilities): boolean {
-  const extensions = capabilities?.extensions as Capabilities;
-  return extensions !== undefined && extensions[APPS_EXTENSION] !== undefined;
+  return extensionsOf(capabilities)?.[APPS_EXTENSION] !== undefined;
 }
 
 /** The `RequestContext` of one request, from the SDK's handler context. */
@@ -142,15 +160,6 @@ function stringArguments(args: unknown): Readonly<Record<string, unknown>> | und
   return typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined;
 }
 
-/** Whether a 2025-era request asks to run as a task (`params.task`, an object). */
-function asksForTask(params: unknown): params is { readonly task: { readonly ttl?: unknown } } {
-  const task = (params as { task?: unknown } | undefined)?.task;
-  return typeof task === 'object' && task !== null;
-}
-
-/** The first revision without task methods (dates compare as text). */
-const MODERN_REVISION = '2026-07-28';
-
 const LOG_LEVELS: ReadonlySet<unknown> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 const LIST_METHODS: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'tasks/list']);
 
@@ -175,13 +184,25 @@ type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 /** The SDK `Server` with this library's parameter checks in front of every handler, and release hooks run on close. */
 export class CatalogServer extends Server {
   private readonly releases: (() => void)[] = [];
+  private followsTasks = false;
   /** Names this connection as the owner of its tasks when it has no HTTP session id (stdio, in-process). */
   readonly connectionId = randomUUID();
 
-  /** Whether this instance serves protocol revision 2026-07-28 or later (no task methods there). */
+  /** Whether this instance serves protocol revision 2026-07-28 or later. */
   get modern(): boolean {
     const version = this.getNegotiatedProtocolVersion();
     return version !== undefined && version >= MODERN_REVISION;
+  }
+
+  override getCapabilities(): ServerCapabilities {
+    return advertisedIn(this.modern, super.getCapabilities());
+  }
+
+  /** Sends this 2025-era connection the status of its tasks from now on (once). */
+  followTasks(runner: TaskRunner, owner: string): void {
+    if (this.followsTasks) return;
+    this.followsTasks = true;
+    this.onClosed(notifyStatus(this, runner, owner));
   }
 
   /** Runs `release` once when the connection closes (it stops following the event bus, for one). */
@@ -197,12 +218,18 @@ export class CatalogServer extends Server {
   // Called from the base constructor too (for the built-in handlers), so it touches no instance field.
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const wrapped = super._wrapHandler(method, handler);
-    return (request, ctx) => {
-      precheck(method, request);
-      // A task-creating tools/call answers CreateTaskResult, which the SDK's CallToolResult check would refuse.
-      if (method === 'tools/call' && asksForTask(request.params) && !this.modern) return handler(request, ctx);
-      return wrapped(request, ctx);
-    };
+    if (method !== 'tools/call') {
+      return (request, ctx) => {
+        precheck(method, request);
+        return wrapped(request, ctx);
+      };
+    }
+    // A tools/call that created a task answers with it, which the SDK's CallToolResult check would refuse.
+    return (request, ctx) =>
+      wrapped(request, ctx).catch((thrown: unknown) => {
+        if (thrown instanceof TaskCreated) return thrown.result;
+        throw thrown;
+      });
   }
 }
 
@@ -212,30 +239,30 @@ function paged<T>(pager: Pager, list: ListName, items: readonly T[], keyOf: (ite
   return page.nextCursor === undefined ? { [field]: page.items } : { [field]: page.items, nextCursor: page.nextCursor };
 }
 
-/** Who a request's tasks belong to: its HTTP session, else its connection. */
-function ownerOf(server: CatalogServer, ctx: ServerContext): string {
-  return ctx.sessionId ?? server.connectionId;
+/**
+ * What the task methods need of a request. A 2025-era task belongs to its HTTP session, else its connection; a
+ * 2026-07-28 task (no session there) to its verified caller, else to anyone who holds its unguessable id.
+ */
+function taskRequestsOf(server: CatalogServer): TaskRequests {
+  return {
+    modern: (ctx) => callerOf(server, ctx).modern,
+    declared: (ctx) => extensionsOf(callerOf(server, ctx).clientCapabilities)?.[TASKS_EXTENSION] !== undefined,
+    ownerOf: (ctx) => {
+      if (!callerOf(server, ctx).modern) return ctx.sessionId ?? server.connectionId;
+      const auth = verifiedCallerOf(ctx.http?.authInfo);
+      return auth ? `caller:${auth.clientId}:${auth.subject ?? ''}` : 'anyone';
+    },
+    contextOf: (ctx) => contextInitOf(server, ctx),
+  };
 }
 
-/**
- * Runs a task tool as a task when the 2025-era request asks for one (`params.task`), refuses a task-only tool
- * called without; `undefined` for an ordinary call. 2026-07-28 has no task methods here: calls run directly.
- */
-async function asTask(server: CatalogServer, tool: RegisteredTool, params: Readonly<Record<string, unknown>>, ctx: ServerContext, tasks: TaskRunner) {
-  if (!tool.model.task || server.modern) return undefined;
-  const args = params.arguments;
-  if (!asksForTask(params)) {
-    if (tool.model.task === 'optional') return undefined;
-    throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `The tool '${tool.model.name}' runs only as a task: call it with params.task.`);
-  }
-  const init = contextInitOf(server, ctx);
-  const task = await tasks.start(
-    ownerOf(server, ctx),
-    params.task.ttl,
-    (signal) => tool.call(args, { ...init, signal, reportProgress: undefined }),
-    statusNotifier(server),
-  );
-  return { task: wireTask(task) };
+/** Starts a task for a `tools/call` when the tool and the request call for one (throws it as {@link TaskCreated}). */
+async function startTaskOf(server: CatalogServer, tool: RegisteredTool, params: unknown, ctx: ServerContext, runner: TaskRunner): Promise<void> {
+  const requests = taskRequestsOf(server);
+  const created = await callAsTask(tool, params as Readonly<Record<string, unknown>>, ctx, runner, requests);
+  if (!created) return;
+  if (!requests.modern(ctx)) server.followTasks(runner, requests.ownerOf(ctx));
+  throw new TaskCreated(created);
 }
 
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
@@ -248,8 +275,7 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
   server.setRequestHandler('tools/call', async (req, ctx) => {
     const tool = catalog.tool(req.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
-    const created = await asTask(server, tool, req.params as unknown as Readonly<Record<string, unknown>>, ctx, settings.tasks);
-    if (created) return created as never;
+    if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings.tasks);
     // Tool calls answer errors as results; only `requireInput` rejects.
     return tool.call(req.params.arguments, contextInitOf(server, ctx)).catch((error: unknown) => {
       if (error instanceof InputRequired) return inputRequiredOf(error, settings.codec);
@@ -314,7 +340,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
   });
   server.onerror = settings.log.transportFailure;
   installToolHandlers(server, catalog, settings);
-  if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, (ctx) => ownerOf(server, ctx));
+  if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, catalog, taskRequestsOf(server));
   if (catalog.hasResources) installResourceHandlers(server, catalog, settings);
   if (catalog.hasPrompts) installPromptHandlers(server, catalog, settings);
   if (catalog.hasResources || catalog.hasPrompts) installCompletionHandler(server, catalog);
