@@ -10,7 +10,11 @@ import { InputRequired, type InputRequest, type RequestContextInit } from '../re
  * `task-wire.ts`; the methods in `task-handlers.ts`.
  */
 
-/** The caller of the `tools/call` that created a task, as the tool's `RequestContext` sees it on every run. */
+/**
+ * The caller of the `tools/call` that created a task, as the tool's `RequestContext` sees it on every run.
+ * @example
+ * const caller: TaskCaller = { protocolVersion: '2026-07-28', clientInfo: { name: 'inspector', version: '1.0.0' } };
+ */
 export interface TaskCaller {
   readonly protocolVersion?: string;
   readonly sessionId?: string;
@@ -19,14 +23,22 @@ export interface TaskCaller {
   readonly auth?: RequestContextInit['auth'];
 }
 
-/** A JSON-RPC error a task failed with (status `failed`). */
+/**
+ * A JSON-RPC error a task failed with (status `failed`).
+ * @example
+ * const error: TaskError = { code: -32603, message: 'The task failed.' };
+ */
 export interface TaskError {
   readonly code: number;
   readonly message: string;
   readonly data?: unknown;
 }
 
-/** One task as stored: plain JSON, so a shared store can keep it as text. */
+/**
+ * One task as stored: plain JSON, so a shared store can keep it as text.
+ * @example
+ * const row = JSON.stringify(await store.get(taskId)); // what a shared store keeps
+ */
 export interface TaskRecord {
   readonly taskId: string;
   readonly status: TaskStatus;
@@ -56,7 +68,11 @@ export interface TaskRecord {
   readonly requestState?: unknown;
 }
 
-/** A change to a task: its new status and whatever goes with it. Fields not named keep their value. */
+/**
+ * A change to a task: its new status and whatever goes with it. Fields not named keep their value.
+ * @example
+ * await store.update(taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' });
+ */
 export type TaskUpdate = Pick<TaskRecord, 'status'> &
   Partial<Pick<TaskRecord, 'statusMessage' | 'result' | 'error' | 'inputRequests' | 'inputResponses' | 'requestState'>>;
 
@@ -152,7 +168,11 @@ export class InMemoryTaskStore implements TaskStore {
   }
 }
 
-/** Settings of task handling (`McpServerOptions.tasks`). */
+/**
+ * Settings of task handling (`McpServerOptions.tasks`).
+ * @example
+ * new McpServer({ name: 'jobs', version: '1.0.0' }, { tasks: { maxTtlMs: 600_000, pollIntervalMs: 1_000 } });
+ */
 export interface TaskOptions {
   /** How long a task is kept after it was created when the client asks for no `ttl`, and the most it may ask for; default one hour. */
   readonly maxTtlMs?: number;
