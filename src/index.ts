@@ -62,7 +62,7 @@ export { ToolError, UnknownToolError, ToolTimeoutError, TOOL_FAILED_CHANNEL } fr
 export type { McpLogger, LogDetails, LogEvent } from './log';
 export type { CallToolResult } from './invoke/results';
 export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
-export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions, type ListToolsOptions } from './server/mcp-server';
+export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions, type ListToolsOptions, type ShutdownOptions } from './server/mcp-server';
 export type { ToolListing } from './server/listing';
 export type { CatalogKind } from './server/catalog';
 export type { PageSizes, ListName } from './server/pages';
@@ -73,3 +73,4 @@ export type { TelemetryOptions } from './server/telemetry-options';
 export type { ResourceListing, PromptListing } from './server/resource-listing';
 export type { ServeHttpOptions, HttpAddress, HttpHandler, HttpHandlerOptions } from './server/http';
 export type { HttpAuthOptions, JwtVerifierOptions, IntrospectionOptions, CorsOptions } from './server/auth/options';
+export type { HealthOptions } from './server/lifecycle';

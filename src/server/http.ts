@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
@@ -7,6 +8,7 @@ import type { CorsOptions, HttpAuthOptions } from './auth/options';
 import { ResourceServer } from './auth/resource-server';
 import { Cors } from './cors';
 import { InMemoryEventStore, type EventStore } from './event-store';
+import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
 import { SessionTable } from './sessions';
 
 /**
@@ -29,6 +31,20 @@ export interface ServeHttpOptions {
   readonly maxSessions?: number;
   /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
+  /** How 2025-era clients are served: `'sessions'` (default) or `'stateless'` (see {@link HttpHandlerOptions.legacy}). */
+  readonly legacy?: 'sessions' | 'stateless';
+  /** This instance's name in session ids, for a load balancer's sticky routing (see {@link HttpHandlerOptions.route}). */
+  readonly route?: string;
+  /**
+   * Liveness and readiness endpoints beside the MCP endpoint (`true`: `/livez` and `/readyz`). Readiness
+   * answers 503 once the server drains (`server.shutdown()`), so a load balancer stops sending new work.
+   */
+  readonly health?: boolean | HealthOptions;
+  /**
+   * Shut down gracefully on these signals (`server.shutdown()`: stop accepting, let calls in progress finish
+   * up to `deadlineMs`, close sessions), then let the signal take its default course. Off by default.
+   */
+  readonly shutdown?: { readonly signals: readonly NodeJS.Signals[]; readonly deadlineMs?: number };
   /**
    * Keeps the SSE events of 2025-era sessions so a client that lost its stream resumes with `Last-Event-ID` and
    * receives what it missed. Default: an {@link InMemoryEventStore} per endpoint.
@@ -52,6 +68,8 @@ export interface HttpAddress {
 
 export interface HttpEndpoint extends HttpAddress {
   close(): Promise<void>;
+  /** Stops listening, lets calls in progress finish up to the deadline, then closes. */
+  shutdown(deadlineMs: number): Promise<void>;
 }
 
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/;
@@ -87,6 +105,28 @@ async function readJson(req: IncomingMessage, res: ServerResponse, limit: number
   }
 }
 
+const ROUTE = /^[A-Za-z0-9_-]{1,64}$/;
+
+function sessionIds(route: string | undefined): () => string {
+  if (route === undefined) return randomUUID;
+  if (typeof route !== 'string' || !ROUTE.test(route)) {
+    throw new TypeError(`route must be 1 to 64 letters, digits, '_' or '-' (it prefixes session ids, such as 'a' or 'mcp-1'); got ${JSON.stringify(route)}.`);
+  }
+  return () => `${route}.${randomUUID()}`;
+}
+
+/**
+ * New work sent to an instance that is shutting down: a session's request is answered 404 (the session ends
+ * with this instance, so its client opens a new one, which the balancer places elsewhere); anything else
+ * 503, which a balancer retries on another instance.
+ */
+function refuseWhileDraining(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('connection', 'close');
+  if (req.headers['mcp-session-id'] !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found');
+  res.setHeader('retry-after', '1');
+  jsonRpcError(res, 503, -32000, 'Service Unavailable: this instance is shutting down; try again.');
+}
+
 /** Answers the protected resource metadata document (GET only). */
 function metadata(req: IncomingMessage, res: ServerResponse, server: ResourceServer): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -113,6 +153,19 @@ export interface HttpHandlerOptions {
   readonly maxSessions?: number;
   /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
+  /**
+   * `'sessions'` (default): each 2025-era client gets a session, so server-to-client requests (sampling,
+   * elicitation), logging levels and GET streams work, and a load balancer must route by `Mcp-Session-Id`.
+   * `'stateless'`: the SDK's stateless mode; every 2025-era request is answered on its own, no session id,
+   * GET and DELETE answered 405, so any instance can answer any request.
+   */
+  readonly legacy?: 'sessions' | 'stateless';
+  /**
+   * This instance's name among several behind a load balancer (letters, digits, `_`, `-`): every session id
+   * it hands out starts with `<route>.`, so the balancer can send the session's later requests here (nginx:
+   * a `map` from the prefix to the instance; docs/scaling.md).
+   */
+  readonly route?: string;
   /**
    * Keeps the SSE events of 2025-era sessions so a client that lost its stream resumes with `Last-Event-ID` and
    * receives what it missed. Default: an {@link InMemoryEventStore} per endpoint.
@@ -149,6 +202,11 @@ export interface HttpHandler {
   handle(req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void>;
   /** Closes every session and the stateless handler. */
   close(): Promise<void>;
+  /**
+   * Refuses new requests from now on (503), resolves once the calls in progress have finished (`true`) or at
+   * the deadline (`false`). Call {@link close} afterwards.
+   */
+  drain(deadlineMs: number): Promise<boolean>;
 }
 
 async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
@@ -192,12 +250,20 @@ function checkRetry(retryMs: number): number {
 export function createHttpHandler(serving: HttpServing, options: HttpHandlerOptions = {}, rules: ScopeRules = NO_SCOPES, log: Log = Log.silent): HttpHandler {
   const path = options.path;
   const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  const modernHandler = createMcpHandler(() => serving.request(), { legacy: 'reject', maxRequestBodySize: limit, bus: serving.bus, onerror: log.transportFailure });
+  const stateless = options.legacy === 'stateless';
+  const modernHandler = createMcpHandler(() => serving.request(), {
+    legacy: stateless ? 'stateless' : 'reject',
+    maxRequestBodySize: limit,
+    bus: serving.bus,
+    onerror: log.transportFailure,
+  });
+  const inFlight = new InFlight();
   const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
   const sessions = new SessionTable(serving.session, {
     maxSessions: options.maxSessions,
     idleTimeoutMs: options.sessionIdleTimeoutMs,
     maxRequestBodySize: limit,
+    newSessionId: sessionIds(options.route),
     eventStore: options.eventStore ?? new InMemoryEventStore(),
     retryMs: checkRetry(options.sseRetryMs ?? 1000),
   });
@@ -260,6 +326,9 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
       (req as IncomingMessage & { auth?: SdkAuthInfo }).auth = verified;
       owner = resourceServer.ownerOf(verified);
     }
+    if (inFlight.refuses(req, body)) return refuseWhileDraining(req, res);
+    inFlight.track(req, res, body);
+    if (stateless) return modern(req, res, body);
     if (await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: limit })) return legacy(req, res, body, owner);
     return modern(req, res, body);
   }
@@ -273,6 +342,7 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
         log.error(`HTTP ${req.method} ${path} failed`, { event: 'http.failed', sessionId: typeof sid === 'string' ? sid : undefined, error });
         jsonRpcError(res, 500, -32603, 'Internal error');
       }),
+    drain: (deadlineMs) => inFlight.drain(deadlineMs),
     async close() {
       await modernHandler.close();
       await sessions.closeAll();
@@ -304,7 +374,12 @@ export async function startHttp(serving: HttpServing, options: ServeHttpOptions 
   const path = options.path ?? '/mcp';
   // The handler is made once the port is known: the endpoint's URL is the default resource identifier.
   let handler: HttpHandler | undefined;
-  const http: HttpServer = createServer((req, res) => void handler?.handle(req, res));
+  let draining = false;
+  const health = options.health ? healthResponder(options.health === true ? {} : options.health, () => draining) : undefined;
+  const http: HttpServer = createServer(async (req, res) => {
+    if (health && (await health(req, res))) return;
+    void handler?.handle(req, res);
+  });
   const port = options.port ?? 3000;
   await new Promise<void>((resolve, reject) => {
     http.once('error', (error) => reject(listenError(error, host, port)));
@@ -330,6 +405,8 @@ export async function startHttp(serving: HttpServing, options: ServeHttpOptions 
         validateHost: LOOPBACK.test(host),
         auth,
         cors: options.cors,
+        legacy: options.legacy,
+        route: options.route,
       },
       rules,
       log,
@@ -339,14 +416,22 @@ export async function startHttp(serving: HttpServing, options: ServeHttpOptions 
     throw error;
   }
   const ready = handler;
+  const close = async () => {
+    await ready.close();
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  };
   return {
     host: address.address,
     port: address.port,
     url,
-    async close() {
-      await ready.close();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+    close,
+    async shutdown(deadlineMs) {
+      // Still listening while draining: new work is answered 503 (a balancer retries it elsewhere) and
+      // readiness says so; the listener closes with the sessions.
+      draining = true;
+      await ready.drain(deadlineMs);
+      await close();
     },
   };
 }

@@ -56,10 +56,12 @@ export interface McpServerOptions {
   /** Instructions sent to the client at initialisation. */
   readonly instructions?: string;
   /**
-   * Key (at least 32 bytes) that signs the `requestState` of multi-round trips. Default: random per
-   * process, which is enough when one process serves every round of a flow.
+   * Key (at least 32 bytes) that signs the `requestState` of multi-round trips (2026-07-28). Default: random
+   * per process, which is enough when one process serves every round of a flow. Required when more than one
+   * instance serves the same clients: every instance must hold the same secret, or a round that lands on
+   * another instance than the one before is refused.
    */
-  readonly requestStateSecret?: string;
+  readonly requestStateSecret?: string | Uint8Array;
   /**
    * Most entries per page of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list` and
    * `tasks/list`: one number for all, or per list. A list without a size is sent on one page.
@@ -88,6 +90,38 @@ export interface McpServerOptions {
    * `@opentelemetry/api` is installed and an SDK is registered. `false` switches them off.
    */
   readonly telemetry?: TelemetryOptions | false;
+}
+
+/**
+ * Options of {@link McpServer.shutdown}.
+ * @example process.once('SIGTERM', () => void server.shutdown({ deadlineMs: 10_000 }));
+ */
+export interface ShutdownOptions {
+  /** How long calls in progress may run on before their sessions are closed anyway. Default 10 seconds. */
+  readonly deadlineMs?: number;
+}
+
+/** Something the server serves and stops: a transport, an HTTP endpoint or handler. */
+interface Served {
+  close(): Promise<void>;
+  /** Graceful stop: refuse new work, finish calls in progress up to the deadline, then close. */
+  shutdown?(deadlineMs: number): Promise<void>;
+}
+
+const MIN_SECRET_BYTES = 32;
+
+/** The key that signs `requestState` (and page cursors); a secret too short to sign with is refused at start-up, not at the first round. */
+function requestStateKey(secret: string | Uint8Array | undefined): string | Uint8Array {
+  if (secret === undefined) return randomBytes(MIN_SECRET_BYTES);
+  const bytes = typeof secret === 'string' ? Buffer.byteLength(secret, 'utf8') : secret instanceof Uint8Array ? secret.byteLength : -1;
+  if (bytes < MIN_SECRET_BYTES) {
+    throw new RangeError(
+      `requestStateSecret must be a string or Uint8Array of at least ${MIN_SECRET_BYTES} bytes` +
+        (bytes >= 0 ? ` (this one has ${bytes})` : '') +
+        '; every instance behind one load balancer needs the same one, for example 64 hex characters from `openssl rand -hex 32`.',
+    );
+  }
+  return secret;
 }
 
 const HTTP: Network = { transport: 'tcp', protocol: 'http' };
@@ -125,7 +159,7 @@ export class McpServer {
   private readonly pager: Pager;
   private readonly bus: ServerEventBus;
   private readonly tasks: TaskRunner;
-  private readonly open = new Set<{ close(): Promise<void> }>();
+  private readonly open = new Set<Served>();
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     if (typeof info?.name !== 'string' || typeof info?.version !== 'string') {
@@ -137,7 +171,7 @@ export class McpServer {
     this.telemetry = Telemetry.of(options.telemetry, this.info.version, this.log);
     checkPageSizes(options.pageSize);
     this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, log: this.log });
-    const key = options.requestStateSecret ?? randomBytes(32);
+    const key = requestStateKey(options.requestStateSecret);
     this.codec = createRequestStateCodec({ key });
     this.pager = new Pager(typeof key === 'string' ? Buffer.from(key) : key, options.pageSize);
     this.bus = options.eventBus ?? new InMemoryServerEventBus();
@@ -313,6 +347,7 @@ export class McpServer {
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
     const endpoint: HttpEndpoint = await startHttp(this.httpServing(), options, this.catalog, this.log);
     this.track(endpoint);
+    if (options.shutdown) this.shutdownOn(options.shutdown.signals, { deadlineMs: options.shutdown.deadlineMs });
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
   }
 
@@ -325,7 +360,13 @@ export class McpServer {
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
     const handler = createHttpHandler(this.httpServing(), options, this.catalog, this.log);
-    this.track(handler);
+    this.track({
+      close: () => handler.close(),
+      shutdown: async (deadlineMs) => {
+        await handler.drain(deadlineMs);
+        await handler.close();
+      },
+    });
     return handler;
   }
 
@@ -337,7 +378,33 @@ export class McpServer {
     await this.tasks.closeAll();
   }
 
-  private track(handle: { close(): Promise<void> }): void {
+  /**
+   * Stops gracefully, for rolling deploys: HTTP endpoints stop listening and answer new requests 503 (a load
+   * balancer retries them on another instance), readiness turns 503, calls in progress run on up to the
+   * deadline, then every session and transport is closed.
+   * @example process.once('SIGTERM', () => void server.shutdown({ deadlineMs: 10_000 }));
+   */
+  async shutdown(options: ShutdownOptions = {}): Promise<void> {
+    const deadlineMs = options.deadlineMs ?? 10_000;
+    const open = [...this.open];
+    this.open.clear();
+    await Promise.all(open.map((o) => (o.shutdown ? o.shutdown(deadlineMs) : o.close())));
+    await this.tasks.closeAll();
+  }
+
+  /** On the first of these signals, shuts down, then lets the signal take its default course (exit). */
+  private shutdownOn(signals: readonly NodeJS.Signals[], options: ShutdownOptions): void {
+    const onSignal = (signal: NodeJS.Signals) => {
+      for (const s of signals) process.off(s, onSignal);
+      void this.shutdown(options).finally(() => {
+        // Someone else listening decides what happens next; otherwise the signal's default ends the process.
+        if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      });
+    };
+    for (const s of signals) process.once(s, onSignal);
+  }
+
+  private track(handle: Served): void {
     this.open.add(handle);
   }
 

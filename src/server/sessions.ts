@@ -39,6 +39,8 @@ export interface SessionTableOptions {
   readonly idleTimeoutMs?: number;
   /** Passed to each session's transport. */
   readonly maxRequestBodySize: number;
+  /** Makes the id of a new session; default a random UUID. */
+  readonly newSessionId?: () => string;
   /** Where every session's SSE events are kept for `Last-Event-ID` replay, each session under its own names. */
   readonly eventStore: EventStore;
   /** The `retry` of each stream's priming event, in milliseconds. */
@@ -82,7 +84,7 @@ export class SessionTable {
   async open(owner?: string): Promise<Session> {
     // The id is chosen here, not by the transport, so the session's view of the event store exists before its
     // first event (the priming event of the `initialize` response).
-    const id = randomUUID();
+    const id = (this.options.newSessionId ?? randomUUID)();
     const transport: NodeStreamableHTTPServerTransport = withLegacyNotFoundCode(
       new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => id,

@@ -216,7 +216,7 @@ export class TaskRunner {
   private readonly running = new Map<string, AbortController>();
   private readonly waiters = new Map<string, (() => void)[]>();
   private readonly watchers = new Set<(task: TaskRecord) => void>();
-  private readonly unwatch: () => void;
+  private unwatch: (() => void) | undefined;
   readonly maxTtlMs: number;
   readonly pollIntervalMs: number;
 
@@ -226,7 +226,12 @@ export class TaskRunner {
   ) {
     this.maxTtlMs = options.maxTtlMs ?? 3_600_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
-    this.unwatch = store.watch((task) => this.changed(task));
+    this.follow();
+  }
+
+  /** Listens to the store (again, after `closeAll`). */
+  private follow(): void {
+    this.unwatch ??= this.store.watch((task) => this.changed(task));
   }
 
   /** Calls `listener` on every change of a task; returns the function that stops it. */
@@ -237,6 +242,7 @@ export class TaskRunner {
 
   /** Creates a task and starts the work; resolves with the task once it is stored. */
   async start(task: NewTask, work: TaskWork, first: Omit<TaskRun, 'signal'> = {}): Promise<TaskRecord> {
+    this.follow();
     const now = new Date().toISOString();
     const asked = typeof task.ttl === 'number' && Number.isFinite(task.ttl) && task.ttl > 0 ? Math.floor(task.ttl) : this.maxTtlMs;
     const record: TaskRecord = {
@@ -321,7 +327,8 @@ export class TaskRunner {
     await Promise.all(ids.map((id) => this.store.update(id, { status: 'cancelled', statusMessage: 'The server closed.' })));
     for (const id of ids) this.running.get(id)?.abort(new Error('The server closed.'));
     this.running.clear();
-    this.unwatch();
+    this.unwatch?.();
+    this.unwatch = undefined;
     for (const id of [...this.waiters.keys()]) this.wake(id);
   }
 

@@ -1,0 +1,38 @@
+import { Int32, McpServer, Param, RequestContext, Tool } from 'onemodelcontext';
+
+/** The server every instance runs: tools that show which instance answered, long calls and multi-round input. */
+
+export class ClusterDemo {
+  constructor(private readonly route: string) {}
+
+  @Tool({ description: 'Which instance answered this call', readOnly: true })
+  whereami(): string {
+    return `instance ${this.route} (pid ${process.pid})`;
+  }
+
+  @Tool({ description: 'Counts down, one progress notification a second: stop its instance meanwhile and the call still completes' })
+  async countdown(@Param({ type: Int32, description: 'Seconds, 1 to 60' }) seconds: number, ctx: RequestContext): Promise<string> {
+    const total = Math.min(Math.max(seconds, 1), 60);
+    for (let left = total; left > 0; left--) {
+      await ctx.reportProgress(total - left, total, `${left} s left on instance ${this.route}`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    return `done on instance ${this.route}`;
+  }
+
+  @Tool({ description: 'Asks for a confirmation first (2026-07-28 multi-round input): each round may land on another instance' })
+  confirm(@Param({ description: 'What to confirm' }) action: string, ctx: RequestContext): string {
+    const answer = ctx.inputResponse('confirm') as { action?: string } | undefined;
+    if (answer?.action !== 'accept') {
+      ctx.requireInput(
+        { confirm: { method: 'elicitation/create', params: { message: `Really ${action}?`, requestedSchema: { type: 'object', properties: {} } } } },
+        { askedBy: this.route },
+      );
+    }
+    return `${action}: asked by instance ${(ctx.requestState as { askedBy: string }).askedBy}, done by instance ${this.route}`;
+  }
+}
+
+export function clusterServer(route: string, requestStateSecret: string | undefined): McpServer {
+  return new McpServer({ name: 'cluster-demo', version: '1.0.0' }, { requestStateSecret }).add(new ClusterDemo(route));
+}

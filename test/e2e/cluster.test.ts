@@ -1,0 +1,148 @@
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ensureBuilt } from './support/build';
+import { startCluster, type Cluster } from './support/cluster';
+import { textOf } from './support/clients';
+
+/**
+ * Three instances of the fixture behind a real nginx configured as samples/cluster and docs/scaling.md say.
+ * 2026-07-28 clients are spread round robin (every request may land anywhere); a 2025-era client's requests go
+ * to the instance that opened its session, named by the session id's prefix.
+ */
+jest.setTimeout(60_000);
+
+// Compiling the fixture (with everything the e2e tests run) takes a while on a busy machine.
+beforeAll(() => ensureBuilt(), 300_000);
+
+const SECRET = 'a shared secret of at least thirty-two bytes';
+
+async function modernClient(url: string): Promise<V2Client> {
+  const client = new V2Client(
+    { name: 'cluster-v2', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+  );
+  await client.connect(new V2Http(new URL(url)));
+  return client;
+}
+
+async function legacyClient(url: string): Promise<{ client: V1Client; logs: unknown[] }> {
+  const client = new V1Client({ name: 'cluster-v1', version: '1.0.0' }, { capabilities: { sampling: {} } });
+  const logs: unknown[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+    role: 'assistant',
+    content: { type: 'text', text: 'hello' },
+    model: 'm',
+  }));
+  await client.connect(new V1Http(new URL(url)));
+  return { client, logs };
+}
+
+const call = async (client: V1Client | V2Client, name: string, args: Record<string, unknown> = {}) =>
+  textOf((await client.callTool({ name, arguments: args })) as Record<string, unknown>);
+
+describe('2026-07-28 clients, round robin over three instances', () => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await startCluster({ size: 3, env: { SECRET } });
+  }, 120_000);
+  afterAll(() => cluster?.stop());
+
+  it('lists and calls tools, each request on the next instance', async () => {
+    const client = await modernClient(cluster.balancer.url);
+    const tools = (await client.listTools(undefined, { cacheMode: 'bypass' })).tools.map((t) => t.name);
+    expect(tools).toEqual(expect.arrayContaining(['add', 'instance', 'confirm']));
+    const served = [];
+    for (let i = 0; i < 6; i++) served.push(await call(client, 'instance'));
+    expect(new Set(served)).toEqual(new Set(['a', 'b', 'c']));
+    expect(await call(client, 'add', { a: 2, b: 3 })).toBe('5');
+    await client.close();
+  });
+
+  it('completes a multi-round elicitation whose rounds land on different instances', async () => {
+    const client = await modernClient(cluster.balancer.url);
+    const asked: unknown[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { ok: true } };
+    });
+    const rounds = JSON.parse(await call(client, 'confirm')) as { first: string; second: string };
+    expect(asked).toEqual(['Sure?']);
+    expect(rounds.first).not.toBe(rounds.second);
+    await client.close();
+  });
+
+  it('finishes a call in progress on an instance told to stop (SIGTERM) while new requests go to the others', async () => {
+    const client = await modernClient(cluster.balancer.url);
+    let running: string | undefined;
+    let reached!: () => void;
+    const started = new Promise<void>((resolve) => (reached = resolve));
+    const slow = client.callTool(
+      { name: 'slow', arguments: { steps: 10 } },
+      {
+        onprogress: (p) => {
+          running ??= p.message;
+          reached();
+        },
+      },
+    );
+    await started;
+    const stopping = cluster.instances.find((i) => i.name === running)!;
+    const exited = stopping.stop('SIGTERM');
+    const others: string[] = [];
+    for (let i = 0; i < 6; i++) others.push(await call(client, 'instance'));
+    expect(others).not.toContain(running);
+    expect(textOf((await slow) as Record<string, unknown>)).toBe(`${running}: done in 10`);
+    await exited;
+    expect(stopping.child.signalCode).toBe('SIGTERM');
+    await client.close();
+  });
+});
+
+describe('2025-era clients, sticky by the Mcp-Session-Id prefix over three instances', () => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await startCluster({ size: 3, env: { SECRET } });
+  }, 120_000);
+  afterAll(() => cluster?.stop());
+
+  it('keeps every request of a session on its instance, and spreads new sessions', async () => {
+    const sessions = await Promise.all([1, 2, 3, 4, 5, 6].map(() => legacyClient(cluster.balancer.url)));
+    const homes = [];
+    for (const { client } of sessions) {
+      const home = await call(client, 'instance');
+      for (let i = 0; i < 3; i++) expect(await call(client, 'instance')).toBe(home);
+      homes.push(home);
+    }
+    expect(new Set(homes).size).toBeGreaterThan(1);
+    await Promise.all(sessions.map(({ client }) => client.close()));
+  });
+
+  it('delivers progress, logging and sampling through the balancer', async () => {
+    const { client, logs } = await legacyClient(cluster.balancer.url);
+    const progress: number[] = [];
+    const home = await call(client, 'instance');
+    const slow = await client.callTool({ name: 'slow', arguments: { steps: 3 } }, undefined, {
+      onprogress: (p) => void progress.push(p.progress),
+    });
+    expect(textOf(slow as Record<string, unknown>)).toBe(`${home}: done in 3`);
+    expect(progress).toEqual([1, 2, 3]);
+    await client.setLoggingLevel('warning');
+    await call(client, 'warn');
+    expect(logs).toEqual([{ level: 'warning', logger: 'cluster', data: { from: home } }]);
+    expect(await call(client, 'sample')).toBe(`${home}: model said hello`);
+    await client.close();
+  });
+
+  it('answers 404 to the sessions of an instance that died, and a new session opens on another', async () => {
+    const { client } = await legacyClient(cluster.balancer.url);
+    const home = await call(client, 'instance');
+    await cluster.instances.find((i) => i.name === home)!.stop('SIGKILL');
+    await expect(call(client, 'instance')).rejects.toMatchObject({ code: 404 });
+    const again = await legacyClient(cluster.balancer.url);
+    expect(['a', 'b', 'c'].filter((n) => n !== home)).toContain(await call(again.client, 'instance'));
+    await again.client.close();
+  });
+});
