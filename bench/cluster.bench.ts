@@ -5,13 +5,18 @@ import { connect, createServer } from 'node:net';
 import { availableParallelism, tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { nginxConfig } from '../samples/cluster/src/nginx';
+import Redis from 'ioredis';
+import { InMemoryServerEventBus, type ServerEventBus } from '../src';
+import { connectRedis } from '../src/redis';
 import { validOrder } from './order';
 
 /**
  * Issue 17: throughput of one versus three instances behind nginx on this machine, with 2026-07-28 tools/call
  * requests (stateless, so round robin spreads them), a fixed number of concurrent requests for a fixed time.
  * Every process shares the machine's cores with the load generator and nginx, so the ratio says what
- * running more processes buys here, not on a machine with a core per instance.
+ * running more processes buys here, not on a machine with a core per instance. Then what each store shared
+ * through Redis costs: the SSE event store per 2025-era call (its events are written to a Redis stream), and
+ * the event bus per published event (publish on one instance, heard on another).
  */
 
 const CONCURRENCY = 32;
@@ -54,8 +59,8 @@ async function listening(port: number): Promise<void> {
   throw new Error(`nothing listens on ${port}`);
 }
 
-function startInstance(route: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(__dirname, 'fixtures', 'http-instance.js'), route], { stdio: ['ignore', 'pipe', 'inherit'] });
+function startInstance(route: string, env: NodeJS.ProcessEnv = {}): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(__dirname, 'fixtures', 'http-instance.js'), route], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   children.add(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -130,7 +135,7 @@ async function throughput(port: number): Promise<number> {
 
 async function cluster(nginx: string, size: number): Promise<number> {
   const routes = ['a', 'b', 'c', 'd'].slice(0, size);
-  const instances = await Promise.all(routes.map(startInstance));
+  const instances = await Promise.all(routes.map((route) => startInstance(route)));
   const balancer = await startNginx(
     nginx,
     instances.map((i, n) => ({ route: routes[n], port: i.port })),
@@ -140,6 +145,98 @@ async function cluster(nginx: string, size: number): Promise<number> {
   } finally {
     balancer.stop();
     for (const { child } of instances) child.kill('SIGKILL');
+  }
+}
+
+function post(port: number, agent: Agent, headers: Record<string, string>, body: unknown): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.once('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const LEGACY = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+
+/** Mean microseconds of one 2025-era session's tools/call (answered on an SSE stream), one at a time. */
+async function legacyCallMicros(port: number, calls: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const init = await post(port, agent, LEGACY, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  const headers = { ...LEGACY, 'mcp-session-id': String(init.headers['mcp-session-id']) };
+  await post(port, agent, headers, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  const once = async (id: number) => {
+    const answer = await post(port, agent, headers, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'place_order', arguments: validOrder() } });
+    if (answer.status !== 200 || !answer.text.includes('"result"')) throw new Error(`${answer.status} ${answer.text.slice(0, 300)}`);
+  };
+  for (let i = 0; i < 200; i++) await once(i + 1);
+  const start = performance.now();
+  for (let i = 0; i < calls; i++) await once(1000 + i);
+  const micros = ((performance.now() - start) * 1000) / calls;
+  agent.destroy();
+  return micros;
+}
+
+async function startRedis(redisServer: string): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'omc-bench-redis-'));
+  const child = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  children.add(child);
+  await listening(port);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Mean microseconds from `publish` on one bus to delivery on another (a listener of another instance). */
+async function busMicros(publisher: ServerEventBus, listener: ServerEventBus, events: number): Promise<number> {
+  let heard!: () => void;
+  const unsubscribe = listener.subscribe(() => heard());
+  const once = () =>
+    new Promise<void>((resolve) => {
+      heard = resolve;
+      publisher.publish({ kind: 'resource_updated', uri: 'bench://x' });
+    });
+  for (let i = 0; i < 200; i++) await once();
+  const start = performance.now();
+  for (let i = 0; i < events; i++) await once();
+  const micros = ((performance.now() - start) * 1000) / events;
+  unsubscribe();
+  return micros;
+}
+
+async function sharedStoreCosts(redisServer: string): Promise<void> {
+  const redis = await startRedis(redisServer);
+  try {
+    const memory = await startInstance('m');
+    const shared = await startInstance('r', { REDIS_URL: redis.url });
+    const inMemory = await legacyCallMicros(memory.port, 2000);
+    const inRedis = await legacyCallMicros(shared.port, 2000);
+    memory.child.kill('SIGKILL');
+    shared.child.kill('SIGKILL');
+
+    const local = new InMemoryServerEventBus();
+    const local2 = await busMicros(local, local, 5000);
+    const a = await connectRedis({ client: new Redis(redis.url, { lazyConnect: true }), prefix: 'bench:', logger: false });
+    const b = await connectRedis({ client: new Redis(redis.url, { lazyConnect: true }), prefix: 'bench:', logger: false });
+    const crossing = await busMicros(a.eventBus, b.eventBus, 2000);
+    await a.close();
+    await b.close();
+
+    console.log('\nWhat each store shared through Redis costs (one at a time, means)');
+    console.log(`  2025-era tools/call, in-memory SSE event store   ${inMemory.toFixed(0).padStart(8)} µs`);
+    console.log(`  2025-era tools/call, Redis SSE event store       ${inRedis.toFixed(0).padStart(8)} µs   (+${(inRedis - inMemory).toFixed(0)} µs per call, ${(inRedis / inMemory).toFixed(2)}x)`);
+    console.log(`  event, in-process bus (publish to listener)      ${local2.toFixed(1).padStart(8)} µs`);
+    console.log(`  event, Redis bus (one instance to another)       ${crossing.toFixed(0).padStart(8)} µs`);
+  } finally {
+    redis.stop();
   }
 }
 
@@ -159,6 +256,9 @@ async function main(): Promise<void> {
   console.log(`  one instance behind nginx            ${one.toFixed(0).padStart(8)} calls/s`);
   console.log(`  three instances behind nginx         ${three.toFixed(0).padStart(8)} calls/s`);
   console.log(`  ratio (three / one, behind nginx)    ${(three / one).toFixed(2).padStart(8)}x`);
+  const redisServer = executable('redis-server');
+  if (redisServer) await sharedStoreCosts(redisServer);
+  else console.log('redis-server is not installed: shared store costs skipped (apt-get install redis-server)');
 }
 
 main().then(

@@ -4,6 +4,8 @@ export { Tool, type ToolOptions } from './decorators/tool.decorator';
 export { Resource, type ResourceOptions } from './decorators/resource.decorator';
 export { Prompt, type PromptOptions } from './decorators/prompt.decorator';
 export { Scopes } from './decorators/scopes.decorator';
+export { Complete } from './decorators/complete.decorator';
+export type { Icon, ResourceAnnotations, CacheOptions, Completer, CompletionContext } from './decorators/listing-options';
 export { Param, type ParamOptions } from './decorators/param.decorator';
 export { Field, type FieldOptions } from './decorators/field.decorator';
 export { Description } from './decorators/description.decorator';

@@ -7,7 +7,8 @@
  * What the server reports, by name: `tool.failed` (a masked failure), `result.mismatch` (a result that
  * breaks its own output schema; a reader or writer that could not be built is a `tool.failed` too),
  * `tool.timeout`, `resource.failed`, `prompt.failed`, `request.failed` (a handler error answered -32603),
- * `transport.failed` (stdio, a connection) and `http.failed` (an HTTP request answered 500).
+ * `transport.failed` (stdio, a connection), `http.failed` (an HTTP request answered 500) and `completion.failed`
+ * (a completion function that threw or returned something other than a list of strings).
  */
 export type LogEvent =
   | 'tool.failed'
@@ -18,7 +19,8 @@ export type LogEvent =
   | 'request.failed'
   | 'transport.failed'
   | 'http.failed'
-  | 'definition.warning';
+  | 'definition.warning'
+  | 'completion.failed';
 
 /** The structured part of a log entry: the event's name and whatever of the request is known. */
 export interface LogDetails {
@@ -27,6 +29,8 @@ export interface LogDetails {
   readonly resource?: string;
   readonly prompt?: string;
   readonly method?: string;
+  /** The prompt argument or template variable a completion was asked for. */
+  readonly argument?: string;
   readonly requestId?: string | number;
   readonly sessionId?: string;
   /** Where a result broke its output schema, such as `items[2].qty`. */

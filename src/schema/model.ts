@@ -1,3 +1,7 @@
+import type { Completer, Icon } from '../decorators/listing-options';
+import type { CacheHint } from './listing-metadata';
+import type { RawInputSchema } from './input-schema';
+
 /**
  * The resolved type model: one immutable tree per tool, built once when a class is added. The schema
  * writer and the argument reader both work from it, so what the schema promises and what reading
@@ -113,6 +117,12 @@ export interface ToolModel {
   readonly task?: 'optional' | 'required';
   /** Whether input is asked by multi-round trip before the task starts (2026-07-28). */
   readonly taskAfterInput?: boolean;
+  /** Checked icons (listed from revision 2025-11-25). */
+  readonly icons?: readonly Icon[];
+  /** Checked cache hint (2026-07-28). */
+  readonly cache?: CacheHint;
+  /** A hand-written input schema (quick path): listed as given, arguments validated against it, no `params`. */
+  readonly rawInput?: RawInputSchema;
   /** `Class.method` (or the quick-path name), for messages. */
   readonly where: string;
 }
@@ -122,6 +132,14 @@ export interface ToolModel {
  * are text-like, and a nullable one is optional.
  */
 export type TextMethodModel = Pick<ToolModel, 'name' | 'title' | 'description' | 'params' | 'arity' | 'contextIndex' | 'signalIndex' | 'where'>;
+
+/** What a resource or prompt lists besides its name and arguments, and how its arguments complete. */
+export interface TextMethodExtras {
+  readonly icons?: readonly Icon[];
+  readonly cache?: CacheHint;
+  /** Completion functions by argument or variable name. */
+  readonly completers?: ReadonlyMap<string, Completer>;
+}
 
 /** Strips `nullable` wrappers. */
 export function unwrap(node: TypeNode): TypeNode {

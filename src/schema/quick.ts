@@ -4,6 +4,7 @@ import { HINT } from '../decorators/hints';
 import { VALUE_OPTION_KEYS } from '../decorators/param.decorator';
 import type { ToolOptions } from '../decorators/tool.decorator';
 import { Problems } from './diagnostics';
+import { rawInputSchemaOf } from './input-schema';
 import { resolveSlot } from './slots';
 import type { ParamModel, ToolModel } from './model';
 import { resultFor, siteOf, toolHead } from './tools';
@@ -18,6 +19,11 @@ export type QuickParams = Readonly<Record<string, QuickParam>>;
 export interface QuickToolConfig<P extends QuickParams = QuickParams> extends Omit<ToolOptions, 'name'> {
   /** Parameter names mapped to type hints (or options with a `type`), in order. */
   readonly params?: P;
+  /**
+   * A hand-written JSON Schema 2020-12 input schema instead of `params`, for what types cannot say ($defs, allOf,
+   * if/then/else ...): listed as given, arguments validated against it, the handler receives them as sent.
+   */
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
 }
 
 function isQuickOptions(value: QuickParam): value is QuickParamOptions {
@@ -49,6 +55,10 @@ export function toolFromConfig(name: string, config: QuickToolConfig): ToolModel
     }
   });
   const result = resultFor(config.returns, Promise, where, problems);
+  if (config.inputSchema !== undefined && config.params !== undefined) {
+    problems.add('OMCG0014', where, 'the tool has both params and inputSchema.', 'keep one: params (types, read into values) or inputSchema (a JSON Schema, validated as given).');
+  }
+  const rawInput = config.inputSchema === undefined ? undefined : rawInputSchemaOf(config.inputSchema, where, problems);
   problems.throwIfAny(where);
-  return { ...head, description: config.description, params, arity: 1, result: result!, where };
+  return { ...head, description: config.description, params, arity: 1, result: result!, ...(rawInput && { rawInput }), where };
 }

@@ -79,6 +79,32 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/**
+ * The bytes of a request body, or `'too large'` as soon as they pass `limit`. Chunks are gathered and joined
+ * once at the end, with plain stream events (an async iterator costs a promise per chunk).
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too large'> {
+  // Read by someone else already: nothing more will arrive.
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (outcome: Buffer | 'too large' | Error) => {
+      req.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) finish('too large');
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    const onClose = () => finish(new Error('The request was closed before its body ended.'));
+    req.on('data', onData).once('end', onEnd).once('error', finish).once('close', onClose);
+  });
+}
+
 /** Reads a POST body up to `limit` bytes; `undefined` after answering 413 or 400 itself. */
 async function readJson(req: IncomingMessage, res: ServerResponse, limit: number): Promise<{ body: unknown } | undefined> {
   const tooLarge = () => {
@@ -89,16 +115,15 @@ async function readJson(req: IncomingMessage, res: ServerResponse, limit: number
   };
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return tooLarge();
-    chunks.push(chunk);
+  const bytes = await readBody(req, limit);
+  if (bytes === 'too large') {
+    tooLarge();
+    // Stop reading a body that is still arriving: the connection closes after the answer.
+    req.destroy();
+    return undefined;
   }
-  const text = Buffer.concat(chunks).toString('utf8');
   try {
-    return { body: JSON.parse(text) };
+    return { body: JSON.parse(bytes.toString('utf8')) };
   } catch {
     jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
     return undefined;

@@ -1,3 +1,4 @@
+import type { Icon } from '../decorators/listing-options';
 import type { ToolModel } from '../schema/model';
 import { inputSchemaOf, outputSchemaOf, type JsonSchema } from '../schema/write';
 
@@ -10,6 +11,7 @@ export interface ToolListing {
   readonly outputSchema?: JsonSchema;
   readonly annotations?: Readonly<Record<string, unknown>>;
   readonly execution?: { readonly taskSupport: 'optional' | 'required' };
+  readonly icons?: readonly Icon[];
   readonly _meta?: { readonly ui: { readonly resourceUri: string; readonly visibility: readonly string[] } };
 }
 
@@ -18,11 +20,12 @@ export function listingOf(tool: ToolModel, apps: boolean): ToolListing {
   const entry: Record<string, unknown> = { name: tool.name };
   if (tool.title !== undefined) entry.title = tool.title;
   if (tool.description !== undefined) entry.description = tool.description;
-  entry.inputSchema = inputSchemaOf(tool.params);
+  entry.inputSchema = tool.rawInput?.schema ?? inputSchemaOf(tool.params);
   const output = outputSchemaOf(tool.result);
   if (output) entry.outputSchema = output;
   if (tool.annotations) entry.annotations = { ...tool.annotations };
   if (tool.task) entry.execution = { taskSupport: tool.task };
+  if (tool.icons) entry.icons = tool.icons;
   if (apps && tool.ui) entry._meta = { ui: { resourceUri: tool.ui.resourceUri, visibility: [...tool.ui.visibility] } };
   return entry as unknown as ToolListing;
 }

@@ -1,10 +1,16 @@
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ensureBuilt } from './support/build';
-import { startCluster, type Cluster } from './support/cluster';
+import { freePort, startCluster, startInstance, type Cluster } from './support/cluster';
 import { textOf } from './support/clients';
+import { eventsOf, LEGACY_HEADERS, open, openSession, until } from '../support/raw-http';
 
 /**
  * Three instances of the fixture behind a real nginx configured as samples/cluster and docs/scaling.md say.
@@ -144,5 +150,97 @@ describe('2025-era clients, sticky by the Mcp-Session-Id prefix over three insta
     const again = await legacyClient(cluster.balancer.url);
     expect(['a', 'b', 'c'].filter((n) => n !== home)).toContain(await call(again.client, 'instance'));
     await again.client.close();
+  });
+});
+
+/** A 2025-era client that records the list changes and resource updates it hears, and the instance it lives on. */
+async function legacyListener(url: string, subscribe: readonly string[]): Promise<{ client: V1Client; heard: string[]; home: string }> {
+  const client = new V1Client({ name: 'cluster-listener', version: '1.0.0' });
+  const heard: string[] = [];
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard.push('tools'));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.push(`updated ${n.params.uri}`));
+  await client.connect(new V1Http(new URL(url)));
+  for (const uri of subscribe) await client.subscribeResource({ uri });
+  return { client, heard, home: await call(client, 'instance') };
+}
+
+async function heardAtLeast(heard: readonly string[], count: number): Promise<void> {
+  await until(() => heard.length >= count, 1_000);
+}
+
+describe('three instances sharing the event bus and the SSE event store through Redis', () => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await startCluster({ size: 3, redis: true, env: { SECRET } });
+  }, 120_000);
+  afterAll(() => cluster?.stop());
+
+  it('tells the sessions on every instance of a catalog change made on one, and a resource update only to its subscribers', async () => {
+    const url = cluster.balancer.url;
+    // New sessions are placed round robin: one per instance, the first and last subscribed to the readme.
+    const listeners = [await legacyListener(url, ['fixture://readme']), await legacyListener(url, []), await legacyListener(url, ['fixture://readme'])];
+    expect(new Set(listeners.map((l) => l.home))).toEqual(new Set(['a', 'b', 'c']));
+    const [first, second, third] = listeners;
+
+    await call(first.client, 'flip'); // a change on the first instance only
+    for (const l of listeners) await heardAtLeast(l.heard, 1);
+    await call(second.client, 'touch', { uri: 'fixture://readme' });
+    await call(third.client, 'flip');
+    for (const l of listeners) await heardAtLeast(l.heard, l === second ? 2 : 3);
+
+    // One bus, one order: the unsubscribed session heard the later list change, so it would have heard the update.
+    expect(first.heard).toEqual(['tools', 'updated fixture://readme', 'tools']);
+    expect(second.heard).toEqual(['tools', 'tools']);
+    expect(third.heard).toEqual(['tools', 'updated fixture://readme', 'tools']);
+    await Promise.all(listeners.map((l) => l.client.close()));
+  });
+
+  it('tells a 2026-07-28 listener of the changes made on the other instances', async () => {
+    const url = cluster.balancer.url;
+    const listener = new V2Client({ name: 'cluster-listen', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    const heard: string[] = [];
+    listener.setNotificationHandler('notifications/tools/list_changed', () => void heard.push('tools'));
+    await listener.connect(new V2Http(new URL(url)));
+    const subscription = await listener.listen({ toolsListChanged: true });
+    // The listen stream is on one instance; a change from each of the three reaches it, so at least two crossed.
+    const changers = [await legacyListener(url, []), await legacyListener(url, []), await legacyListener(url, [])];
+    expect(new Set(changers.map((c) => c.home))).toEqual(new Set(['a', 'b', 'c']));
+    for (const [i, changer] of changers.entries()) {
+      await call(changer.client, 'flip');
+      await heardAtLeast(heard, i + 1);
+    }
+    expect(heard).toEqual(['tools', 'tools', 'tools']);
+    await subscription.close();
+    await listener.close();
+    await Promise.all(changers.map((c) => c.client.close()));
+  });
+
+  it('resumes a call whose SSE stream was dropped, through Last-Event-ID, with the events it missed', async () => {
+    const port = cluster.balancer.port;
+    const sessionId = await openSession(port);
+    const headers = { ...LEGACY_HEADERS, 'mcp-session-id': sessionId };
+    const callSlow = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow', arguments: { steps: 5 }, _meta: { progressToken: 'p' } } };
+    const stream = await open(port, 'POST', headers, JSON.stringify(callSlow));
+    await until(() => eventsOf(stream.text()).some((e) => e.data.method === 'notifications/progress'), 1_000);
+    const seen = eventsOf(stream.text());
+    const lastSeen = seen.at(-1)!;
+    expect(lastSeen.data).toMatchObject({ method: 'notifications/progress', params: { progress: 1 } });
+    stream.close(); // the connection drops in the middle of the call
+
+    const resumed = await open(port, 'GET', { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId, 'last-event-id': lastSeen.id! });
+    await until(() => eventsOf(resumed.text()).some((e) => e.data.id === 7), 1_000);
+    resumed.close();
+    expect(resumed.response.statusCode).toBe(200);
+    const events = eventsOf(resumed.text());
+    expect(events.map((e) => e.id)).not.toContain(lastSeen.id);
+    const progress = events.filter((e) => e.data.method === 'notifications/progress').map((e) => (e.data.params as { progress: number }).progress);
+    expect(progress).toEqual([2, 3, 4, 5]);
+    const home = sessionId.split('.')[0];
+    expect(events.at(-1)!.data).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: `${home}: done in 5` }] } });
+  });
+
+  it('refuses to start an instance whose Redis does not answer, saying so', async () => {
+    const nobody = await freePort();
+    await expect(startInstance('x', { REDIS_URL: `redis://127.0.0.1:${nobody}` })).rejects.toThrow(/instance x exited with 1:[\s\S]*Redis/);
   });
 });

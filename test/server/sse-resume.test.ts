@@ -1,5 +1,5 @@
-import { request, type IncomingMessage } from 'node:http';
 import { InMemoryEventStore, McpServer } from '../../src';
+import { LEGACY_HEADERS as HEADERS, open, openSession, readAll, until } from '../support/raw-http';
 
 /**
  * SSE on 2025-era HTTP sessions as a raw peer sees it: every stream opens with a priming event (an id and the
@@ -7,51 +7,6 @@ import { InMemoryEventStore, McpServer } from '../../src';
  * missed, from the SDK's EventStore interface (the in-memory default, or one given).
  */
 jest.setTimeout(60_000);
-
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
-
-interface Stream {
-  readonly response: IncomingMessage;
-  /** Settles when the response body ended (or the connection was dropped). */
-  readonly ended: Promise<void>;
-  /** The raw SSE text read so far. */
-  text(): string;
-  close(): void;
-}
-
-function open(port: number, method: 'GET' | 'POST', headers: Record<string, string>, body?: string): Promise<Stream> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method, headers: { host: `127.0.0.1:${port}`, ...headers } }, (response) => {
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      const ended = new Promise<void>((done) => {
-        response.on('end', done);
-        response.on('close', done);
-      });
-      resolve({ response, ended, text: () => text, close: () => req.destroy() });
-    });
-    req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
-    req.end(body);
-  });
-}
-
-async function readAll(stream: Stream): Promise<string> {
-  await stream.ended;
-  return stream.text();
-}
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-}
-
-async function openSession(port: number): Promise<string> {
-  const init = await open(port, 'POST', HEADERS, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
-  await readAll(init);
-  const sessionId = init.response.headers['mcp-session-id'] as string;
-  await readAll(await open(port, 'POST', { ...HEADERS, 'mcp-session-id': sessionId }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })));
-  return sessionId;
-}
 
 describe.each([
   ['the in-memory default', undefined],

@@ -16,6 +16,7 @@ export function typeCheck(files: readonly string[], virtual: ReadonlyMap<string,
   const paths = {
     onemodelcontext: [path.join(root, 'dist/index.d.ts')],
     'onemodelcontext/nest': [path.join(root, 'dist/nest/index.d.ts')],
+    'onemodelcontext/redis': [path.join(root, 'dist/redis/index.d.ts')],
   };
   const options: ts.CompilerOptions = { ...base, noEmit: true, types: ['node'], baseUrl: root, paths };
   const host = ts.createCompilerHost(options);

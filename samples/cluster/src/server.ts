@@ -1,9 +1,25 @@
-import { Int32, McpServer, Param, RequestContext, Tool } from 'onemodelcontext';
+import { Int32, McpServer, Param, RequestContext, Resource, Tool, type ServerEventBus } from 'onemodelcontext';
 
 /** The server every instance runs: tools that show which instance answered, long calls and multi-round input. */
 
 export class ClusterDemo {
+  /** Set once the server exists: `announce` publishes through it. */
+  server?: McpServer;
+  private news = 'nothing yet';
+
   constructor(private readonly route: string) {}
+
+  @Resource('cluster://news', { description: 'The latest announcement, from whichever instance made it', mimeType: 'text/plain' })
+  latest(): string {
+    return this.news;
+  }
+
+  @Tool({ description: 'Makes an announcement: every client subscribed to cluster://news hears of it, whatever instance it is connected to' })
+  announce(@Param({ description: 'What to announce' }) text: string): string {
+    this.news = `${text} (from instance ${this.route})`;
+    this.server!.notifyResourceUpdated('cluster://news');
+    return `announced on instance ${this.route}`;
+  }
 
   @Tool({ description: 'Which instance answered this call', readOnly: true })
   whereami(): string {
@@ -33,6 +49,9 @@ export class ClusterDemo {
   }
 }
 
-export function clusterServer(route: string, requestStateSecret: string | undefined): McpServer {
-  return new McpServer({ name: 'cluster-demo', version: '1.0.0' }, { requestStateSecret }).add(new ClusterDemo(route));
+export function clusterServer(route: string, requestStateSecret: string | undefined, eventBus?: ServerEventBus): McpServer {
+  const demo = new ClusterDemo(route);
+  const server = new McpServer({ name: 'cluster-demo', version: '1.0.0' }, { requestStateSecret, eventBus }).add(demo);
+  demo.server = server;
+  return server;
 }
