@@ -243,13 +243,13 @@ function scopesOfBody(rules: ScopeRules, body: unknown): readonly string[] {
   return Array.isArray(body) ? [...new Set(body.flatMap((m) => rules.scopesNeeded(m)))] : rules.scopesNeeded(body);
 }
 
-function resourceServerOf(options: HttpHandlerOptions, rules: ScopeRules): ResourceServer | undefined {
+function resourceServerOf(options: HttpHandlerOptions, rules: ScopeRules, log: Log): ResourceServer | undefined {
   const auth = options.auth;
   if (!auth) return undefined;
   if (auth.resource === undefined) {
     throw new TypeError(`auth.resource is required when the server does not listen itself (createHttpHandler(), McpModule): the endpoint's public URL, such as 'https://mcp.example.com/mcp'.`);
   }
-  return new ResourceServer({ ...auth, resource: auth.resource }, () => rules.declaredScopes, options.path);
+  return new ResourceServer({ ...auth, resource: auth.resource }, () => rules.declaredScopes, options.path, log);
 }
 
 /** What the endpoint serves with: a `Server` per 2025-era session, one per 2026-07-28 request, and the change-event bus. */
@@ -296,7 +296,7 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
   const validHost = localhostHostValidation();
   const validOrigin = localhostOriginValidation();
   const cors = options.cors ? new Cors(options.cors) : undefined;
-  const resourceServer = resourceServerOf(options, rules);
+  const resourceServer = resourceServerOf(options, rules, log);
 
   /** Host and Origin on loopback (DNS rebinding); an origin CORS allows passes. Writes the 403 itself. */
   const validSource = (req: IncomingMessage, res: ServerResponse) =>
@@ -304,10 +304,9 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
 
   /** The verified caller, or `undefined` after answering 401 or 403 (the scope challenge). */
   async function authorize(req: IncomingMessage, res: ServerResponse, server: ResourceServer, body: unknown): Promise<SdkAuthInfo | undefined> {
-    const verified = await server.authenticate(req);
-    const refusal = verified instanceof Response ? verified : server.challenge(verified, scopesOfBody(rules, body));
-    if (refusal) return void (await writeResponse(res, refusal));
-    return verified as SdkAuthInfo;
+    const verified = await server.authorize(req, scopesOfBody(rules, body));
+    if (verified instanceof Response) return void (await writeResponse(res, verified));
+    return verified;
   }
 
   async function legacy(req: IncomingMessage, res: ServerResponse, body: unknown, owner: string | undefined): Promise<void> {
