@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HEADER_MISMATCH, type HeaderRejection } from './param-headers';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { Log } from '../log';
@@ -214,9 +215,30 @@ export interface ScopeRules {
   scopesNeeded(message: unknown): readonly string[];
   /** Every scope some member needs. */
   readonly declaredScopes: readonly string[];
+  /** Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments (SEP-2243), if they do. */
+  paramHeaderRejection?(message: unknown, headerOf: (name: string) => string | undefined): HeaderRejection | undefined;
 }
 
 const NO_SCOPES: ScopeRules = { scopesNeeded: () => [], declaredScopes: [] };
+
+/** The first revision whose HTTP requests carry `Mcp-Param-*` headers. */
+const PARAM_HEADERS_FROM = '2026-07-28';
+
+/** Answers 400 (-32020) when a 2026-07-28 request's `Mcp-Param-*` headers disagree with its body; whether it did. */
+function refusedParamHeaders(rules: ScopeRules, req: IncomingMessage, res: ServerResponse, body: unknown): boolean {
+  const version = req.headers['mcp-protocol-version'];
+  if (!rules.paramHeaderRejection || typeof version !== 'string' || version < PARAM_HEADERS_FROM) return false;
+  const headerOf = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  const rejection = rules.paramHeaderRejection(body, headerOf);
+  if (!rejection) return false;
+  const id = (body as { id?: unknown } | null)?.id ?? null;
+  const error = { code: HEADER_MISMATCH, message: rejection.message, data: { mismatch: { header: rejection.header, body: rejection.message } } };
+  res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error }));
+  return true;
+}
 
 /** A Node request handler for the MCP endpoint, in both eras. */
 export interface HttpHandler {
@@ -352,8 +374,8 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
     }
     if (inFlight.refuses(req, body)) return refuseWhileDraining(req, res);
     inFlight.track(req, res, body);
-    if (stateless) return modern(req, res, body);
-    if (await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: limit })) return legacy(req, res, body, owner);
+    if (!stateless && (await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: limit }))) return legacy(req, res, body, owner);
+    if (refusedParamHeaders(rules, req, res, body)) return;
     return modern(req, res, body);
   }
 
