@@ -1,21 +1,52 @@
-import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import { TransformationType, type TypeMetadata, type TransformMetadata } from 'class-transformer';
+import type { MetadataStorage as ValidatorStorage } from 'class-validator/types/metadata/MetadataStorage';
+import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
+import type { TypeMetadata, TransformMetadata } from 'class-transformer';
 
 /**
  * Reads what class-validator and class-transformer recorded about a class, through their storage objects.
  * This is the only module that touches a foreign metadata store (the lint configuration does not enforce
  * it; keep it so): the rest of the code asks these functions.
+ *
+ * Neither library is loaded here (class-validator with validator.js and libphonenumber-js costs about a
+ * hundred milliseconds of start-up): a class can only carry their metadata if the application loaded them to
+ * decorate it, and then their stores already exist. class-validator keeps its store on the global object;
+ * class-transformer keeps its in its `cjs/storage` module, found in the module cache. A store that does not
+ * exist holds nothing, exactly as a freshly loaded empty one would.
  */
 
 export type { ValidationMetadata };
 
+/** class-validator's store, when the library has been loaded (it creates the store on first use). */
+function validatorStorage(): ValidatorStorage | undefined {
+  return (globalThis as { classValidatorMetadataStorage?: ValidatorStorage }).classValidatorMetadataStorage;
+}
+
+let transformerStoragePath: string | null | undefined;
+
+/** class-transformer's default store, when the application has loaded the library. */
+function transformerStorage(): TransformerStorage | undefined {
+  if (transformerStoragePath === undefined) {
+    try {
+      transformerStoragePath = require.resolve('class-transformer/cjs/storage');
+    } catch {
+      transformerStoragePath = null;
+    }
+  }
+  if (transformerStoragePath === null) return undefined;
+  const loaded = require.cache[transformerStoragePath]?.exports as { defaultMetadataStorage?: TransformerStorage } | undefined;
+  return loaded?.defaultMetadataStorage;
+}
+
+/** class-transformer's `TransformationType` members (a numeric enum; not imported, so the library is not loaded). */
+const PLAIN_TO_CLASS = 0;
+const CLASS_TO_PLAIN = 1;
+
 /** class-validator metadata declared on `ctor` itself, in registration order. */
 export function validationOf(ctor: Function): readonly ValidationMetadata[] {
-  return getMetadataStorage()
-    .getTargetValidationMetadatas(ctor, '', true, false)
-    .filter((m) => m.target === ctor);
+  const storage = validatorStorage();
+  if (!storage) return [];
+  return storage.getTargetValidationMetadatas(ctor, '', true, false).filter((m) => m.target === ctor);
 }
 
 /**
@@ -29,12 +60,14 @@ interface TransformerMaps {
 
 /** Property names class-transformer knows on `ctor` itself (expose, exclude, type, transform). */
 export function transformedPropertiesOf(ctor: Function): readonly string[] {
-  const maps = defaultMetadataStorage as unknown as TransformerMaps;
+  const storage = transformerStorage();
+  if (!storage) return [];
+  const maps = storage as unknown as TransformerMaps;
   const names = [
-    ...defaultMetadataStorage.getExposedMetadatas(ctor).filter((m) => m.target === ctor).map((m) => m.propertyName),
+    ...storage.getExposedMetadatas(ctor).filter((m) => m.target === ctor).map((m) => m.propertyName),
     ...[...(maps._typeMetadatas?.get(ctor)?.keys() ?? [])],
     ...[...(maps._transformMetadatas?.get(ctor)?.keys() ?? [])],
-    ...defaultMetadataStorage.getExcludedMetadatas(ctor).filter((m) => m.target === ctor).map((m) => m.propertyName),
+    ...storage.getExcludedMetadatas(ctor).filter((m) => m.target === ctor).map((m) => m.propertyName),
   ];
   return [...new Set(names.filter((n): n is string => typeof n === 'string'))];
 }
@@ -58,8 +91,9 @@ export type Direction = 'input' | 'output';
  */
 export function exposureOf(ctor: Function, key: string, direction: Direction): { readonly name?: string; readonly excluded: boolean } {
   const skip = direction === 'input' ? 'toPlainOnly' : 'toClassOnly';
-  const expose = defaultMetadataStorage.findExposeMetadata(ctor, key);
-  const exclude = defaultMetadataStorage.findExcludeMetadata(ctor, key);
+  const storage = transformerStorage();
+  const expose = storage?.findExposeMetadata(ctor, key);
+  const exclude = storage?.findExcludeMetadata(ctor, key);
   return {
     name: expose && expose.options?.[skip] !== true ? expose.options?.name : undefined,
     excluded: exclude !== undefined && exclude.options?.[skip] !== true,
@@ -71,19 +105,21 @@ export type PropertyTransform = (value: unknown, obj: object) => unknown;
 
 /** The `@Transform` functions of one property (inherited too) for one direction, in registration order. */
 export function transformsOf(ctor: Function, key: string, direction: Direction): readonly PropertyTransform[] {
-  const type = direction === 'input' ? TransformationType.PLAIN_TO_CLASS : TransformationType.CLASS_TO_PLAIN;
-  return defaultMetadataStorage
+  const storage = transformerStorage();
+  if (!storage) return [];
+  const type = direction === 'input' ? PLAIN_TO_CLASS : CLASS_TO_PLAIN;
+  return storage
     .findTransformMetadatas(ctor, key, type)
     .map((m) => (value: unknown, obj: object) => m.transformFn({ value, key, obj: obj as Record<string, unknown>, type, options: {} }));
 }
 
 /** `@Type(() => X)` of one property. */
 export function transformerTypeOf(ctor: Function, key: string): Function | undefined {
-  const meta = defaultMetadataStorage.findTypeMetadata(ctor, key);
+  const meta = transformerStorage()?.findTypeMetadata(ctor, key);
   return meta?.typeFunction ? (meta.typeFunction() as Function) : undefined;
 }
 
 /** `@Expose()` / `@Exclude()` on the class itself: class-transformer's strategy for undecorated properties. */
 export function strategyOf(ctor: Function): 'excludeAll' | 'exposeAll' | 'none' {
-  return defaultMetadataStorage.getStrategy(ctor);
+  return transformerStorage()?.getStrategy(ctor) ?? 'none';
 }

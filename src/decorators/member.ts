@@ -41,6 +41,27 @@ export function checkScopes(where: string, value: unknown): readonly string[] | 
   return Object.freeze([...(value as string[])]);
 }
 
+/**
+ * A frozen copy of plain data (arrays and plain objects, a few levels deep) so that a caller changing its options
+ * object after decorating changes nothing; other values are kept as they are, for the schema builder to judge.
+ */
+export function snapshot<T>(value: T, depth = 4): T {
+  if (depth === 0 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map((v) => snapshot(v, depth - 1))) as T;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) copy[k] = snapshot(v, depth - 1);
+  return Object.freeze(copy) as T;
+}
+
+/** `options` with the named data options replaced by frozen copies ({@link snapshot}). */
+export function snapshotted<T extends object>(options: T, keys: readonly (keyof T)[]): T {
+  const copy = { ...options };
+  for (const key of keys) if (copy[key] !== undefined) copy[key] = snapshot(copy[key]);
+  return copy;
+}
+
 export function checkBoolean(decorator: string, option: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'boolean') {
     throw new TypeError(`@${decorator}(): '${option}' must be true or false, got ${typeof value}.`);

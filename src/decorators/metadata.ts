@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { TypeHint } from './hints';
+import type { Completer } from './listing-options';
 import type { PromptOptions } from './prompt.decorator';
 import type { ResourceOptions } from './resource.decorator';
 import type { ToolOptions } from './tool.decorator';
@@ -48,11 +49,15 @@ export interface ParamRecord {
   readonly optional?: boolean;
   readonly hasDefault?: boolean;
   readonly default?: unknown;
+  /** `@Param({ header })`: the `x-mcp-header` name of a tool argument. */
+  readonly header?: string;
+  /** `@Complete`: completes a prompt argument or template variable. */
+  readonly complete?: Completer;
   readonly constraints: readonly Constraint[];
 }
 
 /** What the property decorators recorded for one record property, merged in any order. */
-export interface PropertyRecord extends Omit<ParamRecord, 'name'> {
+export interface PropertyRecord extends Omit<ParamRecord, 'name' | 'complete' | 'header'> {
   readonly key: string;
   /** Properties other libraries knew of this class when this one was first decorated (for ordering). */
   readonly after: readonly string[];

@@ -1,4 +1,5 @@
-import { checkScopes, checkString, memberDecorator, refuseBareUse, type MemberDecorator } from './member';
+import type { CacheOptions, Completer, Icon } from './listing-options';
+import { checkScopes, checkString, memberDecorator, refuseBareUse, snapshotted, type MemberDecorator } from './member';
 
 /** Options of {@link Prompt}. */
 export interface PromptOptions {
@@ -7,6 +8,12 @@ export interface PromptOptions {
   readonly description?: string;
   /** Scopes a caller's token must grant, over HTTP with `auth`; default: the class's `@Scopes`, else none. */
   readonly scopes?: readonly string[];
+  /** Icons a client can show next to the prompt (listed from protocol revision 2025-11-25). */
+  readonly icons?: readonly Icon[];
+  /** How long a client may reuse a `prompts/list` that holds this prompt (protocol revision 2026-07-28). */
+  readonly cache?: CacheOptions;
+  /** Completion functions by argument name (the same as `@Complete(fn)` on the parameter). */
+  readonly complete?: Readonly<Record<string, Completer>>;
 }
 
 /**
@@ -17,7 +24,7 @@ export interface PromptOptions {
  */
 export function Prompt(nameOrOptions?: string | PromptOptions): MemberDecorator {
   refuseBareUse('Prompt', nameOrOptions, arguments[1]);
-  const options: PromptOptions = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : { ...nameOrOptions };
+  const options: PromptOptions = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : snapshotted({ ...nameOrOptions }, ['icons', 'cache', 'complete']);
   for (const key of ['name', 'title', 'description'] as const) checkString('Prompt', key, options[key]);
   return memberDecorator({ kind: 'prompt', options: { ...options, scopes: checkScopes('@Prompt()', options.scopes) } });
 }

@@ -1,4 +1,5 @@
-import { checkScopes, checkString, memberDecorator, refuseBareUse, type MemberDecorator } from './member';
+import type { CacheOptions, Completer, Icon, ResourceAnnotations } from './listing-options';
+import { checkScopes, checkString, memberDecorator, refuseBareUse, snapshotted, type MemberDecorator } from './member';
 
 /** Options of {@link Resource}. */
 export interface ResourceOptions {
@@ -9,6 +10,16 @@ export interface ResourceOptions {
   readonly mimeType?: string;
   /** Scopes a caller's token must grant, over HTTP with `auth`; default: the class's `@Scopes`, else none. */
   readonly scopes?: readonly string[];
+  /** Icons a client can show next to the resource (listed from protocol revision 2025-11-25). */
+  readonly icons?: readonly Icon[];
+  /** Size of the content in bytes, if known (static resources only: a template has no one size). */
+  readonly size?: number;
+  /** Audience, priority and last change of the content. */
+  readonly annotations?: ResourceAnnotations;
+  /** How long a client may reuse what `resources/read` returns and a list that holds this entry (protocol revision 2026-07-28). */
+  readonly cache?: CacheOptions;
+  /** Completion functions by template variable (the same as `@Complete(fn)` on the parameter). */
+  readonly complete?: Readonly<Record<string, Completer>>;
 }
 
 /**
@@ -23,5 +34,6 @@ export function Resource(uriTemplate: string, options?: ResourceOptions): Member
     throw new TypeError(`@Resource() needs a URI or URI template, for example @Resource('notes://{id}').`);
   }
   for (const key of ['name', 'title', 'description', 'mimeType'] as const) checkString('Resource', key, options?.[key]);
-  return memberDecorator({ kind: 'resource', options: { ...options, scopes: checkScopes('@Resource()', options?.scopes), uriTemplate } });
+  const copied = snapshotted({ ...options }, ['icons', 'annotations', 'cache', 'complete']);
+  return memberDecorator({ kind: 'resource', options: { ...copied, scopes: checkScopes('@Resource()', options?.scopes), uriTemplate } });
 }

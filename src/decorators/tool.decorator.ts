@@ -1,5 +1,6 @@
 import type { TypeHint } from './hints';
-import { checkBoolean, checkScopes, checkString, memberDecorator, refuseBareUse, type MemberDecorator } from './member';
+import type { CacheOptions, Icon } from './listing-options';
+import { checkBoolean, checkScopes, checkString, memberDecorator, refuseBareUse, snapshotted, type MemberDecorator } from './member';
 
 /** Options of {@link Tool}. */
 export interface ToolOptions {
@@ -19,6 +20,10 @@ export interface ToolOptions {
   readonly uiVisibility?: readonly ('model' | 'app')[];
   /** Scopes a caller's token must grant, over HTTP with `auth`; default: the class's `@Scopes`, else none. */
   readonly scopes?: readonly string[];
+  /** Icons a client can show next to the tool (listed from protocol revision 2025-11-25). */
+  readonly icons?: readonly Icon[];
+  /** How long a client may reuse a `tools/list` that holds this tool (protocol revision 2026-07-28). */
+  readonly cache?: CacheOptions;
 }
 
 /**
@@ -31,7 +36,7 @@ export interface ToolOptions {
  */
 export function Tool(nameOrOptions?: string | ToolOptions): MemberDecorator {
   refuseBareUse('Tool', nameOrOptions, arguments[1]);
-  const options: ToolOptions = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : { ...nameOrOptions };
+  const options: ToolOptions = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : snapshotted({ ...nameOrOptions }, ['icons', 'cache']);
   for (const key of ['name', 'title', 'description', 'uiResource'] as const) checkString('Tool', key, options[key]);
   for (const key of ['readOnly', 'destructive', 'idempotent', 'openWorld'] as const) checkBoolean('Tool', key, options[key]);
   if (options.uiVisibility !== undefined && !Array.isArray(options.uiVisibility)) {

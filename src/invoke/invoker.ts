@@ -3,7 +3,8 @@ import { Log } from '../log';
 import type { ToolModel } from '../schema/model';
 import { InputRequired, RequestContext, type RequestContextInit } from '../request-context';
 import { TOOL_FAILED_CHANNEL, ToolError, ToolTimeoutError } from './errors';
-import { INVALID, argumentMessage, buildOrDefer, newFailure } from './failure';
+import { INVALID, argumentMessage, buildOrDefer, newFailure, type Failure } from './failure';
+import { errorPath, type RawInputSchema } from '../schema/input-schema';
 import { argumentsReader } from './reader';
 import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
 import { methodRunner, type InvokeHook } from './invocation';
@@ -57,6 +58,18 @@ async function withTimeout<T>(run: (signal: AbortSignal | undefined) => T | Prom
   }
 }
 
+/** Reads the arguments of a tool with a hand-written input schema: valid arguments are passed on as sent. */
+function rawReader(input: RawInputSchema): (args: unknown, f: Failure) => unknown[] | typeof INVALID {
+  return (args, f) => {
+    const value = args ?? {};
+    if (input.validate(value)) return [value];
+    const first = input.validate.errors?.[0];
+    if (first) f.path.push(...errorPath(first));
+    if (f.path.length === 0) f.expected = 'The arguments do not match the input schema.';
+    return INVALID;
+  };
+}
+
 /** How a tool reads its arguments: `lenientJsonStrings` reads objects and arrays sent as JSON text. */
 export interface CompileOptions {
   readonly requestTimeoutMs?: number;
@@ -72,18 +85,20 @@ export interface CompileOptions {
  */
 export function compileTool(model: ToolModel, target: ToolTarget, options: CompileOptions = {}): ToolCall {
   const log = options.log ?? Log.silent;
-  const read = buildOrDefer(() => argumentsReader(model.params, model.arity, { lenientJsonStrings: options.lenientJsonStrings }));
+  const read = model.rawInput ? rawReader(model.rawInput) : buildOrDefer(() => argumentsReader(model.params, model.arity, { lenientJsonStrings: options.lenientJsonStrings }));
   const write = buildOrDefer(() => resultWriter(model.result, model.name));
   const { contextIndex, signalIndex } = model;
   const names = model.params.map((p) => [p.index, p.name] as const);
   const invoke =
     target.kind === 'method'
       ? methodRunner({ kind: 'tool', name: model.name, params: model.params }, target.instance, target.key, target.invoke)
-      : (argv: unknown[], context: RequestContext) => {
-          const values: Record<string, unknown> = Object.create(null);
-          for (const [index, name] of names) values[name] = argv[index];
-          return target.handler(values, context);
-        };
+      : model.rawInput
+        ? (argv: unknown[], context: RequestContext) => target.handler(argv[0] as Record<string, unknown>, context)
+        : (argv: unknown[], context: RequestContext) => {
+            const values: Record<string, unknown> = Object.create(null);
+            for (const [index, name] of names) values[name] = argv[index];
+            return target.handler(values, context);
+          };
   const timeoutMs = options.requestTimeoutMs;
 
   return async (args, init) => {

@@ -1,4 +1,4 @@
-import { validateSync, type ValidationError } from 'class-validator';
+import type { ValidationError, ValidatorOptions } from 'class-validator';
 import { classChainOf } from '../decorators/classes';
 import { validationOf } from '../decorators/foreign';
 import type { RecordNode } from '../schema/model';
@@ -42,6 +42,19 @@ const OPTIONS = {
   skipMissingProperties: true,
   validationError: { target: false, value: false },
 } as const;
+
+type ValidateSync = (instance: object, options: ValidatorOptions) => ValidationError[];
+let loaded: ValidateSync | undefined;
+
+/**
+ * class-validator's `validateSync`, loaded on first use: only a class with a rule reading does not enforce
+ * needs it, and such a rule means the application has loaded class-validator already.
+ */
+function validateSync(instance: object, options: ValidatorOptions): ValidationError[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loaded ??= (require('class-validator') as typeof import('class-validator')).validateSync;
+  return loaded(instance, options);
+}
 
 /** The message of the first rule that failed and is not enforced by reading. */
 function leftMessage(error: ValidationError, enforced: LeftToClassValidator['enforced']): string | undefined {

@@ -1,4 +1,4 @@
-import { parse, type Expression, type Node, type Pattern, type Program, type Statement } from 'acorn';
+import type { Expression, Node, Pattern, Program, Statement } from 'acorn';
 
 /**
  * Reads parameter names, literal defaults and property initialisers from the compiled JavaScript with a
@@ -23,7 +23,12 @@ export interface CompiledParam {
   readonly default?: CompiledValue;
 }
 
+let parse: typeof import('acorn').parse | undefined;
+
 function parseProgram(code: string): Program | undefined {
+  // Loaded on the first parse: a program whose every name and default comes from elsewhere never needs it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  parse ??= (require('acorn') as typeof import('acorn')).parse;
   try {
     return parse(code, { ecmaVersion: 'latest', sourceType: 'script' });
   } catch {

@@ -1,3 +1,7 @@
+import type { Completer, Icon } from '../decorators/listing-options';
+import type { CacheHint } from './listing-metadata';
+import type { RawInputSchema } from './input-schema';
+
 /**
  * The resolved type model: one immutable tree per tool, built once when a class is added. The schema
  * writer and the argument reader both work from it, so what the schema promises and what reading
@@ -77,6 +81,8 @@ export interface PropertyModel extends SlotModel {
 export interface ParamModel extends SlotModel {
   /** Position in the method's parameter list. */
   readonly index: number;
+  /** The `x-mcp-header` name of a tool argument mirrored into an `Mcp-Param-*` HTTP header. */
+  readonly header?: string;
 }
 
 /** How a result is turned into a `CallToolResult`. */
@@ -109,6 +115,12 @@ export interface ToolModel {
   readonly result: ResultModel;
   readonly annotations?: ToolAnnotations;
   readonly ui?: { readonly resourceUri: string; readonly visibility: readonly ('model' | 'app')[] };
+  /** Checked icons (listed from revision 2025-11-25). */
+  readonly icons?: readonly Icon[];
+  /** Checked cache hint (2026-07-28). */
+  readonly cache?: CacheHint;
+  /** A hand-written input schema (quick path): listed as given, arguments validated against it, no `params`. */
+  readonly rawInput?: RawInputSchema;
   /** `Class.method` (or the quick-path name), for messages. */
   readonly where: string;
 }
@@ -118,6 +130,14 @@ export interface ToolModel {
  * are text-like, and a nullable one is optional.
  */
 export type TextMethodModel = Pick<ToolModel, 'name' | 'title' | 'description' | 'params' | 'arity' | 'contextIndex' | 'signalIndex' | 'where'>;
+
+/** What a resource or prompt lists besides its name and arguments, and how its arguments complete. */
+export interface TextMethodExtras {
+  readonly icons?: readonly Icon[];
+  readonly cache?: CacheHint;
+  /** Completion functions by argument or variable name. */
+  readonly completers?: ReadonlyMap<string, Completer>;
+}
 
 /** Strips `nullable` wrappers. */
 export function unwrap(node: TypeNode): TypeNode {

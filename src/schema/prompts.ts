@@ -1,13 +1,15 @@
 import { descriptionOf, type MemberRecordOf } from '../decorators/metadata';
 import { methodFactsOf } from '../facts/registry';
 import type { Problems } from './diagnostics';
-import type { TextMethodModel } from './model';
+import { cacheOf, iconsOf } from './listing-metadata';
+import type { TextMethodExtras, TextMethodModel } from './model';
 import { isValidName, toolNameOf } from './names';
-import { resolveTextParams } from './text-methods';
+import { definedOnly } from './resources';
+import { completersFor, resolveTextParams } from './text-methods';
 import { checkShape } from './tools';
 
 /** A prompt (docs/serving.md): its arguments are the method's text-like parameters. */
-export type PromptModel = TextMethodModel;
+export type PromptModel = TextMethodModel & TextMethodExtras;
 
 /** Builds the model of one `@Prompt` method, or `undefined` with its problems recorded. */
 export function promptFromMethod(ctor: Function, record: MemberRecordOf<'prompt'>, problems: Problems): PromptModel | undefined {
@@ -20,8 +22,14 @@ export function promptFromMethod(ctor: Function, record: MemberRecordOf<'prompt'
     problems.add('OMCG0008', where, `the prompt name '${name}' is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`, `give a valid name with @Prompt('name').`);
   }
   const found = resolveTextParams(ctor, record.key, 'Prompt', problems);
+  const extras = {
+    icons: iconsOf(options.icons, where, problems),
+    cache: cacheOf(options.cache, where, problems),
+    completers: found && completersFor(ctor, record.key, options.complete, found.params, 'argument', where, problems),
+  };
   if (!found || problems.count > before) return undefined;
   return {
+    ...definedOnly(extras),
     name,
     title: options.title,
     description: options.description ?? descriptionOf(ctor.prototype, record.key) ?? methodFactsOf(ctor, record.key)?.description,

@@ -4,6 +4,8 @@ import { HINT } from '../decorators/hints';
 import { VALUE_OPTION_KEYS } from '../decorators/param.decorator';
 import type { ToolOptions } from '../decorators/tool.decorator';
 import { Problems } from './diagnostics';
+import { rawInputSchemaOf } from './input-schema';
+import { checkHeaders } from './headers';
 import { resolveSlot } from './slots';
 import type { ParamModel, ToolModel } from './model';
 import { resultFor, siteOf, toolHead } from './tools';
@@ -18,11 +20,16 @@ export type QuickParams = Readonly<Record<string, QuickParam>>;
 export interface QuickToolConfig<P extends QuickParams = QuickParams> extends Omit<ToolOptions, 'name'> {
   /** Parameter names mapped to type hints (or options with a `type`), in order. */
   readonly params?: P;
+  /**
+   * A hand-written JSON Schema 2020-12 input schema instead of `params`, for what types cannot say ($defs, allOf,
+   * if/then/else ...): listed as given, arguments validated against it, the handler receives them as sent.
+   */
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
 }
 
 function isQuickOptions(value: QuickParam): value is QuickParamOptions {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || HINT in value || !('type' in value)) return false;
-  for (const k of Object.keys(value)) if (!VALUE_OPTION_KEYS.has(k)) return false;
+  for (const k of Object.keys(value)) if (!VALUE_OPTION_KEYS.has(k) && k !== 'header') return false;
   return true;
 }
 
@@ -45,10 +52,16 @@ export function toolFromConfig(name: string, config: QuickToolConfig): ToolModel
         description: options.description,
         required: !(options.optional || hasDefault),
         default: hasDefault ? { value: options.default } : undefined,
+        ...(options.header !== undefined && { header: options.header }),
       });
     }
   });
+  checkHeaders(params, where, problems);
   const result = resultFor(config.returns, Promise, where, problems);
+  if (config.inputSchema !== undefined && config.params !== undefined) {
+    problems.add('OMCG0014', where, 'the tool has both params and inputSchema.', 'keep one: params (types, read into values) or inputSchema (a JSON Schema, validated as given).');
+  }
+  const rawInput = config.inputSchema === undefined ? undefined : rawInputSchemaOf(config.inputSchema, where, problems);
   problems.throwIfAny(where);
-  return { ...head, description: config.description, params, arity: 1, result: result!, where };
+  return { ...head, description: config.description, params, arity: 1, result: result!, ...(rawInput && { rawInput }), where };
 }

@@ -1,9 +1,10 @@
 import { descriptionOf, type MemberRecordOf } from '../decorators/metadata';
+import { cacheOf, iconsOf, resourceAnnotationsOf, sizeOf, type ResourceAnnotationsModel } from './listing-metadata';
 import { methodFactsOf } from '../facts/registry';
 import type { Problems } from './diagnostics';
-import type { TextMethodModel } from './model';
+import type { TextMethodExtras, TextMethodModel } from './model';
 import { toolNameOf } from './names';
-import { resolveTextParams } from './text-methods';
+import { completersFor, resolveTextParams } from './text-methods';
 import { checkShape } from './tools';
 
 /**
@@ -16,8 +17,11 @@ export type TemplatePart =
   | { readonly kind: 'literal'; readonly text: string }
   | { readonly kind: 'variable'; readonly name: string; readonly reserved: boolean };
 
-export interface ResourceModel extends TextMethodModel {
+export interface ResourceModel extends TextMethodModel, TextMethodExtras {
   readonly mimeType?: string;
+  /** Content size in bytes (static resources). */
+  readonly size?: number;
+  readonly annotations?: ResourceAnnotationsModel;
   /** The URI, or the URI template as written. */
   readonly uri: string;
   readonly parts: readonly TemplatePart[];
@@ -44,6 +48,11 @@ export function templatePartsOf(uri: string): readonly TemplatePart[] | undefine
   if (/[{}]/.test(rest)) return undefined;
   if (rest) parts.push({ kind: 'literal', text: rest });
   return parts;
+}
+
+/** The entries of `values` that are not `undefined` (so a model holds no key it does not use). */
+export function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** Builds the model of one `@Resource` method, or `undefined` with its problems recorded. */
@@ -73,6 +82,14 @@ export function resourceFromMethod(ctor: Function, record: MemberRecordOf<'resou
       if (!variables.includes(p.name)) problems.add('OMCG0008', `${where}, parameter '${p.name}'`, `the parameter is not a variable of '${options.uriTemplate}'.`, `add {${p.name}} to the URI template or remove the parameter.`);
     }
   }
+  const template = parts?.some((p) => p.kind === 'variable') ?? false;
+  const extras = {
+    icons: iconsOf(options.icons, where, problems),
+    size: sizeOf(options.size, template, where, problems),
+    annotations: resourceAnnotationsOf(options.annotations, where, problems),
+    cache: cacheOf(options.cache, where, problems),
+    completers: found && completersFor(ctor, record.key, options.complete, found.params, 'variable', where, problems),
+  };
   if (!parts || !found || problems.count > before) return undefined;
   return {
     name: options.name ?? toolNameOf(String(record.key)),
@@ -81,8 +98,9 @@ export function resourceFromMethod(ctor: Function, record: MemberRecordOf<'resou
     mimeType: options.mimeType,
     uri: options.uriTemplate,
     parts,
-    template: parts.some((p) => p.kind === 'variable'),
+    template,
     ...found,
+    ...definedOnly(extras),
     where,
   };
 }

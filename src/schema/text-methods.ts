@@ -1,5 +1,8 @@
+import { paramRecordsOf } from '../decorators/metadata';
+import type { Completer } from '../decorators/listing-options';
 import type { Problems } from './diagnostics';
-import { unwrap, type TypeNode } from './model';
+import { completersOf } from './listing-metadata';
+import { unwrap, type ParamModel, type TypeNode } from './model';
 import { resolveParams, type ResolvedParams } from './tools';
 
 /**
@@ -32,6 +35,26 @@ export function resolveTextParams(
       );
     }
   }
+  for (const p of found.params) {
+    if (p.header !== undefined) {
+      problems.add('OMCG0014', `${ctor.name}.${String(key)}, parameter '${p.name}'`, `${what} parameters have no HTTP header; header is for tool arguments.`, `remove header from @Param.`);
+    }
+  }
   const params = found.params.map((p) => (p.type.kind === 'nullable' && p.required ? { ...p, required: false, default: p.default ?? { value: null } } : p));
   return { ...found, params };
+}
+
+/** The completion functions of a resource or prompt method: its `complete` option and `@Complete` on its parameters. */
+export function completersFor(
+  ctor: Function,
+  key: string | symbol,
+  option: unknown,
+  params: readonly ParamModel[],
+  what: 'argument' | 'variable',
+  where: string,
+  problems: Problems,
+): ReadonlyMap<string, Completer> | undefined {
+  const fromParams = new Map<number, Completer>();
+  for (const [index, record] of paramRecordsOf(ctor.prototype, key)) if (record.complete) fromParams.set(index, record.complete);
+  return completersOf(option, fromParams, params, what, where, problems);
 }

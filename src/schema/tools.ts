@@ -21,6 +21,8 @@ import { isValidName, toolNameOf } from './names';
 import { metadataFix, recordOf } from './records';
 import { resolveType, type Site } from './resolve';
 import { compiledParamsOf, type CompiledParam } from './compiled';
+import { cacheOf, iconsOf } from './listing-metadata';
+import { checkHeaders } from './headers';
 
 /** A site for resolving types in one direction, with records resolved through `recordOf`. */
 export function siteOf(where: string, problems: Problems, direction: 'input' | 'output'): Site {
@@ -148,6 +150,7 @@ function paramModel(declared: DeclaredParams, index: number, record: ParamRecord
     description: record.description ?? fact?.description,
     required: !(record.optional || record.hasDefault || written || fact?.optional),
     default: fallback,
+    ...(record.header !== undefined && { header: record.header }),
   };
 }
 
@@ -210,7 +213,7 @@ export function toolHead(
   options: ToolOptions,
   where: string,
   problems: Problems,
-): Pick<ToolModel, 'name' | 'title' | 'annotations' | 'ui'> {
+): Pick<ToolModel, 'name' | 'title' | 'annotations' | 'ui' | 'icons' | 'cache'> {
   if (!isValidName(name)) {
     problems.add(
       'OMCG0008',
@@ -231,7 +234,18 @@ export function toolHead(
     }
     ui = { resourceUri: options.uiResource ?? '', visibility: [...visibility] };
   }
-  return { name, title: options.title, annotations: annotationsOf(options), ui };
+  const icons = iconsOf(options.icons, where, problems);
+  const cache = cacheOf(options.cache, where, problems);
+  return { name, title: options.title, annotations: annotationsOf(options), ui, ...(icons && { icons }), ...(cache && { cache }) };
+}
+
+/** `@Complete` completes prompt arguments and template variables; MCP has no completion for tool arguments. */
+function refuseCompletions(ctor: Function, key: string | symbol, where: string, problems: Problems): void {
+  for (const [index, record] of paramRecordsOf(ctor.prototype, key)) {
+    if (record.complete) {
+      problems.add('OMCG0014', `${where}, parameter ${index + 1}`, '@Complete is on a tool parameter; MCP completes only prompt arguments and resource-template variables.', 'remove @Complete, or use an enum type to list the values in the schema.');
+    }
+  }
 }
 
 /** Builds the model of one `@Tool` method, or `undefined` with its problems recorded. */
@@ -243,6 +257,8 @@ export function toolFromMethod(ctor: Function, record: MemberRecordOf<'tool'>, p
   const facts = methodFactsOf(ctor, record.key);
   const head = toolHead(options.name ?? toolNameOf(String(record.key)), options, where, problems);
   const params = resolveParams(ctor, record.key, problems);
+  refuseCompletions(ctor, record.key, where, problems);
+  if (params) checkHeaders(params.params, where, problems);
   const design = designReturnType(ctor.prototype, record.key).type;
   const result = params && resultFor(options.returns, design, where, problems, facts?.returns);
   if (!params || !result || problems.count > before) return undefined;

@@ -11,6 +11,9 @@ import type { AddOptions, InvokeHook } from '../invoke/invocation';
 import { listingOf, type ToolListing } from './listing';
 import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
 import { grants, ScopedListings } from './scoped-listings';
+import { runCompleter } from '../invoke/completions';
+import { headerRejection, type HeaderRejection } from './param-headers';
+import type { CacheHint } from '../schema/listing-metadata';
 
 /**
  * Everything the server serves, computed once when it is added: listings, compiled calls and URI
@@ -34,6 +37,8 @@ export interface RegisteredTool {
 
 export interface RegisteredResource {
   readonly model: ResourceModel;
+  /** The decorated instance: `this` of its completion functions. */
+  readonly instance: object;
   readonly listing: ResourceListing;
   readonly match: UriMatcher;
   readonly call: TextMethodCall;
@@ -42,6 +47,7 @@ export interface RegisteredResource {
 
 export interface RegisteredPrompt {
   readonly model: PromptModel;
+  readonly instance: object;
   readonly listing: PromptListing;
   readonly call: TextMethodCall;
   readonly scopes: readonly string[];
@@ -58,6 +64,16 @@ export interface Listings {
   readonly resources: readonly ResourceListing[];
   readonly templates: readonly ResourceListing[];
   readonly prompts: readonly PromptListing[];
+}
+
+/** A `completion/complete` request, read: what is completed, what was typed and what the client resolved already. */
+export interface CompletionRequest {
+  readonly ref: { readonly type: string; readonly name?: string; readonly uri?: string };
+  readonly argument: string;
+  readonly typed: string;
+  readonly resolved: Readonly<Record<string, string>>;
+  readonly requestId?: string | number;
+  readonly sessionId?: string;
 }
 
 /** What a catalog entry is: the three MCP primitives. UI resources are resources. */
@@ -100,6 +116,8 @@ export class Catalog {
   private readonly listeners = new Set<CatalogListener>();
   private cached: Listings | undefined;
   private scoped: ScopedListings<Listings> | undefined;
+  /** `usesApps`, computed once per change of the catalog: every connection asks it. */
+  private apps: boolean | undefined;
 
   /** The server's log, for the calls compiled here and for definition-time warnings. */
   readonly log: Log;
@@ -221,6 +239,7 @@ export class Catalog {
       } else if (entry.kind === 'resource') {
         const registered: RegisteredResource = {
           model: entry.model,
+          instance: entry.instance,
           listing: Object.freeze(resourceListingOf(entry.model)),
           match: uriMatcherOf(entry.model.parts),
           call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', { invoke: entry.invoke, log: this.log }),
@@ -231,6 +250,7 @@ export class Catalog {
       } else {
         this.prompts.set(entry.model.name, {
           model: entry.model,
+          instance: entry.instance,
           listing: Object.freeze(promptListingOf(entry.model)),
           call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', { invoke: entry.invoke, log: this.log }),
           scopes: entry.scopes,
@@ -243,6 +263,7 @@ export class Catalog {
   private changed(kind: CatalogKind): void {
     this.cached = undefined;
     this.scoped = undefined;
+    this.apps = undefined;
     for (const listener of [...this.listeners]) listener(kind);
   }
 
@@ -317,6 +338,15 @@ export class Catalog {
     }
   }
 
+  /** Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, if the tool declares any (SEP-2243). */
+  paramHeaderRejection(message: unknown, headerOf: (name: string) => string | undefined): HeaderRejection | undefined {
+    const { method, params } = requestParts(message);
+    if (method !== 'tools/call') return undefined;
+    const tool = this.tool(String(params.name));
+    if (!tool?.model.params.some((p) => p.header !== undefined)) return undefined;
+    return headerRejection(tool.model.params, params.arguments, headerOf);
+  }
+
   /** The resource a URI names: a static resource, a UI resource, or the first template that matches. */
   findResource(uri: string):
     | { readonly kind: 'resource'; readonly resource: RegisteredResource; readonly variables: Readonly<Record<string, string>> }
@@ -336,21 +366,36 @@ export class Catalog {
   }
 
   /**
-   * Completion values for a template variable or prompt argument: the listed values of an enum type that
-   * start with what was typed; nothing for other types.
+   * Completion values for a template variable or prompt argument: what its completion function returns, else the
+   * listed values of an enum type that start with what was typed, else nothing. `undefined` when the reference
+   * names no enabled prompt or resource.
    */
-  complete(ref: { readonly type: string; readonly name?: string; readonly uri?: string }, argument: string, typed: string): readonly string[] | undefined {
-    const params =
-      ref.type === 'ref/prompt'
-        ? this.prompt(String(ref.name))?.model.params
-        : ref.type === 'ref/resource' && !this.disabled.resource.has(String(ref.uri))
-          ? (this.templates.find((t) => t.model.uri === ref.uri) ?? this.resources.get(String(ref.uri)))?.model.params
-          : undefined;
-    if (!params) return undefined;
-    const type: TypeNode | undefined = params.find((p) => p.name === argument)?.type;
+  async complete(request: CompletionRequest): Promise<readonly string[] | undefined> {
+    const { ref, argument, typed } = request;
+    const entry = ref.type === 'ref/prompt' ? this.prompt(String(ref.name)) : ref.type === 'ref/resource' ? this.resourceEntry(String(ref.uri)) : undefined;
+    if (!entry) return undefined;
+    const completer = entry.model.completers?.get(argument);
+    if (completer) {
+      const site = { kind: ref.type === 'ref/prompt' ? ('prompt' as const) : ('resource' as const), name: entry.model.name, log: this.log, requestId: request.requestId, sessionId: request.sessionId };
+      return runCompleter(completer, entry.instance, typed, { argument, arguments: request.resolved }, site);
+    }
+    const type: TypeNode | undefined = entry.model.params.find((p) => p.name === argument)?.type;
     const bare = type && unwrap(type);
     if (bare?.kind !== 'enum') return [];
     return bare.listed.filter((n) => n.startsWith(typed));
+  }
+
+  /** An enabled resource or template by the URI (template) it was registered with. */
+  private resourceEntry(uri: string): RegisteredResource | undefined {
+    if (this.disabled.resource.has(uri)) return undefined;
+    return this.templates.find((t) => t.model.uri === uri) ?? this.resources.get(uri);
+  }
+
+  /** The cache hint a tool, prompt or resource (by name, or URI as registered) declared, if any. */
+  cacheHintOf(kind: CatalogKind, key: string): CacheHint | undefined {
+    if (kind === 'tool') return this.tools.get(key)?.model.cache;
+    if (kind === 'prompt') return this.prompts.get(key)?.model.cache;
+    return (this.resources.get(key) ?? this.templates.find((t) => t.model.uri === key))?.model.cache;
   }
 
   get hasResources(): boolean {
@@ -363,6 +408,7 @@ export class Catalog {
 
   /** Whether the server opts in to MCP Apps: a tool names a UI resource, or one is registered. */
   get usesApps(): boolean {
-    return this.uiResources.size > 0 || [...this.tools.values()].some((t) => t.model.ui !== undefined);
+    this.apps ??= this.uiResources.size > 0 || [...this.tools.values()].some((t) => t.model.ui !== undefined);
+    return this.apps;
   }
 }

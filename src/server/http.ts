@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HEADER_MISMATCH, type HeaderRejection } from './param-headers';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/node';
 import { Log } from '../log';
@@ -81,6 +82,32 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/**
+ * The bytes of a request body, or `'too large'` as soon as they pass `limit`. Chunks are gathered and joined
+ * once at the end, with plain stream events (an async iterator costs a promise per chunk).
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too large'> {
+  // Read by someone else already: nothing more will arrive.
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (outcome: Buffer | 'too large' | Error) => {
+      req.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) finish('too large');
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    const onClose = () => finish(new Error('The request was closed before its body ended.'));
+    req.on('data', onData).once('end', onEnd).once('error', finish).once('close', onClose);
+  });
+}
+
 /** Reads a POST body up to `limit` bytes; `undefined` after answering 413 or 400 itself. */
 async function readJson(req: IncomingMessage, res: ServerResponse, limit: number): Promise<{ body: unknown } | undefined> {
   const tooLarge = () => {
@@ -91,14 +118,14 @@ async function readJson(req: IncomingMessage, res: ServerResponse, limit: number
   };
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return tooLarge();
-    chunks.push(chunk);
+  const bytes = await readBody(req, limit);
+  if (bytes === 'too large') {
+    tooLarge();
+    // Stop reading a body that is still arriving: the connection closes after the answer.
+    req.destroy();
+    return undefined;
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = bytes.toString('utf8');
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -197,9 +224,30 @@ export interface ScopeRules {
   scopesNeeded(message: unknown): readonly string[];
   /** Every scope some member needs. */
   readonly declaredScopes: readonly string[];
+  /** Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments (SEP-2243), if they do. */
+  paramHeaderRejection?(message: unknown, headerOf: (name: string) => string | undefined): HeaderRejection | undefined;
 }
 
 const NO_SCOPES: ScopeRules = { scopesNeeded: () => [], declaredScopes: [] };
+
+/** The first revision whose HTTP requests carry `Mcp-Param-*` headers. */
+const PARAM_HEADERS_FROM = '2026-07-28';
+
+/** Answers 400 (-32020) when a 2026-07-28 request's `Mcp-Param-*` headers disagree with its body; whether it did. */
+function refusedParamHeaders(rules: ScopeRules, req: IncomingMessage, res: ServerResponse, body: unknown): boolean {
+  const version = req.headers['mcp-protocol-version'];
+  if (!rules.paramHeaderRejection || typeof version !== 'string' || version < PARAM_HEADERS_FROM) return false;
+  const headerOf = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  const rejection = rules.paramHeaderRejection(body, headerOf);
+  if (!rejection) return false;
+  const id = (body as { id?: unknown } | null)?.id ?? null;
+  const error = { code: HEADER_MISMATCH, message: rejection.message, data: { mismatch: { header: rejection.header, body: rejection.message } } };
+  res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error }));
+  return true;
+}
 
 /** A Node request handler for the MCP endpoint, in both eras. */
 export interface HttpHandler {
@@ -226,13 +274,13 @@ function scopesOfBody(rules: ScopeRules, body: unknown): readonly string[] {
   return Array.isArray(body) ? [...new Set(body.flatMap((m) => rules.scopesNeeded(m)))] : rules.scopesNeeded(body);
 }
 
-function resourceServerOf(options: HttpHandlerOptions, rules: ScopeRules): ResourceServer | undefined {
+function resourceServerOf(options: HttpHandlerOptions, rules: ScopeRules, log: Log): ResourceServer | undefined {
   const auth = options.auth;
   if (!auth) return undefined;
   if (auth.resource === undefined) {
     throw new TypeError(`auth.resource is required when the server does not listen itself (createHttpHandler(), McpModule): the endpoint's public URL, such as 'https://mcp.example.com/mcp'.`);
   }
-  return new ResourceServer({ ...auth, resource: auth.resource }, () => rules.declaredScopes, options.path);
+  return new ResourceServer({ ...auth, resource: auth.resource }, () => rules.declaredScopes, options.path, log);
 }
 
 /** What the endpoint serves with: a `Server` per 2025-era session, one per 2026-07-28 request, and the change-event bus. */
@@ -284,7 +332,7 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
   const validHost = localhostHostValidation();
   const validOrigin = localhostOriginValidation();
   const cors = options.cors ? new Cors(options.cors) : undefined;
-  const resourceServer = resourceServerOf(options, rules);
+  const resourceServer = resourceServerOf(options, rules, log);
 
   /** Host and Origin on loopback (DNS rebinding); an origin CORS allows passes. Writes the 403 itself. */
   const validSource = (req: IncomingMessage, res: ServerResponse) =>
@@ -292,10 +340,9 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
 
   /** The verified caller, or `undefined` after answering 401 or 403 (the scope challenge). */
   async function authorize(req: IncomingMessage, res: ServerResponse, server: ResourceServer, body: unknown): Promise<SdkAuthInfo | undefined> {
-    const verified = await server.authenticate(req);
-    const refusal = verified instanceof Response ? verified : server.challenge(verified, scopesOfBody(rules, body));
-    if (refusal) return void (await writeResponse(res, refusal));
-    return verified as SdkAuthInfo;
+    const verified = await server.authorize(req, scopesOfBody(rules, body));
+    if (verified instanceof Response) return void (await writeResponse(res, verified));
+    return verified;
   }
 
   async function legacy(req: IncomingMessage, res: ServerResponse, body: unknown, owner: string | undefined): Promise<void> {
@@ -346,6 +393,7 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
     res.once('close', () => leaving.abort());
     const request = webRequestOf(req, leaving.signal);
     if (!stateless && (await isLegacyRequest(request, body, { maxRequestBodySize: limit }))) return legacy(req, res, body, owner);
+    if (refusedParamHeaders(rules, req, res, body)) return;
     return modern(req, res, request, body, leaving.signal);
   }
 

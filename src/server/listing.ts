@@ -1,3 +1,4 @@
+import type { Icon } from '../decorators/listing-options';
 import type { ToolModel } from '../schema/model';
 import { inputSchemaOf, outputSchemaOf, type JsonSchema } from '../schema/write';
 
@@ -9,6 +10,7 @@ export interface ToolListing {
   readonly inputSchema: JsonSchema;
   readonly outputSchema?: JsonSchema;
   readonly annotations?: Readonly<Record<string, unknown>>;
+  readonly icons?: readonly Icon[];
   readonly _meta?: { readonly ui: { readonly resourceUri: string; readonly visibility: readonly string[] } };
 }
 
@@ -17,10 +19,11 @@ export function listingOf(tool: ToolModel, apps: boolean): ToolListing {
   const entry: Record<string, unknown> = { name: tool.name };
   if (tool.title !== undefined) entry.title = tool.title;
   if (tool.description !== undefined) entry.description = tool.description;
-  entry.inputSchema = inputSchemaOf(tool.params);
+  entry.inputSchema = tool.rawInput?.schema ?? inputSchemaOf(tool.params);
   const output = outputSchemaOf(tool.result);
   if (output) entry.outputSchema = output;
   if (tool.annotations) entry.annotations = { ...tool.annotations };
+  if (tool.icons) entry.icons = tool.icons;
   if (apps && tool.ui) entry._meta = { ui: { resourceUri: tool.ui.resourceUri, visibility: [...tool.ui.visibility] } };
   return entry as unknown as ToolListing;
 }

@@ -8,6 +8,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { checkScopes } from '../decorators/member';
+import type { CacheOptions, Icon } from '../decorators/listing-options';
+import { Problems } from '../schema/diagnostics';
+import { cacheOf, iconsOf, type CacheHint } from '../schema/listing-metadata';
 import type { QuickArgs } from '../decorators/hint-value';
 import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/quick';
 import { UnknownToolError } from '../invoke/errors';
@@ -17,16 +20,7 @@ import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog, type CatalogKind } from './catalog';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio';
-import {
-  createHttpHandler,
-  startHttp,
-  type HttpAddress,
-  type HttpEndpoint,
-  type HttpHandler,
-  type HttpHandlerOptions,
-  type HttpServing,
-  type ServeHttpOptions,
-} from './http';
+import type { HttpAddress, HttpEndpoint, HttpHandler, HttpHandlerOptions, HttpServing, ServeHttpOptions } from './http';
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
 import { followBus, listChangedEvent } from './live';
@@ -36,11 +30,13 @@ import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from
 import { Telemetry, type Network } from './telemetry';
 import type { TelemetryOptions } from './telemetry-options';
 
-/** Server identity sent in `initialize` / `server/discover`. */
+/** Server identity sent in `initialize` (and, on 2026-07-28, in every result's `_meta`). */
 export interface ServerInfo {
   readonly name: string;
   readonly version: string;
   readonly title?: string;
+  /** Icons a client can show for the server (sent from protocol revision 2025-11-25). */
+  readonly icons?: readonly Icon[];
 }
 
 /** Server options. */
@@ -78,6 +74,11 @@ export interface McpServerOptions {
    * per event on stderr. `false` logs nothing. Clients never see any of it.
    */
   readonly logger?: McpLogger | false;
+  /**
+   * The cache hint (protocol revision 2026-07-28) of every tool, resource and prompt that declares none, and of
+   * `server/discover`. Default `{ ttlMs: 0, scope: 'private' }`: clients may not reuse results.
+   */
+  readonly cache?: CacheOptions;
   /**
    * OpenTelemetry spans and metrics per the semantic conventions for MCP, recorded when
    * `@opentelemetry/api` is installed and an SDK is registered. `false` switches them off.
@@ -136,6 +137,18 @@ function checkMaxMessageBytes(value: number | undefined): number {
   return value;
 }
 
+/**
+ * The HTTP endpoint's modules (the SDK's Node adapter with Hono, auth, sessions), loaded when a server first
+ * serves HTTP: a stdio server never pays for them at start-up.
+ */
+function http(): typeof import('./http') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./http') as typeof import('./http');
+}
+
+/** The protocol's conservative default: results may not be reused. */
+const NO_CACHE: CacheHint = Object.freeze({ ttlMs: 0, scope: 'private' });
+
 /** Options of an in-process {@link McpServer.callTool}. */
 export interface CallToolOptions {
   /** Aborts the tool's `signal`. */
@@ -168,13 +181,18 @@ export class McpServer {
   private readonly codec: RequestStateCodec;
   private readonly pager: Pager;
   private readonly bus: ServerEventBus;
+  private readonly cache: CacheHint;
   private readonly open = new Set<Served>();
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     if (typeof info?.name !== 'string' || typeof info?.version !== 'string') {
       throw new TypeError(`new McpServer() needs { name, version }, for example new McpServer({ name: 'weather', version: '1.0.0' }).`);
     }
-    this.info = Object.freeze({ ...info });
+    const problems = new Problems();
+    const icons = iconsOf(info.icons, 'the server info', problems);
+    this.cache = cacheOf(options.cache, 'McpServerOptions', problems) ?? NO_CACHE;
+    problems.throwIfAny('new McpServer()');
+    this.info = Object.freeze(icons === undefined ? { ...info } : { ...info, icons });
     this.options = Object.freeze({ ...options });
     this.log = Log.of(options.logger);
     this.telemetry = Telemetry.of(options.telemetry, this.info.version, this.log);
@@ -368,7 +386,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await startHttp(this.httpServing(), options, this.catalog, this.log);
+    const endpoint: HttpEndpoint = await http().startHttp(this.httpServing(), options, this.catalog, this.log);
     this.track(endpoint);
     if (options.shutdown) this.shutdownOn(options.shutdown.signals, { deadlineMs: options.shutdown.deadlineMs });
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
@@ -382,7 +400,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = createHttpHandler(this.httpServing(), options, this.catalog, this.log);
+    const handler = http().createHttpHandler(this.httpServing(), options, this.catalog, this.log);
     this.track({
       close: () => handler.close(),
       shutdown: async (deadlineMs) => {
@@ -436,6 +454,7 @@ export class McpServer {
       codec: this.codec,
       pager: this.pager,
       log: this.log,
+      cache: this.cache,
     });
     this.telemetry?.instrument(server, network);
     return server;

@@ -23,6 +23,10 @@ import { InputRequired, type LogLevel, type RequestContextInit } from '../reques
 import { verifiedCallerOf } from './auth/caller';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog } from './catalog';
 import type { ListName, Pager } from './pages';
+import { forRevision, serverInfoFor } from './revisions';
+import type { Icon } from '../decorators/listing-options';
+import type { CacheHint } from '../schema/listing-metadata';
+import type { CatalogKind } from './catalog';
 
 /**
  * One SDK `Server` instance over the precomputed catalog. The SDK makes one per HTTP request (2026-07-28),
@@ -31,7 +35,9 @@ import type { ListName, Pager } from './pages';
  */
 
 export interface ProtocolSettings {
-  readonly info: { readonly name: string; readonly version: string; readonly title?: string };
+  readonly info: { readonly name: string; readonly version: string; readonly title?: string; readonly icons?: readonly Icon[] };
+  /** The cache hint of entries that declare none, and of `server/discover` (2026-07-28). */
+  readonly cache: CacheHint;
   readonly instructions?: string;
   readonly codec: RequestStateCodec;
   readonly pager: Pager;
@@ -158,6 +164,14 @@ function precheck(method: string, request: JSONRPCRequest): void {
 
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
+/** An `initialize` result whose server info holds only what the negotiated revision defines (no icons before 2025-11-25). */
+function withRevisionServerInfo(result: Result): Result {
+  const { protocolVersion, serverInfo } = result as { protocolVersion?: string; serverInfo?: { icons?: unknown } };
+  if (serverInfo === undefined) return result;
+  const shown = serverInfoFor(serverInfo, protocolVersion);
+  return shown === serverInfo ? result : { ...result, serverInfo: shown };
+}
+
 /** The SDK `Server` with this library's parameter checks in front of every handler, and release hooks run on close. */
 export class CatalogServer extends Server {
   private readonly releases: (() => void)[] = [];
@@ -175,6 +189,7 @@ export class CatalogServer extends Server {
   // Called from the base constructor too (for the built-in handlers), so it touches no instance field.
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const wrapped = super._wrapHandler(method, handler);
+    if (method === 'initialize') return async (request, ctx) => withRevisionServerInfo(await wrapped(request, ctx));
     return (request, ctx) => {
       precheck(method, request);
       return wrapped(request, ctx);
@@ -182,10 +197,37 @@ export class CatalogServer extends Server {
   }
 }
 
-/** One page of a list, with `nextCursor` when more follow. */
-function paged<T>(pager: Pager, list: ListName, items: readonly T[], keyOf: (item: T) => string, params: unknown, field: string) {
-  const page = pager.page(list, items, keyOf, (params as { cursor?: unknown } | undefined)?.cursor);
-  return page.nextCursor === undefined ? { [field]: page.items } : { [field]: page.items, nextCursor: page.nextCursor };
+/** The most careful of several cache hints: the shortest time, `private` when any is; `fallback` for none. */
+export function mostCareful(hints: readonly CacheHint[], fallback: CacheHint): CacheHint {
+  if (hints.length === 0) return fallback;
+  const ttlMs = Math.min(...hints.map((h) => h.ttlMs));
+  return { ttlMs, scope: hints.every((h) => h.scope === 'public') ? 'public' : 'private' };
+}
+
+/** A 2026-07-28 cacheable result with its `ttlMs` and `cacheScope` (earlier revisions have neither). */
+function withCacheFields<R extends object>(result: R, hint: CacheHint, modern: boolean): R {
+  return modern ? { ...result, ttlMs: hint.ttlMs, cacheScope: hint.scope } : result;
+}
+
+/** What one list request lists: the entries as its revision is sent them, which page, and their cache hint. */
+interface ListRequest<T> {
+  readonly list: ListName;
+  readonly field: string;
+  readonly kind: CatalogKind;
+  readonly items: readonly T[];
+  readonly keyOf: (item: T) => string;
+  readonly params: unknown;
+}
+
+/** One page of a list, with `nextCursor` when more follow, and on 2026-07-28 the page's cache hint. */
+function listed<T extends object>(server: Server, ctx: ServerContext, catalog: Catalog, settings: ProtocolSettings, request: ListRequest<T>) {
+  const caller = callerOf(server, ctx);
+  const items = forRevision(request.items, caller.protocolVersion);
+  const page = settings.pager.page(request.list, items, request.keyOf, (request.params as { cursor?: unknown } | undefined)?.cursor);
+  const result = page.nextCursor === undefined ? { [request.field]: page.items } : { [request.field]: page.items, nextCursor: page.nextCursor };
+  if (!caller.modern) return result;
+  const hints = page.items.map((item) => catalog.cacheHintOf(request.kind, request.keyOf(item)) ?? settings.cache);
+  return withCacheFields(result, mostCareful(hints, settings.cache), true);
 }
 
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
@@ -193,7 +235,7 @@ function installToolHandlers(server: Server, catalog: Catalog, settings: Protoco
   server.setRequestHandler('tools/list', (req, ctx) => {
     const listings = listingsOf(catalog, ctx);
     const tools = negotiatedApps(callerOf(server, ctx).clientCapabilities) ? listings.tools : listings.plainTools;
-    return paged(settings.pager, 'tools', tools, (t) => t.name, req.params, 'tools') as never;
+    return listed(server, ctx, catalog, settings, { list: 'tools', field: 'tools', kind: 'tool', items: tools, keyOf: (t) => t.name, params: req.params }) as never;
   });
   server.setRequestHandler('tools/call', async (req, ctx) => {
     const tool = catalog.tool(req.params.name);
@@ -208,19 +250,33 @@ function installToolHandlers(server: Server, catalog: Catalog, settings: Protoco
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
 function installResourceHandlers(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
-  const { pager } = settings;
-  server.setRequestHandler('resources/list', (req, ctx) => paged(pager, 'resources', listingsOf(catalog, ctx).resources, (r) => r.uri ?? '', req.params, 'resources') as never);
-  server.setRequestHandler('resources/templates/list', (req, ctx) =>
-    paged(pager, 'resourceTemplates', listingsOf(catalog, ctx).templates, (r) => r.uriTemplate ?? '', req.params, 'resourceTemplates') as never,
+  server.setRequestHandler(
+    'resources/list',
+    (req, ctx) =>
+      listed(server, ctx, catalog, settings, { list: 'resources', field: 'resources', kind: 'resource', items: listingsOf(catalog, ctx).resources, keyOf: (r) => r.uri ?? '', params: req.params }) as never,
+  );
+  server.setRequestHandler(
+    'resources/templates/list',
+    (req, ctx) =>
+      listed(server, ctx, catalog, settings, {
+        list: 'resourceTemplates',
+        field: 'resourceTemplates',
+        kind: 'resource',
+        items: listingsOf(catalog, ctx).templates,
+        keyOf: (r) => r.uriTemplate ?? '',
+        params: req.params,
+      }) as never,
   );
   server.setRequestHandler('resources/read', (req, ctx) => {
     const uri = req.params.uri;
     return answer(settings, ctx, async () => {
       const found = catalog.findResource(uri);
       if (!found) throw new ResourceNotFoundError(uri);
-      if (found.kind === 'ui') return { contents: [{ uri, mimeType: APP_MIME_TYPE, text: found.ui.html }] };
+      const modern = callerOf(server, ctx).modern;
+      if (found.kind === 'ui') return withCacheFields({ contents: [{ uri, mimeType: APP_MIME_TYPE, text: found.ui.html }] }, settings.cache, modern);
       const { resource, variables } = found;
-      return resourceResult(await resource.call(variables, contextInitOf(server, ctx)), uri, resource.model.mimeType);
+      const result = resourceResult(await resource.call(variables, contextInitOf(server, ctx)), uri, resource.model.mimeType);
+      return withCacheFields(result, resource.model.cache ?? settings.cache, modern);
     }) as never;
   });
   // A connection that outlives its requests tracks its subscriptions (live.ts); a request-scoped instance
@@ -231,7 +287,10 @@ function installResourceHandlers(server: Server, catalog: Catalog, settings: Pro
 
 /** `prompts/list` and `prompts/get`. */
 function installPromptHandlers(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
-  server.setRequestHandler('prompts/list', (req, ctx) => paged(settings.pager, 'prompts', listingsOf(catalog, ctx).prompts, (p) => p.name, req.params, 'prompts') as never);
+  server.setRequestHandler(
+    'prompts/list',
+    (req, ctx) => listed(server, ctx, catalog, settings, { list: 'prompts', field: 'prompts', kind: 'prompt', items: listingsOf(catalog, ctx).prompts, keyOf: (p) => p.name, params: req.params }) as never,
+  );
   server.setRequestHandler('prompts/get', (req, ctx) => {
     const prompt = catalog.prompt(req.params.name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
@@ -241,30 +300,52 @@ function installPromptHandlers(server: Server, catalog: Catalog, settings: Proto
   });
 }
 
+/** Most completion values one answer carries (the protocol's limit). */
+const MAX_COMPLETIONS = 100;
+
+/** The string values of `context.arguments` in a completion request. */
+function resolvedArguments(context: unknown): Readonly<Record<string, string>> {
+  const args = (context as { arguments?: unknown } | undefined)?.arguments;
+  const resolved: Record<string, string> = Object.create(null);
+  if (typeof args === 'object' && args !== null) for (const [k, v] of Object.entries(args)) if (typeof v === 'string') resolved[k] = v;
+  return Object.freeze(resolved);
+}
+
 /** `completion/complete` for prompt arguments and resource-template variables. */
-function installCompletionHandler(server: Server, catalog: Catalog): void {
-  server.setRequestHandler('completion/complete', (req) => {
-    const ref = req.params.ref as { type: string; name?: string; uri?: string };
-    const values = catalog.complete(ref, req.params.argument.name, req.params.argument.value);
-    if (!values) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource template'}.`);
-    const shown = values.slice(0, 100);
-    return { completion: { values: shown, total: values.length, hasMore: values.length > shown.length } };
-  });
+function installCompletionHandler(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
+  server.setRequestHandler('completion/complete', (req, ctx) =>
+    answer(settings, ctx, async () => {
+      const ref = req.params.ref as { type: string; name?: string; uri?: string };
+      const values = await catalog.complete({
+        ref,
+        argument: req.params.argument.name,
+        typed: req.params.argument.value,
+        resolved: resolvedArguments(req.params.context),
+        requestId: ctx.mcpReq.id,
+        sessionId: ctx.sessionId,
+      });
+      if (!values) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource template'}.`);
+      const shown = values.slice(0, MAX_COMPLETIONS);
+      return { completion: { values: shown, total: values.length, hasMore: values.length > shown.length } };
+    }) as never,
+  );
 }
 
 /** Builds one SDK `Server` serving the catalog. */
 export function createProtocolServer(catalog: Catalog, settings: ProtocolSettings): CatalogServer {
   const { codec } = settings;
-  const server = new CatalogServer(settings.info, {
+  // The SDK's type of the info has mutable arrays; ours is frozen data it only reads.
+  const server = new CatalogServer(settings.info as ConstructorParameters<typeof Server>[0], {
     capabilities: capabilitiesOf(catalog),
     instructions: settings.instructions,
     requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
+    cacheHints: { 'server/discover': { ttlMs: settings.cache.ttlMs, cacheScope: settings.cache.scope } },
   });
   server.onerror = settings.log.transportFailure;
   installToolHandlers(server, catalog, settings);
   if (catalog.hasResources) installResourceHandlers(server, catalog, settings);
   if (catalog.hasPrompts) installPromptHandlers(server, catalog, settings);
-  if (catalog.hasResources || catalog.hasPrompts) installCompletionHandler(server, catalog);
+  if (catalog.hasResources || catalog.hasPrompts) installCompletionHandler(server, catalog, settings);
   return server;
 }
 

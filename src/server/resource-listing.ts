@@ -1,3 +1,5 @@
+import type { Icon } from '../decorators/listing-options';
+import type { ResourceAnnotationsModel } from '../schema/listing-metadata';
 import type { PromptModel } from '../schema/prompts';
 import type { ResourceModel, TemplatePart } from '../schema/resources';
 
@@ -9,6 +11,10 @@ export interface ResourceListing {
   readonly title?: string;
   readonly description?: string;
   readonly mimeType?: string;
+  /** Content size in bytes (resources, not templates). */
+  readonly size?: number;
+  readonly annotations?: ResourceAnnotationsModel;
+  readonly icons?: readonly Icon[];
 }
 
 /** One `prompts/list` entry exactly as it is sent. */
@@ -17,6 +23,7 @@ export interface PromptListing {
   readonly title?: string;
   readonly description?: string;
   readonly arguments?: readonly { readonly name: string; readonly description?: string; readonly required: boolean }[];
+  readonly icons?: readonly Icon[];
 }
 
 export function resourceListingOf(model: ResourceModel): ResourceListing {
@@ -25,6 +32,9 @@ export function resourceListingOf(model: ResourceModel): ResourceListing {
   if (model.title !== undefined) entry.title = model.title;
   if (model.description !== undefined) entry.description = model.description;
   if (model.mimeType !== undefined) entry.mimeType = model.mimeType;
+  if (model.size !== undefined) entry.size = model.size;
+  if (model.annotations !== undefined) entry.annotations = model.annotations;
+  if (model.icons !== undefined) entry.icons = model.icons;
   return entry as unknown as ResourceListing;
 }
 
@@ -35,6 +45,7 @@ export function promptListingOf(model: PromptModel): PromptListing {
   if (model.params.length > 0) {
     entry.arguments = model.params.map((p) => (p.description === undefined ? { name: p.name, required: p.required } : { name: p.name, description: p.description, required: p.required }));
   }
+  if (model.icons !== undefined) entry.icons = model.icons;
   return entry as unknown as PromptListing;
 }
 

@@ -1,4 +1,4 @@
-import { Description, McpServer, Prompt, RequestContext, Resource, Tool, ToolError } from 'onemodelcontext';
+import { Description, McpServer, Param, Prompt, RequestContext, Resource, Tool, ToolError } from 'onemodelcontext';
 
 /**
  * What the MCP conformance suite (@modelcontextprotocol/conformance) calls by name: the 2025-11-25
@@ -57,6 +57,11 @@ export class ContentTools {
       { type: 'image', data: PNG, mimeType: 'image/png' },
       { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
     ];
+  }
+
+  @Tool({ description: 'Echoes a region that clients mirror into the Mcp-Param-Region header (SEP-2243)' })
+  testCustomHeader(@Param({ header: 'Region' }) region: string): string {
+    return `region: ${region}`;
   }
 
   @Tool({ description: 'Always fails with a tool error' })
@@ -347,6 +352,28 @@ export class CatalogChangeTools {
   }
 }
 
+/**
+ * The json-schema-2020-12 scenario's tool: an input schema types cannot write ($defs with $anchor, $ref,
+ * allOf/anyOf, if/then/else), given by hand; it is listed as given and arguments are validated against it.
+ */
+export const JSON_SCHEMA_2020_12 = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+  properties: {
+    name: { type: 'string' },
+    address: { $ref: '#/$defs/address' },
+    contactMethod: { type: 'string', enum: ['phone', 'email'] },
+    phone: { type: 'string' },
+    email: { type: 'string' },
+  },
+  allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+  if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  then: { required: ['phone'] },
+  else: { required: ['email'] },
+  additionalProperties: false,
+};
+
 /** The conformance server: every class above on one `McpServer`. */
 export function conformanceServer(): McpServer {
   const server = new McpServer({ name: 'onemodelcontext-conformance', version: '1.0.0' })
@@ -356,6 +383,7 @@ export function conformanceServer(): McpServer {
     .add(new ConformanceResources())
     .add(new ConformancePrompts())
     .add(new ChangingPrompts())
-    .tool('test_changing_tool', { description: 'Listed or not, as test_trigger_tool_change last left it' }, () => 'This tool comes and goes.');
+    .tool('test_changing_tool', { description: 'Listed or not, as test_trigger_tool_change last left it' }, () => 'This tool comes and goes.')
+    .tool('json_schema_2020_12_tool', { description: 'Tool with JSON Schema 2020-12 features', inputSchema: JSON_SCHEMA_2020_12 }, (args) => `ok: ${JSON.stringify(args)}`);
   return server.add(new CatalogChangeTools(server));
 }

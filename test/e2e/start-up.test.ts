@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { BUILD_HOOK_TIMEOUT_MS, ensureBuilt, ROOT } from './support/build';
+
+/**
+ * Issue 16: what a process pays to start. The package, as a user's project requires it (built `dist/`, a fresh
+ * Node.js process), loads neither class-validator (with validator.js and libphonenumber-js) nor the HTTP stack
+ * nor acorn nor Ajv until something needs them; what they do once needed is covered by every other suite.
+ */
+jest.setTimeout(120_000);
+
+beforeAll(() => ensureBuilt(), BUILD_HOOK_TIMEOUT_MS);
+
+const LAZY = ['class-validator', 'validator', 'libphonenumber-js', 'class-transformer', '@modelcontextprotocol/node', 'hono', '@hono/node-server', 'acorn', 'ajv'];
+
+/** The packages under node_modules whose modules are in the cache after `script` ran in a fresh process. */
+function packagesLoadedBy(script: string): string[] {
+  const probe = `${script}
+const names = new Set();
+for (const file of Object.keys(require.cache)) {
+  const match = /node_modules[\\\\/]((?:@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(file);
+  if (match) names.add(match[1].replace(/\\\\/g, '/'));
+}
+process.stdout.write(JSON.stringify([...names].sort()));`;
+  return JSON.parse(execFileSync(process.execPath, ['-e', probe], { cwd: ROOT, encoding: 'utf8' })) as string[];
+}
+
+const DIST = JSON.stringify(join(ROOT, 'dist/index.js'));
+
+describe('start-up', () => {
+  it('require(onemodelcontext) loads none of the packages that are only needed later', () => {
+    const loaded = packagesLoadedBy(`require(${DIST});`);
+    expect(loaded.filter((name) => LAZY.includes(name))).toEqual([]);
+    expect(loaded).toContain('@modelcontextprotocol/server');
+  });
+
+  it('a server with tools, defined and listed, still loads none of them when it is not served over HTTP', () => {
+    const loaded = packagesLoadedBy(`
+const { McpServer, Int32 } = require(${DIST});
+const server = new McpServer({ name: 's', version: '1' }).tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => a + b);
+if (server.listTools().length !== 1) throw new Error('not listed');`);
+    expect(loaded.filter((name) => LAZY.includes(name) && name !== 'acorn')).toEqual([]);
+  });
+
+  it('serving HTTP loads the HTTP stack', () => {
+    const loaded = packagesLoadedBy(`
+const { McpServer } = require(${DIST});
+new McpServer({ name: 's', version: '1' }).createHttpHandler();`);
+    expect(loaded).toContain('@modelcontextprotocol/node');
+  });
+
+  it('class-transformer and class-validator metadata are read when the application loads them after the package', () => {
+    const out = execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `
+require('reflect-metadata');
+const { McpServer, Field } = require(${DIST});
+const { Expose } = require('class-transformer');
+const { IsPositive } = require('class-validator');
+class Item {}
+Field()(Item.prototype, 'qty');
+IsPositive()(Item.prototype, 'qty');
+Expose({ name: 'item_name' })(Item.prototype, 'name');
+Reflect.defineMetadata('design:type', Number, Item.prototype, 'qty');
+Reflect.defineMetadata('design:type', String, Item.prototype, 'name');
+const server = new McpServer({ name: 's', version: '1' }).tool('take', { params: { item: Item } }, ({ item }) => item.qty);
+server.callTool('take', { item: { qty: -1, item_name: 'x' } }).then((bad) =>
+  server.callTool('take', { item: { qty: 2, item_name: 'x' } }).then((good) =>
+    process.stdout.write(JSON.stringify({ listing: server.listTools()[0].inputSchema, bad: bad.isError === true, good: good.content }))));`,
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    const { listing, bad, good } = JSON.parse(out) as { listing: { properties: { item: { properties: Record<string, unknown> } } }; bad: boolean; good: unknown };
+    expect(Object.keys(listing.properties.item.properties)).toEqual(['qty', 'item_name']);
+    expect(bad).toBe(true);
+    expect(good).toEqual([{ type: 'text', text: '2' }]);
+  });
+});
