@@ -27,6 +27,7 @@ import { followBus, listChangedEvent } from './live';
 import { checkPageSizes, Pager, type PageSizes } from './pages';
 import type { ToolModel } from '../schema/model';
 import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol';
+import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks';
 import { Telemetry, type Network } from './telemetry';
 import type { TelemetryOptions } from './telemetry-options';
 
@@ -68,6 +69,13 @@ export interface McpServerOptions {
    * in-process bus. Give a shared one (over your pub/sub) when several processes serve one catalog.
    */
   readonly eventBus?: ServerEventBus;
+  /**
+   * Where tasks (tools run with `@Tool({ task })`) are kept: default an {@link InMemoryTaskStore}. Give a shared
+   * one when several processes serve one endpoint.
+   */
+  readonly taskStore?: TaskStore;
+  /** How long tasks are kept and how often clients are asked to poll. */
+  readonly tasks?: TaskOptions;
   /**
    * Where masked failures, output-schema mismatches, compile failures, timeouts and transport failures are
    * written: anything with `error`, `warn`, `info` and `debug` (console, pino, winston). Default: one line
@@ -181,6 +189,7 @@ export class McpServer {
   private readonly codec: RequestStateCodec;
   private readonly pager: Pager;
   private readonly bus: ServerEventBus;
+  private readonly tasks: TaskRunner;
   private readonly cache: CacheHint;
   private readonly open = new Set<Served>();
 
@@ -202,6 +211,7 @@ export class McpServer {
     this.codec = createRequestStateCodec({ key });
     this.pager = new Pager(typeof key === 'string' ? Buffer.from(key) : key, options.pageSize);
     this.bus = options.eventBus ?? new InMemoryServerEventBus();
+    this.tasks = new TaskRunner(options.taskStore ?? new InMemoryTaskStore(), options.tasks);
     this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 
@@ -416,6 +426,7 @@ export class McpServer {
     const open = [...this.open];
     this.open.clear();
     await Promise.all(open.map((o) => o.close()));
+    await this.tasks.closeAll();
   }
 
   /**
@@ -429,6 +440,7 @@ export class McpServer {
     const open = [...this.open];
     this.open.clear();
     await Promise.all(open.map((o) => (o.shutdown ? o.shutdown(deadlineMs) : o.close())));
+    await this.tasks.closeAll();
   }
 
   /** On the first of these signals, shuts down, then lets the signal take its default course (exit). */
@@ -454,6 +466,7 @@ export class McpServer {
       codec: this.codec,
       pager: this.pager,
       log: this.log,
+      tasks: this.tasks,
       cache: this.cache,
     });
     this.telemetry?.instrument(server, network);
