@@ -19,6 +19,7 @@ import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog, type CatalogKind } from './catalog';
+import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio';
 import type { HttpAddress, HttpEndpoint, HttpHandler, HttpHandlerOptions, HttpServing, ServeHttpOptions } from './http';
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
@@ -126,6 +127,23 @@ function requestStateKey(secret: string | Uint8Array | undefined): string | Uint
 }
 
 const HTTP: Network = { transport: 'tcp', protocol: 'http' };
+
+/**
+ * Options of {@link McpServer.serveStdio}.
+ * @example await server.serveStdio({ maxMessageBytes: 32 * 1024 * 1024 });
+ */
+export interface ServeStdioOptions {
+  /** The largest message (one line on stdin) in bytes; a larger one stops the server. Default 10 MiB. */
+  readonly maxMessageBytes?: number;
+}
+
+function checkMaxMessageBytes(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_MESSAGE_BYTES;
+  if (!Number.isSafeInteger(value) || value < 1024) {
+    throw new TypeError(`serveStdio({ maxMessageBytes }) takes a whole number of bytes from 1024, for example { maxMessageBytes: 32 * 1024 * 1024 }; got ${String(value)}.`);
+  }
+  return value;
+}
 
 /**
  * The HTTP endpoint's modules (the SDK's Node adapter with Hono, auth, sessions), loaded when a server first
@@ -350,10 +368,25 @@ export class McpServer {
 
   /**
    * Serves this process's stdin and stdout (both eras). Write logs to stderr: stdout carries the protocol.
+   * A line that is not JSON is answered with a parse error (-32700); a message over `maxMessageBytes` stops
+   * the process with exit code 1 and one line on stderr saying so.
    * @example await server.serveStdio();
    */
-  async serveStdio(): Promise<void> {
-    await this.connect(new StdioServerTransport());
+  async serveStdio(options: ServeStdioOptions = {}): Promise<void> {
+    const maxMessageBytes = checkMaxMessageBytes(options.maxMessageBytes);
+    const input = guardStdin(process.stdin, {
+      maxMessageBytes,
+      output: process.stdout,
+      onNotJson: () => this.log.warn('A stdio line that is not JSON was answered with a parse error (-32700)', { event: 'transport.failed' }),
+      onTooLarge: () => {
+        // Written straight to stderr, whatever the logger: the process is about to end because of it.
+        process.stderr.write(`${tooLargeMessage(maxMessageBytes)}\n`);
+        process.exitCode = 1;
+        void this.close().finally(() => process.exit(1));
+      },
+    });
+    // The guard passes whole lines within the limit, so the SDK's own buffer limit is never the one hit.
+    await this.connect(new StdioServerTransport(input, process.stdout, { maxBufferSize: 2 * maxMessageBytes + 2 }));
   }
 
   /**
