@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, classifyInboundRequest, createMcpHandler, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
+import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { Log } from '../log';
 import type { CorsOptions, HttpAuthOptions } from './auth/options';
 import { ResourceServer } from './auth/resource-server';
@@ -159,6 +159,30 @@ function metadata(req: IncomingMessage, res: ServerResponse, server: ResourceSer
     return;
   }
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(server.metadata()));
+}
+
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Whether the SDK's `isLegacyRequest` would route this request to 2025-era serving: the same classification
+ * (`classifyInboundRequest` over the method, the three MCP headers and the parsed body), read from Node's own
+ * request instead of a web `Request` built (and its body serialised again) for every request.
+ */
+function isLegacy(req: IncomingMessage, body: unknown): boolean {
+  const httpMethod = (req.method ?? 'GET').toUpperCase();
+  // A POST without a JSON body is left to the session path, which answers it (the SDK's `no-json-body` step).
+  if (httpMethod === 'POST' && body === undefined) return true;
+  const outcome = classifyInboundRequest({
+    httpMethod,
+    protocolVersionHeader: headerOf(req, 'mcp-protocol-version'),
+    mcpMethodHeader: headerOf(req, 'mcp-method'),
+    mcpNameHeader: headerOf(req, 'mcp-name'),
+    ...(body !== undefined && { body }),
+  });
+  return outcome.kind === 'legacy';
 }
 
 function opensSession(body: unknown): boolean {
@@ -354,7 +378,7 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
     if (inFlight.refuses(req, body)) return refuseWhileDraining(req, res);
     inFlight.track(req, res, body);
     if (stateless) return modern(req, res, body);
-    if (await isLegacyRequest(await toWebRequest(req, body), body, { maxRequestBodySize: limit })) return legacy(req, res, body, owner);
+    if (isLegacy(req, body)) return legacy(req, res, body, owner);
     return modern(req, res, body);
   }
 
