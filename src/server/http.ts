@@ -378,6 +378,9 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
     if (inFlight.refuses(req, body)) return refuseWhileDraining(req, res);
     inFlight.track(req, res, body);
     if (stateless) return modern(req, res, body);
+    // A framework's parsed body is serialised again by the SDK's transports: one that cannot be (a BigInt) fails
+    // here, as a handler error answered 500. A body read here came from JSON.parse and always can be.
+    if (parsed) JSON.stringify(body);
     if (isLegacy(req, body)) return legacy(req, res, body, owner);
     return modern(req, res, body);
   }
