@@ -3,16 +3,18 @@ import { join } from 'node:path';
 
 /**
  * Issue 12: the cost of OpenTelemetry on a tools/call round trip (the order tool, in-memory), with
- * `@opentelemetry/api` absent (it cannot be resolved in that process), present with no SDK registered,
- * and with the real SDK exporting to memory. Each measurement runs alone in a fresh process, the three
- * modes alternating, and the median of 7 rounds is reported. Goal: absent and API-only cost nothing
+ * `@opentelemetry/api` absent (it cannot be resolved in that process), present with the server's
+ * `telemetry: false`, present with no SDK registered, and with the real SDK exporting to memory. Each
+ * measurement runs alone in a fresh process, the modes alternating, and the median of 7 rounds is
+ * reported, as a ratio of the absent case and of `telemetry: false`. Goal: API-only costs nothing
  * measurable (ratio within noise of 1.00).
  */
 
-type Mode = 'absent' | 'api' | 'sdk';
-const MODES: readonly Mode[] = ['absent', 'api', 'sdk'];
+type Mode = 'absent' | 'off' | 'api' | 'sdk';
+const MODES: readonly Mode[] = ['absent', 'off', 'api', 'sdk'];
 const LABELS: Record<Mode, string> = {
   absent: '@opentelemetry/api absent',
+  off: 'API present, telemetry: false',
   api: 'API present, no SDK',
   sdk: 'SDK + in-memory exporters',
 };
@@ -29,16 +31,17 @@ function measure(mode: Mode, via: 'client' | 'raw'): number {
 }
 
 function compare(title: string, via: 'client' | 'raw'): void {
-  const rounds: Record<Mode, number[]> = { absent: [], api: [], sdk: [] };
+  const rounds: Record<Mode, number[]> = { absent: [], off: [], api: [], sdk: [] };
   for (let round = 0; round < 7; round++) for (const mode of MODES) rounds[mode].push(measure(mode, via));
   const absent = median(rounds.absent);
+  const off = median(rounds.off);
   console.log(`\n${title}`);
   for (const mode of MODES) {
     const ms = median(rounds[mode]);
-    console.log(`  ${LABELS[mode].padEnd(30)} ${ms.toFixed(4).padStart(9)} ms   ${(ms / absent).toFixed(2)}x of absent`);
+    console.log(`  ${LABELS[mode].padEnd(30)} ${ms.toFixed(4).padStart(9)} ms   ${(ms / absent).toFixed(2)}x of absent   ${(ms / off).toFixed(2)}x of telemetry: false`);
   }
 }
 
-console.log('Telemetry benchmark (issue 12): tools/call with OpenTelemetry absent, API only, SDK');
+console.log('Telemetry benchmark (issue 12): tools/call with OpenTelemetry absent, switched off, API only, SDK');
 compare('tools/call round trip through the SDK v2 Client, order tool, in-memory (median of 7 processes each)', 'client');
 compare('  the same through a raw JSON-RPC peer, in-memory (the server side alone)', 'raw');

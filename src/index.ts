@@ -61,7 +61,7 @@ export type { JsonSchema } from './schema/write';
 export { RequestContext, type RequestContextInit, type LogLevel, type InputRequest, type AuthInfo } from './request-context';
 export { OneModelContextError, type ErrorCode } from './errors';
 export { ToolError, UnknownToolError, ToolTimeoutError, TOOL_FAILED_CHANNEL } from './invoke/errors';
-export type { McpLogger, LogDetails, LogEvent } from './log';
+export { stackOf, type McpLogger, type LogDetails, type LogEvent } from './log';
 export type { CallToolResult } from './invoke/results';
 export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
 export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions, type ListToolsOptions, type ShutdownOptions } from './server/mcp-server';

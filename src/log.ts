@@ -1,3 +1,5 @@
+import { types } from 'node:util';
+
 /**
  * The server's logger: what the `logger` option accepts, the default one (one line per event on stderr)
  * and the small facade the rest of the library writes through.
@@ -7,8 +9,9 @@
  * What the server reports, by name: `tool.failed` (a masked failure), `result.mismatch` (a result that
  * breaks its own output schema; a reader or writer that could not be built is a `tool.failed` too),
  * `tool.timeout`, `resource.failed`, `prompt.failed`, `request.failed` (a handler error answered -32603),
- * `transport.failed` (stdio, a connection), `http.failed` (an HTTP request answered 500) and `completion.failed`
- * (a completion function that threw or returned something other than a list of strings).
+ * `transport.failed` (stdio, a connection), `http.failed` (an HTTP request answered 500), `auth.refused` (an
+ * HTTP request refused 401 or 403 by `auth`), `auth.failed` (a token that could not be checked, answered 500)
+ * and `completion.failed` (a completion function that threw or returned something other than a list of strings).
  */
 export type LogEvent =
   | 'tool.failed'
@@ -19,6 +22,8 @@ export type LogEvent =
   | 'request.failed'
   | 'transport.failed'
   | 'http.failed'
+  | 'auth.refused'
+  | 'auth.failed'
   | 'definition.warning'
   | 'completion.failed';
 
@@ -57,6 +62,11 @@ type Level = keyof McpLogger;
 
 const MAX_CAUSES = 8;
 
+/** An `Error`, also one made in another realm (a `vm` context, Node's own `fetch` under a test runner). */
+function isError(value: unknown): value is Error {
+  return value instanceof Error || types.isNativeError(value);
+}
+
 function safely<T>(read: () => T, fallback: T): T {
   try {
     return read();
@@ -67,7 +77,7 @@ function safely<T>(read: () => T, fallback: T): T {
 
 /** `TypeError: boom`, for any thrown value (a string, an object with a throwing getter ...). */
 export function errorSummary(error: unknown): string {
-  if (error instanceof Error) return safely(() => `${error.name}: ${error.message}`, 'Error');
+  if (isError(error)) return safely(() => `${error.name}: ${error.message}`, 'Error');
   return safely(() => `${typeof error === 'object' && error !== null ? 'Non-error object' : typeof error} thrown: ${String(error)}`, 'a value was thrown');
 }
 
@@ -77,15 +87,20 @@ export function causeChain(error: unknown): unknown[] {
   let current: unknown = error;
   while (current !== undefined && chain.length <= MAX_CAUSES && !chain.includes(current)) {
     chain.push(current);
-    current = current instanceof Error ? safely(() => current instanceof Error ? current.cause : undefined, undefined) : undefined;
+    current = isError(current) ? safely(() => (isError(current) ? current.cause : undefined), undefined) : undefined;
   }
   return chain;
 }
 
-/** Every stack of the chain, Node-style: `Caused by:` before each cause. */
+/**
+ * The stack of an error and of each of its causes, Node-style (`Caused by:` before each cause), for a logger
+ * adapter that takes a stack string (Nest's `Logger.error(message, stack)`); any thrown value is described.
+ * @example
+ * const logger: McpLogger = { ...console, error: (message, details) => console.error(message, details && stackOf(details.error)) };
+ */
 export function stackOf(error: unknown): string {
   return causeChain(error)
-    .map((e, i) => `${i === 0 ? '' : 'Caused by: '}${e instanceof Error ? safely(() => e.stack ?? errorSummary(e), errorSummary(e)) : errorSummary(e)}`)
+    .map((e, i) => `${i === 0 ? '' : 'Caused by: '}${isError(e) ? safely(() => e.stack ?? errorSummary(e), errorSummary(e)) : errorSummary(e)}`)
     .join('\n');
 }
 

@@ -4,7 +4,7 @@ import { checkBoolean, checkString } from './member';
 import { paramOrProperty } from './target';
 
 /** Options of {@link Field}: those of `@Param` without `name` (rename with class-transformer's `@Expose`). */
-export type FieldOptions = Omit<ParamOptions, 'name'>;
+export type FieldOptions = Omit<ParamOptions, 'name' | 'header'>;
 
 /** A plain object whose keys are all option names is options; anything else is a type hint. */
 function isOptions(value: unknown): value is FieldOptions {

@@ -91,6 +91,8 @@ export interface QuickParamOptions<H extends TypeHint = TypeHint> {
   readonly nullable?: boolean;
   readonly optional?: boolean;
   readonly default?: unknown;
+  /** The `x-mcp-header` name (see `ParamOptions.header`). */
+  readonly header?: string;
 }
 
 /**

@@ -49,13 +49,15 @@ export interface ParamRecord {
   readonly optional?: boolean;
   readonly hasDefault?: boolean;
   readonly default?: unknown;
+  /** `@Param({ header })`: the `x-mcp-header` name of a tool argument. */
+  readonly header?: string;
   /** `@Complete`: completes a prompt argument or template variable. */
   readonly complete?: Completer;
   readonly constraints: readonly Constraint[];
 }
 
 /** What the property decorators recorded for one record property, merged in any order. */
-export interface PropertyRecord extends Omit<ParamRecord, 'name' | 'complete'> {
+export interface PropertyRecord extends Omit<ParamRecord, 'name' | 'complete' | 'header'> {
   readonly key: string;
   /** Properties other libraries knew of this class when this one was first decorated (for ordering). */
   readonly after: readonly string[];

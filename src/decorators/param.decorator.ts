@@ -15,6 +15,12 @@ export interface ParamOptions {
   readonly optional?: boolean;
   /** Not required; the method receives this value when the argument is missing. */
   readonly default?: unknown;
+  /**
+   * Tools only: the argument is mirrored into the HTTP header `Mcp-Param-<header>` (SEP-2243, `x-mcp-header` in the
+   * listing) so that proxies can route on it; on 2026-07-28 HTTP requests the server refuses a header that
+   * disagrees with the argument. For string, integer and boolean parameters.
+   */
+  readonly header?: string;
 }
 
 /**
@@ -36,6 +42,7 @@ export function Param(nameOrOptions?: string | ParamOptions, maybeOptions?: Para
   }
   checkString('Param', 'name', options.name);
   checkString('Param', 'description', options.description);
+  checkString('Param', 'header', options.header);
   checkBoolean('Param', 'nullable', options.nullable);
   checkBoolean('Param', 'optional', options.optional);
   const { default: value, ...rest } = options;

@@ -4,13 +4,20 @@ import { McpServer } from '../index';
 import { MCP_MODULE_OPTIONS } from './constants';
 import { McpExplorer } from './mcp.explorer';
 import { McpPipeline } from './mcp.pipeline';
+import { NestMcpLogger } from './nest-logger';
 import type { McpModuleAsyncOptions, McpModuleOptions } from './options';
+
+/** The server's options: without a `logger`, the application's Nest logger (kept off stdout over stdio). */
+function serverOptions(options: McpModuleOptions): McpModuleOptions {
+  if (options.logger !== undefined) return options;
+  return { ...options, logger: new NestMcpLogger(undefined, { stdio: options.transport === 'stdio' }) };
+}
 
 function serverProvider(): Provider {
   return {
     provide: McpServer,
     useFactory: (options: McpModuleOptions) =>
-      new McpServer({ name: options.name, version: options.version, title: options.title }, options),
+      new McpServer({ name: options.name, version: options.version, title: options.title }, serverOptions(options)),
     inject: [MCP_MODULE_OPTIONS],
   };
 }

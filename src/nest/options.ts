@@ -1,5 +1,5 @@
 import type { ModuleMetadata } from '@nestjs/common';
-import type { CorsOptions, HttpAuthOptions, McpServerOptions, ServerInfo } from '../index';
+import type { CorsOptions, HttpAuthOptions, McpLogger, McpServerOptions, ServerInfo } from '../index';
 
 /** How the module serves the MCP server. */
 export type McpTransport = 'http' | 'stdio' | 'none';
@@ -23,6 +23,12 @@ export interface McpModuleOptions extends ServerInfo, McpServerOptions {
   readonly auth?: HttpAuthOptions;
   /** Cross-origin access for browser hosts on the MCP routes; off unless given. */
   readonly cors?: CorsOptions;
+  /**
+   * Where the server logs masked failures, output-schema mismatches, timeouts, refused requests and transport
+   * errors. Default: the application's Nest logger, context `McpServer` (`NestMcpLogger`), kept off stdout over
+   * stdio; `false` logs nothing.
+   */
+  readonly logger?: McpLogger | false;
 }
 
 /** Options of `McpModule.forRootAsync`. */

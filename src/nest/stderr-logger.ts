@@ -13,7 +13,10 @@ export class StderrLogger extends ConsoleLogger {
     logLevel?: LogLevel,
     _writeStreamType?: 'stdout' | 'stderr',
     errorStack?: unknown,
+    ...rest: unknown[]
   ): void {
-    super.printMessages(messages, context, logLevel, 'stderr', errorStack);
+    // Nest 12 passes one more argument (the entry's extra fields); it is handed on as it came.
+    const print = super.printMessages as (this: ConsoleLogger, ...args: unknown[]) => void;
+    print.call(this, messages, context, logLevel, 'stderr', errorStack, ...rest);
   }
 }

@@ -81,6 +81,8 @@ export interface PropertyModel extends SlotModel {
 export interface ParamModel extends SlotModel {
   /** Position in the method's parameter list. */
   readonly index: number;
+  /** The `x-mcp-header` name of a tool argument mirrored into an `Mcp-Param-*` HTTP header. */
+  readonly header?: string;
 }
 
 /** How a result is turned into a `CallToolResult`. */

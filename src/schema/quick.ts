@@ -5,6 +5,7 @@ import { VALUE_OPTION_KEYS } from '../decorators/param.decorator';
 import type { ToolOptions } from '../decorators/tool.decorator';
 import { Problems } from './diagnostics';
 import { rawInputSchemaOf } from './input-schema';
+import { checkHeaders } from './headers';
 import { resolveSlot } from './slots';
 import type { ParamModel, ToolModel } from './model';
 import { resultFor, siteOf, toolHead } from './tools';
@@ -28,7 +29,7 @@ export interface QuickToolConfig<P extends QuickParams = QuickParams> extends Om
 
 function isQuickOptions(value: QuickParam): value is QuickParamOptions {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || HINT in value || !('type' in value)) return false;
-  for (const k of Object.keys(value)) if (!VALUE_OPTION_KEYS.has(k)) return false;
+  for (const k of Object.keys(value)) if (!VALUE_OPTION_KEYS.has(k) && k !== 'header') return false;
   return true;
 }
 
@@ -51,9 +52,11 @@ export function toolFromConfig(name: string, config: QuickToolConfig): ToolModel
         description: options.description,
         required: !(options.optional || hasDefault),
         default: hasDefault ? { value: options.default } : undefined,
+        ...(options.header !== undefined && { header: options.header }),
       });
     }
   });
+  checkHeaders(params, where, problems);
   const result = resultFor(config.returns, Promise, where, problems);
   if (config.inputSchema !== undefined && config.params !== undefined) {
     problems.add('OMCG0014', where, 'the tool has both params and inputSchema.', 'keep one: params (types, read into values) or inputSchema (a JSON Schema, validated as given).');

@@ -35,6 +35,11 @@ export function resolveTextParams(
       );
     }
   }
+  for (const p of found.params) {
+    if (p.header !== undefined) {
+      problems.add('OMCG0014', `${ctor.name}.${String(key)}, parameter '${p.name}'`, `${what} parameters have no HTTP header; header is for tool arguments.`, `remove header from @Param.`);
+    }
+  }
   const params = found.params.map((p) => (p.type.kind === 'nullable' && p.required ? { ...p, required: false, default: p.default ?? { value: null } } : p));
   return { ...found, params };
 }

@@ -22,6 +22,7 @@ import { metadataFix, recordOf } from './records';
 import { resolveType, type Site } from './resolve';
 import { compiledParamsOf, type CompiledParam } from './compiled';
 import { cacheOf, iconsOf } from './listing-metadata';
+import { checkHeaders } from './headers';
 
 /** A site for resolving types in one direction, with records resolved through `recordOf`. */
 export function siteOf(where: string, problems: Problems, direction: 'input' | 'output'): Site {
@@ -149,6 +150,7 @@ function paramModel(declared: DeclaredParams, index: number, record: ParamRecord
     description: record.description ?? fact?.description,
     required: !(record.optional || record.hasDefault || written || fact?.optional),
     default: fallback,
+    ...(record.header !== undefined && { header: record.header }),
   };
 }
 
@@ -256,6 +258,7 @@ export function toolFromMethod(ctor: Function, record: MemberRecordOf<'tool'>, p
   const head = toolHead(options.name ?? toolNameOf(String(record.key)), options, where, problems);
   const params = resolveParams(ctor, record.key, problems);
   refuseCompletions(ctor, record.key, where, problems);
+  if (params) checkHeaders(params.params, where, problems);
   const design = designReturnType(ctor.prototype, record.key).type;
   const result = params && resultFor(options.returns, design, where, problems, facts?.returns);
   if (!params || !result || problems.count > before) return undefined;

@@ -116,7 +116,12 @@ export function slotFragment(slot: SlotModel): JsonSchema {
 
 /** A tool's `inputSchema`: a closed object of its parameters. */
 export function inputSchemaOf(params: readonly ParamModel[]): JsonSchema {
-  return ordered(objectKeywords(params));
+  const schema = ordered(objectKeywords(params));
+  if (!params.some((p) => p.header !== undefined)) return schema;
+  // SEP-2243's extension keyword, after every keyword of section 4, on the arguments that declare it.
+  const properties = { ...(schema.properties as Record<string, JsonSchema>) };
+  for (const p of params) if (p.header !== undefined) properties[p.name] = { ...properties[p.name], 'x-mcp-header': p.header };
+  return { ...schema, properties };
 }
 
 /**

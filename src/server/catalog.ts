@@ -12,6 +12,7 @@ import { listingOf, type ToolListing } from './listing';
 import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
 import { grants, ScopedListings } from './scoped-listings';
 import { runCompleter } from '../invoke/completions';
+import { headerRejection, type HeaderRejection } from './param-headers';
 import type { CacheHint } from '../schema/listing-metadata';
 
 /**
@@ -335,6 +336,15 @@ export class Catalog {
       default:
         return [];
     }
+  }
+
+  /** Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, if the tool declares any (SEP-2243). */
+  paramHeaderRejection(message: unknown, headerOf: (name: string) => string | undefined): HeaderRejection | undefined {
+    const { method, params } = requestParts(message);
+    if (method !== 'tools/call') return undefined;
+    const tool = this.tool(String(params.name));
+    if (!tool?.model.params.some((p) => p.header !== undefined)) return undefined;
+    return headerRejection(tool.model.params, params.arguments, headerOf);
   }
 
   /** The resource a URI names: a static resource, a UI resource, or the first template that matches. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HEADER_MISMATCH, type HeaderRejection } from './param-headers';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, classifyInboundRequest, createMcpHandler, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { Log } from '../log';
@@ -238,9 +239,30 @@ export interface ScopeRules {
   scopesNeeded(message: unknown): readonly string[];
   /** Every scope some member needs. */
   readonly declaredScopes: readonly string[];
+  /** Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments (SEP-2243), if they do. */
+  paramHeaderRejection?(message: unknown, headerOf: (name: string) => string | undefined): HeaderRejection | undefined;
 }
 
 const NO_SCOPES: ScopeRules = { scopesNeeded: () => [], declaredScopes: [] };
+
+/** The first revision whose HTTP requests carry `Mcp-Param-*` headers. */
+const PARAM_HEADERS_FROM = '2026-07-28';
+
+/** Answers 400 (-32020) when a 2026-07-28 request's `Mcp-Param-*` headers disagree with its body; whether it did. */
+function refusedParamHeaders(rules: ScopeRules, req: IncomingMessage, res: ServerResponse, body: unknown): boolean {
+  const version = req.headers['mcp-protocol-version'];
+  if (!rules.paramHeaderRejection || typeof version !== 'string' || version < PARAM_HEADERS_FROM) return false;
+  const headerOf = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  const rejection = rules.paramHeaderRejection(body, headerOf);
+  if (!rejection) return false;
+  const id = (body as { id?: unknown } | null)?.id ?? null;
+  const error = { code: HEADER_MISMATCH, message: rejection.message, data: { mismatch: { header: rejection.header, body: rejection.message } } };
+  res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error }));
+  return true;
+}
 
 /** A Node request handler for the MCP endpoint, in both eras. */
 export interface HttpHandler {
@@ -267,13 +289,13 @@ function scopesOfBody(rules: ScopeRules, body: unknown): readonly string[] {
   return Array.isArray(body) ? [...new Set(body.flatMap((m) => rules.scopesNeeded(m)))] : rules.scopesNeeded(body);
 }
 
-function resourceServerOf(options: HttpHandlerOptions, rules: ScopeRules): ResourceServer | undefined {
+function resourceServerOf(options: HttpHandlerOptions, rules: ScopeRules, log: Log): ResourceServer | undefined {
   const auth = options.auth;
   if (!auth) return undefined;
   if (auth.resource === undefined) {
     throw new TypeError(`auth.resource is required when the server does not listen itself (createHttpHandler(), McpModule): the endpoint's public URL, such as 'https://mcp.example.com/mcp'.`);
   }
-  return new ResourceServer({ ...auth, resource: auth.resource }, () => rules.declaredScopes, options.path);
+  return new ResourceServer({ ...auth, resource: auth.resource }, () => rules.declaredScopes, options.path, log);
 }
 
 /** What the endpoint serves with: a `Server` per 2025-era session, one per 2026-07-28 request, and the change-event bus. */
@@ -320,7 +342,7 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
   const validHost = localhostHostValidation();
   const validOrigin = localhostOriginValidation();
   const cors = options.cors ? new Cors(options.cors) : undefined;
-  const resourceServer = resourceServerOf(options, rules);
+  const resourceServer = resourceServerOf(options, rules, log);
 
   /** Host and Origin on loopback (DNS rebinding); an origin CORS allows passes. Writes the 403 itself. */
   const validSource = (req: IncomingMessage, res: ServerResponse) =>
@@ -328,10 +350,9 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
 
   /** The verified caller, or `undefined` after answering 401 or 403 (the scope challenge). */
   async function authorize(req: IncomingMessage, res: ServerResponse, server: ResourceServer, body: unknown): Promise<SdkAuthInfo | undefined> {
-    const verified = await server.authenticate(req);
-    const refusal = verified instanceof Response ? verified : server.challenge(verified, scopesOfBody(rules, body));
-    if (refusal) return void (await writeResponse(res, refusal));
-    return verified as SdkAuthInfo;
+    const verified = await server.authorize(req, scopesOfBody(rules, body));
+    if (verified instanceof Response) return void (await writeResponse(res, verified));
+    return verified;
   }
 
   async function legacy(req: IncomingMessage, res: ServerResponse, body: unknown, owner: string | undefined): Promise<void> {
@@ -377,11 +398,13 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
     }
     if (inFlight.refuses(req, body)) return refuseWhileDraining(req, res);
     inFlight.track(req, res, body);
-    if (stateless) return modern(req, res, body);
-    // A framework's parsed body is serialised again by the SDK's transports: one that cannot be (a BigInt) fails
-    // here, as a handler error answered 500. A body read here came from JSON.parse and always can be.
-    if (parsed) JSON.stringify(body);
-    if (isLegacy(req, body)) return legacy(req, res, body, owner);
+    if (!stateless) {
+      // A framework's parsed body is serialised again by the SDK's transports: one that cannot be (a BigInt) fails
+      // here, as a handler error answered 500. A body read here came from JSON.parse and always can be.
+      if (parsed) JSON.stringify(body);
+      if (isLegacy(req, body)) return legacy(req, res, body, owner);
+    }
+    if (refusedParamHeaders(rules, req, res, body)) return;
     return modern(req, res, body);
   }
 

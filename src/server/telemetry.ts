@@ -17,9 +17,12 @@ import type { TelemetryOptions } from './telemetry-options';
  * `{mcp.method.name} {target}`, parented on the trace context in `params._meta` (else the ambient context,
  * such as the HTTP request's), and the `mcp.server.operation.duration` and `mcp.server.session.duration`
  * histograms. `@opentelemetry/api` is an optional peer: loaded on first use, and when it is absent
- * nothing here runs at all. The instrumentation sits on the transport a protocol server is connected to,
- * so it sees every request, the SDK's own answers (initialize, ping, method not found) included, and the
- * handler (so the tool's own code) runs inside the span's context.
+ * nothing here runs at all. When it is installed but no SDK has registered a tracer or meter provider,
+ * a request costs two identity checks and nothing else; each request looks again, so a provider an
+ * application registers after building the server is used from its next request on. The
+ * instrumentation sits on the transport a protocol server is connected to, so it sees every request,
+ * the SDK's own answers (initialize, ping, method not found) included, and the handler (so the tool's
+ * own code) runs inside the span's context.
  */
 
 /** How a protocol server is reached, as the conventions record it. */
@@ -61,8 +64,15 @@ function recordFailure(message: unknown): void {
   span.recordException(error instanceof Error ? error : String(error));
 }
 
+interface Instruments {
+  readonly operation: Otel.Histogram;
+  readonly session: Otel.Histogram;
+}
+
+/** One request being answered: its span when tracing, its histogram when measuring (at least one of them). */
 interface Operation {
-  readonly span: Otel.Span;
+  readonly span: Otel.Span | undefined;
+  readonly instruments: Instruments | undefined;
   readonly started: number;
   readonly attributes: Otel.Attributes;
   readonly envelopeVersion: string | undefined;
@@ -77,6 +87,38 @@ function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & Request
 
 function isReply(message: JSONRPCMessage): message is JSONRPCMessage & Reply {
   return 'id' in message && ('result' in message || 'error' in message);
+}
+
+/** The id a `notifications/cancelled` names, when the message is one. */
+function cancelledId(message: JSONRPCMessage): string | number | undefined {
+  if (!('method' in message) || message.method !== 'notifications/cancelled' || 'id' in message) return undefined;
+  const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/**
+ * The tracer of a provider that records, or `undefined`. The global provider is the API's
+ * `ProxyTracerProvider`, whose tracers only make non-recording spans until an SDK sets its delegate:
+ * `getDelegateTracer` answers `undefined` until then. Any other provider is taken as it is.
+ */
+function recordingTracer(provider: Otel.TracerProvider, version: string): Otel.Tracer | undefined {
+  const proxy = provider as Partial<Pick<Otel.ProxyTracerProvider, 'getDelegateTracer'>>;
+  return typeof proxy.getDelegateTracer === 'function' ? proxy.getDelegateTracer(NAME, version) : provider.getTracer(NAME, version);
+}
+
+function histograms(meter: Otel.Meter): Instruments {
+  return {
+    operation: meter.createHistogram('mcp.server.operation.duration', {
+      unit: 's',
+      description: 'MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.',
+      advice: { explicitBucketBoundaries: BUCKETS },
+    }),
+    session: meter.createHistogram('mcp.server.session.duration', {
+      unit: 's',
+      description: 'The duration of the MCP session as observed on the MCP server.',
+      advice: { explicitBucketBoundaries: BUCKETS },
+    }),
+  };
 }
 
 /** The low-cardinality part of the span name: the tool or prompt name. */
@@ -112,20 +154,18 @@ function spanAttributes(request: Request, transport: Transport, options: Telemet
   return attributes;
 }
 
-/** The instrumentation of one `McpServer`: its tracer, its instruments and what it wraps. */
+/** The instrumentation of one `McpServer`: the providers it last saw, what it took from them, what it wraps. */
 export class Telemetry {
-  private readonly tracer: Otel.Tracer;
+  private tracerProvider: Otel.TracerProvider | undefined;
+  private tracer: Otel.Tracer | undefined;
   private meterProvider: Otel.MeterProvider | undefined;
-  private operationDuration!: Otel.Histogram;
-  private sessionDuration!: Otel.Histogram;
+  private instruments: Instruments | undefined;
 
   private constructor(
     private readonly api: Api,
     private readonly version: string,
     private readonly options: TelemetryOptions,
-  ) {
-    this.tracer = api.trace.getTracer(NAME, version);
-  }
+  ) {}
 
   /** The server's telemetry, or `undefined` when it is switched off or `@opentelemetry/api` is absent. */
   static of(options: TelemetryOptions | false | undefined, version: string, log: Log): Telemetry | undefined {
@@ -145,21 +185,27 @@ export class Telemetry {
 
   /**
    * Wraps the handlers the SDK installed on the transport: an arriving request opens a span and is
-   * dispatched inside its context; the reply sent for its id ends it.
+   * dispatched inside its context; the reply sent for its id ends it, and so does its cancellation.
    */
   private observe(server: Server, transport: Transport, network: Network): void {
     const { api } = this;
     const open = new Map<string | number, Operation>();
     const dispatch = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      if (!isRequest(message)) return dispatch?.(message, extra);
+      if (!isRequest(message)) {
+        const cancelled = cancelledId(message);
+        if (cancelled !== undefined) this.settle(open, cancelled, 'cancelled', server);
+        return dispatch?.(message, extra);
+      }
       const operation = this.start(message, transport, network);
+      if (!operation) return dispatch?.(message, extra);
       open.set(message.id, operation);
+      if (!operation.span) return dispatch?.(message, extra);
       return api.context.with(api.trace.setSpan(api.context.active(), operation.span), () => dispatch?.(message, extra));
     };
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
-      if (isReply(message)) {
+      if (open.size > 0 && isReply(message)) {
         const operation = open.get(message.id);
         if (operation) {
           open.delete(message.id);
@@ -169,29 +215,55 @@ export class Telemetry {
       return send(message, options);
     };
     // A per-request HTTP exchange is no session; every other connection is one, from now until it closes.
-    const session = transport instanceof PerRequestHTTPServerTransport ? undefined : performance.now();
+    const perRequest = transport instanceof PerRequestHTTPServerTransport;
+    const session = perRequest ? undefined : performance.now();
     const closed = transport.onclose;
     transport.onclose = () => {
       try {
         closed?.();
       } finally {
-        for (const operation of open.values()) this.finish(operation, 'connection_closed', server);
-        open.clear();
+        // A 2026-07-28 client cancels an HTTP request by closing its stream, which closes the exchange.
+        const reason = perRequest ? 'cancelled' : 'connection_closed';
+        for (const id of [...open.keys()]) this.settle(open, id, reason, server);
         if (session !== undefined) this.recordSession(session, network, server);
       }
     };
   }
 
-  private start(request: Request, transport: Transport, network: Network): Operation {
-    const { api } = this;
+  /** Ends an operation the request will never answer (cancelled, or its connection closed). */
+  private settle(open: Map<string | number, Operation>, id: string | number, reason: 'cancelled' | 'connection_closed', server: Server): void {
+    const operation = open.get(id);
+    if (!operation) return;
+    open.delete(id);
+    const description = reason === 'cancelled' ? 'The client cancelled the request.' : 'The connection closed before the request was answered.';
+    this.finish(operation, reason, server, description);
+  }
+
+  /** Opens the operation of an arriving request; `undefined` when no provider records anything. */
+  private start(request: Request, transport: Transport, network: Network): Operation | undefined {
+    const tracer = this.activeTracer();
+    const instruments = this.activeInstruments();
+    if (!tracer && !instruments) return undefined;
     const attributes = requestAttributes(request, network);
     const meta = request.params?._meta as Readonly<Record<string, unknown>> | undefined;
+    const envelopeVersion = meta?.[PROTOCOL_VERSION_META_KEY];
+    return {
+      span: tracer && this.startSpan(tracer, request, attributes, meta, transport),
+      instruments,
+      started: performance.now(),
+      attributes,
+      envelopeVersion: typeof envelopeVersion === 'string' ? envelopeVersion : undefined,
+    };
+  }
+
+  private startSpan(tracer: Otel.Tracer, request: Request, attributes: Otel.Attributes, meta: Readonly<Record<string, unknown>> | undefined, transport: Transport): Otel.Span {
+    const { api } = this;
     const ambient = api.context.active();
     const remote = typeof meta?.[TRACEPARENT_META_KEY] === 'string' ? api.propagation.extract(ambient, meta) : undefined;
     const remoteSpan = remote && api.trace.getSpanContext(remote);
     const ambientSpan = api.trace.getSpanContext(ambient);
     const target = targetOf(request);
-    const span = this.tracer.startSpan(
+    const span = tracer.startSpan(
       target === undefined ? request.method : `${request.method} ${target}`,
       {
         kind: api.SpanKind.SERVER,
@@ -202,14 +274,13 @@ export class Telemetry {
       remoteSpan ? remote : ambient,
     );
     ours.add(span);
-    const envelopeVersion = meta?.[PROTOCOL_VERSION_META_KEY];
-    return { span, started: performance.now(), attributes, envelopeVersion: typeof envelopeVersion === 'string' ? envelopeVersion : undefined };
+    return span;
   }
 
   private end(operation: Operation, reply: Reply, server: Server): void {
     if (reply.error) {
       const code = String(reply.error.code);
-      operation.span.setAttribute('rpc.response.status_code', code);
+      operation.span?.setAttribute('rpc.response.status_code', code);
       operation.attributes['rpc.response.status_code'] = code;
       this.finish(operation, code, server, reply.error.message);
     } else {
@@ -222,41 +293,50 @@ export class Telemetry {
     const version = operation.envelopeVersion ?? server.getNegotiatedProtocolVersion();
     if (version !== undefined) attributes['mcp.protocol.version'] = version;
     if (errorType !== undefined) attributes['error.type'] = errorType;
-    span.setAttributes(attributes);
-    if (errorType !== undefined) span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: description });
-    span.end();
-    this.instruments().operation.record((performance.now() - operation.started) / 1000, attributes);
+    if (span) {
+      span.setAttributes(attributes);
+      if (errorType !== undefined) span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: description });
+      span.end();
+    }
+    operation.instruments?.operation.record((performance.now() - operation.started) / 1000, attributes);
   }
 
   private recordSession(started: number, network: Network, server: Server): void {
+    const instruments = this.activeInstruments();
+    if (!instruments) return;
     const attributes: Otel.Attributes = {};
     const version = server.getNegotiatedProtocolVersion();
     if (version !== undefined) attributes['mcp.protocol.version'] = version;
     if (network.transport) attributes['network.transport'] = network.transport;
     if (network.protocol) attributes['network.protocol.name'] = network.protocol;
-    this.instruments().session.record((performance.now() - started) / 1000, attributes);
+    instruments.session.record((performance.now() - started) / 1000, attributes);
   }
 
   /**
-   * The histograms of the meter provider registered now: unlike tracers, meters taken from the global
-   * API before an SDK registers stay no-ops, so they are taken again whenever the provider changes.
+   * The tracer of the SDK registered now, or `undefined` while none is. Once found it is kept for as long
+   * as the global provider stays the same object (an SDK sets the API proxy's delegate once).
    */
-  private instruments(): { operation: Otel.Histogram; session: Otel.Histogram } {
+  private activeTracer(): Otel.Tracer | undefined {
+    const provider = this.api.trace.getTracerProvider();
+    if (provider !== this.tracerProvider || this.tracer === undefined) {
+      this.tracerProvider = provider;
+      this.tracer = recordingTracer(provider, this.version);
+    }
+    return this.tracer;
+  }
+
+  /**
+   * The histograms of the meter provider registered now, or `undefined` while there is none (the API's
+   * no-op provider hands out its one no-op meter). Unlike tracers, meters taken from the global API
+   * before an SDK registers stay no-ops, so they are taken again whenever the provider changes.
+   */
+  private activeInstruments(): Instruments | undefined {
     const provider = this.api.metrics.getMeterProvider();
     if (provider !== this.meterProvider) {
       this.meterProvider = provider;
       const meter = provider.getMeter(NAME, this.version);
-      this.operationDuration = meter.createHistogram('mcp.server.operation.duration', {
-        unit: 's',
-        description: 'MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.',
-        advice: { explicitBucketBoundaries: BUCKETS },
-      });
-      this.sessionDuration = meter.createHistogram('mcp.server.session.duration', {
-        unit: 's',
-        description: 'The duration of the MCP session as observed on the MCP server.',
-        advice: { explicitBucketBoundaries: BUCKETS },
-      });
+      this.instruments = meter === this.api.createNoopMeter() ? undefined : histograms(meter);
     }
-    return { operation: this.operationDuration, session: this.sessionDuration };
+    return this.instruments;
   }
 }

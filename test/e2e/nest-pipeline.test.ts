@@ -91,6 +91,19 @@ describe.each(['express', 'fastify'] as const)('Nest pipeline on %s', (adapter) 
       expect(logger.lines.some((l) => l.level === 'error' && String(l.rest.at(-1)) === 'ExceptionsHandler')).toBe(false);
     });
 
+    it('logs the masked failure through the application\'s logger by default: tool, request id, stack, context McpServer', async () => {
+      const before = logger.lines.length;
+      await client.callTool('explode', {});
+      const lines = logger.lines.slice(before).filter((l) => l.rest.at(-1) === 'McpServer');
+      expect(lines).toEqual([
+        {
+          level: 'error',
+          message: expect.stringMatching(/^Tool 'explode' failed \(request \d+\): Error: connection to db-7\.internal refused \(password=hunter2\)$/),
+          rest: [expect.stringMatching(/^Error: connection to db-7\.internal refused \(password=hunter2\)\n\s+at \S+ \(.*nest-pipeline-app\.ts:\d+:\d+\)/), 'McpServer'],
+        },
+      ]);
+    });
+
     it('masks a 5xx HttpException', async () => {
       expect(answer(await client.callTool('unavailable', {}))).toEqual({ content: [{ type: 'text', text: 'The tool failed.' }], isError: true });
     });

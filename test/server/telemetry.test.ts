@@ -8,7 +8,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { Int32, McpServer, Param, Prompt, Resource, Tool, ToolError, type McpServerOptions } from '../../src';
+import { Int32, McpServer, Param, Prompt, RequestContext, Resource, Tool, ToolError, type McpServerOptions } from '../../src';
 import { connected, ERAS } from './support';
 
 /** The real OpenTelemetry SDK, registered globally as an application would, with in-memory exporters. */
@@ -63,6 +63,50 @@ class Tools {
   greet(@Param('name') name: string): string {
     return `Hello ${name}`;
   }
+}
+
+/** A tool that runs until its call is cancelled, telling the test when it started and when its signal aborted. */
+class Waiter {
+  started!: Promise<void>;
+  aborted!: Promise<void>;
+  private markStarted!: () => void;
+  private markAborted!: () => void;
+
+  constructor() {
+    this.reset();
+  }
+
+  /** Ready for the next call. */
+  reset(): this {
+    this.started = new Promise((resolve) => (this.markStarted = resolve));
+    this.aborted = new Promise((resolve) => (this.markAborted = resolve));
+    return this;
+  }
+
+  @Tool({ returns: String })
+  async hold(ctx: RequestContext): Promise<string> {
+    this.markStarted();
+    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+    this.markAborted();
+    return 'too late';
+  }
+}
+
+/** A client's call of `hold`, cancelled once the tool runs; resolves when the tool saw its signal abort. */
+async function cancelHold(waiter: Waiter, call: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
+  const abort = new AbortController();
+  const answered = call(abort.signal);
+  await waiter.started;
+  abort.abort('the user gave up');
+  await expect(answered).rejects.toThrow('the user gave up');
+  await waiter.aborted;
+}
+
+/** The cancelled call's span: ended when the cancellation arrived, not when the connection closes. */
+function expectCancelled(span: ReadableSpan): void {
+  expect(span.ended).toBe(true);
+  expect(span.attributes['error.type']).toBe('cancelled');
+  expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'The client cancelled the request.' });
 }
 
 const newServer = (options: McpServerOptions = {}) => new McpServer({ name: 'otel', version: '1.2.3' }, { logger: false, ...options }).add(new Tools());
@@ -189,6 +233,18 @@ describe.each(ERAS)('over an in-memory pair at %s', (version, mode) => {
     await loud.client.close();
   });
 
+  it('a call the client cancels ends its span then, with error.type cancelled, while the connection stays open', async () => {
+    const waiter = new Waiter();
+    const { client } = await connected(newServer().add(waiter), mode);
+    spans.reset();
+    await cancelHold(waiter, (signal) => client.callTool({ name: 'hold', arguments: {} }, { signal }));
+    expectCancelled(only('tools/call hold'));
+    // The connection still serves, and its next call gets a span of its own.
+    await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+    expect(only('tools/call add').status.code).toBe(SpanStatusCode.UNSET);
+    await client.close();
+  });
+
   it('telemetry: false records nothing', async () => {
     const { client } = await connected(newServer({ telemetry: false }), mode);
     spans.reset();
@@ -237,9 +293,10 @@ describe('over HTTP', () => {
   let http: HttpServer;
   let url: string;
   let server: McpServer;
+  const waiter = new Waiter();
 
   beforeAll(async () => {
-    server = newServer();
+    server = newServer().add(waiter);
     const mcp = server.createHttpHandler({ validateHost: false });
     // Stands in for the HTTP instrumentation of an application: the request is handled inside its span.
     http = createServer((req, res) => {
@@ -275,6 +332,31 @@ describe('over HTTP', () => {
     const httpSpan = finished().find((s) => s.name === 'POST /mcp' && s.spanContext().spanId === span.parentSpanContext?.spanId);
     expect(httpSpan?.spanContext().traceId).toBe(span.spanContext().traceId);
     expect(JSON.stringify(finished().map((s) => [s.attributes, s.events, s.links]))).not.toContain('s3cr3t');
+    await client.close();
+  });
+
+  it('a 2025-era session: a call cancelled with notifications/cancelled ends its span while the session stays open', async () => {
+    waiter.reset();
+    const transport = new V1Http(new URL(url));
+    const client = new V1Client({ name: 'v1', version: '1' });
+    await client.connect(transport);
+    spans.reset();
+    await cancelHold(waiter, (signal) => client.callTool({ name: 'hold', arguments: {} }, undefined, { signal }));
+    const span = only('tools/call hold');
+    expectCancelled(span);
+    expect(span.attributes['mcp.session.id']).toBe(transport.sessionId);
+    await client.close();
+  });
+
+  it('a 2026-07-28 request: the client aborting its HTTP request ends the span as cancelled', async () => {
+    waiter.reset();
+    const client = new V2Client({ name: 'v2', version: '2' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new V2Http(new URL(url)));
+    spans.reset();
+    await cancelHold(waiter, (signal) => client.callTool({ name: 'hold', arguments: {} }, { signal }));
+    const span = only('tools/call hold');
+    expectCancelled(span);
+    expect(span.attributes['mcp.protocol.version']).toBe('2026-07-28');
     await client.close();
   });
 

@@ -1,4 +1,4 @@
-import { Description, McpServer, Prompt, RequestContext, Resource, Tool, ToolError } from 'onemodelcontext';
+import { Description, McpServer, Param, Prompt, RequestContext, Resource, Tool, ToolError } from 'onemodelcontext';
 
 /**
  * What the MCP conformance suite (@modelcontextprotocol/conformance) calls by name: the 2025-11-25
@@ -57,6 +57,11 @@ export class ContentTools {
       { type: 'image', data: PNG, mimeType: 'image/png' },
       { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
     ];
+  }
+
+  @Tool({ description: 'Echoes a region that clients mirror into the Mcp-Param-Region header (SEP-2243)' })
+  testCustomHeader(@Param({ header: 'Region' }) region: string): string {
+    return `region: ${region}`;
   }
 
   @Tool({ description: 'Always fails with a tool error' })

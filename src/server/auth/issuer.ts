@@ -13,8 +13,8 @@ export interface IssuerMetadata {
 
 /** A refusal or failure while talking to the authorization server; its message names no token. */
 export class IssuerUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'IssuerUnavailableError';
   }
 }
@@ -54,9 +54,11 @@ export class Issuer {
   }
 
   private async fetchMetadata(): Promise<IssuerMetadata> {
+    // Why the last URL could not be fetched (connection refused, timeout ...), kept for the log.
+    let failure: unknown;
     for (const url of metadataUrls(this.issuer)) {
       const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch(
-        () => undefined,
+        (error: unknown) => void (failure = error),
       );
       if (!response?.ok) continue;
       const metadata = (await response.json().catch(() => undefined)) as IssuerMetadata | undefined;
@@ -64,6 +66,6 @@ export class Issuer {
       if (metadata?.issuer === this.issuer) return metadata;
       throw new IssuerUnavailableError(`The metadata at ${url} names another issuer.`);
     }
-    throw new IssuerUnavailableError(`No authorization server metadata found for ${this.issuer}.`);
+    throw new IssuerUnavailableError(`No authorization server metadata found for ${this.issuer}.`, { cause: failure });
   }
 }

@@ -11,6 +11,7 @@ import {
   type OAuthProtectedResourceMetadata,
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
+import { Log } from '../../log';
 import { sdkAuthInfoOf, verifiedCallerOf } from './caller';
 import { introspectionVerifier } from './introspection';
 import { Issuer, IssuerUnavailableError } from './issuer';
@@ -25,10 +26,38 @@ import { audienceIncludes, TokenRefusedError, type TokenCheck } from './tokens';
  * (`verifyBearerToken`: header parsing, audience comparison, expiry) and the challenge answers
  * (`bearerAuthChallengeResponse` for 401 `invalid_token` and 403 `insufficient_scope`). What is ours: the
  * verifiers (JWT, introspection, custom), the challenge for a request with no token at all (RFC 6750 section
- * 3.1 says it carries no error code, which the SDK's does) and the scopes each request needs.
+ * 3.1 says it carries no error code, which the SDK's does) and the scopes each request needs. Every refusal
+ * is logged for the developer (never the token): the client sees only the challenge.
  */
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+
+/** A check that failed for want of the issuer or of a working verifier, not because of the token: answered 500. */
+class TokenCheckFailure extends OAuthError {
+  constructor(
+    message: string,
+    readonly failure: unknown,
+  ) {
+    super(OAuthErrorCode.ServerError, message);
+  }
+}
+
+/** `POST /mcp`: the path only, since a query string may carry a token. */
+function requestLine(req: IncomingMessage): string {
+  return `HTTP ${req.method ?? '?'} ${new URL(req.url ?? '/', 'http://localhost').pathname}`;
+}
+
+function sessionOf(req: IncomingMessage): string | undefined {
+  const sid = req.headers['mcp-session-id'];
+  return typeof sid === 'string' ? sid : undefined;
+}
+
+/** Who was refused, in words a log may hold: the client and subject, never the token. */
+function callerLine(info: SdkAuthInfo): string {
+  const subject = verifiedCallerOf(info)?.subject;
+  const granted = info.scopes.length > 0 ? info.scopes.join(' ') : 'none';
+  return `client '${info.clientId}'${subject === undefined ? '' : ` (subject '${subject}')`}, granted scopes: ${granted}`;
+}
 
 function headerQuoted(value: string): string {
   return value.replace(/[\\"]/g, '\\$&');
@@ -50,6 +79,7 @@ export class ResourceServer {
     private readonly options: HttpAuthOptions & { readonly resource: string },
     private readonly declaredScopes: () => readonly string[],
     localPath: string | undefined,
+    private readonly log: Log = Log.silent,
   ) {
     checkOptions(options);
     this.resource = options.resource;
@@ -93,10 +123,24 @@ export class ResourceServer {
     return JSON.stringify([caller?.claims.iss, caller?.subject, info.clientId]);
   }
 
+  /**
+   * The verified caller of a request that holds the scopes it needs, or the answer refusing it: 401 without a
+   * valid token, 403 when a scope is missing, 500 when the token could not be checked. Each refusal is logged.
+   */
+  async authorize(req: IncomingMessage, needed: readonly string[]): Promise<SdkAuthInfo | Response> {
+    const verified = await this.authenticate(req);
+    if (verified instanceof Response) return verified;
+    return this.challenge(req, verified, needed) ?? verified;
+  }
+
   /** The verified caller, or the answer refusing the request (401, or 403 when a base scope is missing). */
-  async authenticate(req: IncomingMessage): Promise<SdkAuthInfo | Response> {
+  private async authenticate(req: IncomingMessage): Promise<SdkAuthInfo | Response> {
     const header = req.headers.authorization;
-    if (!header) return this.unauthenticated();
+    if (!header) {
+      // The first request of every OAuth client: how it learns where to get a token. Not a warning.
+      this.log.info(`${requestLine(req)} refused with 401: it carries no access token (Authorization: Bearer)`, { event: 'auth.refused', sessionId: sessionOf(req) });
+      return this.unauthenticated();
+    }
     const options = {
       verifier: this.verifier,
       expectedResource: new URL(this.resource),
@@ -106,7 +150,9 @@ export class ResourceServer {
     try {
       return await verifyBearerToken(header, options);
     } catch (error) {
-      return bearerAuthChallengeResponse(error, options);
+      const answer = bearerAuthChallengeResponse(error, options);
+      this.logRefusal(req, answer.status, error);
+      return answer;
     }
   }
 
@@ -115,7 +161,7 @@ export class ResourceServer {
    * scopes already granted too, so a client stepping up does not lose them (the MCP specification's
    * recommendation).
    */
-  challenge(info: SdkAuthInfo, needed: readonly string[]): Response | undefined {
+  private challenge(req: IncomingMessage, info: SdkAuthInfo, needed: readonly string[]): Response | undefined {
     const granted = new Set(info.scopes);
     const missing = needed.filter((s) => !granted.has(s));
     if (missing.length === 0) return undefined;
@@ -123,10 +169,25 @@ export class ResourceServer {
       OAuthErrorCode.InsufficientScope,
       `This request needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' ')}.`,
     );
+    this.log.warn(`${requestLine(req)} refused with 403 insufficient_scope: ${error.message} The caller is ${callerLine(info)}.`, {
+      event: 'auth.refused',
+      sessionId: sessionOf(req),
+    });
     return bearerAuthChallengeResponse(error, {
       requiredScopes: [...new Set([...info.scopes, ...needed])],
       resourceMetadataUrl: this.metadataUrl,
     });
+  }
+
+  /** Logs why the bearer check refused a request; the text is the `error_description` the client got too. */
+  private logRefusal(req: IncomingMessage, status: number, error: unknown): void {
+    const details = { event: 'auth.refused', sessionId: sessionOf(req) } as const;
+    if (error instanceof OAuthError && !(error instanceof TokenCheckFailure)) {
+      this.log.warn(`${requestLine(req)} refused with ${status} ${error.code}: ${error.message}`, details);
+    } else {
+      const failure = error instanceof TokenCheckFailure ? error.failure : error;
+      this.log.error(`${requestLine(req)} answered ${status}: the access token could not be checked`, { ...details, event: 'auth.failed', error: failure });
+    }
   }
 
   /** 401 for a request without credentials: no error code (RFC 6750 section 3.1), where to find the metadata. */
@@ -168,7 +229,10 @@ function checkOf(options: HttpAuthOptions & { readonly resource: string }): Toke
   };
 }
 
-/** Our check as the SDK's verifier: refusals become `invalid_token`, anything else `server_error` (500). */
+/**
+ * Our check as the SDK's verifier: refusals become `invalid_token`, anything else `server_error` (500), which
+ * keeps the failure itself for the log.
+ */
 function sdkVerifier(check: TokenCheck, resource: string): OAuthTokenVerifier['verifyAccessToken'] {
   return async (token) => {
     let caller: AuthInfo;
@@ -177,7 +241,7 @@ function sdkVerifier(check: TokenCheck, resource: string): OAuthTokenVerifier['v
     } catch (error) {
       if (error instanceof TokenRefusedError) throw new OAuthError(OAuthErrorCode.InvalidToken, error.message);
       const message = error instanceof IssuerUnavailableError ? error.message : 'The access token could not be checked.';
-      throw new OAuthError(OAuthErrorCode.ServerError, message);
+      throw new TokenCheckFailure(message, error);
     }
     // Every audience was compared with ours already; `resource` tells the SDK's own check it was.
     return sdkAuthInfoOf(token, caller, resource);
