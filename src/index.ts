@@ -64,12 +64,13 @@ export { ToolError, UnknownToolError, ToolTimeoutError, TOOL_FAILED_CHANNEL } fr
 export { stackOf, type McpLogger, type LogDetails, type LogEvent } from './log';
 export type { CallToolResult } from './invoke/results';
 export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
-export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions, type ListToolsOptions, type ShutdownOptions } from './server/mcp-server';
+export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions, type ListToolsOptions, type ShutdownOptions, type ServeStdioOptions } from './server/mcp-server';
 export type { ToolListing } from './server/listing';
 export type { CatalogKind } from './server/catalog';
 export type { PageSizes, ListName } from './server/pages';
 export { InMemoryServerEventBus, type ServerEventBus, type ServerEvent } from './server/stores';
 export { InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions } from './server/event-store';
+export { InMemoryTaskStore, type TaskStore, type TaskRecord, type TaskUpdate, type TaskOptions, type TaskCaller, type TaskError } from './server/tasks';
 export type { TelemetryOptions } from './server/telemetry-options';
 export type { ResourceListing, PromptListing } from './server/resource-listing';
 export type { ServeHttpOptions, HttpAddress, HttpHandler, HttpHandlerOptions } from './server/http';

@@ -17,7 +17,7 @@ function serverProvider(): Provider {
   return {
     provide: McpServer,
     useFactory: (options: McpModuleOptions) =>
-      new McpServer({ name: options.name, version: options.version, title: options.title }, serverOptions(options)),
+      new McpServer({ name: options.name, version: options.version, title: options.title, ...(options.icons && { icons: options.icons }) }, serverOptions(options)),
     inject: [MCP_MODULE_OPTIONS],
   };
 }

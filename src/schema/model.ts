@@ -115,6 +115,10 @@ export interface ToolModel {
   readonly result: ResultModel;
   readonly annotations?: ToolAnnotations;
   readonly ui?: { readonly resourceUri: string; readonly visibility: readonly ('model' | 'app')[] };
+  /** Whether the tool may (`optional`) or must (`required`) run as a task. */
+  readonly task?: 'optional' | 'required';
+  /** Whether input is asked by multi-round trip before the task starts (2026-07-28). */
+  readonly taskAfterInput?: boolean;
   /** Checked icons (listed from revision 2025-11-25). */
   readonly icons?: readonly Icon[];
   /** Checked cache hint (2026-07-28). */

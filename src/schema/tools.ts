@@ -213,7 +213,7 @@ export function toolHead(
   options: ToolOptions,
   where: string,
   problems: Problems,
-): Pick<ToolModel, 'name' | 'title' | 'annotations' | 'ui' | 'icons' | 'cache'> {
+): Pick<ToolModel, 'name' | 'title' | 'annotations' | 'ui' | 'task' | 'taskAfterInput' | 'icons' | 'cache'> {
   if (!isValidName(name)) {
     problems.add(
       'OMCG0008',
@@ -236,7 +236,7 @@ export function toolHead(
   }
   const icons = iconsOf(options.icons, where, problems);
   const cache = cacheOf(options.cache, where, problems);
-  return { name, title: options.title, annotations: annotationsOf(options), ui, ...(icons && { icons }), ...(cache && { cache }) };
+  return { name, title: options.title, annotations: annotationsOf(options), ui, ...(options.task && { task: options.task }), ...(options.taskAfterInput !== undefined && { taskAfterInput: options.taskAfterInput }), ...(icons && { icons }), ...(cache && { cache }) };
 }
 
 /** `@Complete` completes prompt arguments and template variables; MCP has no completion for tool arguments. */

@@ -406,6 +406,11 @@ export class Catalog {
     return this.prompts.size > 0;
   }
 
+  /** Whether a tool can run as a task. */
+  get usesTasks(): boolean {
+    return [...this.tools.values()].some((t) => t.model.task !== undefined);
+  }
+
   /** Whether the server opts in to MCP Apps: a tool names a UI resource, or one is registered. */
   get usesApps(): boolean {
     this.apps ??= this.uiResources.size > 0 || [...this.tools.values()].some((t) => t.model.ui !== undefined);

@@ -10,6 +10,7 @@ import {
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { TaskCreated } from './task-handlers';
 
 /**
  * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the
@@ -231,7 +232,14 @@ export class HotPath {
 
   /** What `Server`'s handler wrapper makes of the handler's answer, or `REDISPATCH` for the SDK's input-required shim. */
   private async answer(request: HotRequest, handler: HotHandler, ctx: ServerContext): Promise<unknown> {
-    const result = await handler({ method: request.method, params: request.params }, ctx);
+    let result: unknown;
+    try {
+      result = await handler({ method: request.method, params: request.params }, ctx);
+    } catch (thrown) {
+      // A tools/call that created a task answers with it, unchecked (CatalogServer's wrapper does the same).
+      if (thrown instanceof TaskCreated) return thrown.result;
+      throw thrown;
+    }
     if (isInputRequiredResult(result)) return REDISPATCH;
     if (request.method !== 'tools/call' || plainlyValidToolResult(result)) return result;
     return this.host.checkToolResult(result);

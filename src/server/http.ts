@@ -2,15 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HEADER_MISMATCH, type HeaderRejection } from './param-headers';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, classifyInboundRequest, createMcpHandler, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
+import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/node';
 import { Log } from '../log';
 import type { CorsOptions, HttpAuthOptions } from './auth/options';
 import { ResourceServer } from './auth/resource-server';
 import { Cors } from './cors';
 import { InMemoryEventStore, type EventStore } from './event-store';
 import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
+import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan, valueNestsDeeperThan } from './json-depth';
 import { SessionTable } from './sessions';
+import { webRequestOf, writeWebResponse } from './web';
 
 /**
  * Streamable HTTP for both eras on one endpoint: 2026-07-28 requests (they carry the `_meta` envelope) go
@@ -123,12 +125,19 @@ async function readJson(req: IncomingMessage, res: ServerResponse, limit: number
     req.destroy();
     return undefined;
   }
+  const text = bytes.toString('utf8');
+  let body: unknown;
   try {
-    return { body: JSON.parse(bytes.toString('utf8')) };
+    body = JSON.parse(text);
   } catch {
     jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
     return undefined;
   }
+  if (textNestsDeeperThan(text, MAX_BODY_DEPTH)) {
+    jsonRpcError(res, 400, -32600, TOO_DEEP);
+    return undefined;
+  }
+  return { body };
 }
 
 const ROUTE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -160,30 +169,6 @@ function metadata(req: IncomingMessage, res: ServerResponse, server: ResourceSer
     return;
   }
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(server.metadata()));
-}
-
-function headerOf(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/**
- * Whether the SDK's `isLegacyRequest` would route this request to 2025-era serving: the same classification
- * (`classifyInboundRequest` over the method, the three MCP headers and the parsed body), read from Node's own
- * request instead of a web `Request` built (and its body serialised again) for every request.
- */
-function isLegacy(req: IncomingMessage, body: unknown): boolean {
-  const httpMethod = (req.method ?? 'GET').toUpperCase();
-  // A POST without a JSON body is left to the session path, which answers it (the SDK's `no-json-body` step).
-  if (httpMethod === 'POST' && body === undefined) return true;
-  const outcome = classifyInboundRequest({
-    httpMethod,
-    protocolVersionHeader: headerOf(req, 'mcp-protocol-version'),
-    mcpMethodHeader: headerOf(req, 'mcp-method'),
-    mcpNameHeader: headerOf(req, 'mcp-name'),
-    ...(body !== undefined && { body }),
-  });
-  return outcome.kind === 'legacy';
 }
 
 function opensSession(body: unknown): boolean {
@@ -329,7 +314,12 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
     onerror: log.transportFailure,
   });
   const inFlight = new InFlight();
-  const modern = toNodeHandler(modernHandler, { maxRequestBodySize: limit });
+  /** The SDK's web-standard handler, given the parsed body beside a body-less `Request`. */
+  const modern = async (req: IncomingMessage, res: ServerResponse, request: Request, body: unknown, gone: AbortSignal) => {
+    const authInfo = (req as IncomingMessage & { auth?: SdkAuthInfo }).auth;
+    const response = await modernHandler.fetch(request, { parsedBody: body, ...(authInfo !== undefined && { authInfo }) });
+    await writeWebResponse(res, response, gone);
+  };
   const sessions = new SessionTable(serving.session, {
     maxSessions: options.maxSessions,
     idleTimeoutMs: options.sessionIdleTimeoutMs,
@@ -383,6 +373,7 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
       return;
     }
     let body: unknown = parsed?.body;
+    if (parsed && valueNestsDeeperThan(body, MAX_BODY_DEPTH)) return jsonRpcError(res, 400, -32600, TOO_DEEP);
     if (req.method === 'POST' && !parsed) {
       const read = await readJson(req, res, limit);
       if (!read) return;
@@ -398,14 +389,12 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
     }
     if (inFlight.refuses(req, body)) return refuseWhileDraining(req, res);
     inFlight.track(req, res, body);
-    if (!stateless) {
-      // A framework's parsed body is serialised again by the SDK's transports: one that cannot be (a BigInt) fails
-      // here, as a handler error answered 500. A body read here came from JSON.parse and always can be.
-      if (parsed) JSON.stringify(body);
-      if (isLegacy(req, body)) return legacy(req, res, body, owner);
-    }
+    const leaving = new AbortController();
+    res.once('close', () => leaving.abort());
+    const request = webRequestOf(req, leaving.signal);
+    if (!stateless && (await isLegacyRequest(request, body, { maxRequestBodySize: limit }))) return legacy(req, res, body, owner);
     if (refusedParamHeaders(rules, req, res, body)) return;
-    return modern(req, res, body);
+    return modern(req, res, request, body, leaving.signal);
   }
 
   return {

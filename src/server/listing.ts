@@ -10,6 +10,7 @@ export interface ToolListing {
   readonly inputSchema: JsonSchema;
   readonly outputSchema?: JsonSchema;
   readonly annotations?: Readonly<Record<string, unknown>>;
+  readonly execution?: { readonly taskSupport: 'optional' | 'required' };
   readonly icons?: readonly Icon[];
   readonly _meta?: { readonly ui: { readonly resourceUri: string; readonly visibility: readonly string[] } };
 }
@@ -23,6 +24,7 @@ export function listingOf(tool: ToolModel, apps: boolean): ToolListing {
   const output = outputSchemaOf(tool.result);
   if (output) entry.outputSchema = output;
   if (tool.annotations) entry.annotations = { ...tool.annotations };
+  if (tool.task) entry.execution = { taskSupport: tool.task };
   if (tool.icons) entry.icons = tool.icons;
   if (apps && tool.ui) entry._meta = { ui: { resourceUri: tool.ui.resourceUri, visibility: [...tool.ui.visibility] } };
   return entry as unknown as ToolListing;

@@ -19,6 +19,7 @@ import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog, type CatalogKind } from './catalog';
+import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio';
 import type { HttpAddress, HttpEndpoint, HttpHandler, HttpHandlerOptions, HttpServing, ServeHttpOptions } from './http';
 import type { ToolListing } from './listing';
 import { routeByOpening } from './opening';
@@ -26,6 +27,7 @@ import { followBus, listChangedEvent } from './live';
 import { checkPageSizes, Pager, type PageSizes } from './pages';
 import type { ToolModel } from '../schema/model';
 import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol';
+import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks';
 import { Telemetry, type Network } from './telemetry';
 import type { TelemetryOptions } from './telemetry-options';
 
@@ -67,6 +69,13 @@ export interface McpServerOptions {
    * in-process bus. Give a shared one (over your pub/sub) when several processes serve one catalog.
    */
   readonly eventBus?: ServerEventBus;
+  /**
+   * Where tasks (tools run with `@Tool({ task })`) are kept: default an {@link InMemoryTaskStore}. Give a shared
+   * one when several processes serve one endpoint.
+   */
+  readonly taskStore?: TaskStore;
+  /** How long tasks are kept and how often clients are asked to poll. */
+  readonly tasks?: TaskOptions;
   /**
    * Where masked failures, output-schema mismatches, compile failures, timeouts and transport failures are
    * written: anything with `error`, `warn`, `info` and `debug` (console, pino, winston). Default: one line
@@ -120,6 +129,23 @@ function requestStateKey(secret: string | Uint8Array | undefined): string | Uint
 const HTTP: Network = { transport: 'tcp', protocol: 'http' };
 
 /**
+ * Options of {@link McpServer.serveStdio}.
+ * @example await server.serveStdio({ maxMessageBytes: 32 * 1024 * 1024 });
+ */
+export interface ServeStdioOptions {
+  /** The largest message (one line on stdin) in bytes; a larger one stops the server. Default 10 MiB. */
+  readonly maxMessageBytes?: number;
+}
+
+function checkMaxMessageBytes(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_MESSAGE_BYTES;
+  if (!Number.isSafeInteger(value) || value < 1024) {
+    throw new TypeError(`serveStdio({ maxMessageBytes }) takes a whole number of bytes from 1024, for example { maxMessageBytes: 32 * 1024 * 1024 }; got ${String(value)}.`);
+  }
+  return value;
+}
+
+/**
  * The HTTP endpoint's modules (the SDK's Node adapter with Hono, auth, sessions), loaded when a server first
  * serves HTTP: a stdio server never pays for them at start-up.
  */
@@ -163,6 +189,7 @@ export class McpServer {
   private readonly codec: RequestStateCodec;
   private readonly pager: Pager;
   private readonly bus: ServerEventBus;
+  private readonly tasks: TaskRunner;
   private readonly cache: CacheHint;
   private readonly open = new Set<Served>();
 
@@ -184,6 +211,7 @@ export class McpServer {
     this.codec = createRequestStateCodec({ key });
     this.pager = new Pager(typeof key === 'string' ? Buffer.from(key) : key, options.pageSize);
     this.bus = options.eventBus ?? new InMemoryServerEventBus();
+    this.tasks = new TaskRunner(options.taskStore ?? new InMemoryTaskStore(), options.tasks);
     this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 
@@ -341,10 +369,25 @@ export class McpServer {
 
   /**
    * Serves this process's stdin and stdout (both eras). Write logs to stderr: stdout carries the protocol.
+   * A line that is not JSON is answered with a parse error (-32700); a message over `maxMessageBytes` stops
+   * the process with exit code 1 and one line on stderr saying so.
    * @example await server.serveStdio();
    */
-  async serveStdio(): Promise<void> {
-    await this.connect(new StdioServerTransport());
+  async serveStdio(options: ServeStdioOptions = {}): Promise<void> {
+    const maxMessageBytes = checkMaxMessageBytes(options.maxMessageBytes);
+    const input = guardStdin(process.stdin, {
+      maxMessageBytes,
+      output: process.stdout,
+      onNotJson: () => this.log.warn('A stdio line that is not JSON was answered with a parse error (-32700)', { event: 'transport.failed' }),
+      onTooLarge: () => {
+        // Written straight to stderr, whatever the logger: the process is about to end because of it.
+        process.stderr.write(`${tooLargeMessage(maxMessageBytes)}\n`);
+        process.exitCode = 1;
+        void this.close().finally(() => process.exit(1));
+      },
+    });
+    // The guard passes whole lines within the limit, so the SDK's own buffer limit is never the one hit.
+    await this.connect(new StdioServerTransport(input, process.stdout, { maxBufferSize: 2 * maxMessageBytes + 2 }));
   }
 
   /**
@@ -384,6 +427,7 @@ export class McpServer {
     const open = [...this.open];
     this.open.clear();
     await Promise.all(open.map((o) => o.close()));
+    await this.tasks.closeAll();
   }
 
   /**
@@ -397,6 +441,7 @@ export class McpServer {
     const open = [...this.open];
     this.open.clear();
     await Promise.all(open.map((o) => (o.shutdown ? o.shutdown(deadlineMs) : o.close())));
+    await this.tasks.closeAll();
   }
 
   /** On the first of these signals, shuts down, then lets the signal take its default course (exit). */
@@ -422,6 +467,7 @@ export class McpServer {
       codec: this.codec,
       pager: this.pager,
       log: this.log,
+      tasks: this.tasks,
       cache: this.cache,
     });
     this.telemetry?.instrument(server, network);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -22,9 +23,11 @@ import { promptResult, resourceResult } from '../invoke/contents';
 import type { Log } from '../log';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
 import { verifiedCallerOf } from './auth/caller';
-import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog } from './catalog';
+import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from './catalog';
 import type { ListName, Pager } from './pages';
 import { HotPath, invalidToolResult, type HotHandler, type HotHost, type HotMethod } from './hot-path';
+import { TASKS_EXTENSION, TaskCreated, callAsTask, installTaskHandlers, notifyStatus, type TaskRequests } from './task-handlers';
+import { MODERN_REVISION, type TaskRunner } from './tasks';
 import { forRevision, serverInfoFor } from './revisions';
 import type { Icon } from '../decorators/listing-options';
 import type { CacheHint } from '../schema/listing-metadata';
@@ -44,6 +47,7 @@ export interface ProtocolSettings {
   readonly codec: RequestStateCodec;
   readonly pager: Pager;
   readonly log: Log;
+  readonly tasks: TaskRunner;
 }
 
 type Capabilities = Readonly<Record<string, unknown>> | undefined;
@@ -53,8 +57,24 @@ function capabilitiesOf(catalog: Catalog): ServerCapabilities {
   if (catalog.hasResources) capabilities.resources = { subscribe: true, listChanged: true };
   if (catalog.hasPrompts) capabilities.prompts = { listChanged: true };
   if (catalog.hasResources || catalog.hasPrompts) capabilities.completions = {};
-  if (catalog.usesApps) capabilities.extensions = { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } };
+  const extensions: NonNullable<ServerCapabilities['extensions']> = {};
+  if (catalog.usesApps) extensions[APPS_EXTENSION] = { mimeTypes: [APP_MIME_TYPE] };
+  if (catalog.usesTasks) {
+    // Both revisions' declarations; CatalogServer.getCapabilities advertises the one of the served revision.
+    (capabilities as Record<string, unknown>).tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    extensions[TASKS_EXTENSION] = {};
+  }
+  if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
   return capabilities;
+}
+
+/** The capabilities as a revision advertises them: tasks as the 2025-11-25 `tasks` entry or the 2026-07-28 extension. */
+function advertisedIn(modern: boolean, capabilities: ServerCapabilities): ServerCapabilities {
+  const { tasks, extensions, ...rest } = capabilities as ServerCapabilities & { tasks?: unknown };
+  if (tasks === undefined) return capabilities;
+  if (modern) return { ...rest, extensions } as ServerCapabilities;
+  const { [TASKS_EXTENSION]: _modern, ...others } = extensions ?? {};
+  return (Object.keys(others).length > 0 ? { ...rest, tasks, extensions: others } : { ...rest, tasks }) as ServerCapabilities;
 }
 
 /** The caller as this request sees it: the 2026-07-28 envelope, else what `initialize` negotiated. */
@@ -68,9 +88,12 @@ function callerOf(server: Server, ctx: ServerContext) {
   };
 }
 
+function extensionsOf(capabilities: Capabilities): Capabilities {
+  return capabilities?.extensions as Capabilities;
+}
+
 function negotiatedApps(capabilities: Capabilities): boolean {
-  const extensions = capabilities?.extensions as Capabilities;
-  return extensions !== undefined && extensions[APPS_EXTENSION] !== undefined;
+  return extensionsOf(capabilities)?.[APPS_EXTENSION] !== undefined;
 }
 
 /** The `RequestContext` of one request, from the SDK's handler context. */
@@ -199,6 +222,26 @@ export class CatalogServer extends Server implements HotHost {
   private readonly releases: (() => void)[] = [];
   private readonly hotHandlers = new Map<HotMethod, HotHandler>([['ping', () => ({})]]);
   private hot: HotPath | undefined;
+  private followsTasks = false;
+  /** Names this connection as the owner of its tasks when it has no HTTP session id (stdio, in-process). */
+  readonly connectionId = randomUUID();
+
+  /** Whether this instance serves protocol revision 2026-07-28 or later. */
+  get modern(): boolean {
+    const version = this.getNegotiatedProtocolVersion();
+    return version !== undefined && version >= MODERN_REVISION;
+  }
+
+  override getCapabilities(): ServerCapabilities {
+    return advertisedIn(this.modern, super.getCapabilities());
+  }
+
+  /** Sends this 2025-era connection the status of its tasks from now on (once). */
+  followTasks(runner: TaskRunner, owner: string): void {
+    if (this.followsTasks) return;
+    this.followsTasks = true;
+    this.onClosed(notifyStatus(this, runner, owner));
+  }
 
   /** Runs `release` once when the connection closes (it stops following the event bus, for one). */
   onClosed(release: () => void): void {
@@ -231,6 +274,14 @@ export class CatalogServer extends Server implements HotHost {
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const wrapped = super._wrapHandler(method, handler);
     if (method === 'initialize') return async (request, ctx) => withRevisionServerInfo(await wrapped(request, ctx));
+    // A tools/call that created a task answers with it, which the SDK's CallToolResult check would refuse.
+    if (method === 'tools/call') {
+      return (request, ctx) =>
+        wrapped(request, ctx).catch((thrown: unknown) => {
+          if (thrown instanceof TaskCreated) return thrown.result;
+          throw thrown;
+        });
+    }
     return (request, ctx) => {
       precheck(method, request);
       return wrapped(request, ctx);
@@ -318,6 +369,32 @@ function listed<T extends object>(server: Server, ctx: ServerContext, catalog: C
   return withCacheFields(result, mostCareful(hints, settings.cache), true);
 }
 
+/**
+ * What the task methods need of a request. A 2025-era task belongs to its HTTP session, else its connection; a
+ * 2026-07-28 task (no session there) to its verified caller, else to anyone who holds its unguessable id.
+ */
+function taskRequestsOf(server: CatalogServer): TaskRequests {
+  return {
+    modern: (ctx) => callerOf(server, ctx).modern,
+    declared: (ctx) => extensionsOf(callerOf(server, ctx).clientCapabilities)?.[TASKS_EXTENSION] !== undefined,
+    ownerOf: (ctx) => {
+      if (!callerOf(server, ctx).modern) return ctx.sessionId ?? server.connectionId;
+      const auth = verifiedCallerOf(ctx.http?.authInfo);
+      return auth ? `caller:${auth.clientId}:${auth.subject ?? ''}` : 'anyone';
+    },
+    contextOf: (ctx) => contextInitOf(server, ctx),
+  };
+}
+
+/** Starts a task for a `tools/call` when the tool and the request call for one (throws it as {@link TaskCreated}). */
+async function startTaskOf(server: CatalogServer, tool: RegisteredTool, params: unknown, ctx: ServerContext, runner: TaskRunner): Promise<void> {
+  const requests = taskRequestsOf(server);
+  const created = await callAsTask(tool, params as Readonly<Record<string, unknown>>, ctx, runner, requests);
+  if (!created) return;
+  if (!requests.modern(ctx)) server.followTasks(runner, requests.ownerOf(ctx));
+  throw new TaskCreated(created);
+}
+
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
 function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings): void {
   server.handleHot('tools/list', (req, ctx) => {
@@ -328,6 +405,7 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
   server.handleHot('tools/call', async (req, ctx) => {
     const tool = catalog.tool(req.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
+    if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings.tasks);
     // Tool calls answer errors as results; only `requireInput` rejects.
     return tool.call(req.params.arguments, contextInitOf(server, ctx)).catch((error: unknown) => {
       if (error instanceof InputRequired) return inputRequiredOf(error, settings.codec);
@@ -431,6 +509,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
   });
   server.onerror = settings.log.transportFailure;
   installToolHandlers(server, catalog, settings);
+  if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, catalog, taskRequestsOf(server));
   if (catalog.hasResources) installResourceHandlers(server, catalog, settings);
   if (catalog.hasPrompts) installPromptHandlers(server, catalog, settings);
   if (catalog.hasResources || catalog.hasPrompts) installCompletionHandler(server, catalog, settings);

@@ -18,6 +18,8 @@ export interface StdinGuard {
   readonly maxMessageBytes: number;
   /** Where parse errors are answered: the transport's stdout. */
   readonly output: Writable;
+  /** A line that is not JSON was answered with a parse error. */
+  readonly onNotJson: () => void;
   /** A line outgrew `maxMessageBytes`: nothing more is read after this. */
   readonly onTooLarge: () => void;
 }
@@ -39,6 +41,7 @@ export function guardStdin(input: Readable, guard: StdinGuard): Readable {
       JSON.parse(text);
     } catch {
       guard.output.write(PARSE_ERROR);
+      guard.onNotJson();
       return;
     }
     push(Buffer.concat([line, Buffer.from('\n')]));

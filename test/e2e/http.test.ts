@@ -151,6 +151,34 @@ describe('wrong, missing, hostile and oversized input', () => {
     expect(JSON.parse(reply.body)).toMatchObject({ error: { code: -32700 } });
   });
 
+  it('answers a body nested 5,000 levels deep with 400 and a JSON-RPC error (not 500)', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const reply = await send('POST', JSON_HEADERS, initialize().replace('"capabilities":{}', `"capabilities":{},"x":${deep}`));
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Bad Request: the request body nests objects and arrays more than 1000 levels deep.' }, id: null });
+  });
+
+  it('accepts a body nested 1,000 levels deep, and a deeper one inside a string', async () => {
+    const deepString = JSON.stringify('['.repeat(5000));
+    const reply = await send('POST', JSON_HEADERS, initialize().replace('"capabilities":{}', `"capabilities":{},"x":${deepString}`));
+    expect(reply.status).toBe(200);
+    const nested = `${'['.repeat(996)}${']'.repeat(996)}`; // four levels are the message's own
+    const again = await send('POST', JSON_HEADERS, initialize().replace('"capabilities":{}', `"capabilities":{"x":${nested}}`));
+    expect(again.status).toBe(200);
+  });
+
+  it('hands the parsed message to the SDK without serialising it again', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } } });
+    const stringify = jest.spyOn(JSON, 'stringify');
+    let serialisedRequests: unknown[] = [];
+    const reply = await send('POST', { ...JSON_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'add' }, body).finally(() => {
+      serialisedRequests = stringify.mock.calls.filter(([value]) => (value as { method?: unknown } | null)?.method === 'tools/call');
+      stringify.mockRestore();
+    });
+    expect(messages(reply)[0]).toMatchObject({ result: { content: [{ type: 'text', text: '3' }] } });
+    expect(serialisedRequests).toEqual([]);
+  });
+
   it('answers an unknown method with -32601', async () => {
     const sessionId = await openSession();
     const reply = await send('POST', { ...JSON_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/explode', params: {} }));

@@ -25,6 +25,15 @@ describe('McpModule (no transport)', () => {
     await app.close();
   });
 
+  it('passes the server icons and the cache default on to the server', async () => {
+    const icons = [{ src: 'https://example.com/docket.png', mimeType: 'image/png' }];
+    const app = await boot([McpModule.forRoot({ name: 'docket', version: '1', transport: 'none', icons, cache: { ttlMs: 1_000, scope: 'public' } })], []);
+    const server = app.get(McpServer);
+    expect(JSON.stringify(server.info)).toBe(JSON.stringify({ name: 'docket', version: '1', icons }));
+    expect(server.options.cache).toEqual({ ttlMs: 1_000, scope: 'public' });
+    await app.close();
+  });
+
   it('maps class-validator errors of DTO records to argument paths', async () => {
     const app = await boot([McpModule.forRoot({ name: 'docket', version: '1', transport: 'none' })], [DocketRepository, DocketService]);
     const result = await app.get(McpServer).callTool('open_case', {

@@ -5,6 +5,7 @@ import { Field, Int32, Param, Prompt, Resource, RequestContext, Tool } from '../
 import { Catalog } from '../../src/server/catalog';
 import { createProtocolServer, type CatalogServer } from '../../src/server/protocol';
 import { Pager } from '../../src/server/pages';
+import { InMemoryTaskStore, TaskRunner } from '../../src/server/tasks';
 import { Log } from '../../src/log';
 
 /**
@@ -94,7 +95,7 @@ class Peer {
 
   static async open(catalog: Catalog, hot: boolean): Promise<Peer> {
     const key = new Uint8Array(32).fill(7);
-    const server = createProtocolServer(catalog, { info: { name: 's', version: '1' }, codec: createRequestStateCodec({ key }), pager: new Pager(key, undefined), log: Log.silent, cache: { ttlMs: 0, scope: 'private' } });
+    const server = createProtocolServer(catalog, { info: { name: 's', version: '1' }, codec: createRequestStateCodec({ key }), pager: new Pager(key, undefined), log: Log.silent, cache: { ttlMs: 0, scope: 'private' }, tasks: new TaskRunner(new InMemoryTaskStore()) });
     if (hot) server.answerHotRequests();
     const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
     const peer = new Peer(server, clientEnd);

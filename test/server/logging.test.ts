@@ -132,8 +132,14 @@ describe('failures are logged, never sent', () => {
   it('an HTTP handler error, answered 500, is logged instead of swallowed', async () => {
     const { logger, entries } = capture();
     const mcp = new McpServer({ name: 'log', version: '1' }, { logger }).createHttpHandler({ validateHost: false });
-    // A framework's parsed body that cannot be serialised again makes the SDK's request conversion throw.
-    const http = createServer((req, res) => void mcp.handle(req, res, { body: { jsonrpc: '2.0', id: 1n, method: 'tools/list' } }));
+    // A framework's parsed body whose property throws when read: nothing the endpoint does with it can succeed.
+    const hostile = Object.defineProperty({ id: 1, method: 'tools/list' }, 'jsonrpc', {
+      enumerable: true,
+      get(): never {
+        throw new TypeError('the body cannot be read');
+      },
+    });
+    const http = createServer((req, res) => void mcp.handle(req, res, { body: hostile }));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const { port } = http.address() as AddressInfo;
     const response = await fetch(`http://127.0.0.1:${port}/mcp?token=abc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

@@ -2,7 +2,7 @@ import { Description, McpServer, Param, Prompt, RequestContext, Resource, Tool, 
 
 /**
  * What the MCP conformance suite (@modelcontextprotocol/conformance) calls by name: the 2025-11-25
- * "everything" scenarios and the 2026-07-28 multi-round-trip (input-required) ones.
+ * "everything" scenarios, the 2026-07-28 multi-round-trip (input-required) ones and the tasks extension's.
  */
 
 /** A 1x1 PNG. */
@@ -11,6 +11,17 @@ export const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8
 export const WAV = 'UklGRigAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQQAAAAAAAAA';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits `ms`, or less when `signal` aborts first (a cancelled task). */
+function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 const text = (value: string) => ({ type: 'text', text: value });
 
 const nameSchema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
@@ -253,6 +264,56 @@ export class InputRequiredTools {
   }
 }
 
+/**
+ * The tasks extension's fixtures (SEP-2663, 2026-07-28): tools that run as tasks when the client declared
+ * `io.modelcontextprotocol/tasks`, ask for input while they run, or fail.
+ */
+export class TaskTools {
+  @Tool({ description: 'Greets by name, at once (never a task)' })
+  greet(@Description('Who to greet') name: string): string {
+    return `Hello, ${name}!`;
+  }
+
+  @Tool({ description: 'Sleeps for the given seconds, then answers; runs as a task', task: 'optional' })
+  async slowCompute(@Description('How long to work') seconds: number, @Description('A label echoed back') label: string = '', signal?: AbortSignal): Promise<string> {
+    await sleepUnlessAborted(seconds * 1000, signal);
+    return `Computed ${label} in ${seconds}s`;
+  }
+
+  @Tool({ description: 'Fails with a tool error after a second; only runs as a task', task: 'required' })
+  async failingJob(): Promise<string> {
+    await sleep(1000);
+    throw new ToolError('The job failed, as it always does.');
+  }
+
+  @Tool({ description: 'Asks for input with a request that is no input request: its task fails with a protocol error', task: 'optional' })
+  protocolErrorJob(ctx: RequestContext): string {
+    return ctx.requireInput({ broken: { method: 'tools/list' } });
+  }
+
+  @Tool({ description: 'Asks for confirmation while it runs as a task, then deletes', task: 'optional' })
+  confirmDelete(@Description('The file to delete') filename: string, ctx: RequestContext): string {
+    if (!accepted(ctx.inputResponse('confirm'))) ctx.requireInput({ confirm: { ...confirm, params: { ...confirm.params, message: `Delete ${filename}?` } } });
+    return `Deleted ${filename}`;
+  }
+
+  @Tool({ description: 'Asks two questions at once while it runs as a task', task: 'optional' })
+  multiInput(ctx: RequestContext): string {
+    const first = accepted(ctx.inputResponse('first'));
+    const second = accepted(ctx.inputResponse('second'));
+    if (!first || !second) ctx.requireInput({ first: askName('First name?'), second: askName('Second name?') });
+    return `Got ${String(first.name)} and ${String(second.name)}`;
+  }
+
+  @Tool({ description: 'Asks for a name by multi-round trip, then runs as a task', task: 'required', taskAfterInput: true })
+  async testToolWithTask(ctx: RequestContext): Promise<string> {
+    const answer = accepted(ctx.inputResponse('user_name'));
+    if (!answer) ctx.requireInput({ user_name: askName('What is your name?') });
+    await sleep(200);
+    return `Hello, ${String(answer.name)}, from a task!`;
+  }
+}
+
 export class ConformanceResources {
   @Resource('test://static-text', { description: 'A static text resource', mimeType: 'text/plain' })
   staticText(): string {
@@ -380,6 +441,7 @@ export function conformanceServer(): McpServer {
     .add(new ContentTools())
     .add(new ContextTools())
     .add(new InputRequiredTools())
+    .add(new TaskTools())
     .add(new ConformanceResources())
     .add(new ConformancePrompts())
     .add(new ChangingPrompts())

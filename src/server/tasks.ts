@@ -1,0 +1,411 @@
+import { randomUUID } from 'node:crypto';
+import type { TaskStatus } from '@modelcontextprotocol/server';
+import { InputRequired, type InputRequest, type RequestContextInit } from '../request-context';
+
+/**
+ * Long-running tool calls as tasks: a `tools/call` answers at once with a task, the tool runs on, and the client
+ * polls it. Task records are plain JSON kept in a {@link TaskStore}, so any process sharing the store can answer
+ * for a task; the running calls (their abort controllers) live in the process that runs them, which hears of a
+ * cancellation through the store's {@link TaskStore.watch}. The wire shapes of both revisions are in
+ * `task-wire.ts`; the methods in `task-handlers.ts`.
+ */
+
+/**
+ * The caller of the `tools/call` that created a task, as the tool's `RequestContext` sees it on every run.
+ * @example
+ * const caller: TaskCaller = { protocolVersion: '2026-07-28', clientInfo: { name: 'inspector', version: '1.0.0' } };
+ */
+export interface TaskCaller {
+  readonly protocolVersion?: string;
+  readonly sessionId?: string;
+  readonly clientInfo?: RequestContextInit['clientInfo'];
+  readonly clientCapabilities?: Readonly<Record<string, unknown>>;
+  readonly auth?: RequestContextInit['auth'];
+}
+
+/**
+ * A JSON-RPC error a task failed with (status `failed`).
+ * @example
+ * const error: TaskError = { code: -32603, message: 'The task failed.' };
+ */
+export interface TaskError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/**
+ * One task as stored: plain JSON, so a shared store can keep it as text.
+ * @example
+ * const row = JSON.stringify(await store.get(taskId)); // what a shared store keeps
+ */
+export interface TaskRecord {
+  readonly taskId: string;
+  readonly status: TaskStatus;
+  readonly statusMessage?: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  /** ISO 8601. */
+  readonly lastUpdatedAt: string;
+  /** How long the task is kept after it was created, in milliseconds; `null` for as long as the store keeps it. */
+  readonly ttl: number | null;
+  /** The polling interval suggested to the client, in milliseconds. */
+  readonly pollInterval?: number;
+  /** Who may see the task: the 2025-era session or connection, or the 2026-07-28 caller. */
+  readonly owner: string;
+  /** The call the task runs: run again with the client's answers when it asked for input. */
+  readonly call: { readonly name: string; readonly arguments?: unknown };
+  readonly caller: TaskCaller;
+  /** The tool's result (a `CallToolResult`) once the task completed. */
+  readonly result?: unknown;
+  /** Why the task failed, when it failed for a reason other than its tool's own error result. */
+  readonly error?: TaskError;
+  /** The requests the client has yet to answer (status `input_required`), by key. */
+  readonly inputRequests?: Readonly<Record<string, InputRequest>>;
+  /** The answers the client gave so far in this round, by key. */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /** The state the tool passed to `requireInput`, handed back with the answers. Never sent to a client. */
+  readonly requestState?: unknown;
+}
+
+/**
+ * A change to a task: its new status and whatever goes with it. Fields not named keep their value.
+ * @example
+ * await store.update(taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' });
+ */
+export type TaskUpdate = Pick<TaskRecord, 'status'> &
+  Partial<Pick<TaskRecord, 'statusMessage' | 'result' | 'error' | 'inputRequests' | 'inputResponses' | 'requestState'>>;
+
+/**
+ * Where tasks are kept (`McpServerOptions.taskStore`). The default is an {@link InMemoryTaskStore}; implement this
+ * over a shared store (Redis, a database) so every process of a deployment answers for every task. Records are
+ * plain JSON. A task past its `ttl` (counted from `createdAt`) must no longer be returned, and a task in a final
+ * status (`completed`, `failed`, `cancelled`) never changes again.
+ * @example
+ * import { InMemoryTaskStore, McpServer, type TaskStore } from 'onemodelcontext';
+ *
+ * const store: TaskStore = new InMemoryTaskStore();
+ * const server = new McpServer({ name: 'jobs', version: '1.0.0' }, { taskStore: store });
+ */
+export interface TaskStore {
+  /** Stores a new task; resolves once a `get` of it (from any process) finds it. */
+  create(task: TaskRecord): Promise<void>;
+  /** The task, or `undefined` when unknown or expired. */
+  get(taskId: string): Promise<TaskRecord | undefined>;
+  /**
+   * Applies a change and stamps `lastUpdatedAt`, unless the task is unknown, expired or already in a final
+   * status; resolves with the task as stored afterwards (`undefined` when unknown or expired).
+   */
+  update(taskId: string, change: TaskUpdate): Promise<TaskRecord | undefined>;
+  /** The owner's live tasks, oldest first. */
+  list(owner: string): Promise<readonly TaskRecord[]>;
+  /**
+   * Calls `listener` with every task created or changed, by this process or any other sharing the store (a
+   * cancellation made elsewhere reaches the process running the task this way). Returns the function that stops it.
+   */
+  watch(listener: (task: TaskRecord) => void): () => void;
+}
+
+/** The statuses a task never leaves. */
+const FINAL: ReadonlySet<TaskStatus> = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
+
+/** Whether a task ended (`completed`, `failed` or `cancelled`). */
+export function isFinal(task: TaskRecord): boolean {
+  return FINAL.has(task.status);
+}
+
+/**
+ * The default {@link TaskStore}: this process's memory. A task is dropped once its `ttl` has passed.
+ * @example
+ * import { InMemoryTaskStore, McpServer } from 'onemodelcontext';
+ *
+ * const server = new McpServer({ name: 'jobs', version: '1.0.0' }, { taskStore: new InMemoryTaskStore() });
+ */
+export class InMemoryTaskStore implements TaskStore {
+  private readonly tasks = new Map<string, TaskRecord>();
+  private readonly listeners = new Set<(task: TaskRecord) => void>();
+
+  /** `now` is the clock expiry reads (milliseconds since the epoch). */
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async create(task: TaskRecord): Promise<void> {
+    this.expire();
+    this.tasks.set(task.taskId, task);
+    this.emit(task);
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    this.expire();
+    return this.tasks.get(taskId);
+  }
+
+  async update(taskId: string, change: TaskUpdate): Promise<TaskRecord | undefined> {
+    const task = await this.get(taskId);
+    if (!task || isFinal(task)) return task;
+    const updated: TaskRecord = { ...task, ...change, lastUpdatedAt: new Date(this.now()).toISOString() };
+    this.tasks.set(taskId, updated);
+    this.emit(updated);
+    return updated;
+  }
+
+  async list(owner: string): Promise<readonly TaskRecord[]> {
+    this.expire();
+    return [...this.tasks.values()].filter((t) => t.owner === owner);
+  }
+
+  watch(listener: (task: TaskRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  private emit(task: TaskRecord): void {
+    for (const listener of this.listeners) listener(task);
+  }
+
+  private expire(): void {
+    const now = this.now();
+    for (const [id, task] of this.tasks) if (task.ttl !== null && Date.parse(task.createdAt) + task.ttl <= now) this.tasks.delete(id);
+  }
+}
+
+/**
+ * Settings of task handling (`McpServerOptions.tasks`).
+ * @example
+ * new McpServer({ name: 'jobs', version: '1.0.0' }, { tasks: { maxTtlMs: 600_000, pollIntervalMs: 1_000 } });
+ */
+export interface TaskOptions {
+  /** How long a task is kept after it was created when the client asks for no `ttl`, and the most it may ask for; default one hour. */
+  readonly maxTtlMs?: number;
+  /** The polling interval suggested to clients, in milliseconds; default 500. */
+  readonly pollIntervalMs?: number;
+}
+
+/** One run of a task's tool: its signal, and the client's answers and the tool's state when it asked for input. */
+export interface TaskRun {
+  readonly signal: AbortSignal;
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  readonly requestState?: unknown;
+}
+
+/** Runs the task's tool once; resolves with its `CallToolResult`, rejects with `InputRequired` when it asks for input. */
+export type TaskWork = (run: TaskRun) => Promise<unknown>;
+
+/** What a new task is: whose, which call, for whom, how long it is kept. */
+export interface NewTask {
+  readonly owner: string;
+  readonly call: TaskRecord['call'];
+  readonly caller: TaskCaller;
+  /** The `ttl` the client asked for, if any (2025-11-25). */
+  readonly ttl?: unknown;
+}
+
+/** The first protocol revision with the tasks extension (SEP-2663) in place of the 2025-11-25 task methods. */
+export const MODERN_REVISION = '2026-07-28';
+
+/** Whether a caller speaks 2026-07-28 or later (revisions compare as text). */
+export function isModernCaller(caller: TaskCaller): boolean {
+  return caller.protocolVersion !== undefined && caller.protocolVersion >= MODERN_REVISION;
+}
+
+/**
+ * Runs tasks in this process: creates the record, runs the tool with its own `AbortSignal` (the request that
+ * created the task has long been answered), records how it ended, parks it while it waits for input and runs it
+ * again with the answers, and cancels on request. `watch` hears every change of every task in the store.
+ */
+export class TaskRunner {
+  private readonly running = new Map<string, AbortController>();
+  private readonly waiters = new Map<string, (() => void)[]>();
+  private readonly watchers = new Set<(task: TaskRecord) => void>();
+  private unwatch: (() => void) | undefined;
+  readonly maxTtlMs: number;
+  readonly pollIntervalMs: number;
+
+  constructor(
+    readonly store: TaskStore,
+    options: TaskOptions = {},
+  ) {
+    this.maxTtlMs = options.maxTtlMs ?? 3_600_000;
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.follow();
+  }
+
+  /** Listens to the store (again, after `closeAll`). */
+  private follow(): void {
+    this.unwatch ??= this.store.watch((task) => this.changed(task));
+  }
+
+  /** Calls `listener` on every change of a task; returns the function that stops it. */
+  watch(listener: (task: TaskRecord) => void): () => void {
+    this.watchers.add(listener);
+    return () => void this.watchers.delete(listener);
+  }
+
+  /** Creates a task and starts the work; resolves with the task once it is stored. */
+  async start(task: NewTask, work: TaskWork, first: Omit<TaskRun, 'signal'> = {}): Promise<TaskRecord> {
+    this.follow();
+    const now = new Date().toISOString();
+    const asked = typeof task.ttl === 'number' && Number.isFinite(task.ttl) && task.ttl > 0 ? Math.floor(task.ttl) : this.maxTtlMs;
+    const record: TaskRecord = {
+      taskId: randomUUID(),
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttl: Math.min(asked, this.maxTtlMs),
+      pollInterval: this.pollIntervalMs,
+      owner: task.owner,
+      call: task.call,
+      caller: task.caller,
+    };
+    await this.store.create(record);
+    this.run(record, work, first);
+    return record;
+  }
+
+  /** The owner's task, or `undefined` when unknown, expired or another's. */
+  async find(owner: string, taskId: string): Promise<TaskRecord | undefined> {
+    const task = await this.store.get(taskId);
+    return task && task.owner === owner ? task : undefined;
+  }
+
+  /** Cancels the owner's task: records it cancelled (the process running it aborts its signal on hearing so). */
+  async cancel(owner: string, taskId: string): Promise<TaskRecord | 'unknown' | 'ended'> {
+    const task = await this.find(owner, taskId);
+    if (!task) return 'unknown';
+    if (isFinal(task)) return 'ended';
+    const cancelled = await this.store.update(taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' });
+    return cancelled ?? 'unknown';
+  }
+
+  /**
+   * Takes the client's answers to a task waiting for input (2026-07-28 `tasks/update`); once every pending
+   * request is answered the tool runs again with all of them. Answers to keys not asked for are ignored.
+   * `workOf` gives the work of a task (its tool), or `undefined` when the tool is no longer served.
+   */
+  async answer(owner: string, taskId: string, responses: Readonly<Record<string, unknown>>, workOf: (task: TaskRecord) => TaskWork | undefined): Promise<TaskRecord | undefined> {
+    const task = await this.find(owner, taskId);
+    if (!task || task.status !== 'input_required' || !task.inputRequests) return task;
+    const pending = { ...task.inputRequests };
+    const answered = { ...task.inputResponses };
+    for (const key of Object.keys(responses)) {
+      if (!Object.prototype.hasOwnProperty.call(pending, key)) continue;
+      answered[key] = responses[key];
+      delete pending[key];
+    }
+    if (Object.keys(pending).length > 0) return this.store.update(taskId, { status: 'input_required', inputRequests: pending, inputResponses: answered });
+    const work = workOf(task);
+    if (!work) return this.store.update(taskId, { status: 'failed', ...failure(-32602, `The tool '${task.call.name}' is no longer served.`) });
+    const resumed = await this.store.update(taskId, { status: 'working', inputRequests: undefined, inputResponses: undefined, requestState: undefined });
+    if (resumed?.status === 'working') this.run(resumed, work, { inputResponses: answered, requestState: task.requestState });
+    return resumed;
+  }
+
+  /** The owner's task once it ended (waits while it runs); `undefined` when unknown or expired. */
+  async settled(owner: string, taskId: string, signal: AbortSignal): Promise<TaskRecord | undefined> {
+    for (;;) {
+      const task = await this.find(owner, taskId);
+      if (!task || isFinal(task)) return task;
+      if (signal.aborted) throw signal.reason;
+      // Woken by any change the store reports; the timer covers a store that reports late.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, this.pollIntervalMs);
+        function done(): void {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        }
+        const list = this.waiters.get(taskId) ?? [];
+        list.push(done);
+        this.waiters.set(taskId, list);
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+
+  /** Aborts every task running here (the server is closing); their records say cancelled. */
+  async closeAll(): Promise<void> {
+    const ids = [...this.running.keys()];
+    await Promise.all(ids.map((id) => this.store.update(id, { status: 'cancelled', statusMessage: 'The server closed.' })));
+    for (const id of ids) this.running.get(id)?.abort(new Error('The server closed.'));
+    this.running.clear();
+    this.unwatch?.();
+    this.unwatch = undefined;
+    for (const id of [...this.waiters.keys()]) this.wake(id);
+  }
+
+  private run(task: TaskRecord, work: TaskWork, input: Omit<TaskRun, 'signal'>): void {
+    const controller = new AbortController();
+    this.running.set(task.taskId, controller);
+    void this.settle(task, work, { ...input, signal: controller.signal });
+  }
+
+  private async settle(task: TaskRecord, work: TaskWork, run: TaskRun): Promise<void> {
+    let change: TaskUpdate;
+    try {
+      change = outcomeOf(task, await work(run));
+    } catch (error) {
+      change = error instanceof InputRequired ? parked(task, error) : { status: 'failed', ...failure(-32603, 'The task failed.') };
+    }
+    this.running.delete(task.taskId);
+    // A cancelled task stays cancelled: the store refuses changes after a final status.
+    if (!run.signal.aborted) await this.store.update(task.taskId, change);
+  }
+
+  private changed(task: TaskRecord): void {
+    if (isFinal(task)) {
+      this.running.get(task.taskId)?.abort(new Error('The task was cancelled.'));
+      this.running.delete(task.taskId);
+    }
+    for (const listener of this.watchers) listener(task);
+    this.wake(task.taskId);
+  }
+
+  private wake(taskId: string): void {
+    for (const done of this.waiters.get(taskId) ?? []) done();
+    this.waiters.delete(taskId);
+  }
+}
+
+function failure(code: number, message: string, data?: unknown): Pick<TaskRecord, 'statusMessage' | 'error'> {
+  return { statusMessage: message, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+/**
+ * How a run that returned ended. On 2026-07-28 a tool's error result is a completed task (`result.isError`);
+ * 2025-11-25 reports it as a failed task whose result `tasks/result` still returns.
+ */
+function outcomeOf(task: TaskRecord, result: unknown): TaskUpdate {
+  const isError = (result as { isError?: unknown } | undefined)?.isError === true;
+  return { status: isError && !isModernCaller(task.caller) ? 'failed' : 'completed', result };
+}
+
+/** What each input request needs the client to have declared. */
+const INPUT_CAPABILITIES: Readonly<Record<string, string>> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+/**
+ * A task whose tool asked for input: `input_required` with the requests, which the client answers with
+ * `tasks/update` (2026-07-28). It fails instead when the client cannot answer: on 2025-11-25 (no way to give a
+ * task input), for a request that is no input request, or one whose capability the client did not declare.
+ */
+function parked(task: TaskRecord, signal: InputRequired): TaskUpdate {
+  if (!isModernCaller(task.caller)) {
+    return { status: 'failed', ...failure(-32603, 'The tool asked for input, which protocol revision 2025-11-25 cannot give a task.') };
+  }
+  const declared = task.caller.clientCapabilities ?? {};
+  for (const [key, request] of Object.entries(signal.inputRequests)) {
+    const capability = INPUT_CAPABILITIES[request.method];
+    if (capability === undefined) return { status: 'failed', ...failure(-32603, `The tool asked for input '${key}' with '${request.method}', which is no input request.`) };
+    if (declared[capability] === undefined) {
+      return {
+        status: 'failed',
+        ...failure(-32021, `The tool asked for input '${key}' (${request.method}), but the client did not declare '${capability}'.`, {
+          requiredCapabilities: { [capability]: {} },
+        }),
+      };
+    }
+  }
+  return { status: 'input_required', statusMessage: 'Waiting for input from the client.', inputRequests: signal.inputRequests, inputResponses: {}, requestState: signal.requestState };
+}
