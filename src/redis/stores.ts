@@ -2,6 +2,7 @@ import type Redis from 'ioredis';
 import { ensureConnected, loggerOf, watchConnection, type RedisLogger } from './connect';
 import { RedisEventBus } from './event-bus';
 import { RedisEventStore } from './event-store';
+import { RedisTaskStore } from './task-store';
 
 /** Options of {@link connectRedis}. */
 export interface RedisStoresOptions {
@@ -16,6 +17,8 @@ export interface RedisStoresOptions {
   readonly connectTimeoutMs?: number;
   /** SSE events are kept this long after a stream's last event, for resumption. Default 5 minutes. */
   readonly eventTtlMs?: number;
+  /** How long a task without a `ttl` of its own is kept. Default 24 hours. */
+  readonly maxTaskTtlMs?: number;
   /** Most events kept per SSE stream. Default 1,000. */
   readonly maxEventsPerStream?: number;
   /** Default: one line per event on stderr; `false` silences. */
@@ -28,6 +31,8 @@ export interface RedisStores {
   readonly eventBus: RedisEventBus;
   /** `serveHttp({ eventStore })`: SSE events for `Last-Event-ID` resumption, kept in Redis. */
   readonly eventStore: RedisEventStore;
+  /** `McpServerOptions.taskStore`: tasks polled, fetched and cancelled through any instance. */
+  readonly taskStore: RedisTaskStore;
   /** For `serveHttp({ health: { ready } })`: false while either connection to Redis is down. */
   readonly ready: () => boolean;
   /** Stops listening and closes the pub/sub connection (the client you passed stays open). */
@@ -40,7 +45,7 @@ export interface RedisStores {
  * @example
  * import Redis from 'ioredis';
  * const redis = await connectRedis({ client: new Redis(process.env.REDIS_URL!) });
- * const server = new McpServer({ name: 'weather', version: '1.0.0' }, { eventBus: redis.eventBus });
+ * const server = new McpServer({ name: 'weather', version: '1.0.0' }, { eventBus: redis.eventBus, taskStore: redis.taskStore });
  * await server.serveHttp({ port: 3000, eventStore: redis.eventStore, health: { ready: redis.ready } });
  */
 export async function connectRedis(options: RedisStoresOptions): Promise<RedisStores> {
@@ -56,12 +61,16 @@ export async function connectRedis(options: RedisStoresOptions): Promise<RedisSt
     const eventBus = new RedisEventBus({ publisher: client, subscriber, channel: `${prefix}events`, logger });
     await eventBus.start();
     const eventStore = new RedisEventStore({ client, prefix, ttlMs: options.eventTtlMs, maxEventsPerStream: options.maxEventsPerStream });
+    const taskStore = new RedisTaskStore({ client, subscriber, prefix, maxTtlMs: options.maxTaskTtlMs, logger });
+    await taskStore.start();
     return {
       eventBus,
       eventStore,
+      taskStore,
       ready: () => client.status === 'ready' && subscriber.status === 'ready',
       async close() {
         await eventBus.stop();
+        await taskStore.stop();
         subscriber.disconnect();
       },
     };

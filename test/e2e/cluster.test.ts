@@ -168,7 +168,7 @@ async function heardAtLeast(heard: readonly string[], count: number): Promise<vo
   await until(() => heard.length >= count, 1_000);
 }
 
-describe('three instances sharing the event bus and the SSE event store through Redis', () => {
+describe('three instances sharing the event bus, the SSE event store and the task store through Redis', () => {
   let cluster: Cluster;
   beforeAll(async () => {
     cluster = await startCluster({ size: 3, redis: true, env: { SECRET } });
@@ -237,6 +237,38 @@ describe('three instances sharing the event bus and the SSE event store through 
     expect(progress).toEqual([2, 3, 4, 5]);
     const home = sessionId.split('.')[0];
     expect(events.at(-1)!.data).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: `${home}: done in 5` }] } });
+  });
+
+  it('polls and cancels through other instances a task started through one; the cancellation reaches the running tool', async () => {
+    const port = cluster.balancer.port;
+    // 2026-07-28 requests are spread round robin: each of the next three lands on another instance.
+    // `name` is the Mcp-Name header: the tool's name, or the task's id for the task methods.
+    const modern = async (method: string, params: Record<string, unknown>, name?: string) => {
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      };
+      const headers: Record<string, string> = { ...LEGACY_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) };
+      const reply = await open(port, 'POST', headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }));
+      await reply.ended;
+      const text = reply.text();
+      const json = text.trimStart().startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : eventsOf(text).at(-1)!.data;
+      if (json.error) throw new Error(`${method}: ${JSON.stringify(json.error)}`);
+      return json.result as Record<string, unknown>;
+    };
+    const task = await modern('tools/call', { name: 'vigil', arguments: { name: 'v1' } }, 'vigil');
+    expect(task).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = String(task.taskId);
+    await until(() => cluster.instances.some((i) => i.output().includes('vigil v1 started on')), 1_000);
+    const runner = cluster.instances.find((i) => i.output().includes('vigil v1 started on'))!;
+
+    expect(await modern('tasks/get', { taskId }, taskId)).toMatchObject({ taskId, status: 'working' });
+    await modern('tasks/cancel', { taskId }, taskId);
+    await until(() => runner.output().includes(`vigil v1 cancelled on ${runner.name}`), 1_000);
+    expect(runner.output()).toContain(`vigil v1 cancelled on ${runner.name}`);
+    expect(await modern('tasks/get', { taskId }, taskId)).toMatchObject({ taskId, status: 'cancelled' });
+    expect(cluster.instances.filter((i) => i.output().includes('vigil v1 started'))).toEqual([runner]);
   });
 
   it('refuses to start an instance whose Redis does not answer, saying so', async () => {

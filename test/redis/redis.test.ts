@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import type { ServerEvent } from '@modelcontextprotocol/server';
-import { connectRedis, RedisEventBus, RedisEventStore, RedisUnavailableError, type RedisStores } from '../../src/redis';
+import type { TaskRecord } from '../../src';
+import { connectRedis, RedisEventBus, RedisEventStore, RedisTaskStore, RedisUnavailableError, type RedisStores } from '../../src/redis';
 import { freePort, startRedis, type Redis as RedisServer } from '../e2e/support/cluster';
 
 /**
@@ -173,6 +174,72 @@ describe('Redis unavailable', () => {
     await until(
       () => lines.some((l) => l.startsWith(`error: commands: lost the connection to Redis at 127.0.0.1:${own.port} (`)),
       'the lost connection to be logged',
+    );
+  });
+});
+
+describe('RedisTaskStore', () => {
+  const task = (taskId: string, owner: string, ttl: number | null): TaskRecord => ({
+    taskId,
+    status: 'working',
+    createdAt: new Date().toISOString(),
+    lastUpdatedAt: new Date().toISOString(),
+    ttl,
+    owner,
+    call: { name: 'vigil', arguments: { name: taskId } },
+    caller: {} as TaskRecord['caller'],
+  });
+
+  it('shares tasks between instances: one creates, another reads, lists and cancels, and the first hears it', async () => {
+    const [a, b] = [await instance('tasks-a:'), await instance('tasks-a:')];
+    const heardOnA: string[] = [];
+    a.taskStore.watch((t) => void heardOnA.push(`${t.taskId} ${t.status}`));
+    await a.taskStore.create(task('t1', 'alice', 60_000));
+    await a.taskStore.create(task('t2', 'bob', 60_000));
+    expect((await b.taskStore.get('t1'))?.call).toEqual({ name: 'vigil', arguments: { name: 't1' } });
+    expect((await b.taskStore.list('alice')).map((t) => t.taskId)).toEqual(['t1']);
+    expect((await b.taskStore.update('t1', { status: 'cancelled' }))?.status).toBe('cancelled');
+    await until(() => heardOnA.includes('t1 cancelled'), 'the cancellation on the first instance');
+    // A final status is never left, whoever tries.
+    expect((await a.taskStore.update('t1', { status: 'completed' }))?.status).toBe('cancelled');
+    expect(await b.taskStore.get('nope')).toBeUndefined();
+    expect(await b.taskStore.update('nope', { status: 'cancelled' })).toBeUndefined();
+  });
+
+  it('expires a task with its ttl, from the key and from its owner\'s list, and caps tasks without one', async () => {
+    const stores_ = await instance('tasks-b:');
+    await stores_.taskStore.create(task('short', 'carol', 150));
+    await stores_.taskStore.create(task('forever', 'carol', null));
+    const raw = client();
+    await raw.connect();
+    expect(await raw.pttl('tasks-b:task:short')).toBeLessThanOrEqual(150);
+    expect(await raw.pttl('tasks-b:task:forever')).toBeGreaterThan(23 * 60 * 60_000);
+    expect(await raw.pttl('tasks-b:tasks-of:carol')).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await stores_.taskStore.get('short')).toBeUndefined();
+    expect((await stores_.taskStore.list('carol')).map((t) => t.taskId)).toEqual(['forever']);
+    expect(await raw.zrange('tasks-b:tasks-of:carol', 0, -1)).toEqual(['forever']);
+  });
+
+  it('ignores, with a warning, a message on its channel that is not a task', async () => {
+    const { lines, logger } = recorder();
+    const subscriber = client();
+    const store = new RedisTaskStore({ client: client(), subscriber, prefix: 'tasks-c:', logger });
+    await store.start();
+    const heard: unknown[] = [];
+    store.watch((t) => void heard.push(t));
+    const raw = client();
+    await raw.connect();
+    await raw.publish('tasks-c:tasks', '{"origin":"x","task":{"__proto__":{"polluted":true}}}');
+    await until(() => lines.length > 0, 'the warning');
+    expect(lines).toEqual(['warn: tasks: ignored a message on tasks-c:tasks that is not a task of this library.']);
+    expect(heard).toEqual([]);
+    await store.stop();
+  });
+
+  it('refuses a maxTtlMs that is not a positive whole number', () => {
+    expect(() => new RedisTaskStore({ client: client(), subscriber: client(), maxTtlMs: 0 })).toThrow(
+      'RedisTaskStore needs maxTtlMs as a whole number of milliseconds from 1, for example { maxTtlMs: 3_600_000 }; got 0.',
     );
   });
 });

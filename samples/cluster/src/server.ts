@@ -1,4 +1,4 @@
-import { Int32, McpServer, Param, RequestContext, Resource, Tool, type ServerEventBus } from 'onemodelcontext';
+import { Int32, McpServer, Param, RequestContext, Resource, Tool, type ServerEventBus, type TaskStore } from 'onemodelcontext';
 
 /** The server every instance runs: tools that show which instance answered, long calls and multi-round input. */
 
@@ -49,9 +49,9 @@ export class ClusterDemo {
   }
 }
 
-export function clusterServer(route: string, requestStateSecret: string | undefined, eventBus?: ServerEventBus): McpServer {
+export function clusterServer(route: string, requestStateSecret: string | undefined, shared?: { eventBus: ServerEventBus; taskStore: TaskStore }): McpServer {
   const demo = new ClusterDemo(route);
-  const server = new McpServer({ name: 'cluster-demo', version: '1.0.0' }, { requestStateSecret, eventBus }).add(demo);
+  const server = new McpServer({ name: 'cluster-demo', version: '1.0.0' }, { requestStateSecret, eventBus: shared?.eventBus, taskStore: shared?.taskStore }).add(demo);
   demo.server = server;
   return server;
 }

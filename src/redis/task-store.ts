@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import type Redis from 'ioredis';
+import type { TaskRecord, TaskStore, TaskUpdate } from '../index';
+import { loggerOf, type RedisLogger } from './connect';
+
+/** Options of {@link RedisTaskStore}. */
+export interface RedisTaskStoreOptions {
+  /** Runs commands. */
+  readonly client: Redis;
+  /** Hears the other instances' task changes; a connection of its own (it may be the event bus's subscriber). */
+  readonly subscriber: Redis;
+  /** Prefix of every key and channel. Default `onemodelcontext:`. */
+  readonly prefix?: string;
+  /** How long a task without a `ttl` of its own is kept after it was created. Default 24 hours. */
+  readonly maxTtlMs?: number;
+  /** Default: one line per event on stderr; `false` silences. */
+  readonly logger?: RedisLogger | false;
+}
+
+interface Envelope {
+  readonly origin: string;
+  readonly task: TaskRecord;
+}
+
+const FINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/** Replaces the value only if it is still the one read (optimistic concurrency), keeping its TTL. */
+const COMPARE_AND_SET = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') return 1 else return 0 end`;
+
+/** How many times an update is retried when another process changed the task between read and write. */
+const MAX_ATTEMPTS = 20;
+
+/**
+ * A `TaskStore` over Redis, for several instances serving one catalog: a task started through one instance is
+ * polled, fetched and cancelled through any other, and the cancellation reaches the instance running the tool
+ * (through a pub/sub channel its `watch` listens to). Each task is one key expiring with the task's `ttl`; each
+ * owner's list is a sorted set expiring with its newest task, so nothing outlives its tasks. Updates are
+ * compare-and-set, so two instances changing one task never lose a change, and a final status is never left.
+ * @example
+ * const tasks = new RedisTaskStore({ client: redis, subscriber: redis.duplicate() });
+ * await tasks.start();
+ * const server = new McpServer({ name: 'jobs', version: '1.0.0' }, { taskStore: tasks });
+ */
+export class RedisTaskStore implements TaskStore {
+  private readonly listeners = new Set<(task: TaskRecord) => void>();
+  private readonly origin = randomUUID();
+  private readonly prefix: string;
+  private readonly channel: string;
+  private readonly maxTtlMs: number;
+  private readonly log: RedisLogger;
+  private readonly onMessage = (channel: string, text: string) => {
+    if (channel !== this.channel) return;
+    const envelope = parseEnvelope(text);
+    if (!envelope) return this.log.warn(`tasks: ignored a message on ${this.channel} that is not a task of this library.`);
+    if (envelope.origin !== this.origin) this.deliver(envelope.task);
+  };
+
+  constructor(private readonly options: RedisTaskStoreOptions) {
+    this.prefix = options.prefix ?? 'onemodelcontext:';
+    this.channel = `${this.prefix}tasks`;
+    const maxTtlMs = options.maxTtlMs ?? 24 * 60 * 60_000;
+    if (!Number.isSafeInteger(maxTtlMs) || maxTtlMs < 1) {
+      throw new TypeError(`RedisTaskStore needs maxTtlMs as a whole number of milliseconds from 1, for example { maxTtlMs: 3_600_000 }; got ${String(maxTtlMs)}.`);
+    }
+    this.maxTtlMs = maxTtlMs;
+    this.log = loggerOf(options.logger);
+  }
+
+  /** Listens to the other instances' task changes; resolves once Redis confirmed the subscription. */
+  async start(): Promise<void> {
+    this.options.subscriber.on('message', this.onMessage);
+    await this.options.subscriber.subscribe(this.channel);
+  }
+
+  /** Stops listening (the connections stay yours to close). */
+  async stop(): Promise<void> {
+    this.listeners.clear();
+    this.options.subscriber.off('message', this.onMessage);
+    if (this.options.subscriber.status === 'ready') await this.options.subscriber.unsubscribe(this.channel);
+  }
+
+  async create(task: TaskRecord): Promise<void> {
+    const ttl = this.ttlOf(task);
+    const index = this.indexOf(task.owner);
+    await this.options.client
+      .multi()
+      .set(this.keyOf(task.taskId), JSON.stringify(task), 'PX', ttl)
+      .zadd(index, Date.parse(task.createdAt), task.taskId)
+      .pexpire(index, ttl, 'GT')
+      .pexpire(index, ttl, 'NX')
+      .exec()
+      .then(failed);
+    this.share(task);
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    const text = await this.options.client.get(this.keyOf(taskId));
+    return text === null ? undefined : (JSON.parse(text) as TaskRecord);
+  }
+
+  async update(taskId: string, change: TaskUpdate): Promise<TaskRecord | undefined> {
+    const key = this.keyOf(taskId);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const before = await this.options.client.get(key);
+      if (before === null) return undefined;
+      const task = JSON.parse(before) as TaskRecord;
+      if (FINAL.has(task.status)) return task;
+      const updated: TaskRecord = { ...task, ...change, lastUpdatedAt: new Date().toISOString() };
+      const text = JSON.stringify(updated);
+      if ((await this.options.client.eval(COMPARE_AND_SET, 1, key, before, text)) === 1) {
+        this.share(updated);
+        return updated;
+      }
+    }
+    throw new Error(`tasks: task ${taskId} changed ${MAX_ATTEMPTS} times while it was being updated; the update was not applied.`);
+  }
+
+  async list(owner: string): Promise<readonly TaskRecord[]> {
+    const index = this.indexOf(owner);
+    const ids = await this.options.client.zrange(index, 0, -1);
+    if (ids.length === 0) return [];
+    const texts = await this.options.client.mget(ids.map((id) => this.keyOf(id)));
+    const gone = ids.filter((_, i) => texts[i] === null);
+    if (gone.length > 0) await this.options.client.zrem(index, ...gone);
+    return texts.filter((t): t is string => t !== null).map((t) => JSON.parse(t) as TaskRecord);
+  }
+
+  watch(listener: (task: TaskRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Local listeners hear a change at once, the other instances through the channel. */
+  private share(task: TaskRecord): void {
+    this.deliver(task);
+    this.options.client
+      .publish(this.channel, JSON.stringify({ origin: this.origin, task } satisfies Envelope))
+      .catch((error: Error) => this.log.error(`tasks: could not tell the other instances that task ${task.taskId} is ${task.status} (${error.message}).`));
+  }
+
+  private deliver(task: TaskRecord): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(task);
+      } catch (error) {
+        this.log.error(`tasks: a listener failed on task ${task.taskId}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  /** Milliseconds the task is kept from now: its own `ttl` from its creation, or `maxTtlMs`. */
+  private ttlOf(task: TaskRecord): number {
+    const until = Date.parse(task.createdAt) + (task.ttl ?? this.maxTtlMs);
+    return Math.max(1, Math.min(until - Date.now(), this.maxTtlMs));
+  }
+
+  private keyOf(taskId: string): string {
+    return `${this.prefix}task:${taskId}`;
+  }
+
+  private indexOf(owner: string): string {
+    return `${this.prefix}tasks-of:${owner}`;
+  }
+}
+
+function parseEnvelope(text: string): Envelope | undefined {
+  try {
+    const envelope = JSON.parse(text) as Envelope;
+    if (typeof envelope?.origin !== 'string' || typeof envelope.task?.taskId !== 'string' || typeof envelope.task.status !== 'string') return undefined;
+    return envelope;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Throws the first error of a transaction's replies. */
+function failed(results: [Error | null, unknown][] | null): void {
+  if (results === null) throw new Error('tasks: the Redis transaction was discarded.');
+  const error = results.find(([e]) => e !== null)?.[0];
+  if (error) throw error;
+}
