@@ -6,7 +6,7 @@ import { availableParallelism, tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { nginxConfig } from '../samples/cluster/src/nginx';
 import Redis from 'ioredis';
-import { InMemoryServerEventBus, type ServerEventBus } from '../src';
+import { InMemoryServerEventBus, InMemoryTaskStore, type ServerEventBus, type TaskRecord, type TaskStore } from '../src';
 import { connectRedis } from '../src/redis';
 import { validOrder } from './order';
 
@@ -212,6 +212,22 @@ async function busMicros(publisher: ServerEventBus, listener: ServerEventBus, ev
   return micros;
 }
 
+/** Mean microseconds of one task's store traffic as a task tool makes it: create, one poll, complete. */
+async function taskMicros(store: TaskStore, tasks: number): Promise<number> {
+  const once = async (i: number) => {
+    const now = new Date().toISOString();
+    const taskId = `bench-${i}-${Math.random()}`;
+    const task: TaskRecord = { taskId, status: 'working', createdAt: now, lastUpdatedAt: now, ttl: 60_000, owner: 'bench', call: { name: 'place_order', arguments: validOrder() }, caller: {} as TaskRecord['caller'] };
+    await store.create(task);
+    await store.get(taskId);
+    await store.update(taskId, { status: 'completed', result: { content: [{ type: 'text', text: 'ok' }] } });
+  };
+  for (let i = 0; i < 200; i++) await once(i);
+  const start = performance.now();
+  for (let i = 0; i < tasks; i++) await once(1000 + i);
+  return ((performance.now() - start) * 1000) / tasks;
+}
+
 async function sharedStoreCosts(redisServer: string): Promise<void> {
   const redis = await startRedis(redisServer);
   try {
@@ -227,6 +243,8 @@ async function sharedStoreCosts(redisServer: string): Promise<void> {
     const a = await connectRedis({ client: new Redis(redis.url, { lazyConnect: true }), prefix: 'bench:', logger: false });
     const b = await connectRedis({ client: new Redis(redis.url, { lazyConnect: true }), prefix: 'bench:', logger: false });
     const crossing = await busMicros(a.eventBus, b.eventBus, 2000);
+    const taskInMemory = await taskMicros(new InMemoryTaskStore(), 2000);
+    const taskInRedis = await taskMicros(a.taskStore, 2000);
     await a.close();
     await b.close();
 
@@ -235,6 +253,8 @@ async function sharedStoreCosts(redisServer: string): Promise<void> {
     console.log(`  2025-era tools/call, Redis SSE event store       ${inRedis.toFixed(0).padStart(8)} µs   (+${(inRedis - inMemory).toFixed(0)} µs per call, ${(inRedis / inMemory).toFixed(2)}x)`);
     console.log(`  event, in-process bus (publish to listener)      ${local2.toFixed(1).padStart(8)} µs`);
     console.log(`  event, Redis bus (one instance to another)       ${crossing.toFixed(0).padStart(8)} µs`);
+    console.log(`  task (create, poll, complete), in-memory store   ${taskInMemory.toFixed(1).padStart(8)} µs`);
+    console.log(`  task (create, poll, complete), Redis store       ${taskInRedis.toFixed(0).padStart(8)} µs`);
   } finally {
     redis.stop();
   }

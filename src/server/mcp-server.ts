@@ -352,6 +352,7 @@ export class McpServer {
       legacy: async (view) => {
         legacy = true;
         const server = this.connectionServer('legacy', network);
+        server.answerHotRequests();
         this.track(server);
         server.onClosed(() => this.open.delete(server));
         await server.connect(view);
@@ -481,6 +482,11 @@ export class McpServer {
   }
 
   private httpServing(): HttpServing {
-    return { session: () => this.connectionServer('legacy', HTTP), request: () => this.protocolServer(HTTP), bus: this.bus };
+    const session = () => {
+      const server = this.connectionServer('legacy', HTTP);
+      server.answerHotRequests();
+      return server;
+    };
+    return { session, request: () => this.protocolServer(HTTP), bus: this.bus };
   }
 }

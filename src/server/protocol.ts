@@ -11,6 +11,7 @@ import {
   type InputRequiredResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  type RequestTypeMap,
   type Result,
   type RequestStateCodec,
   type ServerCapabilities,
@@ -24,6 +25,7 @@ import { InputRequired, type LogLevel, type RequestContextInit } from '../reques
 import { verifiedCallerOf } from './auth/caller';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from './catalog';
 import type { ListName, Pager } from './pages';
+import { HotPath, invalidToolResult, type HotHandler, type HotHost, type HotMethod } from './hot-path';
 import { TASKS_EXTENSION, TaskCreated, callAsTask, installTaskHandlers, notifyStatus, type TaskRequests } from './task-handlers';
 import { MODERN_REVISION, type TaskRunner } from './tasks';
 import { forRevision, serverInfoFor } from './revisions';
@@ -195,9 +197,31 @@ function withRevisionServerInfo(result: Result): Result {
   return shown === serverInfo ? result : { ...result, serverInfo: shown };
 }
 
-/** The SDK `Server` with this library's parameter checks in front of every handler, and release hooks run on close. */
-export class CatalogServer extends Server {
+/** What a codec's result check answers (the SDK's `WireCodec.validateResult`). */
+type Checked = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: 'not-in-era' | 'invalid'; readonly message?: string };
+
+/** The part of the SDK's wire codec the hot path encodes with: the very functions `Protocol` answers through. */
+interface Codec {
+  readonly era: string;
+  validateResult(method: string, raw: unknown): Checked;
+  encodeResult(method: string, result: unknown, serverInfo: unknown): unknown;
+  encodeErrorCode(code: number): number;
+}
+
+/** The wire era of protocol revision 2026-07-28, as the SDK's codecs name it. */
+const MODERN_ERA = '2026-07-28';
+
+/** Keys that make a result something other than a `tools/call` answer (the SDK leaves such results contentless). */
+const FOREIGN_RESULT_KEYS = ['task', 'inputRequests', 'requestState'];
+
+/**
+ * The SDK `Server` with this library's parameter checks in front of every handler, release hooks run on close, and,
+ * on a 2025-era connection that asks for it, the hot requests answered below the SDK's dispatch (hot-path.ts).
+ */
+export class CatalogServer extends Server implements HotHost {
   private readonly releases: (() => void)[] = [];
+  private readonly hotHandlers = new Map<HotMethod, HotHandler>([['ping', () => ({})]]);
+  private hot: HotPath | undefined;
   private followsTasks = false;
   /** Names this connection as the owner of its tasks when it has no HTTP session id (stdio, in-process). */
   readonly connectionId = randomUUID();
@@ -224,7 +248,24 @@ export class CatalogServer extends Server {
     this.releases.push(release);
   }
 
+  /** Registers a hot method's handler with the SDK and keeps it for the hot path. */
+  handleHot<M extends Exclude<HotMethod, 'ping'>>(method: M, handler: (request: RequestTypeMap[M], ctx: ServerContext) => unknown): void {
+    this.setRequestHandler(method, handler as never);
+    this.hotHandlers.set(method, handler as unknown as HotHandler);
+  }
+
+  /** Answers the hot requests below the SDK's dispatch once connected; only for a connection that `initialize` opens. */
+  answerHotRequests(): void {
+    this.hot = new HotPath(this);
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    this.hot?.attach(transport);
+  }
+
   protected override _onclose(): void {
+    this.hot?.abortAll();
     super._onclose();
     for (const release of this.releases.splice(0)) release();
   }
@@ -245,6 +286,53 @@ export class CatalogServer extends Server {
       precheck(method, request);
       return wrapped(request, ctx);
     };
+  }
+
+  // HotHost: what the hot path asks of this connection.
+
+  hotHandler(method: HotMethod): HotHandler | undefined {
+    return this.hotHandlers.get(method);
+  }
+
+  legacyVersion(): string | undefined {
+    const version = this.getNegotiatedProtocolVersion();
+    return version !== undefined && this.codec().era !== MODERN_ERA ? version : undefined;
+  }
+
+  /**
+   * As `Server` decides for `ctx.mcpReq.log` on a 2025-era connection: the threshold `logging/setLevel` stored for
+   * the session, else the one stored without a session (its fields are public in JavaScript, private in the typings).
+   */
+  logSuppressed(level: string, sessionId: string | undefined): boolean {
+    if (!this.getCapabilities().logging) return true;
+    const { _loggingLevels: levels, LOG_LEVEL_SEVERITY: severity } = this as unknown as {
+      _loggingLevels: ReadonlyMap<string | undefined, string>;
+      LOG_LEVEL_SEVERITY: ReadonlyMap<string, number>;
+    };
+    const threshold = levels.get(sessionId) ?? levels.get(undefined);
+    return threshold !== undefined && severity.get(level)! < severity.get(threshold)!;
+  }
+
+  /** As `Server` checks a `tools/call` result: contentless results get `content: []`, then the era's schema. */
+  checkToolResult(result: unknown): unknown {
+    const plain = typeof result === 'object' && result !== null && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
+    const normalized = plain && plain.content === undefined && !FOREIGN_RESULT_KEYS.some((key) => key in plain) ? { ...plain, content: [] } : result;
+    const checked = this.codec().validateResult('tools/call', normalized);
+    if (checked.ok) return checked.value;
+    if (checked.reason === 'not-in-era') throw new ProtocolError(ProtocolErrorCode.InternalError, 'No wire schema for tools/call in the resolved era');
+    throw invalidToolResult(checked.message ?? '');
+  }
+
+  encodeResult(method: string, result: unknown): unknown {
+    return this.codec().encodeResult(method, result, this._outboundServerInfo());
+  }
+
+  encodeErrorCode(code: number): number {
+    return this.codec().encodeErrorCode(code);
+  }
+
+  private codec(): Codec {
+    return this._wireCodec() as unknown as Codec;
   }
 }
 
@@ -309,12 +397,12 @@ async function startTaskOf(server: CatalogServer, tool: RegisteredTool, params: 
 
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
 function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings): void {
-  server.setRequestHandler('tools/list', (req, ctx) => {
+  server.handleHot('tools/list', (req, ctx) => {
     const listings = listingsOf(catalog, ctx);
     const tools = negotiatedApps(callerOf(server, ctx).clientCapabilities) ? listings.tools : listings.plainTools;
     return listed(server, ctx, catalog, settings, { list: 'tools', field: 'tools', kind: 'tool', items: tools, keyOf: (t) => t.name, params: req.params }) as never;
   });
-  server.setRequestHandler('tools/call', async (req, ctx) => {
+  server.handleHot('tools/call', async (req, ctx) => {
     const tool = catalog.tool(req.params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
     if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings.tasks);
@@ -327,7 +415,7 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
 }
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
-function installResourceHandlers(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
+function installResourceHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings): void {
   server.setRequestHandler(
     'resources/list',
     (req, ctx) =>
@@ -345,7 +433,7 @@ function installResourceHandlers(server: Server, catalog: Catalog, settings: Pro
         params: req.params,
       }) as never,
   );
-  server.setRequestHandler('resources/read', (req, ctx) => {
+  server.handleHot('resources/read', (req, ctx) => {
     const uri = req.params.uri;
     return answer(settings, ctx, async () => {
       const found = catalog.findResource(uri);
@@ -364,12 +452,12 @@ function installResourceHandlers(server: Server, catalog: Catalog, settings: Pro
 }
 
 /** `prompts/list` and `prompts/get`. */
-function installPromptHandlers(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
+function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings): void {
   server.setRequestHandler(
     'prompts/list',
     (req, ctx) => listed(server, ctx, catalog, settings, { list: 'prompts', field: 'prompts', kind: 'prompt', items: listingsOf(catalog, ctx).prompts, keyOf: (p) => p.name, params: req.params }) as never,
   );
-  server.setRequestHandler('prompts/get', (req, ctx) => {
+  server.handleHot('prompts/get', (req, ctx) => {
     const prompt = catalog.prompt(req.params.name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
     return answer(settings, ctx, async () =>

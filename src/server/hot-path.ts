@@ -1,0 +1,293 @@
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  isInputRequiredResult,
+  type AuthInfo,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type ServerContext,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { TaskCreated } from './task-handlers';
+
+/**
+ * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the
+ * SDK's Protocol layer: `tools/call`, `tools/list`, `resources/read`, `prompts/get` and `ping`. The transport is
+ * still the SDK's (it frames, routes and streams the answers); only the dispatch between it and the handlers is ours.
+ *
+ * The SDK validates every inbound message with zod several times (classifying it, then the request schema twice,
+ * then the `tools/call` result) and builds a context of spread objects for each; for a tool call that is most of
+ * the server's cost. Here the envelope of these five methods is checked by hand, and the very handlers registered
+ * with the SDK are called with a context that carries what they read, and their answer is encoded by the SDK's own
+ * wire codec. The answers are the SDK's, byte for byte, by construction:
+ *
+ * - A request is taken only when the hand check proves the SDK's zod schemas would accept it as it is (a subset:
+ *   anything unusual, such as a 2026-07-28 envelope, `requestState`, a task, an unknown key, goes to the SDK), and
+ *   the decision is made before anything runs. Every error answer of a malformed request is therefore the SDK's.
+ * - A handler's error is encoded as the SDK encodes it; a `tools/call` result is checked by the SDK's codec unless it
+ *   is plainly valid (text blocks, structured content, `isError`, in the schema's key order).
+ * - A handler that answers `input_required` (a tool that called `requireInput`) is handed, with its original
+ *   message, to the SDK, whose multi-round-trip shim serves the 2025 era: that first round then runs a second time.
+ * - Cancellation and connection close abort a request's signal as the SDK does, and an aborted request is answered
+ *   with nothing.
+ */
+
+export type HotMethod = 'tools/call' | 'tools/list' | 'resources/read' | 'prompts/get' | 'ping';
+
+/** A request handler as registered with the SDK (`setRequestHandler(method, handler)`). */
+export type HotHandler = (request: { readonly method: string; readonly params?: Readonly<Record<string, unknown>> }, ctx: ServerContext) => unknown;
+
+type Params = Readonly<Record<string, unknown>>;
+
+/** What the hot path needs of its connection's SDK `Server` (`CatalogServer` provides it). */
+export interface HotHost {
+  readonly transport: Transport | undefined;
+  /** The handler registered for a hot method on this server, if any. */
+  hotHandler(method: HotMethod): HotHandler | undefined;
+  /** The negotiated 2025-era revision, `undefined` before `initialize` (or when the connection is not 2025-era). */
+  legacyVersion(): string | undefined;
+  /** Whether a log message of this level is below the threshold the client set (`logging/setLevel`). */
+  logSuppressed(level: string, sessionId: string | undefined): boolean;
+  notification(notification: { method: string; params?: Params }, options: { relatedRequestId: string | number }): Promise<void>;
+  request(request: { method: string; params?: Params }, options: { relatedRequestId: string | number }): Promise<unknown>;
+  /** The SDK's `tools/call` result check (normalisation and schema), as `Server` applies it. */
+  checkToolResult(result: unknown): unknown;
+  /** The SDK codec's `encodeResult` and `encodeErrorCode` for this connection. */
+  encodeResult(method: string, result: unknown): unknown;
+  encodeErrorCode(code: number): number;
+  onerror?: (error: Error) => void;
+}
+
+const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
+const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+function isPlainObject(value: unknown): value is Params {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+const isId = (value: unknown): value is string | number => typeof value === 'string' || Number.isSafeInteger(value);
+
+/** A record zod copies key by key: `__proto__` as an own key would become the copy's prototype instead. */
+function isCopyableRecord(value: unknown, values?: (v: unknown) => boolean): boolean {
+  if (!isPlainObject(value) || Object.prototype.hasOwnProperty.call(value, '__proto__')) return false;
+  return values === undefined || Object.values(value).every(values);
+}
+
+/** `params._meta` as the 2025-era `RequestMetaSchema` accepts it, without envelope or task keys. */
+function plainMeta(meta: unknown): boolean {
+  if (meta === undefined) return true;
+  if (!isPlainObject(meta)) return false;
+  for (const key of Object.keys(meta)) if (key.startsWith(ENVELOPE_PREFIX)) return false;
+  return meta.progressToken === undefined || isId(meta.progressToken);
+}
+
+/** Only these keys, each of them optional. */
+function onlyKeys(params: Params, allowed: ReadonlySet<string>): boolean {
+  for (const key of Object.keys(params)) if (!allowed.has(key)) return false;
+  return true;
+}
+
+const PARAM_KEYS: Readonly<Record<HotMethod, ReadonlySet<string>>> = {
+  ping: new Set(['_meta']),
+  'tools/list': new Set(['_meta', 'cursor']),
+  'tools/call': new Set(['_meta', 'name', 'arguments']),
+  'resources/read': new Set(['_meta', 'uri']),
+  'prompts/get': new Set(['_meta', 'name', 'arguments']),
+};
+
+/** Whether the method's own params schema accepts `params` (on top of the shared checks). */
+const PARAMS_ACCEPTED: Readonly<Record<HotMethod, (params: Params | undefined) => boolean>> = {
+  ping: () => true,
+  'tools/list': (p) => p?.cursor === undefined || typeof p.cursor === 'string',
+  'tools/call': (p) => typeof p?.name === 'string' && (p.arguments === undefined || isCopyableRecord(p.arguments)),
+  'resources/read': (p) => typeof p?.uri === 'string',
+  'prompts/get': (p) => typeof p?.name === 'string' && (p.arguments === undefined || isCopyableRecord(p.arguments, (v) => typeof v === 'string')),
+};
+
+function isHotMethod(method: unknown): method is HotMethod {
+  return typeof method === 'string' && Object.prototype.hasOwnProperty.call(PARAM_KEYS, method);
+}
+
+interface HotRequest {
+  readonly id: string | number;
+  readonly method: HotMethod;
+  readonly params?: Params;
+}
+
+/** The request, when the SDK's schemas certainly accept it as it is; `undefined` for anything else. */
+function hotRequest(message: unknown): HotRequest | undefined {
+  if (!isPlainObject(message) || !isHotMethod(message.method) || message.jsonrpc !== '2.0' || !isId(message.id)) return undefined;
+  if (!onlyKeys(message, MESSAGE_KEYS)) return undefined;
+  const params = message.params;
+  if (params !== undefined && !(isPlainObject(params) && onlyKeys(params, PARAM_KEYS[message.method]) && plainMeta(params._meta))) return undefined;
+  if (!PARAMS_ACCEPTED[message.method](params)) return undefined;
+  return { id: message.id, method: message.method, params };
+}
+
+/** A `tools/call` result the 2025-era schema passes through unchanged: text blocks, structured content, `isError`. */
+function plainlyValidToolResult(result: unknown): boolean {
+  if (!isPlainObject(result) || !Array.isArray(result.content)) return false;
+  const keys = Object.keys(result);
+  // The schema writes `content`, `structuredContent`, `isError` in this order; any other order or key goes to the SDK.
+  const order = ['content', 'structuredContent', 'isError'].filter((k) => k in result);
+  if (keys.length !== order.length || keys.some((k, i) => k !== order[i])) return false;
+  if (result.isError !== undefined && typeof result.isError !== 'boolean') return false;
+  if (result.structuredContent !== undefined && !isCopyableRecord(result.structuredContent)) return false;
+  return result.content.every((block: unknown) => {
+    if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
+    const blockKeys = Object.keys(block);
+    return blockKeys.length === 2 && blockKeys[0] === 'type' && blockKeys[1] === 'text';
+  });
+}
+
+const REDISPATCH = Symbol('redispatch');
+
+export class HotPath {
+  /** Requests in progress, by id, as the SDK keeps its own: cancellation aborts the latest of an id. */
+  private readonly inFlight = new Map<string | number, AbortController>();
+  private sdk: Transport['onmessage'];
+
+  constructor(private readonly host: HotHost) {}
+
+  /** Puts the hot path in front of the SDK's dispatch on a transport the SDK `Server` just connected to. */
+  attach(transport: Transport): void {
+    const sdk = transport.onmessage;
+    this.sdk = sdk;
+    transport.onmessage = (message, extra) => {
+      if (!this.take(message, extra)) sdk?.(message, extra);
+    };
+  }
+
+  /** Aborts every request in progress: the connection closed (the SDK does the same with its own). */
+  abortAll(): void {
+    const error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
+    const inFlight = [...this.inFlight.values()];
+    this.inFlight.clear();
+    for (const controller of inFlight) controller.abort(error);
+  }
+
+  /** Answers a hot request itself (`true`), or leaves the message to the SDK (`false`). */
+  private take(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): boolean {
+    const method = (message as { method?: unknown }).method;
+    if (method === 'notifications/cancelled') {
+      this.cancelled((message as { params?: unknown }).params);
+      return false;
+    }
+    if (!isHotMethod(method) || extra?.classification !== undefined || this.host.legacyVersion() === undefined) return false;
+    const request = hotRequest(message);
+    if (!request) return false;
+    // Retry material of the multi-round-trip flow is lifted by the SDK.
+    if (request.params && ('inputResponses' in request.params || 'requestState' in request.params)) return false;
+    const handler = this.host.hotHandler(request.method);
+    if (!handler) return false;
+    this.run(request, handler, message, extra);
+    return true;
+  }
+
+  /** `notifications/cancelled` for one of ours: abort it as the SDK's `_oncancel` does (the SDK still sees the message). */
+  private cancelled(params: unknown): void {
+    if (!isPlainObject(params) || !isId(params.requestId) || (params.reason !== undefined && typeof params.reason !== 'string')) return;
+    const controller = this.inFlight.get(params.requestId);
+    if (controller) void Promise.resolve().then(() => controller.abort(params.reason));
+  }
+
+  private run(request: HotRequest, handler: HotHandler, message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    const controller = new AbortController();
+    this.inFlight.set(request.id, controller);
+    const ctx = this.contextOf(request, controller.signal, extra?.authInfo);
+    const settled = () => {
+      if (this.inFlight.get(request.id) === controller) this.inFlight.delete(request.id);
+    };
+    Promise.resolve()
+      .then(() => this.answer(request, handler, ctx))
+      .then(
+        async (result) => {
+          if (controller.signal.aborted) return;
+          if (result === REDISPATCH) {
+            settled();
+            this.sdk?.(message, extra);
+            return;
+          }
+          let encoded: unknown;
+          try {
+            encoded = this.host.encodeResult(request.method, result);
+          } catch (error) {
+            this.host.onerror?.(new Error(`Failed to encode result for ${request.method}: ${String(error)}`));
+            return this.send({ jsonrpc: '2.0', id: request.id, error: { code: ProtocolErrorCode.InternalError, message: 'Internal error' } });
+          }
+          return this.send({ result: encoded, jsonrpc: '2.0', id: request.id } as JSONRPCMessage);
+        },
+        async (error: unknown) => {
+          if (controller.signal.aborted) return;
+          return this.send(this.errorResponse(request.id, error));
+        },
+      )
+      .catch((error: unknown) => this.host.onerror?.(new Error(`Failed to send response: ${String(error)}`)))
+      .finally(settled);
+  }
+
+  /** What `Server`'s handler wrapper makes of the handler's answer, or `REDISPATCH` for the SDK's input-required shim. */
+  private async answer(request: HotRequest, handler: HotHandler, ctx: ServerContext): Promise<unknown> {
+    let result: unknown;
+    try {
+      result = await handler({ method: request.method, params: request.params }, ctx);
+    } catch (thrown) {
+      // A tools/call that created a task answers with it, unchecked (CatalogServer's wrapper does the same).
+      if (thrown instanceof TaskCreated) return thrown.result;
+      throw thrown;
+    }
+    if (isInputRequiredResult(result)) return REDISPATCH;
+    if (request.method !== 'tools/call' || plainlyValidToolResult(result)) return result;
+    return this.host.checkToolResult(result);
+  }
+
+  private errorResponse(id: string | number, error: unknown): JSONRPCMessage {
+    const thrown = error as { code?: unknown; message?: unknown; data?: unknown };
+    const code = Number.isSafeInteger(thrown.code) ? (thrown.code as number) : ProtocolErrorCode.InternalError;
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: this.host.encodeErrorCode(code),
+        message: (thrown.message as string | undefined) ?? 'Internal error',
+        ...(thrown.data !== undefined && { data: thrown.data }),
+      },
+    } as JSONRPCMessage;
+  }
+
+  private async send(message: JSONRPCMessage): Promise<void> {
+    await this.host.transport?.send(message);
+  }
+
+  /** The handler context, with what the handlers read: as the SDK builds it for a 2025-era connection. */
+  private contextOf(request: HotRequest, signal: AbortSignal, authInfo: AuthInfo | undefined): ServerContext {
+    const { host } = this;
+    const id = request.id;
+    const sessionId = host.transport?.sessionId;
+    const notify = (notification: { method: string; params?: Params }) => host.notification(notification, { relatedRequestId: id });
+    return {
+      sessionId,
+      mcpReq: {
+        id,
+        method: request.method,
+        _meta: request.params?._meta,
+        signal,
+        requestState: () => undefined,
+        notify,
+        log: (level: string, data: unknown, logger?: string) =>
+          host.logSuppressed(level, sessionId) ? Promise.resolve() : notify({ method: 'notifications/message', params: { level, data, logger } }),
+        send: (r: { method: string; params?: Params }) => host.request(r, { relatedRequestId: id }),
+      },
+      http: authInfo ? { authInfo } : undefined,
+    } as unknown as ServerContext;
+  }
+}
+
+/** The error `Server` answers a `tools/call` result that fails the schema with. */
+export function invalidToolResult(message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid tools/call result: ${message}`);
+}
