@@ -26,6 +26,9 @@ const ENVELOPE = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
+// Real HTTP round trips: on a loaded machine some take longer than Jest's 5 s default.
+jest.setTimeout(30_000);
+
 describe('x-mcp-header arguments (SEP-2243)', () => {
   let server: McpServer;
   let port: number;
