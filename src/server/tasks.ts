@@ -124,19 +124,22 @@ export function isFinal(task: TaskRecord): boolean {
 export class InMemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, TaskRecord>();
   private readonly listeners = new Set<(task: TaskRecord) => void>();
+  private lastSweep = Number.NEGATIVE_INFINITY;
 
   /** `now` is the clock expiry reads (milliseconds since the epoch). */
   constructor(private readonly now: () => number = Date.now) {}
 
   async create(task: TaskRecord): Promise<void> {
-    this.expire();
+    this.sweep();
     this.tasks.set(task.taskId, task);
     this.emit(task);
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    this.expire();
-    return this.tasks.get(taskId);
+    const task = this.tasks.get(taskId);
+    if (task === undefined || !this.expired(task, this.now())) return task;
+    this.tasks.delete(taskId);
+    return undefined;
   }
 
   async update(taskId: string, change: TaskUpdate): Promise<TaskRecord | undefined> {
@@ -149,7 +152,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async list(owner: string): Promise<readonly TaskRecord[]> {
-    this.expire();
+    this.sweep(true);
     return [...this.tasks.values()].filter((t) => t.owner === owner);
   }
 
@@ -162,9 +165,19 @@ export class InMemoryTaskStore implements TaskStore {
     for (const listener of this.listeners) listener(task);
   }
 
-  private expire(): void {
+  private expired(task: TaskRecord, now: number): boolean {
+    return task.ttl !== null && Date.parse(task.createdAt) + task.ttl <= now;
+  }
+
+  /**
+   * Drops expired tasks. A full pass costs one look at every task, so `create` makes it at most once a second
+   * (of the store's clock); `get` checks the one task it reads, and `list`, which reads them all anyway, always.
+   */
+  private sweep(always = false): void {
     const now = this.now();
-    for (const [id, task] of this.tasks) if (task.ttl !== null && Date.parse(task.createdAt) + task.ttl <= now) this.tasks.delete(id);
+    if (!always && now - this.lastSweep < 1000) return;
+    this.lastSweep = now;
+    for (const [id, task] of this.tasks) if (this.expired(task, now)) this.tasks.delete(id);
   }
 }
 
