@@ -89,10 +89,11 @@ export interface ParamModel extends SlotModel {
 export type ResultModel =
   | { readonly kind: 'void' }
   /**
-   * Undeclared: detected at run time (content blocks, `CallToolResult`, JSON values). `promise`: the
-   * metadata only said `Promise`, so the declared type was erased (no `outputSchema`, no structured result).
+   * Undeclared: detected at run time (content blocks, `CallToolResult`, JSON values). `erased`: the metadata
+   * only said `Promise`, `Array`, `Set` or `Map`, so the declared type (what it resolves to, its elements) was
+   * erased: no `outputSchema`, no structured result.
    */
-  | { readonly kind: 'auto'; readonly promise?: true }
+  | { readonly kind: 'auto'; readonly erased?: 'Promise' | 'Array' | 'Set' | 'Map' }
   | { readonly kind: 'value'; readonly type: TypeNode };
 
 export interface ToolAnnotations {

@@ -195,8 +195,8 @@ export function resultFor(
     return type && { kind: 'value', type };
   }
   if (design === undefined) return { kind: 'void' };
-  if (design === Promise) return { kind: 'auto', promise: true };
-  if (design === Object || design === Array || design === Set || design === Map) return { kind: 'auto' };
+  if (design === Promise || design === Array || design === Set || design === Map) return { kind: 'auto', erased: (design as { name: string }).name as 'Promise' | 'Array' | 'Set' | 'Map' };
+  if (design === Object) return { kind: 'auto' };
   if (UNSUPPORTED_RESULTS.has(design)) {
     problems.add('OMCG0003', `${where}, result`, `a ${(design as Function).name} result cannot be sent.`, 'return a JSON value, a record, text or content blocks.');
     return undefined;

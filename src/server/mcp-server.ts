@@ -234,13 +234,16 @@ export class McpServer {
   }
 
   /**
-   * Issue 11, no silent loss: an async method without `returns` and without generated facts has lost its
-   * declared result type, so it lists no `outputSchema` and sends no `structuredContent`. Say so once.
+   * Issue 11, no silent loss: a method without `returns` and without generated facts whose result type
+   * TypeScript erased (an async method's, or the elements of an array, set or map) lists no `outputSchema` and
+   * sends no `structuredContent`. Say so once. (`Object` is not warned about: it is also what `any`,
+   * `unknown` and unions of object types become, which a tool may mean.)
    */
   private warnIfErased(model: ToolModel): void {
-    if (model.result.kind !== 'auto' || !model.result.promise) return;
+    if (model.result.kind !== 'auto' || model.result.erased === undefined) return;
+    const what = model.result.erased === 'Promise' ? 'a Promise whose type' : `a${model.result.erased === 'Array' ? 'n' : ''} ${model.result.erased} whose element type`;
     this.log.warn(
-      `${model.where} (tool '${model.name}') returns a Promise whose type TypeScript erased: it has no outputSchema and a record result is not sent as structuredContent. ` +
+      `${model.where} (tool '${model.name}') returns ${what} TypeScript erased: it has no outputSchema and a record result is not sent as structuredContent. ` +
         `Declare it with @Tool({ returns: Type }), or run onemodelcontext generate and import the facts module.`,
       { event: 'definition.warning', tool: model.name },
     );
