@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer, Tool, type HttpAuthOptions, type LogDetails, type McpLogger } from 'onemodelcontext';
+import { ArrayOf, McpServer, Tool, type HttpAuthOptions, type LogDetails, type McpLogger } from 'onemodelcontext';
 import { TestIssuer, type TestClient } from './support/issuer';
 
 /**
@@ -12,7 +12,7 @@ import { TestIssuer, type TestClient } from './support/issuer';
 jest.setTimeout(120_000);
 
 class Orders {
-  @Tool({ description: 'Lists orders.', scopes: ['orders:read'] })
+  @Tool({ description: 'Lists orders.', scopes: ['orders:read'], returns: ArrayOf(String) })
   listOrders(): string[] {
     return ['A-1'];
   }
