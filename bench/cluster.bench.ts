@@ -1,11 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { connect, createServer } from 'node:net';
-import { availableParallelism, tmpdir, userInfo } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { nginxConfig } from '../samples/cluster/src/nginx';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import Redis from 'ioredis';
+import { executable, startBalancer, startRedis } from '../test/e2e/support/cluster';
 import { InMemoryServerEventBus, InMemoryTaskStore, type ServerEventBus, type TaskRecord, type TaskStore } from '../src';
 import { connectRedis } from '../src/redis';
 import { validOrder } from './order';
@@ -28,39 +26,11 @@ process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-function executable(name: string): string | undefined {
-  const folders = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
-  return folders.map((f) => join(f, name)).find((p) => existsSync(p));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function listening(port: number): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`nothing listens on ${port}`);
-}
-
 function startInstance(route: string, env: NodeJS.ProcessEnv = {}): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(__dirname, 'fixtures', 'http-instance.js'), route], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [join(__dirname, 'fixtures', 'http-instance.js'), route], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   children.add(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -73,23 +43,6 @@ function startInstance(route: string, env: NodeJS.ProcessEnv = {}): Promise<{ po
   });
 }
 
-async function startNginx(nginx: string, upstreams: { route: string; port: number }[]): Promise<{ port: number; stop: () => void }> {
-  const port = await freePort();
-  const prefix = mkdtempSync(join(tmpdir(), 'omc-bench-nginx-'));
-  const user = process.getuid?.() === 0 ? userInfo().username : undefined;
-  writeFileSync(join(prefix, 'nginx.conf'), nginxConfig({ prefix, port, upstreams, user }));
-  const child = spawn(nginx, ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log')], { stdio: 'ignore' });
-  children.add(child);
-  await listening(port);
-  return {
-    port,
-    stop: () => {
-      child.kill('SIGQUIT');
-      setTimeout(() => rmSync(prefix, { recursive: true, force: true }), 500);
-    },
-  };
-}
-
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
@@ -99,7 +52,12 @@ const META = {
 /** Requests per second for MEASURE_MS after WARM_MS, CONCURRENCY requests in flight at all times. */
 async function throughput(port: number): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'place_order', arguments: validOrder(), _meta: META } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'place_order', arguments: validOrder(), _meta: META },
+  });
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
@@ -113,7 +71,11 @@ async function throughput(port: number): Promise<number> {
       const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers }, (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d));
-        res.on('end', () => (res.statusCode === 200 && text.includes('"result"') && !text.includes('"isError":true') ? resolve() : reject(new Error(`${res.statusCode} ${text.slice(0, 300)}`))));
+        res.on('end', () =>
+          res.statusCode === 200 && text.includes('"result"') && !text.includes('"isError":true')
+            ? resolve()
+            : reject(new Error(`${res.statusCode} ${text.slice(0, 300)}`)),
+        );
       });
       req.once('error', reject);
       req.end(body);
@@ -133,28 +95,33 @@ async function throughput(port: number): Promise<number> {
   return counted / (MEASURE_MS / 1000);
 }
 
-async function cluster(nginx: string, size: number): Promise<number> {
+async function cluster(size: number): Promise<number> {
   const routes = ['a', 'b', 'c', 'd'].slice(0, size);
   const instances = await Promise.all(routes.map((route) => startInstance(route)));
-  const balancer = await startNginx(
-    nginx,
-    instances.map((i, n) => ({ route: routes[n], port: i.port })),
-  );
+  const balancer = await startBalancer(instances.map((i, n) => ({ route: routes[n], port: i.port })));
   try {
     return await throughput(balancer.port);
   } finally {
-    balancer.stop();
+    await balancer.stop();
     for (const { child } of instances) child.kill('SIGKILL');
   }
 }
 
-function post(port: number, agent: Agent, headers: Record<string, string>, body: unknown): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+function post(
+  port: number,
+  agent: Agent,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
     req.once('error', reject);
     req.end(JSON.stringify(body));
   });
@@ -165,11 +132,21 @@ const LEGACY = { 'content-type': 'application/json', accept: 'application/json, 
 /** Mean microseconds of one 2025-era session's tools/call (answered on an SSE stream), one at a time. */
 async function legacyCallMicros(port: number, calls: number): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const init = await post(port, agent, LEGACY, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  const init = await post(port, agent, LEGACY, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  });
   const headers = { ...LEGACY, 'mcp-session-id': String(init.headers['mcp-session-id']) };
   await post(port, agent, headers, { jsonrpc: '2.0', method: 'notifications/initialized' });
   const once = async (id: number) => {
-    const answer = await post(port, agent, headers, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'place_order', arguments: validOrder() } });
+    const answer = await post(port, agent, headers, {
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'place_order', arguments: validOrder() },
+    });
     if (answer.status !== 200 || !answer.text.includes('"result"')) throw new Error(`${answer.status} ${answer.text.slice(0, 300)}`);
   };
   for (let i = 0; i < 200; i++) await once(i + 1);
@@ -178,21 +155,6 @@ async function legacyCallMicros(port: number, calls: number): Promise<number> {
   const micros = ((performance.now() - start) * 1000) / calls;
   agent.destroy();
   return micros;
-}
-
-async function startRedis(redisServer: string): Promise<{ url: string; stop: () => void }> {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'omc-bench-redis-'));
-  const child = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  children.add(child);
-  await listening(port);
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: () => {
-      child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** Mean microseconds from `publish` on one bus to delivery on another (a listener of another instance). */
@@ -217,7 +179,16 @@ async function taskMicros(store: TaskStore, tasks: number): Promise<number> {
   const once = async (i: number) => {
     const now = new Date().toISOString();
     const taskId = `bench-${i}-${Math.random()}`;
-    const task: TaskRecord = { taskId, status: 'working', createdAt: now, lastUpdatedAt: now, ttl: 60_000, owner: 'bench', call: { name: 'place_order', arguments: validOrder() }, caller: {} as TaskRecord['caller'] };
+    const task: TaskRecord = {
+      taskId,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttl: 60_000,
+      owner: 'bench',
+      call: { name: 'place_order', arguments: validOrder() },
+      caller: {} as TaskRecord['caller'],
+    };
     await store.create(task);
     await store.get(taskId);
     await store.update(taskId, { status: 'completed', result: { content: [{ type: 'text', text: 'ok' }] } });
@@ -228,8 +199,8 @@ async function taskMicros(store: TaskStore, tasks: number): Promise<number> {
   return ((performance.now() - start) * 1000) / tasks;
 }
 
-async function sharedStoreCosts(redisServer: string): Promise<void> {
-  const redis = await startRedis(redisServer);
+async function sharedStoreCosts(): Promise<void> {
+  const redis = await startRedis();
   try {
     const memory = await startInstance('m');
     const shared = await startInstance('r', { REDIS_URL: redis.url });
@@ -250,34 +221,46 @@ async function sharedStoreCosts(redisServer: string): Promise<void> {
 
     console.log('\nWhat each store shared through Redis costs (one at a time, means)');
     console.log(`  2025-era tools/call, in-memory SSE event store   ${inMemory.toFixed(0).padStart(8)} µs`);
-    console.log(`  2025-era tools/call, Redis SSE event store       ${inRedis.toFixed(0).padStart(8)} µs   (+${(inRedis - inMemory).toFixed(0)} µs per call, ${(inRedis / inMemory).toFixed(2)}x)`);
+    console.log(
+      `  2025-era tools/call, Redis SSE event store       ${inRedis.toFixed(0).padStart(8)} µs   (+${(inRedis - inMemory).toFixed(0)} µs per call, ${(inRedis / inMemory).toFixed(2)}x)`,
+    );
     console.log(`  event, in-process bus (publish to listener)      ${local2.toFixed(1).padStart(8)} µs`);
     console.log(`  event, Redis bus (one instance to another)       ${crossing.toFixed(0).padStart(8)} µs`);
     console.log(`  task (create, poll, complete), in-memory store   ${taskInMemory.toFixed(1).padStart(8)} µs`);
     console.log(`  task (create, poll, complete), Redis store       ${taskInRedis.toFixed(0).padStart(8)} µs`);
   } finally {
-    redis.stop();
+    await redis.stop();
+  }
+}
+
+/** Whether a daemon the benchmark starts is installed (the test support throws, naming the apt package). */
+function installed(name: string): boolean {
+  try {
+    executable(name);
+    return true;
+  } catch {
+    return false;
   }
 }
 
 async function main(): Promise<void> {
-  const nginx = executable('nginx');
-  if (!nginx) {
+  if (!installed('nginx')) {
     console.log('nginx is not installed: skipped (apt-get install nginx)');
     return;
   }
   const direct = await startInstance('solo');
   const alone = await throughput(direct.port);
   direct.child.kill('SIGKILL');
-  const one = await cluster(nginx, 1);
-  const three = await cluster(nginx, 3);
-  console.log(`\n2026-07-28 tools/call (order tool), ${CONCURRENCY} in flight, ${MEASURE_MS / 1000} s each, ${availableParallelism()} cores shared by everything`);
+  const one = await cluster(1);
+  const three = await cluster(3);
+  console.log(
+    `\n2026-07-28 tools/call (order tool), ${CONCURRENCY} in flight, ${MEASURE_MS / 1000} s each, ${availableParallelism()} cores shared by everything`,
+  );
   console.log(`  one instance, no balancer            ${alone.toFixed(0).padStart(8)} calls/s`);
   console.log(`  one instance behind nginx            ${one.toFixed(0).padStart(8)} calls/s`);
   console.log(`  three instances behind nginx         ${three.toFixed(0).padStart(8)} calls/s`);
   console.log(`  ratio (three / one, behind nginx)    ${(three / one).toFixed(2).padStart(8)}x`);
-  const redisServer = executable('redis-server');
-  if (redisServer) await sharedStoreCosts(redisServer);
+  if (installed('redis-server')) await sharedStoreCosts();
   else console.log('redis-server is not installed: shared store costs skipped (apt-get install redis-server)');
 }
 

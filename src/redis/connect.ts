@@ -83,3 +83,14 @@ export function watchConnection(client: Redis, name: string, log: RedisLogger): 
     log.warn(`${name}: connected to Redis at ${whereOf(client)} again.`);
   });
 }
+
+/** Calls every listener with `value`; a throwing listener is reported and does not keep it from the others. */
+export function deliverAll<T>(listeners: ReadonlySet<(value: T) => void>, value: T, failed: (error: unknown) => void): void {
+  for (const listener of [...listeners]) {
+    try {
+      listener(value);
+    } catch (error) {
+      failed(error);
+    }
+  }
+}

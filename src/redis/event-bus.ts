@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 // The SDK's own interfaces, which McpServerOptions.eventBus takes as they are.
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
-import { loggerOf, watchConnection, type RedisLogger } from './connect';
+import { deliverAll, loggerOf, watchConnection, type RedisLogger } from './connect';
 
 /** Options of {@link RedisEventBus}. */
 export interface RedisEventBusOptions {
@@ -95,12 +95,8 @@ export class RedisEventBus implements ServerEventBus {
 
   /** A throwing listener does not keep the event from the others. */
   private deliver(event: ServerEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.log.error(`events: a listener failed on ${event.kind}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
+    deliverAll(this.listeners, event, (error) =>
+      this.log.error(`events: a listener failed on ${event.kind}: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { TaskRecord, TaskStore, TaskUpdate } from '../index';
-import { loggerOf, type RedisLogger } from './connect';
+import { deliverAll, loggerOf, type RedisLogger } from './connect';
 
 /** Options of {@link RedisTaskStore}. */
 export interface RedisTaskStoreOptions {
@@ -60,7 +60,9 @@ export class RedisTaskStore implements TaskStore {
     this.channel = `${this.prefix}tasks`;
     const maxTtlMs = options.maxTtlMs ?? 24 * 60 * 60_000;
     if (!Number.isSafeInteger(maxTtlMs) || maxTtlMs < 1) {
-      throw new TypeError(`RedisTaskStore needs maxTtlMs as a whole number of milliseconds from 1, for example { maxTtlMs: 3_600_000 }; got ${String(maxTtlMs)}.`);
+      throw new TypeError(
+        `RedisTaskStore needs maxTtlMs as a whole number of milliseconds from 1, for example { maxTtlMs: 3_600_000 }; got ${String(maxTtlMs)}.`,
+      );
     }
     this.maxTtlMs = maxTtlMs;
     this.log = loggerOf(options.logger);
@@ -135,17 +137,15 @@ export class RedisTaskStore implements TaskStore {
     this.deliver(task);
     this.options.client
       .publish(this.channel, JSON.stringify({ origin: this.origin, task } satisfies Envelope))
-      .catch((error: Error) => this.log.error(`tasks: could not tell the other instances that task ${task.taskId} is ${task.status} (${error.message}).`));
+      .catch((error: Error) =>
+        this.log.error(`tasks: could not tell the other instances that task ${task.taskId} is ${task.status} (${error.message}).`),
+      );
   }
 
   private deliver(task: TaskRecord): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(task);
-      } catch (error) {
-        this.log.error(`tasks: a listener failed on task ${task.taskId}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
+    deliverAll(this.listeners, task, (error) =>
+      this.log.error(`tasks: a listener failed on task ${task.taskId}: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   /** Milliseconds the task is kept from now: its own `ttl` from its creation, or `maxTtlMs`. */
@@ -166,7 +166,8 @@ export class RedisTaskStore implements TaskStore {
 function parseEnvelope(text: string): Envelope | undefined {
   try {
     const envelope = JSON.parse(text) as Envelope;
-    if (typeof envelope?.origin !== 'string' || typeof envelope.task?.taskId !== 'string' || typeof envelope.task.status !== 'string') return undefined;
+    if (typeof envelope?.origin !== 'string' || typeof envelope.task?.taskId !== 'string' || typeof envelope.task.status !== 'string')
+      return undefined;
     return envelope;
   } catch {
     return undefined;
