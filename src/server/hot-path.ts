@@ -170,6 +170,11 @@ export class HotPath {
     for (const controller of inFlight) controller.abort(error);
   }
 
+  /** Whether a message that arrives with no classification would be answered here (nothing runs). */
+  takes(message: unknown): boolean {
+    return this.accepted(message) !== undefined;
+  }
+
   /** Answers a hot request itself (`true`), or leaves the message to the SDK (`false`). */
   private take(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): boolean {
     const method = (message as { method?: unknown }).method;
@@ -177,15 +182,22 @@ export class HotPath {
       this.cancelled((message as { params?: unknown }).params);
       return false;
     }
-    if (!isHotMethod(method) || extra?.classification !== undefined || this.host.legacyVersion() === undefined) return false;
-    const request = hotRequest(message);
-    if (!request) return false;
-    // Retry material of the multi-round-trip flow is lifted by the SDK.
-    if (request.params && ('inputResponses' in request.params || 'requestState' in request.params)) return false;
-    const handler = this.host.hotHandler(request.method);
-    if (!handler) return false;
-    this.run(request, handler, message, extra);
+    if (extra?.classification !== undefined) return false;
+    const accepted = this.accepted(message);
+    if (!accepted) return false;
+    this.run(accepted.request, accepted.handler, message, extra);
     return true;
+  }
+
+  /** The request and its handler when the hot path answers `message`. */
+  private accepted(message: unknown): { request: HotRequest; handler: HotHandler } | undefined {
+    if (!isHotMethod((message as { method?: unknown } | null)?.method) || this.host.legacyVersion() === undefined) return undefined;
+    const request = hotRequest(message);
+    if (!request) return undefined;
+    // Retry material of the multi-round-trip flow is lifted by the SDK.
+    if (request.params && ('inputResponses' in request.params || 'requestState' in request.params)) return undefined;
+    const handler = this.host.hotHandler(request.method);
+    return handler && { request, handler };
   }
 
   /** `notifications/cancelled` for one of ours: abort it as the SDK's `_oncancel` does (the SDK still sees the message). */
