@@ -128,6 +128,14 @@ function hotRequest(message: unknown): HotRequest | undefined {
   return { id: message.id, method: message.method, params };
 }
 
+/**
+ * Whether `message` is a hot request the SDK's schemas accept as it is, with no 2026-07-28 envelope in its `_meta`
+ * (so the SDK's era classification calls it 2025-era unless a header claims the modern revision).
+ */
+export function isPlainHotRequest(message: unknown): boolean {
+  return hotRequest(message) !== undefined;
+}
+
 /** A `tools/call` result the 2025-era schema passes through unchanged: text blocks, structured content, `isError`. */
 function plainlyValidToolResult(result: unknown): boolean {
   if (!isPlainObject(result) || !Array.isArray(result.content)) return false;

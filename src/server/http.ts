@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HEADER_MISMATCH, type HeaderRejection } from './param-headers';
+import { isPlainHotRequest } from './hot-path';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, classifyInboundRequest, createMcpHandler, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/node';
 import { Log } from '../log';
@@ -171,6 +172,9 @@ function metadata(req: IncomingMessage, res: ServerResponse, server: ResourceSer
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(server.metadata()));
 }
 
+/** The first revision with the per-request envelope (and no sessions). */
+const MODERN_REVISION = '2026-07-28';
+
 const headerOf = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
@@ -181,6 +185,9 @@ const headerOf = (req: IncomingMessage, name: string): string | undefined => {
  * body and Node's headers: the same classification, without building a web `Request` for it.
  */
 function isLegacyEra(req: IncomingMessage, body: unknown): boolean {
+  // The common case, decided without the SDK's classifier: a plain hot request of a session, no header claiming 2026.
+  const version = req.headers['mcp-protocol-version'];
+  if ((version === undefined || (typeof version === 'string' && version < MODERN_REVISION)) && req.method === 'POST' && isPlainHotRequest(body)) return true;
   const httpMethod = (req.method ?? 'GET').toUpperCase();
   // A POST without a JSON body is the 2025 transport's to refuse.
   if (httpMethod === 'POST' && body === undefined) return true;
