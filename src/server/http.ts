@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { HEADER_MISMATCH, type HeaderRejection } from './param-headers';
 import { isPlainHotRequest } from './hot-path';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, classifyInboundRequest, createMcpHandler, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
+import { ModernDirect, directModernRequest } from './direct-modern';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, classifyInboundRequest, createMcpHandler, type InboundClassificationOutcome, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/node';
 import { Log } from '../log';
 import type { CorsOptions, HttpAuthOptions } from './auth/options';
@@ -181,25 +182,27 @@ const headerOf = (req: IncomingMessage, name: string): string | undefined => {
 };
 
 /**
- * Whether the SDK's entry would serve this request as 2025-era (its `isLegacyRequest`), decided from the parsed
- * body and Node's headers: the same classification, without building a web `Request` for it.
+ * The SDK entry's era classification of a request (`legacy` is its `isLegacyRequest`), from the parsed body and
+ * Node's headers, without building a web `Request` for it.
  */
-function isLegacyEra(req: IncomingMessage, body: unknown): boolean {
+function classify(req: IncomingMessage, body: unknown): InboundClassificationOutcome {
   // The common case, decided without the SDK's classifier: a plain hot request of a session, no header claiming 2026.
   const version = req.headers['mcp-protocol-version'];
-  if ((version === undefined || (typeof version === 'string' && version < MODERN_REVISION)) && req.method === 'POST' && isPlainHotRequest(body)) return true;
+  if ((version === undefined || (typeof version === 'string' && version < MODERN_REVISION)) && req.method === 'POST' && isPlainHotRequest(body)) return NO_CLAIM;
   const httpMethod = (req.method ?? 'GET').toUpperCase();
   // A POST without a JSON body is the 2025 transport's to refuse.
-  if (httpMethod === 'POST' && body === undefined) return true;
-  const outcome = classifyInboundRequest({
+  if (httpMethod === 'POST' && body === undefined) return NO_CLAIM;
+  return classifyInboundRequest({
     httpMethod,
     protocolVersionHeader: headerOf(req, 'mcp-protocol-version'),
     mcpMethodHeader: headerOf(req, 'mcp-method'),
     mcpNameHeader: headerOf(req, 'mcp-name'),
     ...(body !== undefined && { body }),
   });
-  return outcome.kind === 'legacy';
 }
+
+/** What the classifier answers a request that claims no revision (the 2025 era's). */
+const NO_CLAIM: InboundClassificationOutcome = { kind: 'legacy', reason: 'no-claim' };
 
 function opensSession(body: unknown): boolean {
   const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
@@ -349,6 +352,7 @@ export function createHttpHandler(
     onerror: log.transportFailure,
   });
   const inFlight = new InFlight();
+  const directModern = tuning.direct === false ? undefined : new ModernDirect(serving.request);
   /** The SDK's web-standard handler, given the parsed body beside a body-less `Request`. */
   const modern = async (req: IncomingMessage, res: ServerResponse, request: Request, body: unknown, gone: AbortSignal) => {
     const authInfo = (req as IncomingMessage & { auth?: SdkAuthInfo }).auth;
@@ -425,8 +429,11 @@ export function createHttpHandler(
     }
     if (inFlight.refuses(req, body)) return refuseWhileDraining(req, res);
     inFlight.track(req, res, body);
-    if (!stateless && isLegacyEra(req, body)) return legacy(req, res, body, owner);
+    const era = classify(req, body);
+    if (!stateless && era.kind === 'legacy') return legacy(req, res, body, owner);
     if (refusedParamHeaders(rules, req, res, body)) return;
+    const direct = directModern && directModernRequest(req, era);
+    if (direct && (await directModern!.handle(req, res, direct))) return;
     const leaving = new AbortController();
     res.once('close', () => leaving.abort());
     return modern(req, res, webRequestOf(req, leaving.signal), body, leaving.signal);
@@ -443,6 +450,7 @@ export function createHttpHandler(
       }),
     drain: (deadlineMs) => inFlight.drain(deadlineMs),
     async close() {
+      await directModern?.close();
       await modernHandler.close();
       await sessions.closeAll();
     },

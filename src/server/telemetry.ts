@@ -9,6 +9,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { TOOL_FAILED_CHANNEL } from '../invoke/errors';
+import { PER_REQUEST_EXCHANGES } from './direct-modern';
 import type { Log } from '../log';
 import type { TelemetryOptions } from './telemetry-options';
 
@@ -242,7 +243,7 @@ export class Telemetry {
       return send(message, options);
     };
     // A per-request HTTP exchange is no session; every other connection is one, from now until it closes.
-    const perRequest = transport instanceof PerRequestHTTPServerTransport;
+    const perRequest = transport instanceof PerRequestHTTPServerTransport || PER_REQUEST_EXCHANGES in transport;
     // process.hrtime rather than performance.now(): the first use of `performance` loads perf_hooks (~2-5 ms),
     // which a connection no provider records should not cost at start-up.
     const session = perRequest ? undefined : process.hrtime.bigint();

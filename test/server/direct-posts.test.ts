@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Int32, McpServer, Prompt, Resource, type McpLogger } from '../../src';
 import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuning } from '../../src/server/http';
 import { Log } from '../../src/log';
+import { ModernDirect } from '../../src/server/direct-modern';
 import { LEGACY_HEADERS, eventsOf, open, openSession, readAll, until, type Stream } from '../support/raw-http';
 
 /**
@@ -21,6 +22,9 @@ const logger: McpLogger = {
   info: () => undefined,
   debug: () => undefined,
 };
+
+/** Whether the `watch` tool's signal was aborted once it stopped waiting. */
+let aborted: boolean | undefined;
 
 /** Resolves the `hold` tool's pending calls. */
 let release: () => void = () => undefined;
@@ -58,6 +62,12 @@ function definition(): McpServer {
     .tool('quiet', {}, async () => {
       await held();
       return 'quietly released';
+    })
+    .tool('watch', {}, async (_args, ctx) => {
+      await ctx.reportProgress(1, 2);
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+      aborted = ctx.signal.aborted;
+      return 'stopped';
     })
     .tool('ask', {}, async (_args, ctx) => {
       const answer = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
@@ -255,6 +265,134 @@ describe('direct answers that take their time', () => {
     release();
     const next = await answerOf(await post(call(43, 'add', { a: 20, b: 22 })));
     expect(next.messages).toEqual([{ result: { content: [{ type: 'text', text: '42' }] }, jsonrpc: '2.0', id: 43 }]);
+    expect(logged).toEqual([]);
+  });
+});
+
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** The headers of a 2026-07-28 POST, for `body`'s method (and name or uri). */
+function modernHeaders(body: object): Record<string, string> {
+  const { method, params } = body as { method?: string; params?: { name?: unknown; uri?: unknown } };
+  const name = params?.name ?? params?.uri;
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    ...(method !== undefined && { 'mcp-method': method }),
+    ...(typeof name === 'string' && { 'mcp-name': name }),
+  };
+}
+
+const modern = (id: number | string, method: string, params: Record<string, unknown> = {}, meta: object = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params: { ...params, _meta: { ...ENVELOPE, ...meta } },
+});
+
+describe('2026-07-28 direct answers compared with the SDK entry', () => {
+  const server = definition();
+  let direct: Endpoint;
+  let sdk: Endpoint;
+
+  beforeAll(async () => {
+    direct = await endpoint(server, {});
+    sdk = await endpoint(server, { direct: false });
+  });
+
+  afterAll(async () => {
+    await close(direct);
+    await close(sdk);
+  });
+
+  async function both(body: ReturnType<typeof modern> | object, headers: Record<string, string | undefined> = {}): Promise<[Answer, Answer]> {
+    const merged = Object.fromEntries(Object.entries({ ...modernHeaders(body), ...headers }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const send = (port: number) => open(port, 'POST', merged, JSON.stringify(body)).then(answerOf);
+    return [await send(direct.port), await send(sdk.port)];
+  }
+
+  const answered: [string, object][] = [
+    ['a valid tools/call', modern(2, 'tools/call', { name: 'add', arguments: { a: 2, b: 3 } })],
+    ['a tools/call whose arguments are wrong', modern(3, 'tools/call', { name: 'add', arguments: { a: 'two', b: 3 } })],
+    ['a tools/call of an unknown tool', modern(4, 'tools/call', { name: 'nope', arguments: {} })],
+    ['a tool that throws', modern(5, 'tools/call', { name: 'broken' })],
+    ['tools/list', modern(6, 'tools/list')],
+    ['tools/list with a cursor that is not one', modern(7, 'tools/list', { cursor: 'bogus' })],
+    ['resources/read', modern(8, 'resources/read', { uri: 'notes://a' })],
+    ['resources/read of an unknown resource', modern(9, 'resources/read', { uri: 'nothing://here' })],
+    ['prompts/get', modern('p', 'prompts/get', { name: 'greet', arguments: { name: 'Ada' } })],
+    ['prompts/get of an unknown prompt', modern(10, 'prompts/get', { name: 'nope' })],
+    ['prompts/get whose arguments are not strings', modern(11, 'prompts/get', { name: 'greet', arguments: { name: 7 } })],
+    // The classifier lets clientInfo be left out (the SDK's entry answers such a request too).
+    ['tools/list with an envelope without clientInfo', { jsonrpc: '2.0', id: 26, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }],
+  ];
+
+  /** What the direct path answered itself, as `handle` reports it. */
+  const taken = () => directHandle.mock.results.filter((r) => r.type === 'return').length;
+  const directHandle = jest.spyOn(ModernDirect.prototype, 'handle');
+  beforeEach(() => directHandle.mockClear());
+
+  it.each(answered)('answers %s with the same status and body', async (_label, body) => {
+    const [ours, theirs] = await both(body);
+    expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+    expect(ours.framing).toBe('json');
+    expect(taken()).toBe(1);
+    expect(await directHandle.mock.results[0].value).toBe(true);
+  });
+
+  const refused: [string, object, Record<string, string | undefined>][] = [
+    ['no Mcp-Method header', modern(20, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }), { 'mcp-method': undefined }],
+    ['an Mcp-Method header naming another method', modern(21, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }), { 'mcp-method': 'tools/list' }],
+    ['no Mcp-Name header', modern(22, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }), { 'mcp-name': undefined }],
+    ['an Mcp-Name header naming another tool', modern(23, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }), { 'mcp-name': 'broken' }],
+    ['a version header that disagrees with the envelope', modern(24, 'tools/list'), { 'mcp-protocol-version': '2025-11-25' }],
+    ['no version header', modern(25, 'tools/list'), { 'mcp-protocol-version': undefined }],
+    ['an envelope naming an unknown revision', modern(27, 'tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': '2027-01-01' }), { 'mcp-protocol-version': '2027-01-01' }],
+    ['an Accept without text/event-stream', modern(28, 'tools/list'), { accept: 'application/json' }],
+    ['retry material of an input-required round', modern(29, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 }, requestState: 'forged' }), {}],
+    ['a method this path does not take', modern(30, 'resources/list'), {}],
+  ];
+
+  it.each(refused)('leaves a request with %s to the SDK entry, which answers both alike', async (_label, body, headers) => {
+    const [ours, theirs] = await both(body, headers);
+    expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+    expect(taken()).toBe(0);
+  });
+
+  it('streams progress and log messages before the reply as the entry does', async () => {
+    const body = modern(40, 'tools/call', { name: 'chatty' }, { progressToken: 'tok', 'io.modelcontextprotocol/logLevel': 'info' });
+    const [ours, theirs] = await both(body);
+    expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+    expect(ours.framing).toBe('sse');
+    expect(ours.messages.map((m) => (m as { method?: string }).method ?? 'reply')).toEqual(['notifications/progress', 'notifications/message', 'notifications/progress', 'reply']);
+  });
+
+  it('answers concurrent requests that share one id, each with its own result', async () => {
+    const sums = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => {
+        const body = modern(1, 'tools/call', { name: 'add', arguments: { a: i, b: 1000 } });
+        return open(direct.port, 'POST', modernHeaders(body), JSON.stringify(body)).then(answerOf);
+      }),
+    );
+    expect(sums.map((a) => (a.messages[0] as { result: { content: { text: string }[] } }).result.content[0].text)).toEqual(Array.from({ length: 24 }, (_, i) => String(i + 1000)));
+  });
+
+  it('cancels a call whose client closed the response, and goes on serving', async () => {
+    logged.length = 0;
+    aborted = undefined;
+    const body = modern(41, 'tools/call', { name: 'watch' }, { progressToken: 41 });
+    const stream = await open(direct.port, 'POST', modernHeaders(body), JSON.stringify(body));
+    await until(() => stream.text().includes('notifications/progress'));
+    stream.close();
+    await until(() => aborted !== undefined);
+    expect(aborted).toBe(true);
+    const next = await both(modern(42, 'tools/call', { name: 'add', arguments: { a: 40, b: 2 } }));
+    expect(JSON.stringify(next[0])).toBe(JSON.stringify(next[1]));
     expect(logged).toEqual([]);
   });
 });
