@@ -50,10 +50,15 @@ function functionParams(program: Program): readonly Pattern[] | undefined {
 
 /**
  * The parameters of a method or function as compiled, or `undefined` when the source cannot be parsed
- * (a native or bound function).
+ * (a native or bound function). Plain parameter lists are read without the parser (see `plainParamsOf`).
  */
 export function compiledParamsOf(fn: Function): readonly CompiledParam[] | undefined {
   const code = Function.prototype.toString.call(fn);
+  return plainParamsOf(code) ?? parsedParamsOf(code);
+}
+
+/** `compiledParamsOf` by the parser alone (exported for the test that holds both readings equal). */
+export function parsedParamsOf(code: string): readonly CompiledParam[] | undefined {
   // A method's text (`name(a, b = 3) { ... }`) is not a program on its own; inside a class body it is.
   // Functions and arrows parse as a parenthesised expression instead. The newline keeps a trailing line
   // comment in the text from swallowing the closing bracket.
@@ -64,6 +69,102 @@ export function compiledParamsOf(fn: Function): readonly CompiledParam[] | undef
     if (p.type === 'AssignmentPattern' && p.left.type === 'Identifier') return { name: p.left.name, default: valueOf(p.right) };
     return {};
   });
+}
+
+/*
+ * Most methods a server declares have plain parameter lists, `name(city, days = 3, unit = Unit.Celsius)`,
+ * and loading and running acorn for them is a good part of a small server's start-up. `plainParamsOf`
+ * reads such lists with regular expressions and answers exactly what the parser would; for anything
+ * else (destructuring, comments, calls, escapes, a computed or accessor name, a native function) it
+ * answers `undefined` and the parser reads the text.
+ */
+const IDENTIFIER = '[A-Za-z_$][\\w$]*';
+/** `name(`, `async name(`, `*name(`, `async *name(`, `function name(`, `async function* (` ... up to the list. */
+const PLAIN_HEAD = new RegExp(
+  `^(?:async\\s+)?(?:function\\s*(?:\\*\\s*)?(?:${IDENTIFIER}\\s*)?|(?:\\*\\s*)?${IDENTIFIER}\\s*)\\(([^()]*)\\)\\s*\\{`,
+);
+const PLAIN_PARAM = new RegExp(`^\\s*(${IDENTIFIER})\\s*(?:=\\s*(.*?)\\s*)?$`, 's');
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+const STRING = /^(?:"[^"\\\n\r]*"|'[^'\\\n\r]*')$/;
+const DOTTED = new RegExp(`^${IDENTIFIER}(?:\\.${IDENTIFIER})*$`);
+/** Words that are no plain identifier in a strict-mode parameter list or expression. */
+const RESERVED = new Set(
+  (
+    'await break case catch class const continue debugger default delete do else enum export extends false finally for function if ' +
+    'implements import in instanceof interface let new null package private protected public return static super switch this throw ' +
+    'true try typeof var void while with yield arguments eval get set async'
+  ).split(' '),
+);
+
+/** The parameters of a plain parameter list without the parser, or `undefined` when it is not plain. */
+export function plainParamsOf(code: string): readonly CompiledParam[] | undefined {
+  const head = PLAIN_HEAD.exec(code);
+  if (!head || code.includes('[native code]')) return undefined;
+  const name = /^(?:async\s+)?(?:\*\s*)?([A-Za-z_$][\w$]*)/.exec(code)?.[1];
+  if (name !== undefined && name !== 'function' && RESERVED.has(name)) return undefined;
+  const list = head[1];
+  if (list.trim() === '') return [];
+  const params: CompiledParam[] = [];
+  for (const part of list.split(',')) {
+    const match = PLAIN_PARAM.exec(part);
+    // Strict code refuses a reserved word or a repeated name as a parameter: the parser says so.
+    if (!match || RESERVED.has(match[1]) || params.some((p) => p.name === match[1])) return undefined;
+    if (match[2] === undefined) {
+      params.push({ name: match[1] });
+      continue;
+    }
+    const value = plainValueOf(match[2]);
+    if (!value) return undefined;
+    params.push({ name: match[1], default: value });
+  }
+  return params;
+}
+
+/** What `valueOf` answers for the plain default `text`, or `undefined` when it is not plain. */
+function plainValueOf(text: string): CompiledValue | undefined {
+  if (text === 'true' || text === 'false') return { kind: 'literal', value: text === 'true' };
+  if (text === 'null') return { kind: 'literal', value: null };
+  if (NUMBER.test(text)) return { kind: 'literal', value: Number(text) };
+  if (STRING.test(text)) return { kind: 'literal', value: text.slice(1, -1) };
+  if (!DOTTED.test(text)) return undefined;
+  const names = text.split('.');
+  if (names.some((n) => RESERVED.has(n))) return undefined;
+  // `x` alone is an identifier (`other`); `Unit.Celsius` and `dto_1.Unit.Celsius` are references.
+  if (names.length === 1) return { kind: 'other' };
+  return { kind: 'reference', object: names.slice(0, -1).join('.'), property: names[names.length - 1] };
+}
+
+const PLAIN_CLASS = new RegExp(`^class(?:\\s+${IDENTIFIER})?(?:\\s+extends\\s+${IDENTIFIER}(?:\\.${IDENTIFIER})*)?\\s*\\{([^]*)\\}$`);
+const PLAIN_FIELD = new RegExp(`^(${IDENTIFIER})\\s*(?:=\\s*(.*?)\\s*)?;$`);
+
+/**
+ * The initialisers of a class whose body holds nothing but field declarations (`city;`, `days = 3;`) and
+ * whole-line comments, as tsc writes a record class, without the parser; `undefined` for any other class
+ * (methods, a constructor, static or computed members ...), which the parser reads.
+ */
+export function plainInitializersOf(code: string): ReadonlyMap<string, CompiledValue> | undefined {
+  const body = PLAIN_CLASS.exec(code)?.[1];
+  if (body === undefined) return undefined;
+  const found = new Map<string, CompiledValue>();
+  let inComment = false;
+  for (const raw of body.split('\n')) {
+    const line = raw.trim();
+    if (inComment || line.startsWith('/*')) {
+      // A comment ends at the first `*/` after its opening; only a line it ends on exactly is whole.
+      const end = line.indexOf('*/', inComment ? 0 : 2);
+      if (end !== -1 && end !== line.length - 2) return undefined;
+      inComment = end === -1;
+      continue;
+    }
+    if (line === '' || line.startsWith('//')) continue;
+    const field = PLAIN_FIELD.exec(line);
+    if (!field || RESERVED.has(field[1]) || field[1] === 'constructor') return undefined;
+    if (field[2] === undefined) continue;
+    const value = plainValueOf(field[2]);
+    if (!value) return undefined;
+    found.set(field[1], value);
+  }
+  return inComment ? undefined : found;
 }
 
 export function valueOf(node: Expression | Node): CompiledValue {
@@ -122,7 +223,12 @@ function keyName(key: Node, computed: boolean): string | undefined {
 function constructorAssignment(statement: Statement): [string, CompiledValue] | undefined {
   if (statement.type !== 'ExpressionStatement') return undefined;
   const e = statement.expression;
-  if (e.type === 'AssignmentExpression' && e.operator === '=' && e.left.type === 'MemberExpression' && e.left.object.type === 'ThisExpression') {
+  if (
+    e.type === 'AssignmentExpression' &&
+    e.operator === '=' &&
+    e.left.type === 'MemberExpression' &&
+    e.left.object.type === 'ThisExpression'
+  ) {
     const name = keyName(e.left.property, e.left.computed);
     return name === undefined ? undefined : [name, valueOf(e.right)];
   }
@@ -137,9 +243,7 @@ function constructorAssignment(statement: Statement): [string, CompiledValue] | 
     e.arguments[2]?.type === 'ObjectExpression'
   ) {
     const name = String(e.arguments[1].value);
-    const value = e.arguments[2].properties.find(
-      (p) => p.type === 'Property' && keyName(p.key, p.computed) === 'value',
-    );
+    const value = e.arguments[2].properties.find((p) => p.type === 'Property' && keyName(p.key, p.computed) === 'value');
     return [name, value?.type === 'Property' ? valueOf(value.value) : { kind: 'literal', value: null }];
   }
   return undefined;
@@ -150,7 +254,13 @@ function constructorAssignment(statement: Statement): [string, CompiledValue] | 
  * constructor's assignments (older compile targets), keyed by property name.
  */
 export function initializersOf(ctor: Function): ReadonlyMap<string, CompiledValue> {
-  const program = parseProgram(`(${Function.prototype.toString.call(ctor)}\n)`);
+  const code = Function.prototype.toString.call(ctor);
+  return plainInitializersOf(code) ?? parsedInitializersOf(code);
+}
+
+/** `initializersOf` by the parser alone (exported for the test that holds both readings equal). */
+export function parsedInitializersOf(code: string): ReadonlyMap<string, CompiledValue> {
+  const program = parseProgram(`(${code}\n)`);
   const statement = program?.body[0];
   const found = new Map<string, CompiledValue>();
   if (statement?.type !== 'ExpressionStatement' || statement.expression.type !== 'ClassExpression') return found;

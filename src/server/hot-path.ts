@@ -128,6 +128,14 @@ function hotRequest(message: unknown): HotRequest | undefined {
   return { id: message.id, method: message.method, params };
 }
 
+/**
+ * Whether `message` is a hot request the SDK's schemas accept as it is, with no 2026-07-28 envelope in its `_meta`
+ * (so the SDK's era classification calls it 2025-era unless a header claims the modern revision).
+ */
+export function isPlainHotRequest(message: unknown): boolean {
+  return hotRequest(message) !== undefined;
+}
+
 /** A `tools/call` result the 2025-era schema passes through unchanged: text blocks, structured content, `isError`. */
 function plainlyValidToolResult(result: unknown): boolean {
   if (!isPlainObject(result) || !Array.isArray(result.content)) return false;
@@ -170,6 +178,11 @@ export class HotPath {
     for (const controller of inFlight) controller.abort(error);
   }
 
+  /** Whether a message that arrives with no classification would be answered here (nothing runs). */
+  takes(message: unknown): boolean {
+    return this.accepted(message) !== undefined;
+  }
+
   /** Answers a hot request itself (`true`), or leaves the message to the SDK (`false`). */
   private take(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): boolean {
     const method = (message as { method?: unknown }).method;
@@ -177,15 +190,22 @@ export class HotPath {
       this.cancelled((message as { params?: unknown }).params);
       return false;
     }
-    if (!isHotMethod(method) || extra?.classification !== undefined || this.host.legacyVersion() === undefined) return false;
-    const request = hotRequest(message);
-    if (!request) return false;
-    // Retry material of the multi-round-trip flow is lifted by the SDK.
-    if (request.params && ('inputResponses' in request.params || 'requestState' in request.params)) return false;
-    const handler = this.host.hotHandler(request.method);
-    if (!handler) return false;
-    this.run(request, handler, message, extra);
+    if (extra?.classification !== undefined) return false;
+    const accepted = this.accepted(message);
+    if (!accepted) return false;
+    this.run(accepted.request, accepted.handler, message, extra);
     return true;
+  }
+
+  /** The request and its handler when the hot path answers `message`. */
+  private accepted(message: unknown): { request: HotRequest; handler: HotHandler } | undefined {
+    if (!isHotMethod((message as { method?: unknown } | null)?.method) || this.host.legacyVersion() === undefined) return undefined;
+    const request = hotRequest(message);
+    if (!request) return undefined;
+    // Retry material of the multi-round-trip flow is lifted by the SDK.
+    if (request.params && ('inputResponses' in request.params || 'requestState' in request.params)) return undefined;
+    const handler = this.host.hotHandler(request.method);
+    return handler && { request, handler };
   }
 
   /** `notifications/cancelled` for one of ours: abort it as the SDK's `_oncancel` does (the SDK still sees the message). */

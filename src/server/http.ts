@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HEADER_MISMATCH, type HeaderRejection } from './param-headers';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, isLegacyRequest, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
+import { isPlainHotRequest } from './hot-path';
+import { ModernDirect, directModernRequest } from './direct-modern';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, classifyInboundRequest, createMcpHandler, type InboundClassificationOutcome, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/node';
 import { Log } from '../log';
 import type { CorsOptions, HttpAuthOptions } from './auth/options';
@@ -11,7 +13,7 @@ import { Cors } from './cors';
 import { InMemoryEventStore, type EventStore } from './event-store';
 import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
 import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan, valueNestsDeeperThan } from './json-depth';
-import { SessionTable } from './sessions';
+import { SessionTable, type SessionTableOptions } from './sessions';
 import { webRequestOf, writeWebResponse } from './web';
 
 /**
@@ -171,6 +173,37 @@ function metadata(req: IncomingMessage, res: ServerResponse, server: ResourceSer
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(server.metadata()));
 }
 
+/** The first revision with the per-request envelope (and no sessions). */
+const MODERN_REVISION = '2026-07-28';
+
+const headerOf = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+/**
+ * The SDK entry's era classification of a request (`legacy` is its `isLegacyRequest`), from the parsed body and
+ * Node's headers, without building a web `Request` for it.
+ */
+function classify(req: IncomingMessage, body: unknown): InboundClassificationOutcome {
+  // The common case, decided without the SDK's classifier: a plain hot request of a session, no header claiming 2026.
+  const version = req.headers['mcp-protocol-version'];
+  if ((version === undefined || (typeof version === 'string' && version < MODERN_REVISION)) && req.method === 'POST' && isPlainHotRequest(body)) return NO_CLAIM;
+  const httpMethod = (req.method ?? 'GET').toUpperCase();
+  // A POST without a JSON body is the 2025 transport's to refuse.
+  if (httpMethod === 'POST' && body === undefined) return NO_CLAIM;
+  return classifyInboundRequest({
+    httpMethod,
+    protocolVersionHeader: headerOf(req, 'mcp-protocol-version'),
+    mcpMethodHeader: headerOf(req, 'mcp-method'),
+    mcpNameHeader: headerOf(req, 'mcp-name'),
+    ...(body !== undefined && { body }),
+  });
+}
+
+/** What the classifier answers a request that claims no revision (the 2025 era's). */
+const NO_CLAIM: InboundClassificationOutcome = { kind: 'legacy', reason: 'no-claim' };
+
 function opensSession(body: unknown): boolean {
   const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
@@ -237,11 +270,7 @@ const PARAM_HEADERS_FROM = '2026-07-28';
 function refusedParamHeaders(rules: ScopeRules, req: IncomingMessage, res: ServerResponse, body: unknown): boolean {
   const version = req.headers['mcp-protocol-version'];
   if (!rules.paramHeaderRejection || typeof version !== 'string' || version < PARAM_HEADERS_FROM) return false;
-  const headerOf = (name: string) => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
-  const rejection = rules.paramHeaderRejection(body, headerOf);
+  const rejection = rules.paramHeaderRejection(body, (name) => headerOf(req, name));
   if (!rejection) return false;
   const id = (body as { id?: unknown } | null)?.id ?? null;
   const error = { code: HEADER_MISMATCH, message: rejection.message, data: { mismatch: { header: rejection.header, body: rejection.message } } };
@@ -283,6 +312,9 @@ function resourceServerOf(options: HttpHandlerOptions, rules: ScopeRules, log: L
   return new ResourceServer({ ...auth, resource: auth.resource }, () => rules.declaredScopes, options.path, log);
 }
 
+/** Internal knobs of the session table, for tests that compare the direct path with the SDK's transport. */
+export type SessionTuning = Pick<SessionTableOptions, 'direct' | 'sseAfterMs'>;
+
 /** What the endpoint serves with: a `Server` per 2025-era session, one per 2026-07-28 request, and the change-event bus. */
 export interface HttpServing {
   readonly session: () => Server;
@@ -303,7 +335,13 @@ function checkRetry(retryMs: number): number {
  * request goes through CORS, the Host/Origin check, the metadata document, the path, the body, the bearer token
  * and the scope challenge, then to the session table (2025 era) or the stateless handler (2026-07-28).
  */
-export function createHttpHandler(serving: HttpServing, options: HttpHandlerOptions = {}, rules: ScopeRules = NO_SCOPES, log: Log = Log.silent): HttpHandler {
+export function createHttpHandler(
+  serving: HttpServing,
+  options: HttpHandlerOptions = {},
+  rules: ScopeRules = NO_SCOPES,
+  log: Log = Log.silent,
+  tuning: SessionTuning = {},
+): HttpHandler {
   const path = options.path;
   const limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
   const stateless = options.legacy === 'stateless';
@@ -314,6 +352,7 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
     onerror: log.transportFailure,
   });
   const inFlight = new InFlight();
+  const directModern = tuning.direct === false ? undefined : new ModernDirect(serving.request);
   /** The SDK's web-standard handler, given the parsed body beside a body-less `Request`. */
   const modern = async (req: IncomingMessage, res: ServerResponse, request: Request, body: unknown, gone: AbortSignal) => {
     const authInfo = (req as IncomingMessage & { auth?: SdkAuthInfo }).auth;
@@ -327,6 +366,7 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
     newSessionId: sessionIds(options.route),
     eventStore: options.eventStore ?? new InMemoryEventStore(),
     retryMs: checkRetry(options.sseRetryMs ?? 1000),
+    ...tuning,
   });
   const guarded = options.validateHost ?? true;
   const validHost = localhostHostValidation();
@@ -389,12 +429,14 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
     }
     if (inFlight.refuses(req, body)) return refuseWhileDraining(req, res);
     inFlight.track(req, res, body);
+    const era = classify(req, body);
+    if (!stateless && era.kind === 'legacy') return legacy(req, res, body, owner);
+    if (refusedParamHeaders(rules, req, res, body)) return;
+    const direct = directModern && directModernRequest(req, era);
+    if (direct && (await directModern!.handle(req, res, direct))) return;
     const leaving = new AbortController();
     res.once('close', () => leaving.abort());
-    const request = webRequestOf(req, leaving.signal);
-    if (!stateless && (await isLegacyRequest(request, body, { maxRequestBodySize: limit }))) return legacy(req, res, body, owner);
-    if (refusedParamHeaders(rules, req, res, body)) return;
-    return modern(req, res, request, body, leaving.signal);
+    return modern(req, res, webRequestOf(req, leaving.signal), body, leaving.signal);
   }
 
   return {
@@ -408,6 +450,7 @@ export function createHttpHandler(serving: HttpServing, options: HttpHandlerOpti
       }),
     drain: (deadlineMs) => inFlight.drain(deadlineMs),
     async close() {
+      await directModern?.close();
       await modernHandler.close();
       await sessions.closeAll();
     },

@@ -259,6 +259,11 @@ export class CatalogServer extends Server implements HotHost {
     this.hot = new HotPath(this);
   }
 
+  /** Whether the hot path answers this message once it arrives (an HTTP session asks before it bypasses the SDK's transport). */
+  takesHot(message: unknown): boolean {
+    return this.hot?.takes(message) ?? false;
+  }
+
   override async connect(transport: Transport): Promise<void> {
     await super.connect(transport);
     this.hot?.attach(transport);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { DirectPosts, isDirectTarget } from './direct-posts';
 import { sessionScoped, type EventStore } from './event-store';
 import { withLegacyNotFoundCode } from './protocol';
 
@@ -27,6 +28,8 @@ export interface Session {
   readonly server: Server;
   /** Who opened the session (an auth subject), when the endpoint knows; later requests must come from them. */
   readonly owner: string | undefined;
+  /** The session's POSTs answered on Node's response without the SDK's transport (see `direct-posts.ts`). */
+  readonly direct: DirectPosts | undefined;
   lastSeen: number;
   /** Requests (and open GET streams) in progress: a busy session is never idle. */
   active: number;
@@ -45,6 +48,10 @@ export interface SessionTableOptions {
   readonly eventStore: EventStore;
   /** The `retry` of each stream's priming event, in milliseconds. */
   readonly retryMs: number;
+  /** Answer a session's hot requests directly on Node's response (see `direct-posts.ts`); default true. */
+  readonly direct?: boolean;
+  /** A direct call that has not answered after this long gets an SSE stream, so it stays resumable. Default 1,000 ms. */
+  readonly sseAfterMs?: number;
 }
 
 export class SessionTable {
@@ -85,17 +92,21 @@ export class SessionTable {
     // The id is chosen here, not by the transport, so the session's view of the event store exists before its
     // first event (the priming event of the `initialize` response).
     const id = (this.options.newSessionId ?? randomUUID)();
-    const transport: NodeStreamableHTTPServerTransport = withLegacyNotFoundCode(
-      new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: () => id,
-        onsessioninitialized: () => void this.sessions.set(id, session),
-        onsessionclosed: () => void this.sessions.delete(id),
-        maxRequestBodySize: this.options.maxRequestBodySize,
-        eventStore: sessionScoped(this.options.eventStore, id),
-        retryInterval: this.options.retryMs,
-      }),
-    );
-    const session: Session = { transport, server: this.factory(), owner, lastSeen: Date.now(), active: 0 };
+    const events = sessionScoped(this.options.eventStore, id);
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessioninitialized: () => void this.sessions.set(id, session),
+      onsessionclosed: () => void this.sessions.delete(id),
+      maxRequestBodySize: this.options.maxRequestBodySize,
+      eventStore: events,
+      retryInterval: this.options.retryMs,
+    });
+    const server = this.factory();
+    // Installed first, under every later wrapper of `send` (the not-found code, telemetry): they see each message as before.
+    const direct = this.options.direct !== false && isDirectTarget(server) ? new DirectPosts(transport, server, { sessionId: id, events, retryMs: this.options.retryMs, sseAfterMs: this.options.sseAfterMs }) : undefined;
+    direct?.intercept();
+    withLegacyNotFoundCode(transport);
+    const session: Session = { transport, server, owner, direct, lastSeen: Date.now(), active: 0 };
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
     };
@@ -108,7 +119,9 @@ export class SessionTable {
     session.lastSeen = Date.now();
     session.active++;
     try {
-      await session.transport.handleRequest(req, res, body);
+      const { direct } = session;
+      if (direct?.qualifies(req, body)) await direct.handle(req, res, body);
+      else await session.transport.handleRequest(req, res, body);
     } finally {
       session.active--;
       session.lastSeen = Date.now();

@@ -9,6 +9,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { TOOL_FAILED_CHANNEL } from '../invoke/errors';
+import { PER_REQUEST_EXCHANGES } from './direct-modern';
 import type { Log } from '../log';
 import type { TelemetryOptions } from './telemetry-options';
 
@@ -16,10 +17,11 @@ import type { TelemetryOptions } from './telemetry-options';
  * OpenTelemetry per the semantic conventions for MCP: one SERVER span per request, named
  * `{mcp.method.name} {target}`, parented on the trace context in `params._meta` (else the ambient context,
  * such as the HTTP request's), and the `mcp.server.operation.duration` and `mcp.server.session.duration`
- * histograms. `@opentelemetry/api` is an optional peer: loaded on first use, and when it is absent
- * nothing here runs at all. When it is installed but no SDK has registered a tracer or meter provider,
- * a request costs two identity checks and nothing else; each request looks again, so a provider an
- * application registers after building the server is used from its next request on. The
+ * histograms. `@opentelemetry/api` is an optional peer, loaded only once something has registered with
+ * it (see `registered`): until then, and when it is absent, a request costs one property lookup and nothing
+ * else. Once loaded, while no SDK has registered a tracer or meter provider, a request costs two identity
+ * checks; each request looks again, so a provider an application registers after building the server is
+ * used from its next request on. The
  * instrumentation sits on the transport a protocol server is connected to, so it sees every request,
  * the SDK's own answers (initialize, ping, method not found) included, and the handler (so the tool's
  * own code) runs inside the span's context.
@@ -35,6 +37,18 @@ const NAME = 'onemodelcontext';
 const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
 let loaded: Api | null | undefined;
+
+/**
+ * Where every copy of `@opentelemetry/api` 1.x keeps what an application registered (providers, the context
+ * manager, the propagator): `Symbol.for('opentelemetry.js.api.1')` on the global object, set by the first
+ * registration. While it is unset, the API would hand out no-op providers and the root context, so there is
+ * nothing to trace or measure and no reason to load the API (~40 ms and 44 modules at start-up).
+ */
+const REGISTRY = Symbol.for('opentelemetry.js.api.1');
+
+function registered(): boolean {
+  return (globalThis as Record<symbol, unknown>)[REGISTRY] !== undefined;
+}
 
 /** `@opentelemetry/api` if it can be resolved, once per process; `undefined` when it is not installed. */
 function loadApi(log: Log): Api | undefined {
@@ -71,6 +85,7 @@ interface Instruments {
 
 /** One request being answered: its span when tracing, its histogram when measuring (at least one of them). */
 interface Operation {
+  readonly api: Api;
   readonly span: Otel.Span | undefined;
   readonly instruments: Instruments | undefined;
   readonly started: number;
@@ -79,7 +94,11 @@ interface Operation {
 }
 
 type Request = { readonly id: string | number; readonly method: string; readonly params?: Readonly<Record<string, unknown>> };
-type Reply = { readonly id: string | number; readonly result?: { readonly isError?: unknown }; readonly error?: { readonly code: number; readonly message: string } };
+type Reply = {
+  readonly id: string | number;
+  readonly result?: { readonly isError?: unknown };
+  readonly error?: { readonly code: number; readonly message: string };
+};
 
 function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & Request {
   return 'method' in message && 'id' in message && message.id !== null && message.id !== undefined;
@@ -110,7 +129,8 @@ function histograms(meter: Otel.Meter): Instruments {
   return {
     operation: meter.createHistogram('mcp.server.operation.duration', {
       unit: 's',
-      description: 'MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.',
+      description:
+        'MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.',
       advice: { explicitBucketBoundaries: BUCKETS },
     }),
     session: meter.createHistogram('mcp.server.session.duration', {
@@ -162,16 +182,24 @@ export class Telemetry {
   private instruments: Instruments | undefined;
 
   private constructor(
-    private readonly api: Api,
     private readonly version: string,
     private readonly options: TelemetryOptions,
+    private readonly log: Log,
   ) {}
 
-  /** The server's telemetry, or `undefined` when it is switched off or `@opentelemetry/api` is absent. */
+  /**
+   * The server's telemetry, or `undefined` when it is switched off or `@opentelemetry/api` is known to be
+   * absent (an earlier server of this process failed to load it).
+   */
   static of(options: TelemetryOptions | false | undefined, version: string, log: Log): Telemetry | undefined {
-    if (options === false) return undefined;
-    const api = loadApi(log);
-    return api ? new Telemetry(api, version, options ?? {}) : undefined;
+    if (options === false || loaded === null) return undefined;
+    return new Telemetry(version, options ?? {}, log);
+  }
+
+  /** The API, once something has registered with it; `undefined` before, and when it cannot be loaded. */
+  private get api(): Api | undefined {
+    if (loaded !== undefined) return loaded ?? undefined;
+    return registered() ? loadApi(this.log) : undefined;
   }
 
   /** Traces every request of each connection the protocol server takes. */
@@ -188,7 +216,6 @@ export class Telemetry {
    * dispatched inside its context; the reply sent for its id ends it, and so does its cancellation.
    */
   private observe(server: Server, transport: Transport, network: Network): void {
-    const { api } = this;
     const open = new Map<string | number, Operation>();
     const dispatch = transport.onmessage;
     transport.onmessage = (message, extra) => {
@@ -197,7 +224,8 @@ export class Telemetry {
         if (cancelled !== undefined) this.settle(open, cancelled, 'cancelled', server);
         return dispatch?.(message, extra);
       }
-      const operation = this.start(message, transport, network);
+      const api = this.api;
+      const operation = api && this.start(api, message, transport, network);
       if (!operation) return dispatch?.(message, extra);
       open.set(message.id, operation);
       if (!operation.span) return dispatch?.(message, extra);
@@ -215,7 +243,7 @@ export class Telemetry {
       return send(message, options);
     };
     // A per-request HTTP exchange is no session; every other connection is one, from now until it closes.
-    const perRequest = transport instanceof PerRequestHTTPServerTransport;
+    const perRequest = transport instanceof PerRequestHTTPServerTransport || PER_REQUEST_EXCHANGES in transport;
     const session = perRequest ? undefined : performance.now();
     const closed = transport.onclose;
     transport.onclose = () => {
@@ -231,24 +259,31 @@ export class Telemetry {
   }
 
   /** Ends an operation the request will never answer (cancelled, or its connection closed). */
-  private settle(open: Map<string | number, Operation>, id: string | number, reason: 'cancelled' | 'connection_closed', server: Server): void {
+  private settle(
+    open: Map<string | number, Operation>,
+    id: string | number,
+    reason: 'cancelled' | 'connection_closed',
+    server: Server,
+  ): void {
     const operation = open.get(id);
     if (!operation) return;
     open.delete(id);
-    const description = reason === 'cancelled' ? 'The client cancelled the request.' : 'The connection closed before the request was answered.';
+    const description =
+      reason === 'cancelled' ? 'The client cancelled the request.' : 'The connection closed before the request was answered.';
     this.finish(operation, reason, server, description);
   }
 
   /** Opens the operation of an arriving request; `undefined` when no provider records anything. */
-  private start(request: Request, transport: Transport, network: Network): Operation | undefined {
-    const tracer = this.activeTracer();
-    const instruments = this.activeInstruments();
+  private start(api: Api, request: Request, transport: Transport, network: Network): Operation | undefined {
+    const tracer = this.activeTracer(api);
+    const instruments = this.activeInstruments(api);
     if (!tracer && !instruments) return undefined;
     const attributes = requestAttributes(request, network);
     const meta = request.params?._meta as Readonly<Record<string, unknown>> | undefined;
     const envelopeVersion = meta?.[PROTOCOL_VERSION_META_KEY];
     return {
-      span: tracer && this.startSpan(tracer, request, attributes, meta, transport),
+      api,
+      span: tracer && this.startSpan(api, tracer, request, attributes, meta, transport),
       instruments,
       started: performance.now(),
       attributes,
@@ -256,8 +291,14 @@ export class Telemetry {
     };
   }
 
-  private startSpan(tracer: Otel.Tracer, request: Request, attributes: Otel.Attributes, meta: Readonly<Record<string, unknown>> | undefined, transport: Transport): Otel.Span {
-    const { api } = this;
+  private startSpan(
+    api: Api,
+    tracer: Otel.Tracer,
+    request: Request,
+    attributes: Otel.Attributes,
+    meta: Readonly<Record<string, unknown>> | undefined,
+    transport: Transport,
+  ): Otel.Span {
     const ambient = api.context.active();
     const remote = typeof meta?.[TRACEPARENT_META_KEY] === 'string' ? api.propagation.extract(ambient, meta) : undefined;
     const remoteSpan = remote && api.trace.getSpanContext(remote);
@@ -295,14 +336,15 @@ export class Telemetry {
     if (errorType !== undefined) attributes['error.type'] = errorType;
     if (span) {
       span.setAttributes(attributes);
-      if (errorType !== undefined) span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: description });
+      if (errorType !== undefined) span.setStatus({ code: operation.api.SpanStatusCode.ERROR, message: description });
       span.end();
     }
     operation.instruments?.operation.record((performance.now() - operation.started) / 1000, attributes);
   }
 
   private recordSession(started: number, network: Network, server: Server): void {
-    const instruments = this.activeInstruments();
+    const api = this.api;
+    const instruments = api && this.activeInstruments(api);
     if (!instruments) return;
     const attributes: Otel.Attributes = {};
     const version = server.getNegotiatedProtocolVersion();
@@ -316,8 +358,8 @@ export class Telemetry {
    * The tracer of the SDK registered now, or `undefined` while none is. Once found it is kept for as long
    * as the global provider stays the same object (an SDK sets the API proxy's delegate once).
    */
-  private activeTracer(): Otel.Tracer | undefined {
-    const provider = this.api.trace.getTracerProvider();
+  private activeTracer(api: Api): Otel.Tracer | undefined {
+    const provider = api.trace.getTracerProvider();
     if (provider !== this.tracerProvider || this.tracer === undefined) {
       this.tracerProvider = provider;
       this.tracer = recordingTracer(provider, this.version);
@@ -330,12 +372,12 @@ export class Telemetry {
    * no-op provider hands out its one no-op meter). Unlike tracers, meters taken from the global API
    * before an SDK registers stay no-ops, so they are taken again whenever the provider changes.
    */
-  private activeInstruments(): Instruments | undefined {
-    const provider = this.api.metrics.getMeterProvider();
+  private activeInstruments(api: Api): Instruments | undefined {
+    const provider = api.metrics.getMeterProvider();
     if (provider !== this.meterProvider) {
       this.meterProvider = provider;
       const meter = provider.getMeter(NAME, this.version);
-      this.instruments = meter === this.api.createNoopMeter() ? undefined : histograms(meter);
+      this.instruments = meter === api.createNoopMeter() ? undefined : histograms(meter);
     }
     return this.instruments;
   }

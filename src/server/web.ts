@@ -19,12 +19,18 @@ export function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request
   return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers, signal });
 }
 
-/** Writes a web `Response` to `res`, streaming its body (SSE) with backpressure until the client leaves. */
+/** Writes a web `Response` to `res`: a JSON answer whole, an SSE body streamed with backpressure until the client leaves. */
 export async function writeWebResponse(res: ServerResponse, response: Response, signal: AbortSignal): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
+  if (response.body === null) return void res.writeHead(response.status, headers).end();
+  // A single JSON answer is sent whole, with its length: one write, no chunked framing.
+  if (!headers['content-type']?.startsWith('text/event-stream')) {
+    const body = Buffer.from(await response.arrayBuffer());
+    headers['content-length'] = String(body.length);
+    return void res.writeHead(response.status, headers).end(body);
+  }
   res.writeHead(response.status, headers);
-  if (response.body === null) return void res.end();
   const reader = response.body.getReader();
   signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
   try {

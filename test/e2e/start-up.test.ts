@@ -11,17 +11,29 @@ jest.setTimeout(120_000);
 
 beforeAll(() => ensureBuilt(), BUILD_HOOK_TIMEOUT_MS);
 
-const LAZY = ['class-validator', 'validator', 'libphonenumber-js', 'class-transformer', '@modelcontextprotocol/node', 'hono', '@hono/node-server', 'acorn', 'ajv'];
+const LAZY = [
+  'class-validator',
+  'validator',
+  'libphonenumber-js',
+  'class-transformer',
+  '@modelcontextprotocol/node',
+  'hono',
+  '@hono/node-server',
+  'acorn',
+  'ajv',
+];
 
-/** The packages under node_modules whose modules are in the cache after `script` ran in a fresh process. */
+/** The packages under node_modules whose modules are in the cache after `script` (awaited) ran in a fresh process. */
 function packagesLoadedBy(script: string): string[] {
-  const probe = `${script}
+  const probe = `(async () => {
+${script}
 const names = new Set();
 for (const file of Object.keys(require.cache)) {
   const match = /node_modules[\\\\/]((?:@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(file);
   if (match) names.add(match[1].replace(/\\\\/g, '/'));
 }
-process.stdout.write(JSON.stringify([...names].sort()));`;
+process.stdout.write(JSON.stringify([...names].sort()));
+})().catch((error) => { console.error(error); process.exit(1); });`;
   return JSON.parse(execFileSync(process.execPath, ['-e', probe], { cwd: ROOT, encoding: 'utf8' })) as string[];
 }
 
@@ -40,6 +52,23 @@ const { McpServer, Int32 } = require(${DIST});
 const server = new McpServer({ name: 's', version: '1' }).tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => a + b);
 if (server.listTools().length !== 1) throw new Error('not listed');`);
     expect(loaded.filter((name) => LAZY.includes(name) && name !== 'acorn')).toEqual([]);
+  });
+
+  it('samples/weather, connected, initialized and listed, loads none of them, nor OpenTelemetry while nothing registered with it', async () => {
+    // Decorated methods with enum and literal defaults, a record result, the generator's facts: all read
+    // without acorn; `@opentelemetry/api` is installed here (a devDependency) but unused.
+    const loaded = packagesLoadedBy(`
+const { weatherServer } = require(${JSON.stringify(join(ROOT, 'samples/weather/dist/server.js'))});
+const { Client, InMemoryTransport } = require('@modelcontextprotocol/client');
+const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+await weatherServer().connect(serverEnd);
+const client = new Client({ name: 'c', version: '1' });
+await client.connect(clientEnd);
+const { tools } = await client.listTools();
+const unit = JSON.stringify(tools.map((t) => t.inputSchema.properties.unit.default));
+if (tools.length !== 2 || unit !== '["Celsius","Celsius"]') throw new Error(JSON.stringify(tools));
+await client.close();`);
+    expect(loaded.filter((name) => LAZY.includes(name) || name.startsWith('@opentelemetry/'))).toEqual([]);
   });
 
   it('serving HTTP loads the HTTP stack', () => {
@@ -72,7 +101,11 @@ server.callTool('take', { item: { qty: -1, item_name: 'x' } }).then((bad) =>
       ],
       { cwd: ROOT, encoding: 'utf8' },
     );
-    const { listing, bad, good } = JSON.parse(out) as { listing: { properties: { item: { properties: Record<string, unknown> } } }; bad: boolean; good: unknown };
+    const { listing, bad, good } = JSON.parse(out) as {
+      listing: { properties: { item: { properties: Record<string, unknown> } } };
+      bad: boolean;
+      good: unknown;
+    };
     expect(Object.keys(listing.properties.item.properties)).toEqual(['qty', 'item_name']);
     expect(bad).toBe(true);
     expect(good).toEqual([{ type: 'text', text: '2' }]);

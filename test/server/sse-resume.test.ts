@@ -12,7 +12,12 @@ describe.each([
   ['the in-memory default', undefined],
   ['a given store', new InMemoryEventStore({ maxEvents: 100 })],
 ])('SSE with %s', (_label, eventStore) => {
-  const server = new McpServer({ name: 'sse', version: '1' }).tool('ping', {}, () => 'pong');
+  const server = new McpServer({ name: 'sse', version: '1' }).tool('ping', {}, () => 'pong').tool('tick', {}, async (_args, ctx) => {
+    await ctx.reportProgress(1, 1);
+    return 'ticked';
+  });
+  /** A call that reports progress: its answer is an SSE stream (a lone reply would come as JSON). */
+  const tick = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'tick', _meta: { progressToken: id } } });
   let port: number;
 
   beforeAll(async () => {
@@ -23,9 +28,9 @@ describe.each([
 
   it('primes a POST response stream with an event id and the retry field', async () => {
     const sessionId = await openSession(port);
-    const text = await readAll(await open(port, 'POST', { ...HEADERS, 'mcp-session-id': sessionId }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })));
+    const text = await readAll(await open(port, 'POST', { ...HEADERS, 'mcp-session-id': sessionId }, tick(2)));
     expect(text).toMatch(/^id: \S+\nretry: 2500\ndata: \n\n/);
-    expect(text).toContain('"tools":[{"name":"ping"');
+    expect(text).toContain('"text":"ticked"');
   });
 
   it('replays the notifications a dropped GET stream missed after Last-Event-ID', async () => {
@@ -52,13 +57,13 @@ describe.each([
 
   it("refuses to resume another session's stream", async () => {
     const owner = await openSession(port);
-    const stream = await open(port, 'POST', { ...HEADERS, 'mcp-session-id': owner }, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }));
+    const stream = await open(port, 'POST', { ...HEADERS, 'mcp-session-id': owner }, tick(3));
     const ownerEventId = /^id: (\S+)$/m.exec(await readAll(stream))![1];
     const intruder = await openSession(port);
     const reply = await open(port, 'GET', { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': intruder, 'last-event-id': ownerEventId });
     const text = await readAll(reply);
     expect(reply.response.statusCode).toBe(400);
-    expect(text).not.toContain('"tools"');
+    expect(text).not.toContain('ticked');
   });
 
   it('answers an unknown Last-Event-ID without replaying anything', async () => {

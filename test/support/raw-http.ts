@@ -46,8 +46,8 @@ export async function until(check: () => boolean, tries = 400): Promise<void> {
 }
 
 /** Opens a 2025-11-25 session (initialize + initialized) and returns its id. */
-export async function openSession(port: number, path = '/mcp'): Promise<string> {
-  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+export async function openSession(port: number, path = '/mcp', capabilities: object = {}): Promise<string> {
+  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'raw', version: '1' } } };
   const init = await open(port, 'POST', LEGACY_HEADERS, JSON.stringify(initialize), path);
   await readAll(init);
   const sessionId = init.response.headers['mcp-session-id'] as string;

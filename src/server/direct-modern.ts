@@ -1,0 +1,260 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  ProtocolErrorCode,
+  isJsonContentType,
+  type AuthInfo,
+  type InboundClassificationOutcome,
+  type JSONRPCMessage,
+  type Server,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+
+/**
+ * 2026-07-28 requests answered without the SDK's per-request machinery. The SDK's entry builds a `Server` for every
+ * request, installs its handlers, connects a per-request transport, and answers through a web `Response`; here a
+ * few long-lived `Server`s (each serving the revision, connected once to an {@link ExchangeTransport}) take the
+ * requests, and the answer is written on Node's own response. The dispatch inside the `Server` is the SDK's own
+ * (`Protocol`'s request handling, its codec, its result checks), so the answers are the SDK's; the tests compare
+ * them with the entry's for the same requests.
+ *
+ * Only a hot request (`tools/call`, `tools/list`, `resources/read`, `prompts/get`) that the entry would certainly
+ * accept as it is comes here: a valid envelope for 2026-07-28 (the SDK's classifier said so), the standard headers
+ * present and equal to the body, JSON both ways, no multi-round-trip retry material. Anything else goes to the
+ * SDK's entry, which writes every refusal.
+ *
+ * JSON-RPC ids are the clients' and may repeat across concurrent requests (every client may send id 1), while a
+ * `Server` tells its requests apart by id: a request goes to the first server of the pool with no request of that
+ * id in progress, and the pool grows when none is free (up to {@link MAX_SERVERS}; past it, the SDK's entry).
+ *
+ * The response is written as the SDK's per-request transport writes it: a lone reply as `application/json` (an
+ * error produced while the request was being dispatched with the HTTP status the protocol gives it), a reply
+ * preceded by notifications as an SSE stream of `message` events with keep-alive comments. A client that closes
+ * the response cancels its request.
+ */
+
+/** The revision this path serves. */
+const MODERN_REVISION = '2026-07-28';
+
+/** Most servers in the pool: as many requests with one id as may run at once before the entry takes over. */
+export const MAX_SERVERS = 256;
+
+const HOT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list', 'resources/read', 'prompts/get']);
+
+/** The params field whose value the `Mcp-Name` header repeats, per method (the others have none). */
+const NAME_FIELD: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/** HTTP statuses of errors produced while a request is dispatched (the SDK's "ladder"); other errors are 200. */
+const DISPATCH_ERROR_STATUS: Readonly<Record<number, number>> = {
+  [ProtocolErrorCode.ParseError]: 400,
+  [ProtocolErrorCode.InvalidRequest]: 400,
+  [ProtocolErrorCode.MethodNotFound]: 404,
+  [ProtocolErrorCode.UnsupportedProtocolVersion]: 400,
+  [ProtocolErrorCode.MissingRequiredClientCapability]: 400,
+  [-32020]: 400,
+};
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
+
+/** The SDK per-request transport's keep-alive comment interval. */
+const KEEP_ALIVE_MS = 15_000;
+
+type Id = string | number;
+type Route = Extract<InboundClassificationOutcome, { kind: 'modern' }>;
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** A header value exactly as the body has it: plain printable ASCII with no encoding sentinel, no edge whitespace. */
+const plainlyEqual = (value: unknown, headerValue: string | undefined) =>
+  typeof value === 'string' && value === headerValue && /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !value.includes('=?');
+
+/** The modern request this path takes, or `undefined` when the SDK's entry must answer. */
+export function directModernRequest(req: IncomingMessage, route: InboundClassificationOutcome): Route | undefined {
+  if (route.kind !== 'modern' || route.messageKind !== 'request' || route.classification.revision !== MODERN_REVISION) return undefined;
+  const message = route.message as { method: string; params?: Record<string, unknown> };
+  if (!HOT_METHODS.has(message.method)) return undefined;
+  const params = message.params ?? {};
+  if ('inputResponses' in params || 'requestState' in params || 'task' in params) return undefined;
+  const accept = req.headers.accept;
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream') || !isJsonContentType(req.headers['content-type'])) return undefined;
+  if (header(req, 'mcp-protocol-version') !== MODERN_REVISION || header(req, 'mcp-method') !== message.method) return undefined;
+  const nameField = NAME_FIELD[message.method];
+  if (nameField !== undefined && !plainlyEqual(params[nameField], header(req, 'mcp-name'))) return undefined;
+  return route;
+}
+
+/** A server of the pool: the SDK `Server` and the exchanges in progress on it, by request id. */
+interface Member {
+  readonly server: Server;
+  readonly transport: ExchangeTransport;
+}
+
+/** The pool of long-lived servers and the dispatch of a request to one of them. */
+export class ModernDirect {
+  private readonly members: Member[] = [];
+  private closed = false;
+
+  /** `factory` makes a `Server` over the catalog, as the SDK's entry gets one per request. */
+  constructor(private readonly factory: () => Server) {}
+
+  /** Answers the request; resolves once its response is complete. `false` when the pool is full (nothing written). */
+  async handle(req: IncomingMessage, res: ServerResponse, route: Route): Promise<boolean> {
+    const message = route.message as JSONRPCMessage & { id: Id };
+    const member = await this.memberFree(message.id);
+    if (!member) return false;
+    const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
+    await member.transport.exchange(res, message, { classification: route.classification, ...(authInfo !== undefined && { authInfo }) });
+    return true;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.members.splice(0).map((m) => m.server.close()));
+  }
+
+  private async memberFree(id: Id): Promise<Member | undefined> {
+    const free = this.members.find((m) => !m.transport.busy(id));
+    if (free || this.closed || this.members.length >= MAX_SERVERS) return free;
+    const server = this.factory();
+    servesModernRevision(server);
+    const transport = new ExchangeTransport();
+    const member = { server, transport };
+    this.members.push(member);
+    await server.connect(transport);
+    return member.transport.busy(id) ? undefined : member;
+  }
+}
+
+/**
+ * Fixes the instance's revision to 2026-07-28 as the SDK's entry does for each per-request instance (the same
+ * fields; the SDK is pinned). Nothing else is per request: client info, capabilities and the log level come with
+ * each request's envelope.
+ */
+function servesModernRevision(server: Server): void {
+  const fields = server as unknown as { _negotiatedProtocolVersion?: string; _supportedProtocolVersions: string[] };
+  if (!fields._supportedProtocolVersions.includes(MODERN_REVISION)) fields._supportedProtocolVersions = [...fields._supportedProtocolVersions, MODERN_REVISION];
+  fields._negotiatedProtocolVersion = MODERN_REVISION;
+}
+
+/** Marks a transport whose requests are independent exchanges (telemetry records no session for it). */
+export const PER_REQUEST_EXCHANGES = Symbol('per-request exchanges');
+
+/**
+ * The transport of one pooled server: every request delivered is an exchange with its own HTTP response, and what
+ * the server sends goes to the exchange of the request it belongs to.
+ */
+export class ExchangeTransport implements Transport {
+  readonly [PER_REQUEST_EXCHANGES] = true;
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private readonly exchanges = new Map<Id, Exchange>();
+
+  async start(): Promise<void> {}
+
+  busy(id: Id): boolean {
+    return this.exchanges.has(id);
+  }
+
+  /** Delivers the request and resolves once its response is complete. */
+  exchange(res: ServerResponse, message: JSONRPCMessage & { id: Id }, extra: { classification: Route['classification']; authInfo?: AuthInfo }): Promise<void> {
+    const exchange = new Exchange(res, () => this.cancel(message.id, exchange));
+    this.exchanges.set(message.id, exchange);
+    exchange.dispatching = true;
+    try {
+      this.onmessage?.(message, extra);
+    } finally {
+      exchange.dispatching = false;
+    }
+    return exchange.done.finally(() => {
+      if (this.exchanges.get(message.id) === exchange) this.exchanges.delete(message.id);
+    });
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const reply = (message as { method?: unknown }).method === undefined;
+    const id = reply ? (message as { id?: Id }).id : options?.relatedRequestId;
+    const exchange = id === undefined ? undefined : this.exchanges.get(id);
+    // As the SDK's per-request transport: anything not tied to a request in progress has nowhere to go.
+    if (!exchange) return;
+    exchange.write(message, reply);
+  }
+
+  async close(): Promise<void> {
+    const open = [...this.exchanges.values()];
+    this.exchanges.clear();
+    for (const exchange of open) exchange.abandon();
+    this.onclose?.();
+  }
+
+  /** The client left before the reply: the request is cancelled as the SDK cancels a per-request exchange. */
+  private cancel(id: Id, exchange: Exchange): void {
+    if (this.exchanges.get(id) !== exchange) return;
+    this.exchanges.delete(id);
+    this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'The client closed the request stream.' } });
+  }
+}
+
+/** One request's HTTP response: pending, then JSON, or an SSE stream. */
+class Exchange {
+  readonly done: Promise<void>;
+  /** True while the request is being delivered: an error reply then is a refusal with its HTTP status. */
+  dispatching = false;
+  private finish!: () => void;
+  private state: 'pending' | 'streaming' | 'ended' = 'pending';
+  private keepAlive: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly res: ServerResponse,
+    onLeft: () => void,
+  ) {
+    this.done = new Promise((resolve) => (this.finish = resolve));
+    res.once('close', () => {
+      if (this.state === 'ended') return;
+      this.end();
+      onLeft();
+    });
+  }
+
+  write(message: JSONRPCMessage, reply: boolean): void {
+    if (this.state === 'ended') return;
+    if (reply && this.state === 'pending') {
+      const code = (message as { error?: { code?: unknown } }).error?.code;
+      const status = typeof code === 'number' && (this.dispatching || code === ProtocolErrorCode.MissingRequiredClientCapability) ? (DISPATCH_ERROR_STATUS[code] ?? 200) : 200;
+      const body = JSON.stringify(message);
+      this.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+      this.end();
+      return;
+    }
+    if (this.state === 'pending') this.openStream();
+    this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    if (reply) {
+      this.res.end();
+      this.end();
+    }
+  }
+
+  /** The server closed before the reply: as the SDK's entry answers then, 499 and no body (or the stream ends). */
+  abandon(): void {
+    if (this.state === 'pending' && !this.res.headersSent) this.res.writeHead(499).end();
+    this.end();
+  }
+
+  end(): void {
+    if (this.state === 'ended') return;
+    this.state = 'ended';
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    if (!this.res.writableEnded && this.res.headersSent) this.res.end();
+    this.finish();
+  }
+
+  private openStream(): void {
+    this.state = 'streaming';
+    this.res.writeHead(200, SSE_HEADERS);
+    this.keepAlive = setInterval(() => this.res.write(': keepalive\n\n'), KEEP_ALIVE_MS);
+    this.keepAlive.unref();
+  }
+}

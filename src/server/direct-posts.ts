@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isJsonContentType, type AuthInfo, type EventStore, type JSONRPCMessage, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+
+/**
+ * A 2025-era session's POST of one hot request (`tools/call`, `tools/list`, `resources/read`, `prompts/get`,
+ * `ping`), answered on Node's own response instead of through the SDK's transport, which builds a web `Request`,
+ * runs it through its Hono adapter, validates the message with zod and frames even a lone answer as an SSE stream.
+ *
+ * The message goes to the session's `onmessage` as the SDK's transport would deliver it, so the session's hot path
+ * (and telemetry) answer it as always; what the session sends for it, its reply and anything related to it
+ * (progress, log messages, a sampling or elicitation request), comes back here instead of to the SDK's streams:
+ *
+ * - A reply with nothing before it is written as `application/json`, as a transport in JSON-response mode does.
+ * - The first message before the reply turns the response into an SSE stream, primed as the SDK primes one (an
+ *   event id and `retry`, 2025-11-25 on) and with every event kept in the session's event store, so a client that
+ *   loses the stream resumes it with `Last-Event-ID`. A call still running after `sseAfterMs` is switched to SSE
+ *   too, so a long call stays resumable though it says nothing.
+ * - A client that leaves an SSE response hands the request over to the SDK's transport (its request-to-stream
+ *   map), which stores what follows under the same stream for the client's `Last-Event-ID` reconnection. A client
+ *   that leaves before anything was written cannot resume: what follows is dropped, as an SDK JSON response would be.
+ *
+ * Only requests the SDK's transport would certainly accept as they are come here (its Accept, Content-Type,
+ * session and protocol-version checks pass, the hot path takes the message); anything else keeps going through
+ * the SDK, which writes every error answer.
+ */
+
+/** What the direct path needs of a session's `Server`. */
+export interface DirectTarget {
+  /** Whether the hot path answers this message. */
+  takesHot(message: unknown): boolean;
+  /** The negotiated 2025-era revision, `undefined` before `initialize`. */
+  legacyVersion(): string | undefined;
+}
+
+export function isDirectTarget(server: object): server is DirectTarget {
+  return typeof (server as Partial<DirectTarget>).takesHot === 'function' && typeof (server as Partial<DirectTarget>).legacyVersion === 'function';
+}
+
+/** The SDK transport's private request-to-stream map (pinned SDK version), for the hand-over of a left stream. */
+interface SdkStreams {
+  readonly _requestToStreamMapping: Map<string | number, string>;
+}
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
+
+type Id = string | number;
+
+/** Where a message the session sends belongs: a reply by its id, anything else by the request it relates to. */
+function requestIdOf(message: JSONRPCMessage, options: TransportSendOptions | undefined): Id | undefined {
+  const reply = message as { id?: Id; method?: unknown };
+  if (reply.id !== undefined && reply.method === undefined) return reply.id;
+  return options?.relatedRequestId;
+}
+
+function isReply(message: JSONRPCMessage): boolean {
+  return (message as { method?: unknown }).method === undefined && (message as { id?: unknown }).id !== undefined;
+}
+
+export interface DirectPostsOptions {
+  readonly sessionId: string;
+  /** The session's view of the event store. */
+  readonly events: EventStore;
+  /** `retry` of the priming event, in milliseconds. */
+  readonly retryMs: number;
+  /** A call that has not answered after this long gets an SSE stream (primed, so resumable). Default 1,000 ms. */
+  readonly sseAfterMs?: number;
+}
+
+/** One session's direct POSTs: decides which requests qualify and routes what the session sends for them. */
+export class DirectPosts {
+  private readonly open = new Map<Id, DirectPost>();
+  private sdkSend!: Transport['send'];
+
+  constructor(
+    private readonly transport: NodeStreamableHTTPServerTransport,
+    private readonly server: DirectTarget,
+    private readonly options: DirectPostsOptions,
+  ) {}
+
+  /** Puts the routing in front of the SDK transport's `send` (call before anything wraps it). */
+  intercept(): void {
+    const sdkSend = this.transport.send.bind(this.transport);
+    this.sdkSend = sdkSend;
+    this.transport.send = (message, options) => {
+      if (this.open.size > 0) {
+        const id = requestIdOf(message, options);
+        const post = id === undefined ? undefined : this.open.get(id);
+        if (post) return post.send(message);
+      }
+      return sdkSend(message, options);
+    };
+  }
+
+  /** Whether this POST can be answered directly; nothing is written when it cannot. */
+  qualifies(req: IncomingMessage, body: unknown): boolean {
+    const { server } = this;
+    if (req.method !== 'POST') return false;
+    const accept = req.headers.accept;
+    // The SDK transport's own Accept and Content-Type checks; it answers 406 / 415 otherwise.
+    if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return false;
+    if (!isJsonContentType(req.headers['content-type'])) return false;
+    // A header naming another revision is checked (and perhaps refused) by the SDK.
+    const version = server.legacyVersion();
+    if (version === undefined || req.headers['mcp-protocol-version'] !== version) return false;
+    if (req.headers['last-event-id'] !== undefined) return false;
+    const id = (body as { id?: unknown } | null)?.id;
+    if (this.open.has(id as Id)) return false;
+    return server.takesHot(body);
+  }
+
+  /** Delivers the request to the session and resolves once its response is complete (or handed over). */
+  handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const id = (body as { id: Id }).id;
+    const version = this.server.legacyVersion()!;
+    const post: DirectPost = new DirectPost(res, this.options, version >= '2025-11-25', {
+      settled: () => this.settled(id, post),
+      forward: (message) => this.sdkSend(message, { relatedRequestId: id }),
+    });
+    this.open.set(id, post);
+    const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
+    this.transport.onmessage?.(body as JSONRPCMessage, authInfo === undefined ? undefined : { authInfo });
+    return post.done;
+  }
+
+  /** The request left this table: answered, or handed to the SDK's transport after its client left. */
+  private settled(id: Id, post: DirectPost): void {
+    if (this.open.get(id) !== post) return;
+    this.open.delete(id);
+    const streamId = post.handedOverStream;
+    if (streamId !== undefined) {
+      (this.transport as unknown as { _webStandardTransport: SdkStreams })._webStandardTransport._requestToStreamMapping.set(id, streamId);
+    }
+  }
+
+}
+
+interface PostEnd {
+  /** The request leaves the table (answered, or handed over: see {@link DirectPost.handedOverStream}). */
+  settled(): void;
+  /** Sends through the SDK's transport, once the request is handed over. */
+  forward(message: JSONRPCMessage): Promise<void>;
+}
+
+/** One request's response: pending (nothing written), then JSON, or an SSE stream. */
+class DirectPost {
+  readonly done: Promise<void>;
+  private finish!: () => void;
+  private stream: string | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private state: 'pending' | 'streaming' | 'answered' | 'left' = 'pending';
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly options: DirectPostsOptions,
+    /** 2025-11-25 on: a stream opens with a priming event. */
+    private readonly primes: boolean,
+    private readonly end: PostEnd,
+  ) {
+    this.done = new Promise((resolve) => (this.finish = resolve));
+    res.once('close', () => this.left());
+    if (primes) {
+      this.timer = setTimeout(() => void this.enqueue(() => this.openStream()), options.sseAfterMs ?? 1000);
+      this.timer.unref();
+    }
+  }
+
+  /** The stream a client that left can resume, once the request is handed over. */
+  get handedOverStream(): string | undefined {
+    return this.state === 'left' ? this.stream : undefined;
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.enqueue(() => this.write(message));
+  }
+
+  /** Writes in the order the session sent (storing an event is asynchronous). */
+  private enqueue(step: () => Promise<void> | void): Promise<void> {
+    const next = this.queue.then(step);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async write(message: JSONRPCMessage): Promise<void> {
+    if (this.state === 'answered') return;
+    const reply = isReply(message);
+    if (this.state === 'left') {
+      // Handed over: the SDK stores it under this stream for a reconnection.
+      if (this.stream !== undefined) return this.end.forward(message);
+      // Left before anything was written: there is no stream to resume, so it is dropped.
+      if (reply) this.end.settled();
+      return;
+    }
+    if (reply && this.state === 'pending') {
+      this.answered();
+      this.res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': this.options.sessionId }).end(JSON.stringify(message));
+      return;
+    }
+    if (this.state === 'pending') await this.openStream();
+    const eventId = await this.options.events.storeEvent(this.stream!, message);
+    if (!this.res.writableEnded) this.res.write(`event: message\nid: ${eventId}\ndata: ${JSON.stringify(message)}\n\n`);
+    if (reply) {
+      this.answered();
+      this.res.end();
+    }
+  }
+
+  /** Switches the response to SSE: headers, then the priming event (kept in the store, as the SDK keeps it). */
+  private async openStream(): Promise<void> {
+    if (this.state !== 'pending') return;
+    this.state = 'streaming';
+    this.stream = randomUUID();
+    this.res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': this.options.sessionId });
+    if (!this.primes) return;
+    const primingId = await this.options.events.storeEvent(this.stream, {} as JSONRPCMessage);
+    if (!this.res.writableEnded) this.res.write(`id: ${primingId}\nretry: ${this.options.retryMs}\ndata: \n\n`);
+  }
+
+  private answered(): void {
+    this.state = 'answered';
+    if (this.timer) clearTimeout(this.timer);
+    this.end.settled();
+    this.finish();
+  }
+
+  /**
+   * The client closed the connection before the reply. A stream is handed over to the SDK's transport at once; a
+   * request that wrote nothing stays in the table until its reply, so what it sends meanwhile is dropped here
+   * rather than refused by the SDK's transport, which knows no stream for it.
+   */
+  private left(): void {
+    if (this.state === 'answered' || this.state === 'left') return;
+    const streaming = this.state === 'streaming';
+    this.state = 'left';
+    if (this.timer) clearTimeout(this.timer);
+    if (streaming) this.end.settled();
+    this.finish();
+  }
+}
