@@ -101,6 +101,11 @@ describe.each(SAMPLES)('samples/$name npm run dev', (sample) => {
     );
   }
 
+  /** Fails with what the dev command printed, which says why the server did not come (back). */
+  const withOutput = (error: Error): never => {
+    throw new Error(`${error.message}\nnpm run dev printed:\n${output}`);
+  };
+
   beforeAll(() => {
     project = copySample(sample.name);
     // PORT 0: every restart listens on a fresh ephemeral port and prints it. Its own process group, so that
@@ -125,14 +130,17 @@ describe.each(SAMPLES)('samples/$name npm run dev', (sample) => {
   });
 
   it('serves, then restarts with the edited description when a source file changes', async () => {
-    await waitUntil(`samples/${sample.name}'s first start`, () => serves(sample.before), { attempts: 1200, every: 100 });
+    await waitUntil(`samples/${sample.name}'s first start`, () => serves(sample.before), { attempts: 1200, every: 100 }).catch(withOutput);
 
     const source = join(project, sample.file);
     const text = readFileSync(source, 'utf8');
     expect(text).toContain(sample.before);
     writeFileSync(source, text.replace(sample.before, sample.after));
 
-    await waitUntil(`samples/${sample.name} to list the edited description`, () => serves(sample.after), { attempts: 1200, every: 100 });
+    await waitUntil(`samples/${sample.name} to list the edited description`, () => serves(sample.after), {
+      attempts: 1200,
+      every: 100,
+    }).catch(withOutput);
     if (sample.facts)
       expect(readFileSync(join(project, 'src/onemodelcontext.facts.ts'), 'utf8')).toContain(`description: '${sample.after}'`);
     expect(readFileSync(join(ROOT, 'samples', sample.name, sample.file), 'utf8')).toContain(sample.before);

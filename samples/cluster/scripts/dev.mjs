@@ -10,6 +10,7 @@ import { fork } from 'node:child_process';
 import ts from 'typescript';
 
 const ENTRY = 'dist/start.js';
+const STOP_TIMEOUT_MS = 5_000;
 let app;
 let restarting = false;
 
@@ -21,11 +22,14 @@ function restart() {
   if (restarting) return; // the next start loads the newest build anyway
   if (!app || app.exitCode !== null || app.signalCode !== null) return start();
   restarting = true;
-  app.once('exit', () => {
+  const stopping = app;
+  stopping.once('exit', () => {
     restarting = false;
     start();
   });
-  app.kill('SIGTERM');
+  stopping.kill('SIGTERM');
+  // One that has not stopped after a few seconds (a connection or a call keeping it busy) is killed.
+  setTimeout(() => stopping.exitCode === null && stopping.signalCode === null && stopping.kill('SIGKILL'), STOP_TIMEOUT_MS).unref();
 }
 
 const formatHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: ts.sys.getCurrentDirectory, getNewLine: () => ts.sys.newLine };
