@@ -293,6 +293,11 @@ export type SessionTuning = Pick<SessionTableOptions, 'direct' | 'sseAfterMs'>;
 export interface HttpServing {
   readonly session: () => Server;
   readonly request: () => Server;
+  /**
+   * A `Server` for the pool that answers 2026-07-28 hot requests directly (direct-modern.ts), answering them below
+   * the SDK's dispatch; `request` serves the pool when absent.
+   */
+  readonly exchange?: () => Server;
   /** `subscriptions/listen` streams (2026-07-28) listen here; sessions follow it through their `Server`. */
   readonly bus: ServerEventBus;
 }
@@ -327,7 +332,7 @@ export function createHttpHandler(
   });
   const inFlight = new InFlight();
   const eras = new EraClassifier();
-  const directModern = tuning.direct === false ? undefined : new ModernDirect(serving.request);
+  const directModern = tuning.direct === false ? undefined : new ModernDirect(serving.exchange ?? serving.request);
   /** The SDK's web-standard handler, given the parsed body beside a body-less `Request`. */
   const modern = async (req: IncomingMessage, res: ServerResponse, request: Request, body: unknown, gone: AbortSignal) => {
     const authInfo = (req as IncomingMessage & { auth?: SdkAuthInfo }).auth;
