@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from './node-crypto';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -223,8 +223,12 @@ export class CatalogServer extends Server implements HotHost {
   private readonly hotHandlers = new Map<HotMethod, HotHandler>([['ping', () => ({})]]);
   private hot: HotPath | undefined;
   private followsTasks = false;
+  private id: string | undefined;
+
   /** Names this connection as the owner of its tasks when it has no HTTP session id (stdio, in-process). */
-  readonly connectionId = randomUUID();
+  get connectionId(): string {
+    return (this.id ??= randomUUID());
+  }
 
   /** Whether this instance serves protocol revision 2026-07-28 or later. */
   get modern(): boolean {
