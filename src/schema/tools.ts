@@ -274,13 +274,8 @@ export function toolFromMethod(ctor: Function, record: MemberRecordOf<'tool'>, p
   const returned = design.found || !facts ? design.type : Object;
   const result = params && resultFor(options.returns, returned, where, problems, facts?.returns);
   if (!params || !result || problems.count > before) return undefined;
-  return {
-    ...head,
-    description: options.description ?? descriptionOf(ctor.prototype, record.key) ?? facts?.description,
-    ...params,
-    result,
-    where,
-  };
+  // Object.assign, not `{ ...head, key: ... }`: see the end of `toolFromConfig` in quick.ts.
+  return Object.assign({}, head, { description: options.description ?? descriptionOf(ctor.prototype, record.key) ?? facts?.description }, params, { result, where });
 }
 
 /** Every tool of a class; throws one `DefinitionError` listing every problem of the class. */

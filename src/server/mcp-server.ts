@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from './node-crypto';
 import {
   InMemoryServerEventBus,
   createRequestStateCodec,
@@ -112,9 +112,15 @@ interface Served {
 
 const MIN_SECRET_BYTES = 32;
 
-/** The key that signs `requestState` (and page cursors); a secret too short to sign with is refused at start-up, not at the first round. */
-function requestStateKey(secret: string | Uint8Array | undefined): string | Uint8Array {
-  if (secret === undefined) return randomBytes(MIN_SECRET_BYTES);
+/**
+ * The key that signs `requestState` (and page cursors), as bytes; a secret too short to sign with is refused
+ * at start-up, not at the first round. Without a secret, a random key is made when first needed.
+ */
+function requestStateKey(secret: string | Uint8Array | undefined): () => Uint8Array {
+  if (secret === undefined) {
+    let random: Uint8Array | undefined;
+    return () => (random ??= randomBytes(MIN_SECRET_BYTES));
+  }
   const bytes = typeof secret === 'string' ? Buffer.byteLength(secret, 'utf8') : secret instanceof Uint8Array ? secret.byteLength : -1;
   if (bytes < MIN_SECRET_BYTES) {
     throw new RangeError(
@@ -123,7 +129,15 @@ function requestStateKey(secret: string | Uint8Array | undefined): string | Uint
         '; every instance behind one load balancer needs the same one, for example 64 hex characters from `openssl rand -hex 32`.',
     );
   }
-  return secret;
+  const key = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : Uint8Array.from(secret);
+  return () => key;
+}
+
+/** The SDK's `requestState` codec, made on first use: it needs Web Crypto, which many servers never use. */
+function lazyCodec(key: () => Uint8Array): RequestStateCodec {
+  let codec: RequestStateCodec | undefined;
+  const made = () => (codec ??= createRequestStateCodec({ key: key() }));
+  return { mint: (payload, ctx) => made().mint(payload, ctx), verify: (state, ctx) => made().verify(state, ctx) };
 }
 
 const HTTP: Network = { transport: 'tcp', protocol: 'http' };
@@ -208,8 +222,8 @@ export class McpServer {
     checkPageSizes(options.pageSize);
     this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, log: this.log });
     const key = requestStateKey(options.requestStateSecret);
-    this.codec = createRequestStateCodec({ key });
-    this.pager = new Pager(typeof key === 'string' ? Buffer.from(key) : key, options.pageSize);
+    this.codec = lazyCodec(key);
+    this.pager = new Pager(key, options.pageSize);
     this.bus = options.eventBus ?? new InMemoryServerEventBus();
     this.tasks = new TaskRunner(options.taskStore ?? new InMemoryTaskStore(), options.tasks);
     this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
@@ -490,6 +504,11 @@ export class McpServer {
       server.answerHotRequests();
       return server;
     };
-    return { session, request: () => this.protocolServer(HTTP), bus: this.bus };
+    const exchange = () => {
+      const server = this.protocolServer(HTTP);
+      server.answerHotRequests();
+      return server;
+    };
+    return { session, request: () => this.protocolServer(HTTP), exchange, bus: this.bus };
   }
 }

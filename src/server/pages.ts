@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from './node-crypto';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 /**
@@ -42,8 +42,9 @@ export function checkPageSizes(sizes: PageSizes | undefined): void {
 }
 
 export class Pager {
+  /** `key` may be given as a function, called once when the first cursor is signed or checked. */
   constructor(
-    private readonly key: Uint8Array,
+    private key: Uint8Array | (() => Uint8Array),
     private readonly sizes: PageSizes | undefined,
   ) {}
 
@@ -81,6 +82,7 @@ export class Pager {
   }
 
   private tag(body: string): Buffer {
+    if (typeof this.key === 'function') this.key = this.key();
     return createHmac('sha256', this.key).update(`cursor:${body}`).digest().subarray(0, TAG_BYTES);
   }
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from './node-crypto';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -223,8 +223,12 @@ export class CatalogServer extends Server implements HotHost {
   private readonly hotHandlers = new Map<HotMethod, HotHandler>([['ping', () => ({})]]);
   private hot: HotPath | undefined;
   private followsTasks = false;
+  private id: string | undefined;
+
   /** Names this connection as the owner of its tasks when it has no HTTP session id (stdio, in-process). */
-  readonly connectionId = randomUUID();
+  get connectionId(): string {
+    return (this.id ??= randomUUID());
+  }
 
   /** Whether this instance serves protocol revision 2026-07-28 or later. */
   get modern(): boolean {
@@ -254,7 +258,10 @@ export class CatalogServer extends Server implements HotHost {
     this.hotHandlers.set(method, handler as unknown as HotHandler);
   }
 
-  /** Answers the hot requests below the SDK's dispatch once connected; only for a connection that `initialize` opens. */
+  /**
+   * Answers the hot requests below the SDK's dispatch once connected: for a connection that `initialize` opens, or
+   * an instance of the HTTP endpoint's 2026-07-28 pool (its requests arrive classified by the SDK's classifier).
+   */
   answerHotRequests(): void {
     this.hot = new HotPath(this);
   }
@@ -316,6 +323,18 @@ export class CatalogServer extends Server implements HotHost {
     };
     const threshold = levels.get(sessionId) ?? levels.get(undefined);
     return threshold !== undefined && severity.get(level)! < severity.get(threshold)!;
+  }
+
+  modernVersion(): string | undefined {
+    const version = this.getNegotiatedProtocolVersion();
+    return version !== undefined && this.codec().era === MODERN_ERA ? version : undefined;
+  }
+
+  /** As `Server` decides for `ctx.mcpReq.log` on a 2026-07-28 request: its envelope's `logLevel`, none meaning none. */
+  logSuppressedAt(level: string, threshold: unknown): boolean {
+    if (!this.getCapabilities().logging || threshold === undefined) return true;
+    const { LOG_LEVEL_SEVERITY: severity } = this as unknown as { LOG_LEVEL_SEVERITY: ReadonlyMap<unknown, number> };
+    return (severity.get(level) as number) < (severity.get(threshold) as number);
   }
 
   /** As `Server` checks a `tools/call` result: contentless results get `content: []`, then the era's schema. */

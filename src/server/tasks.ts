@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from './node-crypto';
 import type { TaskStatus } from '@modelcontextprotocol/server';
 import { InputRequired, type InputRequest, type RequestContextInit } from '../request-context';
 

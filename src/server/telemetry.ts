@@ -244,7 +244,9 @@ export class Telemetry {
     };
     // A per-request HTTP exchange is no session; every other connection is one, from now until it closes.
     const perRequest = transport instanceof PerRequestHTTPServerTransport || PER_REQUEST_EXCHANGES in transport;
-    const session = perRequest ? undefined : performance.now();
+    // process.hrtime rather than performance.now(): the first use of `performance` loads perf_hooks (~2-5 ms),
+    // which a connection no provider records should not cost at start-up.
+    const session = perRequest ? undefined : process.hrtime.bigint();
     const closed = transport.onclose;
     transport.onclose = () => {
       try {
@@ -342,7 +344,7 @@ export class Telemetry {
     operation.instruments?.operation.record((performance.now() - operation.started) / 1000, attributes);
   }
 
-  private recordSession(started: number, network: Network, server: Server): void {
+  private recordSession(started: bigint, network: Network, server: Server): void {
     const api = this.api;
     const instruments = api && this.activeInstruments(api);
     if (!instruments) return;
@@ -351,7 +353,7 @@ export class Telemetry {
     if (version !== undefined) attributes['mcp.protocol.version'] = version;
     if (network.transport) attributes['network.transport'] = network.transport;
     if (network.protocol) attributes['network.protocol.name'] = network.protocol;
-    instruments.session.record((performance.now() - started) / 1000, attributes);
+    instruments.session.record(Number(process.hrtime.bigint() - started) / 1e9, attributes);
   }
 
   /**

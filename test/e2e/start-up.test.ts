@@ -23,7 +23,11 @@ const LAZY = [
   'ajv',
 ];
 
-/** The packages under node_modules whose modules are in the cache after `script` (awaited) ran in a fresh process. */
+/**
+ * The packages under node_modules whose modules are in the cache after `script` (awaited) ran in a fresh
+ * process, and `node:crypto` and `node:perf_hooks` when Node.js loaded them (they cost start-up time too).
+ * The script is read from stdin: `node -e` loads node:crypto itself.
+ */
 function packagesLoadedBy(script: string): string[] {
   const probe = `(async () => {
 ${script}
@@ -32,9 +36,10 @@ for (const file of Object.keys(require.cache)) {
   const match = /node_modules[\\\\/]((?:@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(file);
   if (match) names.add(match[1].replace(/\\\\/g, '/'));
 }
+for (const builtin of ['crypto', 'perf_hooks']) if (process.moduleLoadList.includes('NativeModule ' + builtin)) names.add('node:' + builtin);
 process.stdout.write(JSON.stringify([...names].sort()));
 })().catch((error) => { console.error(error); process.exit(1); });`;
-  return JSON.parse(execFileSync(process.execPath, ['-e', probe], { cwd: ROOT, encoding: 'utf8' })) as string[];
+  return JSON.parse(execFileSync(process.execPath, ['-'], { cwd: ROOT, encoding: 'utf8', input: probe })) as string[];
 }
 
 const DIST = JSON.stringify(join(ROOT, 'dist/index.js'));
@@ -54,21 +59,29 @@ if (server.listTools().length !== 1) throw new Error('not listed');`);
     expect(loaded.filter((name) => LAZY.includes(name) && name !== 'acorn')).toEqual([]);
   });
 
-  it('samples/weather, connected, initialized and listed, loads none of them, nor OpenTelemetry while nothing registered with it', async () => {
+  it('samples/weather, connected, initialized and listed, loads none of them, nor OpenTelemetry while nothing registered with it, nor node:crypto', async () => {
     // Decorated methods with enum and literal defaults, a record result, the generator's facts: all read
-    // without acorn; `@opentelemetry/api` is installed here (a devDependency) but unused.
+    // without acorn; `@opentelemetry/api` is installed here (a devDependency) but unused; no cursor,
+    // requestState or task is signed or made, so node:crypto is not needed. A raw JSON-RPC peer, because
+    // the SDK Client loads node:crypto itself (for PKCE).
     const loaded = packagesLoadedBy(`
 const { weatherServer } = require(${JSON.stringify(join(ROOT, 'samples/weather/dist/server.js'))});
-const { Client, InMemoryTransport } = require('@modelcontextprotocol/client');
+const { InMemoryTransport } = require('@modelcontextprotocol/server');
 const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+const answers = [];
+clientEnd.onmessage = (message) => answers.push(message);
+await clientEnd.start();
 await weatherServer().connect(serverEnd);
-const client = new Client({ name: 'c', version: '1' });
-await client.connect(clientEnd);
-const { tools } = await client.listTools();
+const initialize = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } };
+await clientEnd.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize });
+await clientEnd.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+await clientEnd.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+await new Promise((resolve) => setTimeout(resolve, 100));
+const tools = answers.find((a) => a.id === 2).result.tools;
 const unit = JSON.stringify(tools.map((t) => t.inputSchema.properties.unit.default));
-if (tools.length !== 2 || unit !== '["Celsius","Celsius"]') throw new Error(JSON.stringify(tools));
-await client.close();`);
-    expect(loaded.filter((name) => LAZY.includes(name) || name.startsWith('@opentelemetry/'))).toEqual([]);
+if (tools.length !== 2 || unit !== '["Celsius","Celsius"]') throw new Error(JSON.stringify(answers));
+await clientEnd.close();`);
+    expect(loaded.filter((name) => LAZY.includes(name) || name.startsWith('@opentelemetry/') || name.startsWith('node:'))).toEqual([]);
   });
 
   it('serving HTTP loads the HTTP stack', () => {
