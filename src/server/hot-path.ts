@@ -73,7 +73,7 @@ const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
 /** The revision whose requests carry the envelope. */
 const MODERN_REVISION = '2026-07-28';
 /** The envelope's keys in `_meta` (the SDK lifts exactly these out before a handler sees the request). */
-const ENVELOPE_KEYS: readonly string[] = [PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY];
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY]);
 const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 function isPlainObject(value: unknown): value is Params {
@@ -96,8 +96,9 @@ function isCopyableRecord(value: unknown, values?: (v: unknown) => boolean): boo
  */
 function plainMeta(meta: unknown, envelope: boolean): boolean {
   if (meta === undefined) return true;
-  if (!isPlainObject(meta)) return false;
-  for (const key of Object.keys(meta)) if (key.startsWith(ENVELOPE_PREFIX) && !(envelope && ENVELOPE_KEYS.includes(key))) return false;
+  // An own `__proto__` key (JSON.parse makes one) would become a prototype when the envelope is lifted out.
+  if (!isPlainObject(meta) || Object.prototype.hasOwnProperty.call(meta, '__proto__')) return false;
+  for (const key of Object.keys(meta)) if (key.startsWith(ENVELOPE_PREFIX) && !(envelope && ENVELOPE_KEYS.has(key))) return false;
   return meta.progressToken === undefined || isId(meta.progressToken);
 }
 
@@ -153,17 +154,26 @@ function hotRequest(message: unknown, envelope = false): HotRequest | undefined 
 function liftEnvelope(request: HotRequest): HotRequest {
   const meta = request.params?._meta;
   if (!isPlainObject(meta)) return request;
-  const keys = ENVELOPE_KEYS.filter((key) => key in meta);
-  if (keys.length === 0) return request;
   const envelope: Record<string, unknown> = {};
-  const rest: Record<string, unknown> = { ...meta };
-  for (const key of keys) {
-    envelope[key] = meta[key];
-    delete rest[key];
+  const rest: Record<string, unknown> = {};
+  let lifted = false;
+  let kept = false;
+  for (const key of Object.keys(meta)) {
+    if (ENVELOPE_KEYS.has(key)) {
+      envelope[key] = meta[key];
+      lifted = true;
+    } else {
+      rest[key] = meta[key];
+      kept = true;
+    }
   }
-  const params: Record<string, unknown> = { ...request.params };
-  if (Object.keys(rest).length > 0) params._meta = rest;
-  else delete params._meta;
+  if (!lifted) return request;
+  // Copied key by key rather than spread and `delete`d: the same keys in the same order, and objects V8 keeps fast.
+  const params: Record<string, unknown> = {};
+  for (const key of Object.keys(request.params!)) {
+    if (key !== '_meta') params[key] = request.params![key];
+    else if (kept) params._meta = rest;
+  }
   return { ...request, params, envelope };
 }
 

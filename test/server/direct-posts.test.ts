@@ -341,6 +341,7 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
     ['prompts/get of an unknown prompt', modern(10, 'prompts/get', { name: 'nope' }), true],
     ['prompts/get whose arguments are not strings', modern(11, 'prompts/get', { name: 'greet', arguments: { name: 7 } }), false],
     ['a tools/call with a progress token and no log level', modern(13, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, { progressToken: 13 }), true],
+    ['a tools/call whose _meta has an own __proto__ key', modern(15, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, JSON.parse('{"__proto__":{"polluted":true}}') as object), false],
     ['a tools/call whose _meta has a reserved key beside the envelope', modern(14, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, { 'io.modelcontextprotocol/related-task': { taskId: 'x' } }), false],
     // The classifier lets clientInfo be left out (the SDK's entry answers such a request too).
     ['tools/list with an envelope without clientInfo', { jsonrpc: '2.0', id: 26, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }, true],
