@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, HttpAdapterHost } from '@nestjs/core';
 import { DefinitionError, McpServer, type Diagnostic } from '../index';
 import { MCP_MODULE_OPTIONS } from './constants';
@@ -12,7 +12,7 @@ import { McpPipeline, type ProviderWrapper } from './mcp.pipeline';
  * of the application stops its start in one `DefinitionError`.
  */
 @Injectable()
-export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpModule');
 
   constructor(
@@ -38,7 +38,12 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, OnAppl
     if (this.options.transport === 'stdio') await this.server.serveStdio();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Before, not on, application shutdown: Nest closes its HTTP server between the two hooks, and that close
+   * waits for every open connection, so the MCP server must end its streams and sessions first (a client
+   * holding a stream open would otherwise keep `app.close()`, and the process, from ever finishing).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.server.close();
   }
 

@@ -195,7 +195,8 @@ class DirectPost {
     }
     if (reply && this.state === 'pending') {
       this.answered();
-      this.res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': this.options.sessionId }).end(JSON.stringify(message));
+      const body = JSON.stringify(message);
+      this.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'mcp-session-id': this.options.sessionId }).end(body);
       return;
     }
     if (this.state === 'pending') await this.openStream();

@@ -1,4 +1,8 @@
 import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   SdkError,
@@ -6,6 +10,7 @@ import {
   isInputRequiredResult,
   type AuthInfo,
   type JSONRPCMessage,
+  type MessageClassification,
   type MessageExtraInfo,
   type ServerContext,
   type Transport,
@@ -48,8 +53,12 @@ export interface HotHost {
   hotHandler(method: HotMethod): HotHandler | undefined;
   /** The negotiated 2025-era revision, `undefined` before `initialize` (or when the connection is not 2025-era). */
   legacyVersion(): string | undefined;
+  /** The revision of an instance that serves 2026-07-28 requests (HTTP exchanges), else `undefined`. */
+  modernVersion(): string | undefined;
   /** Whether a log message of this level is below the threshold the client set (`logging/setLevel`). */
   logSuppressed(level: string, sessionId: string | undefined): boolean;
+  /** Whether a log message of this level is below a 2026-07-28 request's envelope `logLevel` (or it has none). */
+  logSuppressedAt(level: string, threshold: unknown): boolean;
   notification(notification: { method: string; params?: Params }, options: { relatedRequestId: string | number }): Promise<void>;
   request(request: { method: string; params?: Params }, options: { relatedRequestId: string | number }): Promise<unknown>;
   /** The SDK's `tools/call` result check (normalisation and schema), as `Server` applies it. */
@@ -61,6 +70,10 @@ export interface HotHost {
 }
 
 const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
+/** The revision whose requests carry the envelope. */
+const MODERN_REVISION = '2026-07-28';
+/** The envelope's keys in `_meta` (the SDK lifts exactly these out before a handler sees the request). */
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY]);
 const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 function isPlainObject(value: unknown): value is Params {
@@ -77,11 +90,15 @@ function isCopyableRecord(value: unknown, values?: (v: unknown) => boolean): boo
   return values === undefined || Object.values(value).every(values);
 }
 
-/** `params._meta` as the 2025-era `RequestMetaSchema` accepts it, without envelope or task keys. */
-function plainMeta(meta: unknown): boolean {
+/**
+ * `params._meta` as `RequestMetaSchema` accepts it: no reserved key (task, related task ...) but, on a 2026-07-28
+ * request, the envelope's (which the SDK's classifier validated before the request reached a server).
+ */
+function plainMeta(meta: unknown, envelope: boolean): boolean {
   if (meta === undefined) return true;
-  if (!isPlainObject(meta)) return false;
-  for (const key of Object.keys(meta)) if (key.startsWith(ENVELOPE_PREFIX)) return false;
+  // An own `__proto__` key (JSON.parse makes one) would become a prototype when the envelope is lifted out.
+  if (!isPlainObject(meta) || Object.prototype.hasOwnProperty.call(meta, '__proto__')) return false;
+  for (const key of Object.keys(meta)) if (key.startsWith(ENVELOPE_PREFIX) && !(envelope && ENVELOPE_KEYS.has(key))) return false;
   return meta.progressToken === undefined || isId(meta.progressToken);
 }
 
@@ -116,16 +133,48 @@ interface HotRequest {
   readonly id: string | number;
   readonly method: HotMethod;
   readonly params?: Params;
+  /** A 2026-07-28 request's envelope, lifted out of `params._meta`. */
+  readonly envelope?: Params;
 }
 
 /** The request, when the SDK's schemas certainly accept it as it is; `undefined` for anything else. */
-function hotRequest(message: unknown): HotRequest | undefined {
+function hotRequest(message: unknown, envelope = false): HotRequest | undefined {
   if (!isPlainObject(message) || !isHotMethod(message.method) || message.jsonrpc !== '2.0' || !isId(message.id)) return undefined;
   if (!onlyKeys(message, MESSAGE_KEYS)) return undefined;
   const params = message.params;
-  if (params !== undefined && !(isPlainObject(params) && onlyKeys(params, PARAM_KEYS[message.method]) && plainMeta(params._meta))) return undefined;
+  if (params !== undefined && !(isPlainObject(params) && onlyKeys(params, PARAM_KEYS[message.method]) && plainMeta(params._meta, envelope))) return undefined;
   if (!PARAMS_ACCEPTED[message.method](params)) return undefined;
   return { id: message.id, method: message.method, params };
+}
+
+/**
+ * The request as a handler sees it: the envelope's keys lifted out of `_meta` (dropped when nothing else is left),
+ * as the SDK's `liftWireOnlyMaterial` does, key order included.
+ */
+function liftEnvelope(request: HotRequest): HotRequest {
+  const meta = request.params?._meta;
+  if (!isPlainObject(meta)) return request;
+  const envelope: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  let lifted = false;
+  let kept = false;
+  for (const key of Object.keys(meta)) {
+    if (ENVELOPE_KEYS.has(key)) {
+      envelope[key] = meta[key];
+      lifted = true;
+    } else {
+      rest[key] = meta[key];
+      kept = true;
+    }
+  }
+  if (!lifted) return request;
+  // Copied key by key rather than spread and `delete`d: the same keys in the same order, and objects V8 keeps fast.
+  const params: Record<string, unknown> = {};
+  for (const key of Object.keys(request.params!)) {
+    if (key !== '_meta') params[key] = request.params![key];
+    else if (kept) params._meta = rest;
+  }
+  return { ...request, params, envelope };
 }
 
 /**
@@ -190,14 +239,26 @@ export class HotPath {
       this.cancelled((message as { params?: unknown }).params);
       return false;
     }
-    if (extra?.classification !== undefined) return false;
-    const accepted = this.accepted(message);
+    const classification = extra?.classification;
+    const accepted = classification === undefined ? this.accepted(message) : this.acceptedModern(message, classification);
     if (!accepted) return false;
     this.run(accepted.request, accepted.handler, message, extra);
     return true;
   }
 
-  /** The request and its handler when the hot path answers `message`. */
+  /**
+   * A 2026-07-28 request of an instance that serves the revision (the HTTP exchanges): the classification says
+   * what the SDK's classifier decided; the envelope is lifted as the SDK lifts it. `ping` is not one of them.
+   */
+  private acceptedModern(message: unknown, classification: MessageClassification): { request: HotRequest; handler: HotHandler } | undefined {
+    if (classification.revision !== MODERN_REVISION || this.host.modernVersion() !== MODERN_REVISION) return undefined;
+    const request = hotRequest(message, true);
+    if (!request || request.method === 'ping') return undefined;
+    const handler = this.host.hotHandler(request.method);
+    return handler && { request: liftEnvelope(request), handler };
+  }
+
+  /** The request and its handler when the hot path answers a 2025-era `message`. */
   private accepted(message: unknown): { request: HotRequest; handler: HotHandler } | undefined {
     if (!isHotMethod((message as { method?: unknown } | null)?.method) || this.host.legacyVersion() === undefined) return undefined;
     const request = hotRequest(message);
@@ -258,6 +319,8 @@ export class HotPath {
     } catch (thrown) {
       // A tools/call that created a task answers with it, unchecked (CatalogServer's wrapper does the same).
       if (thrown instanceof TaskCreated) return thrown.result;
+      // On 2026-07-28 the SDK turns this 2025-era idiom into its own error: let it answer.
+      if (request.envelope && (thrown as { code?: unknown } | null)?.code === ProtocolErrorCode.UrlElicitationRequired) return REDISPATCH;
       throw thrown;
     }
     if (isInputRequiredResult(result)) return REDISPATCH;
@@ -283,23 +346,27 @@ export class HotPath {
     await this.host.transport?.send(message);
   }
 
-  /** The handler context, with what the handlers read: as the SDK builds it for a 2025-era connection. */
+  /** The handler context, with what the handlers read: as the SDK builds it for a 2025-era connection or a 2026-07-28 request. */
   private contextOf(request: HotRequest, signal: AbortSignal, authInfo: AuthInfo | undefined): ServerContext {
     const { host } = this;
     const id = request.id;
     const sessionId = host.transport?.sessionId;
     const notify = (notification: { method: string; params?: Params }) => host.notification(notification, { relatedRequestId: id });
+    const envelope = request.envelope;
+    // A 2026-07-28 request names its own log level in its envelope; a 2025-era session set one with logging/setLevel.
+    const suppressed = (level: string) => (envelope ? host.logSuppressedAt(level, envelope[LOG_LEVEL_META_KEY]) : host.logSuppressed(level, sessionId));
     return {
       sessionId,
       mcpReq: {
         id,
         method: request.method,
         _meta: request.params?._meta,
+        ...(envelope !== undefined && { envelope }),
         signal,
         requestState: () => undefined,
         notify,
         log: (level: string, data: unknown, logger?: string) =>
-          host.logSuppressed(level, sessionId) ? Promise.resolve() : notify({ method: 'notifications/message', params: { level, data, logger } }),
+          suppressed(level) ? Promise.resolve() : notify({ method: 'notifications/message', params: { level, data, logger } }),
         send: (r: { method: string; params?: Params }) => host.request(r, { relatedRequestId: id }),
       },
       http: authInfo ? { authInfo } : undefined,

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HEADER_MISMATCH, type HeaderRejection } from './param-headers';
-import { isPlainHotRequest } from './hot-path';
 import { ModernDirect, directModernRequest } from './direct-modern';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, classifyInboundRequest, createMcpHandler, type InboundClassificationOutcome, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
+import { EraClassifier } from './era';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/node';
 import { Log } from '../log';
 import type { CorsOptions, HttpAuthOptions } from './auth/options';
@@ -173,36 +173,10 @@ function metadata(req: IncomingMessage, res: ServerResponse, server: ResourceSer
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(server.metadata()));
 }
 
-/** The first revision with the per-request envelope (and no sessions). */
-const MODERN_REVISION = '2026-07-28';
-
 const headerOf = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 };
-
-/**
- * The SDK entry's era classification of a request (`legacy` is its `isLegacyRequest`), from the parsed body and
- * Node's headers, without building a web `Request` for it.
- */
-function classify(req: IncomingMessage, body: unknown): InboundClassificationOutcome {
-  // The common case, decided without the SDK's classifier: a plain hot request of a session, no header claiming 2026.
-  const version = req.headers['mcp-protocol-version'];
-  if ((version === undefined || (typeof version === 'string' && version < MODERN_REVISION)) && req.method === 'POST' && isPlainHotRequest(body)) return NO_CLAIM;
-  const httpMethod = (req.method ?? 'GET').toUpperCase();
-  // A POST without a JSON body is the 2025 transport's to refuse.
-  if (httpMethod === 'POST' && body === undefined) return NO_CLAIM;
-  return classifyInboundRequest({
-    httpMethod,
-    protocolVersionHeader: headerOf(req, 'mcp-protocol-version'),
-    mcpMethodHeader: headerOf(req, 'mcp-method'),
-    mcpNameHeader: headerOf(req, 'mcp-name'),
-    ...(body !== undefined && { body }),
-  });
-}
-
-/** What the classifier answers a request that claims no revision (the 2025 era's). */
-const NO_CLAIM: InboundClassificationOutcome = { kind: 'legacy', reason: 'no-claim' };
 
 function opensSession(body: unknown): boolean {
   const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
@@ -319,6 +293,11 @@ export type SessionTuning = Pick<SessionTableOptions, 'direct' | 'sseAfterMs'>;
 export interface HttpServing {
   readonly session: () => Server;
   readonly request: () => Server;
+  /**
+   * A `Server` for the pool that answers 2026-07-28 hot requests directly (direct-modern.ts), answering them below
+   * the SDK's dispatch; `request` serves the pool when absent.
+   */
+  readonly exchange?: () => Server;
   /** `subscriptions/listen` streams (2026-07-28) listen here; sessions follow it through their `Server`. */
   readonly bus: ServerEventBus;
 }
@@ -352,7 +331,8 @@ export function createHttpHandler(
     onerror: log.transportFailure,
   });
   const inFlight = new InFlight();
-  const directModern = tuning.direct === false ? undefined : new ModernDirect(serving.request);
+  const eras = new EraClassifier();
+  const directModern = tuning.direct === false ? undefined : new ModernDirect(serving.exchange ?? serving.request);
   /** The SDK's web-standard handler, given the parsed body beside a body-less `Request`. */
   const modern = async (req: IncomingMessage, res: ServerResponse, request: Request, body: unknown, gone: AbortSignal) => {
     const authInfo = (req as IncomingMessage & { auth?: SdkAuthInfo }).auth;
@@ -429,7 +409,7 @@ export function createHttpHandler(
     }
     if (inFlight.refuses(req, body)) return refuseWhileDraining(req, res);
     inFlight.track(req, res, body);
-    const era = classify(req, body);
+    const era = eras.classify(req, body);
     if (!stateless && era.kind === 'legacy') return legacy(req, res, body, owner);
     if (refusedParamHeaders(rules, req, res, body)) return;
     const direct = directModern && directModernRequest(req, era);

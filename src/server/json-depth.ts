@@ -8,8 +8,21 @@ export const MAX_BODY_DEPTH = 1000;
 /** The message of the 400 answer to a body nested deeper than {@link MAX_BODY_DEPTH}. */
 export const TOO_DEEP = `Bad Request: the request body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep.`;
 
+/**
+ * Whether JSON text has at most `max` brackets that open an object or array, strings included: then it cannot nest
+ * deeper than `max`. Counted with `indexOf`, far cheaper than the scan below, and true for almost every body.
+ */
+function fewOpeners(text: string, max: number): boolean {
+  let count = 0;
+  for (const opener of ['{', '[']) {
+    for (let at = text.indexOf(opener); at !== -1; at = text.indexOf(opener, at + 1)) if (++count > max) return false;
+  }
+  return true;
+}
+
 /** Whether JSON text nests objects and arrays deeper than `max` (strings skipped, escapes honoured). */
 export function textNestsDeeperThan(text: string, max: number): boolean {
+  if (text.length <= max || fewOpeners(text, max)) return false;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

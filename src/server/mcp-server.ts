@@ -504,6 +504,11 @@ export class McpServer {
       server.answerHotRequests();
       return server;
     };
-    return { session, request: () => this.protocolServer(HTTP), bus: this.bus };
+    const exchange = () => {
+      const server = this.protocolServer(HTTP);
+      server.answerHotRequests();
+      return server;
+    };
+    return { session, request: () => this.protocolServer(HTTP), exchange, bus: this.bus };
   }
 }

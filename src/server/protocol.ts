@@ -258,7 +258,10 @@ export class CatalogServer extends Server implements HotHost {
     this.hotHandlers.set(method, handler as unknown as HotHandler);
   }
 
-  /** Answers the hot requests below the SDK's dispatch once connected; only for a connection that `initialize` opens. */
+  /**
+   * Answers the hot requests below the SDK's dispatch once connected: for a connection that `initialize` opens, or
+   * an instance of the HTTP endpoint's 2026-07-28 pool (its requests arrive classified by the SDK's classifier).
+   */
   answerHotRequests(): void {
     this.hot = new HotPath(this);
   }
@@ -320,6 +323,18 @@ export class CatalogServer extends Server implements HotHost {
     };
     const threshold = levels.get(sessionId) ?? levels.get(undefined);
     return threshold !== undefined && severity.get(level)! < severity.get(threshold)!;
+  }
+
+  modernVersion(): string | undefined {
+    const version = this.getNegotiatedProtocolVersion();
+    return version !== undefined && this.codec().era === MODERN_ERA ? version : undefined;
+  }
+
+  /** As `Server` decides for `ctx.mcpReq.log` on a 2026-07-28 request: its envelope's `logLevel`, none meaning none. */
+  logSuppressedAt(level: string, threshold: unknown): boolean {
+    if (!this.getCapabilities().logging || threshold === undefined) return true;
+    const { LOG_LEVEL_SEVERITY: severity } = this as unknown as { LOG_LEVEL_SEVERITY: ReadonlyMap<unknown, number> };
+    return (severity.get(level) as number) < (severity.get(threshold) as number);
   }
 
   /** As `Server` checks a `tools/call` result: contentless results get `content: []`, then the era's schema. */

@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '../../src';
 import { AppModule } from '../../samples/nest-docket/src/app.module';
 import { DocketRepository } from '../../samples/nest-docket/src/docket.repository';
@@ -102,13 +104,39 @@ describe('nest-docket over HTTP (Express adapter)', () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const foreign = await fetch(url, { method: 'POST', body, headers: { ...headers, origin: 'https://evil.example' } });
     expect(foreign.status).toBe(403);
-    const unknown = await fetch(url, { method: 'POST', body, headers: { ...headers, 'mcp-session-id': 'no-such-session', 'mcp-protocol-version': '2025-11-25' } });
+    const unknown = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { ...headers, 'mcp-session-id': 'no-such-session', 'mcp-protocol-version': '2025-11-25' },
+    });
     expect(unknown.status).toBe(404);
   });
 
   it('keeps the application routes working next to the MCP endpoint', async () => {
     const missing = await fetch(new URL('/not-mcp', url));
     expect(missing.status).toBe(404);
+  });
+});
+
+describe('nest-docket closing while clients are connected', () => {
+  // Nest closes its HTTP server (which waits for every open connection) between beforeApplicationShutdown
+  // and onApplicationShutdown: the MCP streams must end first, or app.close() never finishes and a
+  // watch loop's restart (samples' npm run dev), or a SIGTERM, hangs while a client stays connected.
+  it('app.close() finishes while a 2025 client and a 2026 client still hold their connections open', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.register('http')] }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.listen(0, '127.0.0.1');
+    const url = new URL(`${await app.getUrl()}/mcp`.replace('[::1]', '127.0.0.1'));
+    const v1 = new V1Client({ name: 'closing-v1', version: '1.0.0' });
+    await v1.connect(new V1Http(url));
+    const v2 = new Client({ name: 'closing-v2', version: '1.0.0' });
+    await v2.connect(new StreamableHTTPClientTransport(url));
+    expect((await v1.listTools()).tools).toHaveLength(3);
+    expect((await v2.listTools()).tools).toHaveLength(3);
+
+    await app.close();
+    // The server is gone: the clients close their side without telling it.
+    await Promise.all([v1.close(), v2.close()]);
   });
 });
 
@@ -143,7 +171,12 @@ describe('nest-docket over stdio (built with tsc, a child process)', () => {
     child.stdout.on('data', (d: Buffer) => (stdout += d));
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_docket', arguments: { id: 1 } } });
     await waitUntil(`the answer to request 2 (stdout so far: ${stdout}, stderr: ${stderr})`, () => stdout.includes('"id":2'));

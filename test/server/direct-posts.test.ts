@@ -5,6 +5,7 @@ import { Int32, McpServer, Prompt, Resource, type McpLogger } from '../../src';
 import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuning } from '../../src/server/http';
 import { Log } from '../../src/log';
 import { ModernDirect } from '../../src/server/direct-modern';
+import { HotPath } from '../../src/server/hot-path';
 import { LEGACY_HEADERS, eventsOf, open, openSession, readAll, until, type Stream } from '../support/raw-http';
 
 /**
@@ -22,6 +23,9 @@ const logger: McpLogger = {
   info: () => undefined,
   debug: () => undefined,
 };
+
+/** How often the `question` tool ran. */
+let questions = 0;
 
 /** Whether the `watch` tool's signal was aborted once it stopped waiting. */
 let aborted: boolean | undefined;
@@ -68,6 +72,12 @@ function definition(): McpServer {
       await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
       aborted = ctx.signal.aborted;
       return 'stopped';
+    })
+    .tool('question', {}, (_args, ctx) => {
+      questions++;
+      const answer = ctx.inputResponse('name') as { content?: { name?: string } } | undefined;
+      if (!answer) ctx.requireInput({ name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } } });
+      return `hello ${answer!.content?.name}`;
     })
     .tool('ask', {}, async (_args, ctx) => {
       const answer = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
@@ -316,33 +326,44 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
     return [await send(direct.port), await send(sdk.port)];
   }
 
-  const answered: [string, object][] = [
-    ['a valid tools/call', modern(2, 'tools/call', { name: 'add', arguments: { a: 2, b: 3 } })],
-    ['a tools/call whose arguments are wrong', modern(3, 'tools/call', { name: 'add', arguments: { a: 'two', b: 3 } })],
-    ['a tools/call of an unknown tool', modern(4, 'tools/call', { name: 'nope', arguments: {} })],
-    ['a tool that throws', modern(5, 'tools/call', { name: 'broken' })],
-    ['tools/list', modern(6, 'tools/list')],
-    ['tools/list with a cursor that is not one', modern(7, 'tools/list', { cursor: 'bogus' })],
-    ['resources/read', modern(8, 'resources/read', { uri: 'notes://a' })],
-    ['resources/read of an unknown resource', modern(9, 'resources/read', { uri: 'nothing://here' })],
-    ['prompts/get', modern('p', 'prompts/get', { name: 'greet', arguments: { name: 'Ada' } })],
-    ['prompts/get of an unknown prompt', modern(10, 'prompts/get', { name: 'nope' })],
-    ['prompts/get whose arguments are not strings', modern(11, 'prompts/get', { name: 'greet', arguments: { name: 7 } })],
+  /** The third entry says whether the hot path answers below the SDK's dispatch (the others take the SDK's). */
+  const answered: [string, object, boolean][] = [
+    ['a valid tools/call', modern(2, 'tools/call', { name: 'add', arguments: { a: 2, b: 3 } }), true],
+    ['a tools/call whose arguments are wrong', modern(3, 'tools/call', { name: 'add', arguments: { a: 'two', b: 3 } }), true],
+    ['a tools/call of an unknown tool', modern(4, 'tools/call', { name: 'nope', arguments: {} }), true],
+    ['a tool that throws', modern(5, 'tools/call', { name: 'broken' }), true],
+    ['tools/list', modern(6, 'tools/list'), true],
+    ['tools/list with a cursor that is not one', modern(7, 'tools/list', { cursor: 'bogus' }), true],
+    ['tools/list with a cursor that is a number', modern(12, 'tools/list', { cursor: 5 }), false],
+    ['resources/read', modern(8, 'resources/read', { uri: 'notes://a' }), true],
+    ['resources/read of an unknown resource', modern(9, 'resources/read', { uri: 'nothing://here' }), true],
+    ['prompts/get', modern('p', 'prompts/get', { name: 'greet', arguments: { name: 'Ada' } }), true],
+    ['prompts/get of an unknown prompt', modern(10, 'prompts/get', { name: 'nope' }), true],
+    ['prompts/get whose arguments are not strings', modern(11, 'prompts/get', { name: 'greet', arguments: { name: 7 } }), false],
+    ['a tools/call with a progress token and no log level', modern(13, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, { progressToken: 13 }), true],
+    ['a tools/call whose _meta has an own __proto__ key', modern(15, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, JSON.parse('{"__proto__":{"polluted":true}}') as object), false],
+    ['a tools/call whose _meta has a reserved key beside the envelope', modern(14, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, { 'io.modelcontextprotocol/related-task': { taskId: 'x' } }), false],
     // The classifier lets clientInfo be left out (the SDK's entry answers such a request too).
-    ['tools/list with an envelope without clientInfo', { jsonrpc: '2.0', id: 26, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }],
+    ['tools/list with an envelope without clientInfo', { jsonrpc: '2.0', id: 26, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }, true],
   ];
 
   /** What the direct path answered itself, as `handle` reports it. */
   const taken = () => directHandle.mock.results.filter((r) => r.type === 'return').length;
   const directHandle = jest.spyOn(ModernDirect.prototype, 'handle');
-  beforeEach(() => directHandle.mockClear());
+  /** Requests the hot path ran itself, below the SDK's dispatch. */
+  const hotRuns = jest.spyOn(HotPath.prototype as unknown as { run: () => void }, 'run');
+  beforeEach(() => {
+    directHandle.mockClear();
+    hotRuns.mockClear();
+  });
 
-  it.each(answered)('answers %s with the same status and body', async (_label, body) => {
+  it.each(answered)('answers %s with the same status and body', async (_label, body, hot) => {
     const [ours, theirs] = await both(body);
     expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
     expect(ours.framing).toBe('json');
     expect(taken()).toBe(1);
     expect(await directHandle.mock.results[0].value).toBe(true);
+    expect(hotRuns).toHaveBeenCalledTimes(hot ? 1 : 0);
   });
 
   const refused: [string, object, Record<string, string | undefined>][] = [
@@ -370,6 +391,23 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
     expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
     expect(ours.framing).toBe('sse');
     expect(ours.messages.map((m) => (m as { method?: string }).method ?? 'reply')).toEqual(['notifications/progress', 'notifications/message', 'notifications/progress', 'reply']);
+    expect(hotRuns).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends no log message to a request whose envelope names no log level, as the entry does', async () => {
+    const [ours, theirs] = await both(modern(43, 'tools/call', { name: 'chatty' }, { progressToken: 'tok' }));
+    expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+    expect(ours.messages.map((m) => (m as { method?: string }).method ?? 'reply')).toEqual(['notifications/progress', 'notifications/progress', 'reply']);
+  });
+
+  it('answers a tool that asks for input as the entry does (the SDK answers it: the first round runs again)', async () => {
+    questions = 0;
+    const body = modern(44, 'tools/call', { name: 'question' }, { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } });
+    const [ours, theirs] = await both(body);
+    expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+    expect((ours.messages[0] as { result: { resultType?: string } }).result.resultType).toBe('input_required');
+    expect(hotRuns).toHaveBeenCalledTimes(1);
+    expect(questions).toBe(3);
   });
 
   it('answers concurrent requests that share one id, each with its own result', async () => {
