@@ -26,7 +26,7 @@ export class ClusterDemo {
     return `instance ${this.route} (pid ${process.pid})`;
   }
 
-  @Tool({ description: 'Counts down, one progress notification a second: stop its instance meanwhile and the call still completes' })
+  @Tool({ description: 'Counts down, one progress notification a second: stop its instance meanwhile and the call still completes', returns: String })
   async countdown(@Param({ type: Int32, description: 'Seconds, 1 to 60' }) seconds: number, ctx: RequestContext): Promise<string> {
     const total = Math.min(Math.max(seconds, 1), 60);
     for (let left = total; left > 0; left--) {
