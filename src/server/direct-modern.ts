@@ -9,6 +9,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { PER_REQUEST_EXCHANGES } from './exchanges';
 
 /**
  * 2026-07-28 requests answered without the SDK's per-request machinery. The SDK's entry builds a `Server` for every
@@ -139,8 +140,6 @@ function servesModernRevision(server: Server): void {
   fields._negotiatedProtocolVersion = MODERN_REVISION;
 }
 
-/** Marks a transport whose requests are independent exchanges (telemetry records no session for it). */
-export const PER_REQUEST_EXCHANGES = Symbol('per-request exchanges');
 
 /**
  * The transport of one pooled server: every request delivered is an exchange with its own HTTP response, and what

@@ -9,7 +9,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { TOOL_FAILED_CHANNEL } from '../invoke/errors';
-import { PER_REQUEST_EXCHANGES } from './direct-modern';
+import { PER_REQUEST_EXCHANGES } from './exchanges';
 import type { Log } from '../log';
 import type { TelemetryOptions } from './telemetry-options';
 
