@@ -148,6 +148,23 @@ function hotRequest(message: unknown, envelope = false): HotRequest | undefined 
 }
 
 /**
+ * The 2025-era checks of each message, kept while it is alive: an HTTP session's request is checked by the era
+ * classification, the direct POST and the hot path in turn, and the same parsed object reaches all three.
+ */
+const checked = new WeakMap<object, HotRequest | null>();
+
+/** {@link hotRequest} of a 2025-era message, each object checked once. */
+function plainHotRequest(message: unknown): HotRequest | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  let request = checked.get(message);
+  if (request === undefined) {
+    request = hotRequest(message) ?? null;
+    checked.set(message, request);
+  }
+  return request ?? undefined;
+}
+
+/**
  * The request as a handler sees it: the envelope's keys lifted out of `_meta` (dropped when nothing else is left),
  * as the SDK's `liftWireOnlyMaterial` does, key order included.
  */
@@ -182,7 +199,7 @@ function liftEnvelope(request: HotRequest): HotRequest {
  * (so the SDK's era classification calls it 2025-era unless a header claims the modern revision).
  */
 export function isPlainHotRequest(message: unknown): boolean {
-  return hotRequest(message) !== undefined;
+  return plainHotRequest(message) !== undefined;
 }
 
 /** A `tools/call` result the 2025-era schema passes through unchanged: text blocks, structured content, `isError`. */
@@ -261,7 +278,7 @@ export class HotPath {
   /** The request and its handler when the hot path answers a 2025-era `message`. */
   private accepted(message: unknown): { request: HotRequest; handler: HotHandler } | undefined {
     if (!isHotMethod((message as { method?: unknown } | null)?.method) || this.host.legacyVersion() === undefined) return undefined;
-    const request = hotRequest(message);
+    const request = plainHotRequest(message);
     if (!request) return undefined;
     // Retry material of the multi-round-trip flow is lifted by the SDK.
     if (request.params && ('inputResponses' in request.params || 'requestState' in request.params)) return undefined;
