@@ -26,7 +26,8 @@ import { PER_REQUEST_EXCHANGES } from './exchanges';
  *
  * JSON-RPC ids are the clients' and may repeat across concurrent requests (every client may send id 1), while a
  * `Server` tells its requests apart by id: a request goes to the first server of the pool with no request of that
- * id in progress, and the pool grows when none is free (up to {@link MAX_SERVERS}; past it, the SDK's entry).
+ * id in progress, and the pool grows when none is free (up to {@link MAX_SERVERS} by default; past it, the SDK's
+ * entry answers, so a client that floods one id costs a bounded number of servers).
  *
  * The response is written as the SDK's per-request transport writes it: a lone reply as `application/json` (an
  * error produced while the request was being dispatched with the HTTP status the protocol gives it), a reply
@@ -99,7 +100,10 @@ export class ModernDirect {
   private closed = false;
 
   /** `factory` makes a `Server` over the catalog, as the SDK's entry gets one per request. */
-  constructor(private readonly factory: () => Server) {}
+  constructor(
+    private readonly factory: () => Server,
+    private readonly maxServers = MAX_SERVERS,
+  ) {}
 
   /** Answers the request; resolves once its response is complete. `false` when the pool is full (nothing written). */
   async handle(req: IncomingMessage, res: ServerResponse, route: Route): Promise<boolean> {
@@ -118,7 +122,7 @@ export class ModernDirect {
 
   private async memberFree(id: Id): Promise<Member | undefined> {
     const free = this.members.find((m) => !m.transport.busy(id));
-    if (free || this.closed || this.members.length >= MAX_SERVERS) return free;
+    if (free || this.closed || this.members.length >= this.maxServers) return free;
     const server = this.factory();
     servesModernRevision(server);
     const transport = new ExchangeTransport();

@@ -286,8 +286,11 @@ function resourceServerOf(options: HttpHandlerOptions, rules: ScopeRules, log: L
   return new ResourceServer({ ...auth, resource: auth.resource }, () => rules.declaredScopes, options.path, log);
 }
 
-/** Internal knobs of the session table, for tests that compare the direct path with the SDK's transport. */
-export type SessionTuning = Pick<SessionTableOptions, 'direct' | 'sseAfterMs'>;
+/** Internal knobs of the direct paths, for tests that compare them with the SDK's and bound them. */
+export type SessionTuning = Pick<SessionTableOptions, 'direct' | 'sseAfterMs'> & {
+  /** Most servers in the 2026-07-28 pool (direct-modern.ts); default 256. */
+  readonly maxExchangeServers?: number;
+};
 
 /** What the endpoint serves with: a `Server` per 2025-era session, one per 2026-07-28 request, and the change-event bus. */
 export interface HttpServing {
@@ -332,7 +335,7 @@ export function createHttpHandler(
   });
   const inFlight = new InFlight();
   const eras = new EraClassifier();
-  const directModern = tuning.direct === false ? undefined : new ModernDirect(serving.exchange ?? serving.request);
+  const directModern = tuning.direct === false ? undefined : new ModernDirect(serving.exchange ?? serving.request, tuning.maxExchangeServers);
   /** The SDK's web-standard handler, given the parsed body beside a body-less `Request`. */
   const modern = async (req: IncomingMessage, res: ServerResponse, request: Request, body: unknown, gone: AbortSignal) => {
     const authInfo = (req as IncomingMessage & { auth?: SdkAuthInfo }).auth;
@@ -346,7 +349,8 @@ export function createHttpHandler(
     newSessionId: sessionIds(options.route),
     eventStore: options.eventStore ?? new InMemoryEventStore(),
     retryMs: checkRetry(options.sseRetryMs ?? 1000),
-    ...tuning,
+    direct: tuning.direct,
+    sseAfterMs: tuning.sseAfterMs,
   });
   const guarded = options.validateHost ?? true;
   const validHost = localhostHostValidation();

@@ -32,7 +32,15 @@ let aborted: boolean | undefined;
 
 /** Resolves the `hold` tool's pending calls. */
 let release: () => void = () => undefined;
-const held = () => new Promise<void>((resolve) => (release = resolve));
+let gate: Promise<void> | undefined;
+/** What the held tools wait for: one gate for every call waiting at once, opened by `release()`. */
+const held = () =>
+  (gate ??= new Promise<void>((resolve) => {
+    release = () => {
+      gate = undefined;
+      resolve();
+    };
+  }));
 
 class Notes {
   @Resource('notes://{name}', { mimeType: 'text/plain' }) note(name: string): string {
@@ -432,5 +440,47 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
     const next = await both(modern(42, 'tools/call', { name: 'add', arguments: { a: 40, b: 2 } }));
     expect(JSON.stringify(next[0])).toBe(JSON.stringify(next[1]));
     expect(logged).toEqual([]);
+  });
+});
+
+describe('2026-07-28 requests that flood one id', () => {
+  const server = definition();
+  let direct: Endpoint;
+
+  beforeAll(async () => {
+    direct = await endpoint(server, { maxExchangeServers: 2 });
+  });
+
+  afterAll(() => close(direct));
+
+  it('grows the pool only to its bound; the SDK entry answers the rest, each with its own result', async () => {
+    const directHandle = jest.spyOn(ModernDirect.prototype, 'handle');
+    directHandle.mockClear();
+    // Two requests of id 7 hold the pool's two servers: each has written its first progress event (so its
+    // response has begun) before the flood of the same id arrives.
+    const waiting = await Promise.all(
+      Array.from({ length: 2 }, (_, i) => {
+        const body = modern(7, 'tools/call', { name: 'hold' }, { progressToken: `hold-${i}` });
+        return open(direct.port, 'POST', modernHeaders(body), JSON.stringify(body));
+      }),
+    );
+    expect(directHandle).toHaveBeenCalledTimes(2);
+    const flood = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => {
+        const body = modern(7, 'tools/call', { name: 'add', arguments: { a: i, b: 100 } });
+        return open(direct.port, 'POST', modernHeaders(body), JSON.stringify(body)).then(answerOf);
+      }),
+    );
+    expect(flood.map((a) => [a.status, (a.messages[0] as { result: { content: { text: string }[] } }).result.content[0].text])).toEqual(
+      Array.from({ length: 6 }, (_, i) => [200, String(i + 100)]),
+    );
+    const refusedByPool = await Promise.all(directHandle.mock.results.slice(2).map((r) => r.value as Promise<boolean>));
+    expect(refusedByPool).toEqual([false, false, false, false, false, false]);
+    release();
+    for (const answer of await Promise.all(waiting.map(answerOf))) {
+      expect(answer.messages.at(-1)).toMatchObject({ result: { content: [{ type: 'text', text: 'released' }] }, jsonrpc: '2.0', id: 7 });
+    }
+    expect(await Promise.all(directHandle.mock.results.slice(0, 2).map((r) => r.value as Promise<boolean>))).toEqual([true, true]);
+    directHandle.mockRestore();
   });
 });
