@@ -10,6 +10,9 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { PER_REQUEST_EXCHANGES } from './exchanges';
+import { HEADER_MISMATCH } from './param-headers';
+import { MODERN_REVISION } from './revisions';
+import { SSE_HEADERS, headerOf } from './wire';
 
 /**
  * 2026-07-28 requests answered without the SDK's per-request machinery. The SDK's entry builds a `Server` for every
@@ -35,9 +38,6 @@ import { PER_REQUEST_EXCHANGES } from './exchanges';
  * the response cancels its request.
  */
 
-/** The revision this path serves. */
-const MODERN_REVISION = '2026-07-28';
-
 /** Most servers in the pool: as many requests with one id as may run at once before the entry takes over. */
 export const MAX_SERVERS = 256;
 
@@ -53,21 +53,14 @@ const DISPATCH_ERROR_STATUS: Readonly<Record<number, number>> = {
   [ProtocolErrorCode.MethodNotFound]: 404,
   [ProtocolErrorCode.UnsupportedProtocolVersion]: 400,
   [ProtocolErrorCode.MissingRequiredClientCapability]: 400,
-  [-32020]: 400,
+  [HEADER_MISMATCH]: 400,
 };
-
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 
 /** The SDK per-request transport's keep-alive comment interval. */
 const KEEP_ALIVE_MS = 15_000;
 
 type Id = string | number;
 type Route = Extract<InboundClassificationOutcome, { kind: 'modern' }>;
-
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return typeof value === 'string' ? value : undefined;
-};
 
 /** A header value exactly as the body has it: plain printable ASCII with no encoding sentinel, no edge whitespace. */
 const plainlyEqual = (value: unknown, headerValue: string | undefined) =>
@@ -81,10 +74,11 @@ export function directModernRequest(req: IncomingMessage, route: InboundClassifi
   const params = message.params ?? {};
   if ('inputResponses' in params || 'requestState' in params || 'task' in params) return undefined;
   const accept = req.headers.accept;
-  if (!accept?.includes('application/json') || !accept.includes('text/event-stream') || !isJsonContentType(req.headers['content-type'])) return undefined;
-  if (header(req, 'mcp-protocol-version') !== MODERN_REVISION || header(req, 'mcp-method') !== message.method) return undefined;
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream') || !isJsonContentType(req.headers['content-type']))
+    return undefined;
+  if (headerOf(req, 'mcp-protocol-version') !== MODERN_REVISION || headerOf(req, 'mcp-method') !== message.method) return undefined;
   const nameField = NAME_FIELD[message.method];
-  if (nameField !== undefined && !plainlyEqual(params[nameField], header(req, 'mcp-name'))) return undefined;
+  if (nameField !== undefined && !plainlyEqual(params[nameField], headerOf(req, 'mcp-name'))) return undefined;
   return route;
 }
 
@@ -140,10 +134,10 @@ export class ModernDirect {
  */
 function servesModernRevision(server: Server): void {
   const fields = server as unknown as { _negotiatedProtocolVersion?: string; _supportedProtocolVersions: string[] };
-  if (!fields._supportedProtocolVersions.includes(MODERN_REVISION)) fields._supportedProtocolVersions = [...fields._supportedProtocolVersions, MODERN_REVISION];
+  if (!fields._supportedProtocolVersions.includes(MODERN_REVISION))
+    fields._supportedProtocolVersions = [...fields._supportedProtocolVersions, MODERN_REVISION];
   fields._negotiatedProtocolVersion = MODERN_REVISION;
 }
-
 
 /**
  * The transport of one pooled server: every request delivered is an exchange with its own HTTP response, and what
@@ -163,7 +157,11 @@ export class ExchangeTransport implements Transport {
   }
 
   /** Delivers the request and resolves once its response is complete. */
-  exchange(res: ServerResponse, message: JSONRPCMessage & { id: Id }, extra: { classification: Route['classification']; authInfo?: AuthInfo }): Promise<void> {
+  exchange(
+    res: ServerResponse,
+    message: JSONRPCMessage & { id: Id },
+    extra: { classification: Route['classification']; authInfo?: AuthInfo },
+  ): Promise<void> {
     const exchange = new Exchange(res, () => this.cancel(message.id, exchange));
     this.exchanges.set(message.id, exchange);
     exchange.dispatching = true;
@@ -197,7 +195,11 @@ export class ExchangeTransport implements Transport {
   private cancel(id: Id, exchange: Exchange): void {
     if (this.exchanges.get(id) !== exchange) return;
     this.exchanges.delete(id);
-    this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'The client closed the request stream.' } });
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: id, reason: 'The client closed the request stream.' },
+    });
   }
 }
 
@@ -226,7 +228,10 @@ class Exchange {
     if (this.state === 'ended') return;
     if (reply && this.state === 'pending') {
       const code = (message as { error?: { code?: unknown } }).error?.code;
-      const status = typeof code === 'number' && (this.dispatching || code === ProtocolErrorCode.MissingRequiredClientCapability) ? (DISPATCH_ERROR_STATUS[code] ?? 200) : 200;
+      const status =
+        typeof code === 'number' && (this.dispatching || code === ProtocolErrorCode.MissingRequiredClientCapability)
+          ? (DISPATCH_ERROR_STATUS[code] ?? 200)
+          : 200;
       const body = JSON.stringify(message);
       this.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
       this.end();

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isJsonContentType, type AuthInfo, type EventStore, type JSONRPCMessage, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
+import {
+  isJsonContentType,
+  type AuthInfo,
+  type EventStore,
+  type JSONRPCMessage,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { SSE_HEADERS } from './wire';
 
 /**
  * A 2025-era session's POST of one hot request (`tools/call`, `tools/list`, `resources/read`, `prompts/get`,
@@ -35,15 +43,16 @@ export interface DirectTarget {
 }
 
 export function isDirectTarget(server: object): server is DirectTarget {
-  return typeof (server as Partial<DirectTarget>).takesHot === 'function' && typeof (server as Partial<DirectTarget>).legacyVersion === 'function';
+  return (
+    typeof (server as Partial<DirectTarget>).takesHot === 'function' &&
+    typeof (server as Partial<DirectTarget>).legacyVersion === 'function'
+  );
 }
 
 /** The SDK transport's private request-to-stream map (pinned SDK version), for the hand-over of a left stream. */
 interface SdkStreams {
   readonly _requestToStreamMapping: Map<string | number, string>;
 }
-
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 
 type Id = string | number;
 
@@ -133,7 +142,6 @@ export class DirectPosts {
       (this.transport as unknown as { _webStandardTransport: SdkStreams })._webStandardTransport._requestToStreamMapping.set(id, streamId);
     }
   }
-
 }
 
 interface PostEnd {
@@ -196,7 +204,13 @@ class DirectPost {
     if (reply && this.state === 'pending') {
       this.answered();
       const body = JSON.stringify(message);
-      this.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'mcp-session-id': this.options.sessionId }).end(body);
+      this.res
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'mcp-session-id': this.options.sessionId,
+        })
+        .end(body);
       return;
     }
     if (this.state === 'pending') await this.openStream();

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest, type InboundClassificationOutcome } from '@modelcontextprotocol/server';
 import { isPlainHotRequest } from './hot-path';
+import { MODERN_REVISION } from './revisions';
+import { MESSAGE_KEYS, headerOf, isId, isPlainObject } from './wire';
 
 /**
  * The SDK entry's era classification of an HTTP request (its `classifyInboundRequest`; `legacy` is its
@@ -14,9 +16,6 @@ import { isPlainHotRequest } from './hot-path';
  *   every request. Only accepted (modern) answers are remembered, keyed by exactly those inputs.
  */
 
-/** The first revision with the per-request envelope (and no sessions). */
-export const MODERN_REVISION = '2026-07-28';
-
 /** What the classifier answers a request that claims no revision (the 2025 era's). */
 const NO_CLAIM = { kind: 'legacy', reason: 'no-claim' } as const satisfies InboundClassificationOutcome;
 
@@ -25,23 +24,10 @@ const MAX_REMEMBERED = 1024;
 
 type Modern = Extract<InboundClassificationOutcome, { kind: 'modern' }>;
 
-const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
-
-function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
-
-function headerOf(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
 /** The memo key of a JSON-RPC request with a `_meta`, when its shape is beyond doubt; else `undefined`. */
 function keyOf(req: IncomingMessage, body: unknown): string | undefined {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || body.method === 'initialize') return undefined;
-  if (!(typeof body.id === 'string' || Number.isSafeInteger(body.id))) return undefined;
+  if (!isId(body.id)) return undefined;
   for (const key of Object.keys(body)) if (!MESSAGE_KEYS.has(key)) return undefined;
   const params = body.params;
   if (!isPlainObject(params) || !isPlainObject(params._meta)) return undefined;
@@ -53,7 +39,11 @@ export class EraClassifier {
 
   classify(req: IncomingMessage, body: unknown): InboundClassificationOutcome {
     const version = req.headers['mcp-protocol-version'];
-    if ((version === undefined || (typeof version === 'string' && version < MODERN_REVISION)) && req.method === 'POST' && isPlainHotRequest(body)) {
+    if (
+      (version === undefined || (typeof version === 'string' && version < MODERN_REVISION)) &&
+      req.method === 'POST' &&
+      isPlainHotRequest(body)
+    ) {
       return version === undefined ? NO_CLAIM : { ...NO_CLAIM, requestedVersion: version };
     }
     const httpMethod = (req.method ?? 'GET').toUpperCase();

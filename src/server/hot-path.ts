@@ -15,7 +15,9 @@ import {
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { MODERN_REVISION } from './revisions';
 import { TaskCreated } from './task-handlers';
+import { MESSAGE_KEYS, isId, isPlainObject } from './wire';
 
 /**
  * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the
@@ -70,19 +72,8 @@ export interface HotHost {
 }
 
 const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
-/** The revision whose requests carry the envelope. */
-const MODERN_REVISION = '2026-07-28';
 /** The envelope's keys in `_meta` (the SDK lifts exactly these out before a handler sees the request). */
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY]);
-const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
-
-function isPlainObject(value: unknown): value is Params {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
-
-const isId = (value: unknown): value is string | number => typeof value === 'string' || Number.isSafeInteger(value);
 
 /** A record zod copies key by key: `__proto__` as an own key would become the copy's prototype instead. */
 function isCopyableRecord(value: unknown, values?: (v: unknown) => boolean): boolean {

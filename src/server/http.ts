@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { HEADER_MISMATCH, type HeaderRejection } from './param-headers';
 import { ModernDirect, directModernRequest } from './direct-modern';
 import { EraClassifier } from './era';
+import { headerOf } from './wire';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/node';
 import { Log } from '../log';
@@ -172,11 +173,6 @@ function metadata(req: IncomingMessage, res: ServerResponse, server: ResourceSer
   }
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(server.metadata()));
 }
-
-const headerOf = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
 
 function opensSession(body: unknown): boolean {
   const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';

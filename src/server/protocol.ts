@@ -27,7 +27,8 @@ import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from
 import type { ListName, Pager } from './pages';
 import { HotPath, invalidToolResult, type HotHandler, type HotHost, type HotMethod } from './hot-path';
 import { TASKS_EXTENSION, TaskCreated, callAsTask, installTaskHandlers, notifyStatus, type TaskRequests } from './task-handlers';
-import { MODERN_REVISION, type TaskRunner } from './tasks';
+import { type TaskRunner } from './tasks';
+import { MODERN_REVISION } from './revisions';
 import { forRevision, serverInfoFor } from './revisions';
 import type { Icon } from '../decorators/listing-options';
 import type { CacheHint } from '../schema/listing-metadata';

@@ -4,6 +4,9 @@
  * listing without such fields is sent as it is, so servers that declare none send exactly what they always did.
  */
 
+/** The first revision with the per-request envelope, stateless requests and no server-to-client requests. */
+export const MODERN_REVISION = '2026-07-28';
+
 const ICONS_FROM = '2025-11-25';
 const LAST_MODIFIED_FROM = '2025-06-18';
 

@@ -1,4 +1,5 @@
 import { randomUUID } from './node-crypto';
+import { MODERN_REVISION } from './revisions';
 import type { TaskStatus } from '@modelcontextprotocol/server';
 import { InputRequired, type InputRequest, type RequestContextInit } from '../request-context';
 
@@ -213,7 +214,6 @@ export interface NewTask {
 }
 
 /** The first protocol revision with the tasks extension (SEP-2663) in place of the 2025-11-25 task methods. */
-export const MODERN_REVISION = '2026-07-28';
 
 /** Whether a caller speaks 2026-07-28 or later (revisions compare as text). */
 export function isModernCaller(caller: TaskCaller): boolean {

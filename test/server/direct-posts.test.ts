@@ -84,7 +84,13 @@ function definition(): McpServer {
     .tool('question', {}, (_args, ctx) => {
       questions++;
       const answer = ctx.inputResponse('name') as { content?: { name?: string } } | undefined;
-      if (!answer) ctx.requireInput({ name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } } });
+      if (!answer)
+        ctx.requireInput({
+          name: {
+            method: 'elicitation/create',
+            params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+          },
+        });
       return `hello ${answer!.content?.name}`;
     })
     .tool('ask', {}, async (_args, ctx) => {
@@ -157,7 +163,8 @@ describe('direct answers compared with the SDK transport', () => {
 
   /** Sends the same POST to both endpoints, each in its own session; `headers` may replace the session's. */
   async function both(body: unknown, headers: Record<string, string> = {}): Promise<[Answer, Answer]> {
-    const send = (port: number, session: string) => open(port, 'POST', { ...LEGACY_HEADERS, 'mcp-session-id': session, ...headers }, JSON.stringify(body)).then(answerOf);
+    const send = (port: number, session: string) =>
+      open(port, 'POST', { ...LEGACY_HEADERS, 'mcp-session-id': session, ...headers }, JSON.stringify(body)).then(answerOf);
     return [await send(direct.port, directSession), await send(sdk.port, sdkSession)];
   }
 
@@ -185,7 +192,11 @@ describe('direct answers compared with the SDK transport', () => {
 
   const refused: [string, unknown, Record<string, string>][] = [
     ['a bad envelope', { jsonrpc: '1.0', id: 20, method: 'tools/list' }, {}],
-    ['a params key the schema does not know', { jsonrpc: '2.0', id: 21, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 }, extra: true } }, {}],
+    [
+      'a params key the schema does not know',
+      { jsonrpc: '2.0', id: 21, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 }, extra: true } },
+      {},
+    ],
     ['an unsupported protocol-version header', call(22, 'add', { a: 1, b: 2 }), { 'mcp-protocol-version': '2024-01-01' }],
     ['an unknown session', call(23, 'add', { a: 1, b: 2 }), { 'mcp-session-id': 'no-such-session' }],
     ['an Accept without text/event-stream', call(24, 'add', { a: 1, b: 2 }), { accept: 'application/json' }],
@@ -209,7 +220,12 @@ describe('direct answers compared with the SDK transport', () => {
     const [ours, theirs] = await Promise.all(streams.map(answerOf));
     expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
     expect(ours.framing).toBe('sse');
-    expect(ours.messages.map((m) => (m as { method?: string }).method ?? 'reply')).toEqual(['notifications/progress', 'notifications/message', 'notifications/progress', 'reply']);
+    expect(ours.messages.map((m) => (m as { method?: string }).method ?? 'reply')).toEqual([
+      'notifications/progress',
+      'notifications/message',
+      'notifications/progress',
+      'reply',
+    ]);
     // Primed as the SDK primes its streams: an event id and the endpoint's retry, before anything else.
     for (const stream of streams) expect(stream.text()).toMatch(/^id: \S+\nretry: 2500\ndata: \n\n/);
     expect(streams[0].response.headers['mcp-session-id']).toBe(directSession);
@@ -262,7 +278,12 @@ describe('direct answers that take their time', () => {
     await stream.ended;
     release();
     await new Promise((r) => setTimeout(r, 50));
-    const resumed = await open(direct.port, 'GET', { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': session, 'last-event-id': seen[0].id! });
+    const resumed = await open(direct.port, 'GET', {
+      accept: 'text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      'mcp-session-id': session,
+      'last-event-id': seen[0].id!,
+    });
     const answer = await answerOf(resumed);
     expect(resumed.response.statusCode).toBe(200);
     expect(answer.messages).toEqual([
@@ -274,7 +295,13 @@ describe('direct answers that take their time', () => {
   it('drops the reply of a client that left before anything was written, and goes on serving', async () => {
     logged.length = 0;
     // No progress token, so nothing is written before the reply; the client leaves before sseAfterMs opens a stream.
-    const left = request({ host: '127.0.0.1', port: direct.port, path: '/mcp', method: 'POST', headers: { ...LEGACY_HEADERS, 'mcp-session-id': session } });
+    const left = request({
+      host: '127.0.0.1',
+      port: direct.port,
+      path: '/mcp',
+      method: 'POST',
+      headers: { ...LEGACY_HEADERS, 'mcp-session-id': session },
+    });
     left.on('error', () => undefined);
     left.end(JSON.stringify(call(42, 'hold', {})));
     await new Promise((r) => setTimeout(r, 20));
@@ -328,8 +355,14 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
     await close(sdk);
   });
 
-  async function both(body: ReturnType<typeof modern> | object, headers: Record<string, string | undefined> = {}): Promise<[Answer, Answer]> {
-    const merged = Object.fromEntries(Object.entries({ ...modernHeaders(body), ...headers }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+  async function both(
+    body: ReturnType<typeof modern> | object,
+    headers: Record<string, string | undefined> = {},
+  ): Promise<[Answer, Answer]> {
+    const merged = Object.fromEntries(Object.entries({ ...modernHeaders(body), ...headers }).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      string
+    >;
     const send = (port: number) => open(port, 'POST', merged, JSON.stringify(body)).then(answerOf);
     return [await send(direct.port), await send(sdk.port)];
   }
@@ -348,11 +381,32 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
     ['prompts/get', modern('p', 'prompts/get', { name: 'greet', arguments: { name: 'Ada' } }), true],
     ['prompts/get of an unknown prompt', modern(10, 'prompts/get', { name: 'nope' }), true],
     ['prompts/get whose arguments are not strings', modern(11, 'prompts/get', { name: 'greet', arguments: { name: 7 } }), false],
-    ['a tools/call with a progress token and no log level', modern(13, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, { progressToken: 13 }), true],
-    ['a tools/call whose _meta has an own __proto__ key', modern(15, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, JSON.parse('{"__proto__":{"polluted":true}}') as object), false],
-    ['a tools/call whose _meta has a reserved key beside the envelope', modern(14, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, { 'io.modelcontextprotocol/related-task': { taskId: 'x' } }), false],
+    [
+      'a tools/call with a progress token and no log level',
+      modern(13, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, { progressToken: 13 }),
+      true,
+    ],
+    [
+      'a tools/call whose _meta has an own __proto__ key',
+      modern(15, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, JSON.parse('{"__proto__":{"polluted":true}}') as object),
+      false,
+    ],
+    [
+      'a tools/call whose _meta has a reserved key beside the envelope',
+      modern(14, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, { 'io.modelcontextprotocol/related-task': { taskId: 'x' } }),
+      false,
+    ],
     // The classifier lets clientInfo be left out (the SDK's entry answers such a request too).
-    ['tools/list with an envelope without clientInfo', { jsonrpc: '2.0', id: 26, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }, true],
+    [
+      'tools/list with an envelope without clientInfo',
+      {
+        jsonrpc: '2.0',
+        id: 26,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      },
+      true,
+    ],
   ];
 
   /** What the direct path answered itself, as `handle` reports it. */
@@ -376,14 +430,30 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
 
   const refused: [string, object, Record<string, string | undefined>][] = [
     ['no Mcp-Method header', modern(20, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }), { 'mcp-method': undefined }],
-    ['an Mcp-Method header naming another method', modern(21, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }), { 'mcp-method': 'tools/list' }],
+    [
+      'an Mcp-Method header naming another method',
+      modern(21, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }),
+      { 'mcp-method': 'tools/list' },
+    ],
     ['no Mcp-Name header', modern(22, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }), { 'mcp-name': undefined }],
-    ['an Mcp-Name header naming another tool', modern(23, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }), { 'mcp-name': 'broken' }],
+    [
+      'an Mcp-Name header naming another tool',
+      modern(23, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }),
+      { 'mcp-name': 'broken' },
+    ],
     ['a version header that disagrees with the envelope', modern(24, 'tools/list'), { 'mcp-protocol-version': '2025-11-25' }],
     ['no version header', modern(25, 'tools/list'), { 'mcp-protocol-version': undefined }],
-    ['an envelope naming an unknown revision', modern(27, 'tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': '2027-01-01' }), { 'mcp-protocol-version': '2027-01-01' }],
+    [
+      'an envelope naming an unknown revision',
+      modern(27, 'tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': '2027-01-01' }),
+      { 'mcp-protocol-version': '2027-01-01' },
+    ],
     ['an Accept without text/event-stream', modern(28, 'tools/list'), { accept: 'application/json' }],
-    ['retry material of an input-required round', modern(29, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 }, requestState: 'forged' }), {}],
+    [
+      'retry material of an input-required round',
+      modern(29, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 }, requestState: 'forged' }),
+      {},
+    ],
     ['a method this path does not take', modern(30, 'resources/list'), {}],
   ];
 
@@ -398,14 +468,23 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
     const [ours, theirs] = await both(body);
     expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
     expect(ours.framing).toBe('sse');
-    expect(ours.messages.map((m) => (m as { method?: string }).method ?? 'reply')).toEqual(['notifications/progress', 'notifications/message', 'notifications/progress', 'reply']);
+    expect(ours.messages.map((m) => (m as { method?: string }).method ?? 'reply')).toEqual([
+      'notifications/progress',
+      'notifications/message',
+      'notifications/progress',
+      'reply',
+    ]);
     expect(hotRuns).toHaveBeenCalledTimes(1);
   });
 
   it('sends no log message to a request whose envelope names no log level, as the entry does', async () => {
     const [ours, theirs] = await both(modern(43, 'tools/call', { name: 'chatty' }, { progressToken: 'tok' }));
     expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
-    expect(ours.messages.map((m) => (m as { method?: string }).method ?? 'reply')).toEqual(['notifications/progress', 'notifications/progress', 'reply']);
+    expect(ours.messages.map((m) => (m as { method?: string }).method ?? 'reply')).toEqual([
+      'notifications/progress',
+      'notifications/progress',
+      'reply',
+    ]);
   });
 
   it('answers a tool that asks for input as the entry does (the SDK answers it: the first round runs again)', async () => {
@@ -425,7 +504,9 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
         return open(direct.port, 'POST', modernHeaders(body), JSON.stringify(body)).then(answerOf);
       }),
     );
-    expect(sums.map((a) => (a.messages[0] as { result: { content: { text: string }[] } }).result.content[0].text)).toEqual(Array.from({ length: 24 }, (_, i) => String(i + 1000)));
+    expect(sums.map((a) => (a.messages[0] as { result: { content: { text: string }[] } }).result.content[0].text)).toEqual(
+      Array.from({ length: 24 }, (_, i) => String(i + 1000)),
+    );
   });
 
   it('cancels a call whose client closed the response, and goes on serving', async () => {

@@ -19,20 +19,82 @@ const request = (headers: Record<string, string>, method = 'POST') => ({ method,
 const modernHeaders = (method: string) => ({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': method });
 
 const cases: [string, Record<string, string>, unknown, string?][] = [
-  ['a 2026-07-28 tools/call', { ...modernHeaders('tools/call'), 'mcp-name': 'add' }, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', _meta: ENVELOPE } }],
-  ['the same envelope with another id and tool', { ...modernHeaders('tools/call'), 'mcp-name': 'sub' }, { jsonrpc: '2.0', id: 'x', method: 'tools/call', params: { name: 'sub', _meta: ENVELOPE } }],
-  ['the same envelope with a method header that disagrees', modernHeaders('tools/list'), { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', _meta: ENVELOPE } }],
-  ['the same envelope without a version header', { 'mcp-method': 'tools/call' }, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'add', _meta: ENVELOPE } }],
-  ['the same envelope under a 2025 version header', { 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'tools/call' }, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { _meta: ENVELOPE } }],
-  ['an envelope whose clientInfo is a string', modernHeaders('tools/list'), { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientInfo': 'me' } } }],
-  ['an envelope naming an unknown revision', { 'mcp-protocol-version': '2027-01-01', 'mcp-method': 'tools/list' }, { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' } } }],
-  ['a progress token that is an object', modernHeaders('tools/list'), { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: { ...ENVELOPE, progressToken: { a: 1 } } } }],
+  [
+    'a 2026-07-28 tools/call',
+    { ...modernHeaders('tools/call'), 'mcp-name': 'add' },
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', _meta: ENVELOPE } },
+  ],
+  [
+    'the same envelope with another id and tool',
+    { ...modernHeaders('tools/call'), 'mcp-name': 'sub' },
+    { jsonrpc: '2.0', id: 'x', method: 'tools/call', params: { name: 'sub', _meta: ENVELOPE } },
+  ],
+  [
+    'the same envelope with a method header that disagrees',
+    modernHeaders('tools/list'),
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', _meta: ENVELOPE } },
+  ],
+  [
+    'the same envelope without a version header',
+    { 'mcp-method': 'tools/call' },
+    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'add', _meta: ENVELOPE } },
+  ],
+  [
+    'the same envelope under a 2025 version header',
+    { 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'tools/call' },
+    { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { _meta: ENVELOPE } },
+  ],
+  [
+    'an envelope whose clientInfo is a string',
+    modernHeaders('tools/list'),
+    { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientInfo': 'me' } } },
+  ],
+  [
+    'an envelope naming an unknown revision',
+    { 'mcp-protocol-version': '2027-01-01', 'mcp-method': 'tools/list' },
+    {
+      jsonrpc: '2.0',
+      id: 6,
+      method: 'tools/list',
+      params: { _meta: { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' } },
+    },
+  ],
+  [
+    'a progress token that is an object',
+    modernHeaders('tools/list'),
+    { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: { ...ENVELOPE, progressToken: { a: 1 } } } },
+  ],
   ['an id that is a fraction', modernHeaders('tools/list'), { jsonrpc: '2.0', id: 1.5, method: 'tools/list', params: { _meta: ENVELOPE } }],
-  ['an extra top-level key', modernHeaders('tools/list'), { jsonrpc: '2.0', id: 8, method: 'tools/list', params: { _meta: ENVELOPE }, extra: 1 }],
-  ['a notification with the envelope', modernHeaders('notifications/cancelled'), { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: ENVELOPE } }],
-  ['a plain 2025-era tools/call', { 'mcp-protocol-version': '2025-11-25' }, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'add', arguments: { a: 1 } } }],
-  ['a 2025-era tools/call under a 2026 header', modernHeaders('tools/call'), { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'add' } }],
-  ['initialize', {}, { jsonrpc: '2.0', id: 11, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'a', version: '1' } } }],
+  [
+    'an extra top-level key',
+    modernHeaders('tools/list'),
+    { jsonrpc: '2.0', id: 8, method: 'tools/list', params: { _meta: ENVELOPE }, extra: 1 },
+  ],
+  [
+    'a notification with the envelope',
+    modernHeaders('notifications/cancelled'),
+    { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: ENVELOPE } },
+  ],
+  [
+    'a plain 2025-era tools/call',
+    { 'mcp-protocol-version': '2025-11-25' },
+    { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'add', arguments: { a: 1 } } },
+  ],
+  [
+    'a 2025-era tools/call under a 2026 header',
+    modernHeaders('tools/call'),
+    { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'add' } },
+  ],
+  [
+    'initialize',
+    {},
+    {
+      jsonrpc: '2.0',
+      id: 11,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'a', version: '1' } },
+    },
+  ],
   ['a batch', {}, [{ jsonrpc: '2.0', id: 12, method: 'ping' }]],
   ['a response', {}, { jsonrpc: '2.0', id: 13, result: {} }],
 ];

@@ -1,0 +1,33 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * What the era classification, the hot path and the direct HTTP paths (`era.ts`, `hot-path.ts`,
+ * `direct-posts.ts`, `direct-modern.ts`) all need to know about JSON-RPC messages and Node's requests.
+ */
+
+/** The keys a JSON-RPC request may have. */
+export const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/** An object as `JSON.parse` makes them (no class instance, no array). */
+export function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** A JSON-RPC request id as the SDK's schema takes it: a string or an integer. */
+export const isId = (value: unknown): value is string | number => typeof value === 'string' || Number.isSafeInteger(value);
+
+/** A request header as one string, as a web `Headers` would give it (repeated values joined). */
+export function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The headers of an SSE response, as the SDK's transports write them. */
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
