@@ -1,6 +1,8 @@
+import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
-import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import { validOrder } from './order';
 import { recordGoal } from './fixtures/goals';
 
@@ -8,9 +10,10 @@ import { recordGoal } from './fixtures/goals';
  * Issue 16, HTTP: tools/call of the order tool at concurrency 1, 16 and 64 in both eras (a 2025-11-25 session,
  * a 2026-07-28 stateless request), and tools/list of 1,000 tools, on three endpoints each alone in its own
  * process: ours (`serveHttp`), the SDK v2 McpServer + zod 4, and the floor (bare node:http parsing the JSON
- * body and answering a constant). The load comes from this process over keep-alive connections: `c` requests
- * in flight at all times for a fixed window after a warm-up. Reported: requests per second, p99 latency, and
- * the server process's CPU time (user + system) per request.
+ * body and answering a constant). The load comes from autocannon in this process: `c` keep-alive connections,
+ * each with one request in flight, sending request bytes built once per era, for a warm-up run and then a
+ * measured run. Reported: requests per second, p99 latency, and the server process's CPU time (user + system)
+ * per request.
  *
  * Goals: at least 3x McpServer's throughput, p99 at most a third of its, CPU per request within 3x the floor.
  * All processes share this machine's cores with the load generator, so absolute figures are low; the ratios
@@ -23,9 +26,12 @@ const CONCURRENCY = [1, 16, 64] as const;
 /** Fewest requests a measurement counts, and how long past the window it may wait for them. */
 const MIN_SAMPLES = 5;
 const MAX_WAIT_MS = 30_000;
+/** Connection errors and timeouts a run may have (a keep-alive connection closed as it was reused) before it fails. */
+const MAX_ERRORS = 10;
 
 type Kind = 'ours' | 'sdk' | 'floor';
 type Era = '2025' | '2026';
+type Method = 'tools/call' | 'tools/list';
 
 interface Endpoint {
   readonly kind: Kind;
@@ -71,6 +77,22 @@ function cpuOf(endpoint: Endpoint): Promise<number> {
   });
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits until the server has finished what an ended run left in flight (autocannon drops the answers still
+ * pending when it stops), so that work is not charged to the next measurement: its CPU time stops growing.
+ */
+async function settle(endpoint: Endpoint): Promise<void> {
+  let before = await cpuOf(endpoint);
+  for (let waited = 0; waited < MAX_WAIT_MS; waited += 50) {
+    await sleep(50);
+    const now = await cpuOf(endpoint);
+    if (now - before < 5_000) return; // under a tenth of a core for 50 ms: idle
+    before = now;
+  }
+}
+
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
@@ -83,9 +105,10 @@ interface Exchange {
   readonly text: string;
 }
 
-function post(agent: Agent, port: number, headers: Record<string, string>, body: string): Promise<Exchange> {
+/** One request on a connection of its own: opening a 2025 session. */
+function post(port: number, headers: Record<string, string>, body: string): Promise<Exchange> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent: false, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (d: Buffer) => chunks.push(d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
@@ -98,71 +121,94 @@ function post(agent: Agent, port: number, headers: Record<string, string>, body:
 
 const ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-/** One client's request: a 2025 client opens its session first (initialize, initialized). */
-async function clientFor(agent: Agent, endpoint: Endpoint, era: Era, method: 'tools/call' | 'tools/list'): Promise<() => Promise<void>> {
+/** The request every connection sends, built once. */
+interface Target {
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/** A 2026-07-28 request is stateless; for 2025 one session is opened (initialize, initialized) and shared. */
+async function targetFor(endpoint: Endpoint, era: Era, method: Method): Promise<Target> {
   const params = method === 'tools/call' ? { name: 'place_order', arguments: validOrder() } : {};
-  let headers: Record<string, string>;
-  let body: string;
   if (era === '2026') {
-    headers = { ...ACCEPT, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(method === 'tools/call' ? { 'mcp-name': 'place_order' } : {}) };
-    body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } });
-  } else {
-    const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } };
-    const opened = await post(agent, endpoint.port, ACCEPT, JSON.stringify(init));
-    const sid = opened.headers['mcp-session-id'];
-    if (typeof sid !== 'string' && endpoint.kind !== 'floor') throw new Error(`${endpoint.kind}: no session (${opened.status} ${opened.text.slice(0, 200)})`);
-    headers = { ...ACCEPT, 'mcp-protocol-version': '2025-11-25', ...(typeof sid === 'string' ? { 'mcp-session-id': sid } : {}) };
-    await post(agent, endpoint.port, headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+    const headers = { ...ACCEPT, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(method === 'tools/call' ? { 'mcp-name': 'place_order' } : {}) };
+    return { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } }) };
   }
-  return async () => {
-    const { status, text } = await post(agent, endpoint.port, headers, body);
-    if (status !== 200 || !text.includes('"result"') || text.includes('"isError":true')) throw new Error(`${endpoint.kind} ${era}: ${status} ${text.slice(0, 300)}`);
-  };
+  const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } };
+  const opened = await post(endpoint.port, ACCEPT, JSON.stringify(init));
+  const sid = opened.headers['mcp-session-id'];
+  if (typeof sid !== 'string' && endpoint.kind !== 'floor') throw new Error(`${endpoint.kind}: no session (${opened.status} ${opened.text.slice(0, 200)})`);
+  const headers = { ...ACCEPT, 'mcp-protocol-version': '2025-11-25', ...(typeof sid === 'string' ? { 'mcp-session-id': sid } : {}) };
+  await post(endpoint.port, headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  return { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) };
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = values.sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+/** What every answer must be, besides status 200: a JSON-RPC result that is not a tool error. */
+function answered(body: string): boolean {
+  return body.includes('"result"') && !body.includes('"isError":true');
 }
 
-/** `c` clients, each with one request in flight at all times, for WARM_MS then MEASURE_MS. */
-async function load(endpoint: Endpoint, era: Era, method: 'tools/call' | 'tools/list', c: number): Promise<Figures> {
-  const agent = new Agent({ keepAlive: true, maxSockets: c });
-  const calls = await Promise.all(Array.from({ length: c }, () => clientFor(agent, endpoint, era, method)));
-  const latencies: number[] = [];
-  let measuring = false;
-  let done = false;
-  let failures = 0;
-  const worker = async (call: () => Promise<void>) => {
-    while (!done) {
-      const at = performance.now();
-      try {
-        await call();
-      } catch (error) {
-        // A keep-alive connection the server closed just as it was reused: counted, not fatal.
-        if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET' || ++failures > 10) throw error;
-        continue;
-      }
-      if (measuring && !done) latencies.push(performance.now() - at);
-    }
-  };
-  const workers = calls.map(worker);
-  await new Promise((r) => setTimeout(r, WARM_MS));
+interface Run {
+  readonly result: autocannon.Result;
+  /** Each answer's time in microseconds, as autocannon measured it (request written to answer read). */
+  readonly latency: RecordableHistogram;
+}
+
+/**
+ * One autocannon run: `c` connections, each with one request in flight, for `ms` and until at least `min`
+ * answers came (a McpServer per request over 1,000 tools may finish none in the window). Every answer is checked.
+ */
+async function fire(endpoint: Endpoint, target: Target, c: number, ms: number, min = 0): Promise<Run> {
+  // autocannon's own latency histogram keeps whole milliseconds (an answer under 1 ms records as 0), so each
+  // answer's time, which it measures to the nanosecond, is kept here in microseconds.
+  const latency = createHistogram();
+  let rejected: string | undefined;
+  let instance!: autocannon.Instance;
+  const finished = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
+      {
+        url: `http://127.0.0.1:${endpoint.port}/mcp`,
+        method: 'POST',
+        headers: target.headers,
+        body: target.body,
+        connections: c,
+        duration: (ms + MAX_WAIT_MS) / 1000,
+        sampleInt: 50,
+        timeout: MAX_WAIT_MS / 1000,
+        // autocannon hands each answer's body over as a string (its types name the request body's type).
+        verifyBody: (body) => answered(String(body)) || ((rejected ??= String(body)), false),
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+  instance.on('response', (_client, _status, _bytes, time) => latency.record(Math.max(1, Math.round(time * 1000))));
+  await sleep(ms);
+  for (let waited = 0; latency.count < min && waited < MAX_WAIT_MS; waited += 50) await sleep(50);
+  instance.stop();
+  const result = await finished;
+  const statuses = Object.keys(result.statusCodeStats ?? {}).filter((status) => status !== '200');
+  if (statuses.length > 0 || result.mismatches > 0) {
+    throw new Error(`${endpoint.kind}: statuses ${statuses.join(', ') || 'all 200'}, ${result.mismatches} answers not a result: ${rejected?.slice(0, 300)}`);
+  }
+  if (result.errors > MAX_ERRORS) throw new Error(`${endpoint.kind}: ${result.errors} connection errors (${result.timeouts} timeouts)`);
+  if (result.errors > 0) console.log(`  (${endpoint.kind}: ${result.errors} connection errors, ${result.timeouts} timeouts, not counted)`);
+  return { result, latency };
+}
+
+/**
+ * A warm-up run, then a measured run on the same target, the server's CPU time read around the measured one.
+ * The server finishes what each run left in flight before the next step (`settle`).
+ */
+async function load(endpoint: Endpoint, era: Era, method: Method, c: number): Promise<Figures> {
+  const target = await targetFor(endpoint, era, method);
+  await fire(endpoint, target, c, WARM_MS);
+  await settle(endpoint);
   const cpuBefore = await cpuOf(endpoint);
-  measuring = true;
-  const started = performance.now();
-  await new Promise((r) => setTimeout(r, MEASURE_MS));
-  // A slow endpoint (a McpServer per request over 1,000 tools) may finish nothing in the window: wait for a few.
-  for (let waited = 0; latencies.length < MIN_SAMPLES && waited < MAX_WAIT_MS; waited += 50) await new Promise((r) => setTimeout(r, 50));
-  done = true;
-  const elapsed = performance.now() - started;
+  const { result, latency } = await fire(endpoint, target, c, MEASURE_MS, MIN_SAMPLES);
   const cpuAfter = await cpuOf(endpoint);
-  const count = latencies.length;
-  await Promise.all(workers);
-  agent.destroy();
-  if (failures > 0) console.log(`  (${endpoint.kind}: ${failures} connection resets, retried)`);
-  return { rps: (count / elapsed) * 1000, p99: percentile(latencies, 0.99), cpu: (cpuAfter - cpuBefore) / Math.max(1, count) };
+  await settle(endpoint);
+  const count = result.requests.total;
+  return { rps: count / result.duration, p99: latency.percentile(99) / 1000, cpu: (cpuAfter - cpuBefore) / Math.max(1, count) };
 }
 
 function row(name: string, f: Figures): string {
