@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
-import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
+import { createHistogram } from 'node:perf_hooks';
 import { validOrder } from './order';
 import { recordGoal } from './fixtures/goals';
 
@@ -11,8 +11,8 @@ import { recordGoal } from './fixtures/goals';
  * a 2026-07-28 stateless request), and tools/list of 1,000 tools, on three endpoints each alone in its own
  * process: ours (`serveHttp`), the SDK v2 McpServer + zod 4, and the floor (bare node:http parsing the JSON
  * body and answering a constant). The load comes from autocannon in this process: `c` keep-alive connections,
- * each with one request in flight, sending request bytes built once per era, for a warm-up run and then a
- * measured run. Reported: requests per second, p99 latency, and the server process's CPU time (user + system)
+ * each with one request in flight, sending request bytes built once per era, for a warm-up and then a measured
+ * window. Reported: requests per second, p99 latency, and the server process's CPU time (user + system)
  * per request.
  *
  * Goals: at least 3x McpServer's throughput, p99 at most a third of its, CPU per request within 3x the floor.
@@ -108,12 +108,15 @@ interface Exchange {
 /** One request on a connection of its own: opening a 2025 session. */
 function post(port: number, headers: Record<string, string>, body: string): Promise<Exchange> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent: false, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent: false, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.once('error', reject);
     req.end(body);
   });
@@ -131,13 +134,24 @@ interface Target {
 async function targetFor(endpoint: Endpoint, era: Era, method: Method): Promise<Target> {
   const params = method === 'tools/call' ? { name: 'place_order', arguments: validOrder() } : {};
   if (era === '2026') {
-    const headers = { ...ACCEPT, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(method === 'tools/call' ? { 'mcp-name': 'place_order' } : {}) };
+    const headers = {
+      ...ACCEPT,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(method === 'tools/call' ? { 'mcp-name': 'place_order' } : {}),
+    };
     return { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } }) };
   }
-  const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  };
   const opened = await post(endpoint.port, ACCEPT, JSON.stringify(init));
   const sid = opened.headers['mcp-session-id'];
-  if (typeof sid !== 'string' && endpoint.kind !== 'floor') throw new Error(`${endpoint.kind}: no session (${opened.status} ${opened.text.slice(0, 200)})`);
+  if (typeof sid !== 'string' && endpoint.kind !== 'floor')
+    throw new Error(`${endpoint.kind}: no session (${opened.status} ${opened.text.slice(0, 200)})`);
   const headers = { ...ACCEPT, 'mcp-protocol-version': '2025-11-25', ...(typeof sid === 'string' ? { 'mcp-session-id': sid } : {}) };
   await post(endpoint.port, headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
   return { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) };
@@ -148,20 +162,16 @@ function answered(body: string): boolean {
   return body.includes('"result"') && !body.includes('"isError":true');
 }
 
-interface Run {
-  readonly result: autocannon.Result;
-  /** Each answer's time in microseconds, as autocannon measured it (request written to answer read). */
-  readonly latency: RecordableHistogram;
+/** A running autocannon load; `stop` ends it and fails if any answer was not a 200 with a result. */
+interface Cannon {
+  stop(): Promise<void>;
 }
 
 /**
- * One autocannon run: `c` connections, each with one request in flight, for `ms` and until at least `min`
- * answers came (a McpServer per request over 1,000 tools may finish none in the window). Every answer is checked.
+ * Starts autocannon on `c` keep-alive connections, each with one request in flight, until stopped; `measured`
+ * gets each answer's time in milliseconds as autocannon measured it (request written to answer read).
  */
-async function fire(endpoint: Endpoint, target: Target, c: number, ms: number, min = 0): Promise<Run> {
-  // autocannon's own latency histogram keeps whole milliseconds (an answer under 1 ms records as 0), so each
-  // answer's time, which it measures to the nanosecond, is kept here in microseconds.
-  const latency = createHistogram();
+function fire(endpoint: Endpoint, target: Target, c: number, measured: (ms: number) => void): Cannon {
   let rejected: string | undefined;
   let instance!: autocannon.Instance;
   const finished = new Promise<autocannon.Result>((resolve, reject) => {
@@ -172,7 +182,8 @@ async function fire(endpoint: Endpoint, target: Target, c: number, ms: number, m
         headers: target.headers,
         body: target.body,
         connections: c,
-        duration: (ms + MAX_WAIT_MS) / 1000,
+        // An upper bound only: `stop` ends the run (at its next 50 ms sample).
+        duration: (WARM_MS + MEASURE_MS + 2 * MAX_WAIT_MS) / 1000,
         sampleInt: 50,
         timeout: MAX_WAIT_MS / 1000,
         // autocannon hands each answer's body over as a string (its types name the request body's type).
@@ -181,34 +192,49 @@ async function fire(endpoint: Endpoint, target: Target, c: number, ms: number, m
       (error, result) => (error ? reject(error) : resolve(result)),
     );
   });
-  instance.on('response', (_client, _status, _bytes, time) => latency.record(Math.max(1, Math.round(time * 1000))));
-  await sleep(ms);
-  for (let waited = 0; latency.count < min && waited < MAX_WAIT_MS; waited += 50) await sleep(50);
-  instance.stop();
-  const result = await finished;
-  const statuses = Object.keys(result.statusCodeStats ?? {}).filter((status) => status !== '200');
-  if (statuses.length > 0 || result.mismatches > 0) {
-    throw new Error(`${endpoint.kind}: statuses ${statuses.join(', ') || 'all 200'}, ${result.mismatches} answers not a result: ${rejected?.slice(0, 300)}`);
-  }
-  if (result.errors > MAX_ERRORS) throw new Error(`${endpoint.kind}: ${result.errors} connection errors (${result.timeouts} timeouts)`);
-  if (result.errors > 0) console.log(`  (${endpoint.kind}: ${result.errors} connection errors, ${result.timeouts} timeouts, not counted)`);
-  return { result, latency };
+  instance.on('response', (_client, _status, _bytes, ms) => measured(ms));
+  return {
+    async stop() {
+      instance.stop();
+      const result = await finished;
+      const statuses = Object.keys(result.statusCodeStats ?? {}).filter((status) => status !== '200');
+      if (statuses.length > 0 || result.mismatches > 0) {
+        throw new Error(
+          `${endpoint.kind}: statuses ${statuses.join(', ') || 'all 200'}, ${result.mismatches} answers not a result: ${rejected?.slice(0, 300)}`,
+        );
+      }
+      if (result.errors > MAX_ERRORS) throw new Error(`${endpoint.kind}: ${result.errors} connection errors (${result.timeouts} timeouts)`);
+      if (result.errors > 0)
+        console.log(`  (${endpoint.kind}: ${result.errors} connection errors, ${result.timeouts} timeouts, not counted)`);
+    },
+  };
 }
 
 /**
- * A warm-up run, then a measured run on the same target, the server's CPU time read around the measured one.
- * The server finishes what each run left in flight before the next step (`settle`).
+ * One autocannon run: WARM_MS of warm-up, then a window of MEASURE_MS (longer until MIN_SAMPLES answers came:
+ * a McpServer per request over 1,000 tools may finish none in it) on the same connections, so connecting is
+ * not measured. The answers completed in the window are counted; the server's CPU time is read around it.
  */
 async function load(endpoint: Endpoint, era: Era, method: Method, c: number): Promise<Figures> {
   const target = await targetFor(endpoint, era, method);
-  await fire(endpoint, target, c, WARM_MS);
-  await settle(endpoint);
+  // autocannon's own latency histogram keeps whole milliseconds (an answer under 1 ms records as 0), so each
+  // answer's time, which it measures to the nanosecond, is kept here in microseconds.
+  const latency = createHistogram();
+  let measuring = false;
+  const cannon = fire(endpoint, target, c, (ms) => measuring && latency.record(Math.max(1, Math.round(ms * 1000))));
+  await sleep(WARM_MS);
   const cpuBefore = await cpuOf(endpoint);
-  const { result, latency } = await fire(endpoint, target, c, MEASURE_MS, MIN_SAMPLES);
+  measuring = true;
+  const started = performance.now();
+  await sleep(MEASURE_MS);
+  for (let waited = 0; latency.count < MIN_SAMPLES && waited < MAX_WAIT_MS; waited += 50) await sleep(50);
+  measuring = false;
+  const elapsed = performance.now() - started;
   const cpuAfter = await cpuOf(endpoint);
+  await cannon.stop();
   await settle(endpoint);
-  const count = result.requests.total;
-  return { rps: count / result.duration, p99: latency.percentile(99) / 1000, cpu: (cpuAfter - cpuBefore) / Math.max(1, count) };
+  const count = latency.count;
+  return { rps: (count / elapsed) * 1000, p99: latency.percentile(99) / 1000, cpu: (cpuAfter - cpuBefore) / Math.max(1, count) };
 }
 
 function row(name: string, f: Figures): string {
@@ -235,7 +261,14 @@ async function toolsCall(): Promise<void> {
       console.log(row('floor (node:http)', f));
       const fmt = (x: Figures) => `${x.rps.toFixed(0)} req/s, p99 ${x.p99.toFixed(2)} ms, ${x.cpu.toFixed(0)} µs CPU`;
       recordGoal({ measure: `${label}: throughput`, ours: fmt(a), baseline: fmt(b), floor: fmt(f), ratio: a.rps / b.rps, goal: 3 });
-      recordGoal({ measure: `${label}: p99 latency (ours / McpServer)`, ours: `${a.p99.toFixed(2)} ms`, baseline: `${b.p99.toFixed(2)} ms`, ratio: a.p99 / b.p99, goal: 1 / 3, direction: 'at most' });
+      recordGoal({
+        measure: `${label}: p99 latency (ours / McpServer)`,
+        ours: `${a.p99.toFixed(2)} ms`,
+        baseline: `${b.p99.toFixed(2)} ms`,
+        ratio: a.p99 / b.p99,
+        goal: 1 / 3,
+        direction: 'at most',
+      });
       recordGoal({
         measure: `${label}: CPU per request (ours / floor)`,
         ours: `${a.cpu.toFixed(0)} µs`,
@@ -260,7 +293,13 @@ async function toolsList(): Promise<void> {
     console.log(`\n${label}`);
     console.log(row('ours', a));
     console.log(row('McpServer + zod 4', b));
-    recordGoal({ measure: `${label}: throughput`, ours: `${a.rps.toFixed(0)} req/s`, baseline: `${b.rps.toFixed(1)} req/s`, ratio: a.rps / b.rps, goal: 3 });
+    recordGoal({
+      measure: `${label}: throughput`,
+      ours: `${a.rps.toFixed(0)} req/s`,
+      baseline: `${b.rps.toFixed(1)} req/s`,
+      ratio: a.rps / b.rps,
+      goal: 3,
+    });
   }
   [ours, sdk].forEach(stop);
 }
