@@ -56,7 +56,8 @@ function mainEntryExternal(file) {
 }
 
 async function bundle(file, names) {
-  const annotation = names && `// For Node.js's CommonJS lexer: the names ES modules can import.\n0 && (module.exports = { ${names.join(', ')} });`;
+  const annotation =
+    names && `// For Node.js's CommonJS lexer: the names ES modules can import.\n0 && (module.exports = { ${names.join(', ')} });`;
   const { outputFiles, metafile } = await build({
     entryPoints: [join(DIST, file)],
     outfile: join(DIST, file),
@@ -80,7 +81,8 @@ function refuseSharedModules(bundles) {
   const owner = new Map();
   for (const { file, inputs } of bundles) {
     for (const input of inputs) {
-      if (owner.has(input)) throw new Error(`${input} is bundled into both dist/${owner.get(input)} and dist/${file}; import it through the main entry.`);
+      if (owner.has(input))
+        throw new Error(`${input} is bundled into both dist/${owner.get(input)} and dist/${file}; import it through the main entry.`);
       owner.set(input, file);
     }
   }

@@ -22,17 +22,23 @@ function run(script: string, type: 'commonjs' | 'module'): unknown {
   return JSON.parse(out);
 }
 
-function builtModules(dir = join(ROOT, 'dist')): string[] {
+/** The files under `folder` whose names end with `suffix`, relative to it. */
+function filesOf(folder: string, suffix: string, dir = join(ROOT, folder)): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return builtModules(path);
-    return entry.name.endsWith('.js') ? [relative(join(ROOT, 'dist'), path)] : [];
+    if (entry.isDirectory()) return filesOf(folder, suffix, path);
+    return entry.name.endsWith(suffix) ? [relative(join(ROOT, folder), path)] : [];
   });
 }
 
 describe('the bundled package', () => {
   it('ships one file per entry and the generator, and none of tsc’s modules', () => {
-    expect(builtModules().sort()).toEqual(['generate/cli.js', 'index.js', 'nest/index.js', 'redis/index.js']);
+    expect(filesOf('dist', '.js').sort()).toEqual(['generate/cli.js', 'index.js', 'nest/index.js', 'redis/index.js']);
+  });
+
+  it('keeps tsc’s declarations, one per source module', () => {
+    const sources = filesOf('src', '.ts').filter((file) => !file.endsWith('.d.ts'));
+    expect(filesOf('dist', '.d.ts').sort()).toEqual(sources.map((file) => file.replace(/\.ts$/, '.d.ts')).sort());
   });
 
   it('loads one copy of each module for all three entries: the Nest module serves tools decorated through the main entry, as its McpServer', () => {
@@ -117,7 +123,10 @@ process.stdout.write(JSON.stringify({ listed: server.listTools()[0].inputSchema,
       JSON.stringify({
         listed: {
           type: 'object',
-          properties: { a: { type: 'integer', minimum: -2147483648, maximum: 2147483647 }, b: { type: 'integer', minimum: -2147483648, maximum: 2147483647 } },
+          properties: {
+            a: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
+            b: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
+          },
           required: ['a', 'b'],
           additionalProperties: false,
         },
