@@ -19,9 +19,12 @@ function headerType(param: ParamModel): 'string' | 'integer' | 'boolean' | undef
 }
 
 export function checkHeaders(params: readonly ParamModel[], where: string, problems: Problems): void {
-  const seen = new Map<string, string>();
-  for (const p of params) {
+  // Built only for a tool that declares headers: most do not, and a server of 1,000 tools checks each one.
+  let seen: Map<string, string> | undefined;
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i];
     if (p.header === undefined) continue;
+    seen ??= new Map();
     const at = `${where}, parameter '${p.name}'`;
     if (!TOKEN.test(p.header) || p.header.length > MAX_HEADER_NAME) {
       problems.add('OMCG0014', at, `header '${p.header.slice(0, MAX_HEADER_NAME)}' is not an HTTP header name (letters, digits and !#$%&'*+-.^_\`|~, at most ${MAX_HEADER_NAME}).`, `name it like 'Region' (sent as Mcp-Param-Region).`);

@@ -8,6 +8,9 @@ import type { RawInputSchema } from './input-schema';
  * enforces cannot drift.
  */
 
+/** A model node while it is being built, before it is handed out as read-only. */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 export type StringFormat = 'uuid' | 'date-time' | 'date' | 'time' | 'uri' | 'email';
 
 /** What a string-typed value becomes when read. */

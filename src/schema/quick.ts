@@ -7,7 +7,7 @@ import { Problems } from './diagnostics';
 import { rawInputSchemaOf } from './input-schema';
 import { checkHeaders } from './headers';
 import { resolveSlot } from './slots';
-import type { ParamModel, ToolModel } from './model';
+import type { Mutable, ParamModel, ToolModel } from './model';
 import { resultFor, siteOf, toolHead } from './tools';
 
 /** A quick-path parameter: a type hint, or options with a `type`. */
@@ -29,7 +29,7 @@ export interface QuickToolConfig<P extends QuickParams = QuickParams> extends Om
 
 function isQuickOptions(value: QuickParam): value is QuickParamOptions {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || HINT in value || !('type' in value)) return false;
-  for (const k of Object.keys(value)) if (!VALUE_OPTION_KEYS.has(k) && k !== 'header') return false;
+  for (const k in value) if (Object.hasOwn(value, k) && !VALUE_OPTION_KEYS.has(k) && k !== 'header') return false;
   return true;
 }
 
@@ -39,23 +39,31 @@ export function toolFromConfig(name: string, config: QuickToolConfig): ToolModel
   const where = `tool '${name}'`;
   const head = toolHead(name, config, where, problems);
   const params: ParamModel[] = [];
-  Object.entries(config.params ?? {}).forEach(([paramName, spec], index) => {
+  // Indexed loops here and in what they call: this runs once per tool at start-up, before the JIT has
+  // optimised anything, where each iterator step and destructured entry is an allocation.
+  const specs = config.params ?? {};
+  const paramNames = Object.keys(specs);
+  for (let index = 0; index < paramNames.length; index++) {
+    const paramName = paramNames[index];
+    const spec = specs[paramName];
     const options = isQuickOptions(spec) ? spec : { type: spec };
     const site = siteOf(`${where}, parameter '${paramName}'`, problems, 'input');
     const type = resolveSlot({ hint: options.type, design: undefined, constraints: [], nullable: options.nullable }, site);
     const hasDefault = 'default' in options;
     if (type) {
-      params.push({
+      const param: Mutable<ParamModel> = {
         index,
         name: paramName,
         type,
         description: options.description,
         required: !(options.optional || hasDefault),
         default: hasDefault ? { value: options.default } : undefined,
-        ...(options.header !== undefined && { header: options.header }),
-      });
+      };
+      // Assigned, not spread into the literal: a spread makes V8 build the object key by key (see below).
+      if (options.header !== undefined) param.header = options.header;
+      params.push(param);
     }
-  });
+  }
   checkHeaders(params, where, problems);
   const result = resultFor(config.returns, Promise, where, problems);
   if (config.inputSchema !== undefined && config.params !== undefined) {

@@ -16,7 +16,12 @@ type Keywords = Partial<Record<Keyword, unknown>>;
 
 function ordered(keywords: Keywords): JsonSchema {
   const out: Record<string, unknown> = {};
-  for (const k of KEYWORDS) if (keywords[k] !== undefined) out[k] = keywords[k];
+  // Indexed: schemas are mostly written once, at start-up, by code not yet optimised, where a `for...of`
+  // step allocates.
+  for (let i = 0; i < KEYWORDS.length; i++) {
+    const k = KEYWORDS[i];
+    if (keywords[k] !== undefined) out[k] = keywords[k];
+  }
   return out;
 }
 
@@ -68,13 +73,17 @@ function finite(n: number | undefined): number | undefined {
 }
 
 function objectKeywords(slots: readonly SlotModel[]): Keywords {
-  const required = slots.filter((m) => m.required).map((m) => m.name);
-  return {
-    type: 'object',
-    properties: Object.fromEntries(slots.map((m) => [m.name, slotFragment(m)])),
-    required: required.length > 0 ? required : undefined,
-    additionalProperties: false,
-  };
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i];
+    const fragment = slotFragment(slot);
+    // As Object.fromEntries would: a property named `__proto__` is an own key, not the prototype.
+    if (slot.name === '__proto__') Object.defineProperty(properties, slot.name, { value: fragment, enumerable: true, writable: true, configurable: true });
+    else properties[slot.name] = fragment;
+    if (slot.required) required.push(slot.name);
+  }
+  return { type: 'object', properties, required: required.length > 0 ? required : undefined, additionalProperties: false };
 }
 
 /** The fragment of a type, written once per (immutable) node. */

@@ -209,11 +209,13 @@ export class Catalog {
 
   private register(subject: string, pending: readonly Pending[], problems: Problems): void {
     // Names of the valid members are compared too, so that one error reports every problem of the class.
-    const names = { tool: new Set<string>(), resource: new Set<string>(), prompt: new Set<string>() };
-    for (const entry of pending) {
+    // `server.tool()` registers one entry at a time: it can only clash with what is already registered.
+    const names = pending.length > 1 ? { tool: new Set<string>(), resource: new Set<string>(), prompt: new Set<string>() } : undefined;
+    for (let i = 0; i < pending.length; i++) {
+      const entry = pending[i];
       const key = entry.kind === 'resource' ? entry.model.uri : entry.model.name;
       const existing = entry.kind === 'tool' ? this.tools.get(key) : entry.kind === 'prompt' ? this.prompts.get(key) : this.resourceByUri(key);
-      if (existing || names[entry.kind].has(key)) {
+      if (existing || names?.[entry.kind].has(key)) {
         problems.add(
           'OMCG0007',
           entry.model.where,
@@ -221,10 +223,13 @@ export class Catalog {
           entry.kind === 'resource' ? 'give one of them another URI.' : `give one of them another name with @${entry.kind === 'tool' ? 'Tool' : 'Prompt'}('name').`,
         );
       }
-      names[entry.kind].add(key);
+      names?.[entry.kind].add(key);
     }
     problems.throwIfAny(subject);
-    for (const entry of pending) {
+    // Indexed loops: `server.tool()` comes here once per tool at start-up, where each `for...of` step of
+    // code not yet optimised allocates.
+    for (let i = 0; i < pending.length; i++) {
+      const entry = pending[i];
       if (entry.kind === 'tool') {
         const { model, target } = entry;
         const compiling = this.compiling;
@@ -257,7 +262,9 @@ export class Catalog {
         });
       }
     }
-    for (const kind of new Set(pending.map((p) => p.kind))) this.changed(kind);
+    const kinds: CatalogKind[] = [];
+    for (let i = 0; i < pending.length; i++) if (!kinds.includes(pending[i].kind)) kinds.push(pending[i].kind);
+    for (let i = 0; i < kinds.length; i++) this.changed(kinds[i]);
   }
 
   private changed(kind: CatalogKind): void {
