@@ -41,7 +41,7 @@ import { SSE_HEADERS, headerOf } from './wire';
 /** Most servers in the pool: as many requests with one id as may run at once before the entry takes over. */
 export const MAX_SERVERS = 256;
 
-const HOT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list', 'resources/read', 'prompts/get']);
+const HOT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read', 'prompts/get']);
 
 /** The params field whose value the `Mcp-Name` header repeats, per method (the others have none). */
 const NAME_FIELD: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };

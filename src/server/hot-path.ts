@@ -15,14 +15,16 @@ import {
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { isPlainInitialized, readInitialize, type InitializeRequest } from './hot-initialize';
 import { MODERN_REVISION } from './revisions';
 import { TaskCreated } from './task-handlers';
 import { MESSAGE_KEYS, isId, isPlainObject } from './wire';
 
 /**
  * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the
- * SDK's Protocol layer: `tools/call`, `tools/list`, `resources/read`, `prompts/get` and `ping`. The transport is
- * still the SDK's (it frames, routes and streams the answers); only the dispatch between it and the handlers is ours.
+ * SDK's Protocol layer: `tools/call`, the four lists, `resources/read`, `prompts/get` and `ping`, and the opening
+ * that establishes it (`initialize`, `notifications/initialized`; hot-initialize.ts). The transport is still the
+ * SDK's (it frames, routes and streams the answers); only the dispatch between it and the handlers is ours.
  *
  * The SDK validates every inbound message with zod several times (classifying it, then the request schema twice,
  * then the `tools/call` result) and builds a context of spread objects for each; for a tool call that is most of
@@ -41,7 +43,15 @@ import { MESSAGE_KEYS, isId, isPlainObject } from './wire';
  *   with nothing.
  */
 
-export type HotMethod = 'tools/call' | 'tools/list' | 'resources/read' | 'prompts/get' | 'ping';
+export type HotMethod =
+  | 'tools/call'
+  | 'tools/list'
+  | 'resources/read'
+  | 'prompts/get'
+  | 'ping'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'prompts/list';
 
 /** A request handler as registered with the SDK (`setRequestHandler(method, handler)`). */
 export type HotHandler = (request: { readonly method: string; readonly params?: Readonly<Record<string, unknown>> }, ctx: ServerContext) => unknown;
@@ -63,6 +73,10 @@ export interface HotHost {
   logSuppressedAt(level: string, threshold: unknown): boolean;
   notification(notification: { method: string; params?: Params }, options: { relatedRequestId: string | number }): Promise<void>;
   request(request: { method: string; params?: Params }, options: { relatedRequestId: string | number }): Promise<unknown>;
+  /** `initialize` as `Server` answers it, for a request read as the SDK's schema reads it. */
+  initialize(request: InitializeRequest): Promise<unknown>;
+  /** `notifications/initialized` as `Server` handles it. */
+  initialized(): void;
   /** The SDK's `tools/call` result check (normalisation and schema), as `Server` applies it. */
   checkToolResult(result: unknown): unknown;
   /** The SDK codec's `encodeResult` and `encodeErrorCode` for this connection. */
@@ -99,18 +113,28 @@ function onlyKeys(params: Params, allowed: ReadonlySet<string>): boolean {
   return true;
 }
 
+const LIST_KEYS: ReadonlySet<string> = new Set(['_meta', 'cursor']);
+
 const PARAM_KEYS: Readonly<Record<HotMethod, ReadonlySet<string>>> = {
   ping: new Set(['_meta']),
-  'tools/list': new Set(['_meta', 'cursor']),
+  'tools/list': LIST_KEYS,
+  'resources/list': LIST_KEYS,
+  'resources/templates/list': LIST_KEYS,
+  'prompts/list': LIST_KEYS,
   'tools/call': new Set(['_meta', 'name', 'arguments']),
   'resources/read': new Set(['_meta', 'uri']),
   'prompts/get': new Set(['_meta', 'name', 'arguments']),
 };
 
 /** Whether the method's own params schema accepts `params` (on top of the shared checks). */
+const listAccepted = (p: Params | undefined) => p?.cursor === undefined || typeof p.cursor === 'string';
+
 const PARAMS_ACCEPTED: Readonly<Record<HotMethod, (params: Params | undefined) => boolean>> = {
   ping: () => true,
-  'tools/list': (p) => p?.cursor === undefined || typeof p.cursor === 'string',
+  'tools/list': listAccepted,
+  'resources/list': listAccepted,
+  'resources/templates/list': listAccepted,
+  'prompts/list': listAccepted,
   'tools/call': (p) => typeof p?.name === 'string' && (p.arguments === undefined || isCopyableRecord(p.arguments)),
   'resources/read': (p) => typeof p?.uri === 'string',
   'prompts/get': (p) => typeof p?.name === 'string' && (p.arguments === undefined || isCopyableRecord(p.arguments, (v) => typeof v === 'string')),
@@ -120,9 +144,9 @@ function isHotMethod(method: unknown): method is HotMethod {
   return typeof method === 'string' && Object.prototype.hasOwnProperty.call(PARAM_KEYS, method);
 }
 
-interface HotRequest {
+interface HotRequest<M extends string = HotMethod> {
   readonly id: string | number;
-  readonly method: HotMethod;
+  readonly method: M;
   readonly params?: Params;
   /** A 2026-07-28 request's envelope, lifted out of `params._meta`. */
   readonly envelope?: Params;
@@ -248,6 +272,7 @@ export class HotPath {
       return false;
     }
     const classification = extra?.classification;
+    if (classification === undefined && (method === 'initialize' || method === 'notifications/initialized')) return this.opening(message, extra);
     const accepted = classification === undefined ? this.accepted(message) : this.acceptedModern(message, classification);
     if (!accepted) return false;
     this.run(accepted.request, accepted.handler, message, extra);
@@ -277,6 +302,26 @@ export class HotPath {
     return handler && { request, handler };
   }
 
+  /**
+   * The connection's opening, `initialize` then `notifications/initialized`, when both are read by hand
+   * (hot-initialize.ts): answered as the SDK answers them, without building its schemas for them.
+   */
+  private opening(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): boolean {
+    const negotiated = this.host.legacyVersion() !== undefined || this.host.modernVersion() !== undefined;
+    if ((message as { method: string }).method === 'notifications/initialized') {
+      if (!negotiated || !isPlainInitialized(message)) return false;
+      this.host.initialized();
+      return true;
+    }
+    const request = negotiated ? undefined : readInitialize(message);
+    if (!request) return false;
+    // Negotiated at once: messages that follow in the same read are then served as the negotiated revision's,
+    // as the SDK serves them (its handlers run in order, this one first).
+    const answer = this.host.initialize(request);
+    this.run(request, () => answer, message, extra);
+    return true;
+  }
+
   /** `notifications/cancelled` for one of ours: abort it as the SDK's `_oncancel` does (the SDK still sees the message). */
   private cancelled(params: unknown): void {
     if (!isPlainObject(params) || !isId(params.requestId) || (params.reason !== undefined && typeof params.reason !== 'string')) return;
@@ -284,7 +329,7 @@ export class HotPath {
     if (controller) void Promise.resolve().then(() => controller.abort(params.reason));
   }
 
-  private run(request: HotRequest, handler: HotHandler, message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+  private run(request: HotRequest<HotMethod | 'initialize'>, handler: HotHandler, message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
     const controller = new AbortController();
     this.inFlight.set(request.id, controller);
     const ctx = this.contextOf(request, controller.signal, extra?.authInfo);
@@ -320,7 +365,7 @@ export class HotPath {
   }
 
   /** What `Server`'s handler wrapper makes of the handler's answer, or `REDISPATCH` for the SDK's input-required shim. */
-  private async answer(request: HotRequest, handler: HotHandler, ctx: ServerContext): Promise<unknown> {
+  private async answer(request: HotRequest<HotMethod | 'initialize'>, handler: HotHandler, ctx: ServerContext): Promise<unknown> {
     let result: unknown;
     try {
       result = await handler({ method: request.method, params: request.params }, ctx);
@@ -355,7 +400,7 @@ export class HotPath {
   }
 
   /** The handler context, with what the handlers read: as the SDK builds it for a 2025-era connection or a 2026-07-28 request. */
-  private contextOf(request: HotRequest, signal: AbortSignal, authInfo: AuthInfo | undefined): ServerContext {
+  private contextOf(request: HotRequest<HotMethod | 'initialize'>, signal: AbortSignal, authInfo: AuthInfo | undefined): ServerContext {
     const { host } = this;
     const id = request.id;
     const sessionId = host.transport?.sessionId;

@@ -26,6 +26,7 @@ import { verifiedCallerOf } from './auth/caller';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from './catalog';
 import type { ListName, Pager } from './pages';
 import { HotPath, invalidToolResult, type HotHandler, type HotHost, type HotMethod } from './hot-path';
+import type { InitializeRequest } from './hot-initialize';
 import { TASKS_EXTENSION, TaskCreated, callAsTask, installTaskHandlers, notifyStatus, type TaskRequests } from './task-handlers';
 import { type TaskRunner } from './tasks';
 import { MODERN_REVISION } from './revisions';
@@ -348,6 +349,20 @@ export class CatalogServer extends Server implements HotHost {
     throw invalidToolResult(checked.message ?? '');
   }
 
+  async initialize(request: InitializeRequest): Promise<unknown> {
+    // `Server`'s own answer (it negotiates the revision and keeps the client's capabilities and info), which its
+    // handler wrapper and ours would give for the request the schema read.
+    const server = this as unknown as { _oninitialize(request: InitializeRequest): Promise<Result> };
+    return withRevisionServerInfo(await server._oninitialize(request));
+  }
+
+  initialized(): void {
+    // As the SDK dispatches a notification: on a later tick, a throwing callback reported as an error.
+    Promise.resolve()
+      .then(() => this.oninitialized?.())
+      .catch((error: unknown) => this.onerror?.(new Error(`Uncaught error in notification handler: ${String(error)}`)));
+  }
+
   encodeResult(method: string, result: unknown): unknown {
     return this.codec().encodeResult(method, result, this._outboundServerInfo());
   }
@@ -441,12 +456,12 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
 function installResourceHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings): void {
-  server.setRequestHandler(
+  server.handleHot(
     'resources/list',
     (req, ctx) =>
       listed(server, ctx, catalog, settings, { list: 'resources', field: 'resources', kind: 'resource', items: listingsOf(catalog, ctx).resources, keyOf: (r) => r.uri ?? '', params: req.params }) as never,
   );
-  server.setRequestHandler(
+  server.handleHot(
     'resources/templates/list',
     (req, ctx) =>
       listed(server, ctx, catalog, settings, {
@@ -478,7 +493,7 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
 
 /** `prompts/list` and `prompts/get`. */
 function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings): void {
-  server.setRequestHandler(
+  server.handleHot(
     'prompts/list',
     (req, ctx) => listed(server, ctx, catalog, settings, { list: 'prompts', field: 'prompts', kind: 'prompt', items: listingsOf(catalog, ctx).prompts, keyOf: (p) => p.name, params: req.params }) as never,
   );

@@ -181,6 +181,9 @@ describe('direct answers compared with the SDK transport', () => {
     ['prompts/get', { jsonrpc: '2.0', id: 11, method: 'prompts/get', params: { name: 'greet', arguments: { name: 'Ada' } } }],
     ['prompts/get of an unknown prompt', { jsonrpc: '2.0', id: 12, method: 'prompts/get', params: { name: 'nope' } }],
     ['ping', { jsonrpc: '2.0', id: 'p', method: 'ping' }],
+    ['resources/list', { jsonrpc: '2.0', id: 13, method: 'resources/list' }],
+    ['resources/templates/list', { jsonrpc: '2.0', id: 14, method: 'resources/templates/list', params: {} }],
+    ['prompts/list with a cursor that is not one', { jsonrpc: '2.0', id: 15, method: 'prompts/list', params: { cursor: 'bogus' } }],
   ];
 
   it.each(lone)('answers %s with the same message, as application/json', async (_label, body) => {
@@ -381,6 +384,10 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
     ['prompts/get', modern('p', 'prompts/get', { name: 'greet', arguments: { name: 'Ada' } }), true],
     ['prompts/get of an unknown prompt', modern(10, 'prompts/get', { name: 'nope' }), true],
     ['prompts/get whose arguments are not strings', modern(11, 'prompts/get', { name: 'greet', arguments: { name: 7 } }), false],
+    ['resources/list', modern(16, 'resources/list'), true],
+    ['resources/templates/list', modern(17, 'resources/templates/list'), true],
+    ['prompts/list', modern(18, 'prompts/list'), true],
+    ['prompts/list with a cursor that is a number', modern(19, 'prompts/list', { cursor: 5 }), false],
     [
       'a tools/call with a progress token and no log level',
       modern(13, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, { progressToken: 13 }),
@@ -454,7 +461,7 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
       modern(29, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 }, requestState: 'forged' }),
       {},
     ],
-    ['a method this path does not take', modern(30, 'resources/list'), {}],
+    ['a method this path does not take', modern(30, 'completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: 'A' } }), {}],
   ];
 
   it.each(refused)('leaves a request with %s to the SDK entry, which answers both alike', async (_label, body, headers) => {

@@ -95,6 +95,12 @@ const cases: [string, Record<string, string>, unknown, string?][] = [
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'a', version: '1' } },
     },
   ],
+  ...(['resources/list', 'resources/templates/list', 'prompts/list'] as const).flatMap((method, i): [string, Record<string, string>, unknown][] => [
+    [`a plain 2025-era ${method}`, { 'mcp-protocol-version': '2025-11-25' }, { jsonrpc: '2.0', id: 20 + i, method, params: { cursor: 'c' } }],
+    [`a plain ${method} with no version header`, {}, { jsonrpc: '2.0', id: 30 + i, method }],
+    [`a 2025-era ${method} under a 2026 header`, modernHeaders(method), { jsonrpc: '2.0', id: 40 + i, method }],
+    [`a 2026-07-28 ${method}`, modernHeaders(method), { jsonrpc: '2.0', id: 50 + i, method, params: { _meta: ENVELOPE } }],
+  ]),
   ['a batch', {}, [{ jsonrpc: '2.0', id: 12, method: 'ping' }]],
   ['a response', {}, { jsonrpc: '2.0', id: 13, result: {} }],
 ];

@@ -9,8 +9,8 @@ import { InMemoryTaskStore, TaskRunner } from '../../src/server/tasks';
 import { Log } from '../../src/log';
 
 /**
- * Issue 16: the hot requests of a 2025-era connection (tools/call, tools/list, resources/read, prompts/get, ping)
- * are answered below the SDK's dispatch. The same messages go to two servers over the same catalog, one with the
+ * Issue 16: the hot requests of a 2025-era connection (tools/call, the four lists, resources/read, prompts/get, ping)
+ * and its opening (initialize, notifications/initialized) are answered below the SDK's dispatch. The same messages go to two servers over the same catalog, one with the
  * hot path and one without, through a raw JSON-RPC peer; everything each peer receives must be the same, byte for
  * byte (key order included), and the hot path must have taken exactly the requests it claims.
  */
@@ -167,6 +167,10 @@ const TAKEN: [string, unknown][] = [
   ['prompts/get', { jsonrpc: '2.0', id: 17, method: 'prompts/get', params: { name: 'greet', arguments: { name: 'Ada' } } }],
   ['prompts/get, missing argument', { jsonrpc: '2.0', id: 18, method: 'prompts/get', params: { name: 'greet' } }],
   ['prompts/get, unknown prompt', { jsonrpc: '2.0', id: 19, method: 'prompts/get', params: { name: 'nope' } }],
+  ['resources/list', { jsonrpc: '2.0', id: 60, method: 'resources/list' }],
+  ['resources/list with a cursor that is not ours', { jsonrpc: '2.0', id: 61, method: 'resources/list', params: { cursor: 'nonsense' } }],
+  ['resources/templates/list', { jsonrpc: '2.0', id: 62, method: 'resources/templates/list', params: {} }],
+  ['prompts/list', { jsonrpc: '2.0', id: 63, method: 'prompts/list', params: { _meta: { note: 1 } } }],
 ];
 
 /** Requests left to the SDK: whatever its schemas might answer differently, or the multi-round-trip shim. */
@@ -188,6 +192,9 @@ const LEFT: [string, unknown][] = [
   ['resources/read without uri', { jsonrpc: '2.0', id: 33, method: 'resources/read', params: {} }],
   ['prompts/get, argument not a string', { jsonrpc: '2.0', id: 34, method: 'prompts/get', params: { name: 'greet', arguments: { name: 5 } } }],
   ['ping, params an array', { jsonrpc: '2.0', id: 35, method: 'ping', params: [] }],
+  ['resources/list, cursor not a string', { jsonrpc: '2.0', id: 64, method: 'resources/list', params: { cursor: 1 } }],
+  ['resources/templates/list, an unknown param', { jsonrpc: '2.0', id: 65, method: 'resources/templates/list', params: { page: 2 } }],
+  ['prompts/list, cursor null', { jsonrpc: '2.0', id: 66, method: 'prompts/list', params: { cursor: null } }],
 ];
 
 describe('the hot path answers exactly as the SDK', () => {
@@ -240,5 +247,118 @@ describe('the hot path answers exactly as the SDK', () => {
       ['SdkError', 'Connection closed'],
       ['SdkError', 'Connection closed'],
     ]);
+  });
+});
+
+describe('the opening (initialize, notifications/initialized) is answered below the SDK exactly as the SDK answers it', () => {
+  const init = (params: unknown, id: unknown = 0) => ({ jsonrpc: '2.0', id, method: 'initialize', params });
+  const info = { name: 'raw', version: '1' };
+  const params = (capabilities: unknown, clientInfo: unknown = info, protocolVersion: unknown = '2025-11-25') => ({ protocolVersion, capabilities, clientInfo });
+
+  /** Read by hand: the SDK's schemas would read each the same (unknown keys dropped, shapes reordered, `{}` elicitation). */
+  const TAKEN_OPENINGS: [string, unknown][] = [
+    ['no capabilities', init(params({}))],
+    ['the usual client capabilities', init(params({ sampling: {}, elicitation: {}, roots: { listChanged: true } }))],
+    ['capabilities out of the schema order', init(params({ roots: { listChanged: false }, elicitation: { form: {}, url: {} }, sampling: { tools: {}, context: {} } }))],
+    ['MCP Apps and experimental capabilities', init(params({ extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } }, experimental: { x: { a: [1, { b: null }], c: 'd' } } }))],
+    ['elicitation with applyDefaults', init(params({ elicitation: { form: { applyDefaults: true } } }))],
+    ['elicitation url only', init(params({ elicitation: { url: { note: 1 } } }))],
+    ['unknown capabilities and client info keys (dropped)', init(params({ future: { a: 1 }, roots: { listChanged: true, other: 2 } }, { extra: true, version: '2', name: 'n' }))],
+    ['client info with every field, out of order', init(params({}, { description: 'd', websiteUrl: 'https://x.example', version: '3', title: 'T', name: 'n' }))],
+    ['an older revision', init(params({}, info, '2024-11-05'))],
+    ['an unknown revision', init(params({}, info, '1999-01-01'))],
+    ['a string id', init(params({}), 'open')],
+  ];
+
+  /** Left to the SDK: whatever its schemas might read or refuse otherwise. */
+  const LEFT_OPENINGS: [string, unknown][] = [
+    ['no params', { jsonrpc: '2.0', id: 0, method: 'initialize' }],
+    ['no capabilities', init({ protocolVersion: '2025-11-25', clientInfo: info })],
+    ['no client version', init(params({}, { name: 'raw' }))],
+    ['a protocol version that is not a string', init(params({}, info, 20251125))],
+    ['_meta in the params', init({ ...params({}), _meta: { progressToken: 1 } })],
+    ['an unknown key in the params', init({ ...params({}), extra: 1 })],
+    ['the tasks capability', init(params({ tasks: { list: {} } }))],
+    ['client icons', init(params({}, { ...info, icons: [{ src: 'https://x.example/i.png' }] }))],
+    ['an unusual elicitation shape', init(params({ elicitation: { url: {}, form: {} } }))],
+    ['an experimental capability that is not an object', init(params({ experimental: { x: 1 } }))],
+    ['sampling context that is an array', init(params({ sampling: { context: [] } }))],
+    ['roots.listChanged that is not a boolean', init(params({ roots: { listChanged: 'yes' } }))],
+    ['__proto__ in an extension', init(params({ extensions: JSON.parse('{"__proto__": {"a": 1}}') }))],
+    ['a fractional id', init(params({}), 1.5)],
+    ['an extra top-level key', { ...init(params({})), extra: true }],
+  ];
+
+  async function opened(): Promise<{ peers: [Peer, Peer]; initialized: number[] }> {
+    const catalog = new Catalog({ log: Log.silent });
+    catalog.addInstance(new Tools());
+    const peers: [Peer, Peer] = [await Peer.open(catalog, true), await Peer.open(catalog, false)];
+    const initialized = [0, 0];
+    peers.forEach((peer, i) => (peer.server.oninitialized = () => initialized[i]++));
+    return { peers, initialized };
+  }
+
+  /** What each server keeps of the opening, as JSON (key order included). */
+  const kept = (server: CatalogServer) =>
+    JSON.stringify([server.getNegotiatedProtocolVersion(), server.getClientCapabilities(), server.getClientVersion()]);
+
+  it.each(TAKEN_OPENINGS)('takes initialize with %s', async (_name, message) => {
+    const { peers, initialized } = await opened();
+    const [hot, sdk] = await both(peers, message);
+    expect(sdk).toHaveLength(1);
+    expect(hot).toEqual(sdk);
+    expect(kept(peers[0].server)).toBe(kept(peers[1].server));
+    const [hotAfter, sdkAfter] = await both(peers, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect([hotAfter, sdkAfter]).toEqual([[], []]);
+    expect(initialized).toEqual([1, 1]);
+    expect(peers.map((p) => p.sdkMessages)).toEqual([0, 2]);
+  });
+
+  it.each(LEFT_OPENINGS)('leaves initialize with %s to the SDK', async (_name, message) => {
+    const { peers } = await opened();
+    const [hot, sdk] = await both(peers, message);
+    expect(hot).toEqual(sdk);
+    expect(kept(peers[0].server)).toBe(kept(peers[1].server));
+    expect(peers.map((p) => p.sdkMessages)).toEqual([1, 1]);
+  });
+
+  it('takes the client capabilities the schema would keep, with the SDK reading an empty elicitation as the form mode', async () => {
+    const { peers } = await opened();
+    await both(peers, init(params({ roots: { listChanged: true }, elicitation: {}, future: {} })));
+    expect(JSON.stringify(peers[0].server.getClientCapabilities())).toBe('{"elicitation":{"form":{}},"roots":{"listChanged":true}}');
+  });
+
+  it('leaves notifications/initialized with params, or before initialize, to the SDK', async () => {
+    const { peers, initialized } = await opened();
+    await both(peers, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(peers.map((p) => p.sdkMessages)).toEqual([1, 1]);
+    await both(peers, init(params({})));
+    await both(peers, { jsonrpc: '2.0', method: 'notifications/initialized', params: { _meta: { a: 1 } } });
+    expect(peers.map((p) => p.sdkMessages)).toEqual([2, 3]);
+    expect(initialized).toEqual([2, 2]);
+  });
+
+  it('serves a second initialize through the SDK, as the SDK serves it', async () => {
+    const { peers } = await opened();
+    await both(peers, init(params({})));
+    const [hot, sdk] = await both(peers, init(params({ sampling: {} }, info, '2025-06-18'), 1));
+    expect(hot).toEqual(sdk);
+    expect(kept(peers[0].server)).toBe(kept(peers[1].server));
+    expect(peers.map((p) => p.sdkMessages)).toEqual([1, 2]);
+  });
+
+  // The SDK answers such a pipelined tools/list before initialize (fewer promise hops), the hot path in order;
+  // JSON-RPC leaves the order of answers open, and a client must await initialize's answer anyway.
+  it('answers messages sent right behind initialize (in the same read) as the negotiated revision', async () => {
+    const { peers } = await opened();
+    const before = peers.map((p) => p.received.length);
+    for (const peer of peers) {
+      await Promise.all([peer.send(init(params({}))), peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' }), peer.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' })]);
+    }
+    await settle();
+    const [hot, sdk] = peers.map((p, i) => p.received.slice(before[i]));
+    expect([...hot].sort()).toEqual([...sdk].sort());
+    expect(hot.map((m) => (JSON.parse(m) as Message).id)).toEqual([0, 2]);
+    expect(peers[0].sdkMessages).toBe(0);
   });
 });
