@@ -62,6 +62,8 @@ async function bundle(file, names) {
     entryPoints: [join(DIST, file)],
     outfile: join(DIST, file),
     allowOverwrite: true,
+    // The comment before each bundled module names its compiled file relative to this: `// dist/server/http.js`.
+    absWorkingDir: ROOT,
     bundle: true,
     platform: 'node',
     format: 'cjs',
