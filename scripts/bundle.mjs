@@ -49,7 +49,8 @@ function mainEntryExternal(file) {
       build.onResolve({ filter: /^\./ }, (args) => {
         const target = resolve(args.resolveDir, args.path);
         if (target !== main && `${target}.js` !== main) return undefined;
-        return { path: relative(dirname(join(DIST, file)), main).replace(/\\/g, '/'), external: true };
+        const path = relative(dirname(join(DIST, file)), main).replace(/\\/g, '/');
+        return { path: path.startsWith('.') ? path : `./${path}`, external: true };
       });
     },
   };
