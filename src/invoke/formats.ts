@@ -1,4 +1,4 @@
-import { fullFormats } from 'ajv-formats/dist/formats';
+import type { fullFormats as FullFormats } from 'ajv-formats/dist/formats';
 import type { StringFormat } from '../schema/model';
 
 /**
@@ -15,7 +15,23 @@ function checkOf(format: unknown): Check {
   throw new TypeError('unknown ajv-formats format');
 }
 
-const ajvDateTime = checkOf(fullFormats['date-time']);
+let formats: typeof FullFormats | undefined;
+
+/**
+ * An ajv-formats check, loaded on its first use rather than at start-up (a stdio server that never reads such
+ * a format never loads the package).
+ */
+function ajvCheck(name: keyof typeof FullFormats): Check {
+  let check: Check | undefined;
+  return (s) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    formats ??= (require('ajv-formats/dist/formats') as { fullFormats: typeof FullFormats }).fullFormats;
+    check ??= checkOf(formats[name]);
+    return check(s);
+  };
+}
+
+const ajvDateTime = ajvCheck('date-time');
 
 /** Two ASCII digits at `i` as a number. */
 function two(s: string, i: number): number {
@@ -99,12 +115,12 @@ export function isDate(s: string): boolean {
 }
 
 const CHECKS: Readonly<Record<StringFormat, Check>> = {
-  uuid: checkOf(fullFormats.uuid),
+  uuid: ajvCheck('uuid'),
   'date-time': isDateTime,
   date: isDate,
-  time: checkOf(fullFormats['iso-time']),
-  uri: checkOf(fullFormats.uri),
-  email: checkOf(fullFormats.email),
+  time: ajvCheck('iso-time'),
+  uri: ajvCheck('uri'),
+  email: ajvCheck('email'),
 };
 
 export function formatCheck(format: StringFormat): Check {

@@ -1,5 +1,5 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
-import { request } from 'node:http';
+import { send, type Reply } from '../support/raw-http';
 import {
   Client as V2Client,
   ClientCredentialsProvider as V2ClientCredentials,
@@ -112,24 +112,6 @@ afterAll(async () => {
   jest.restoreAllMocks();
 });
 
-interface Reply {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
-function send(target: string, method: string, headers: Record<string, string>, body?: string): Promise<Reply> {
-  const at = new URL(target);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: at.hostname, port: at.port, method, path: at.pathname, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const MODERN = '2026-07-28';

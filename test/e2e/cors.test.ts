@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { send } from '../support/raw-http';
 import { McpServer, Tool, type AuthInfo } from 'onemodelcontext';
 
 /**
@@ -45,24 +45,6 @@ afterAll(async () => {
   await plain.close();
 });
 
-interface Reply {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
-function send(target: string, method: string, headers: Record<string, string>, body?: string): Promise<Reply> {
-  const at = new URL(target);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: at.hostname, port: at.port, method, path: at.pathname, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const list = JSON.stringify({
   jsonrpc: '2.0',

@@ -5,7 +5,8 @@ import { BUILD_HOOK_TIMEOUT_MS, ensureBuilt, ROOT } from './support/build';
 /**
  * Issue 16: what a process pays to start. The package, as a user's project requires it (built `dist/`, a fresh
  * Node.js process), loads neither class-validator (with validator.js and libphonenumber-js) nor the HTTP stack
- * nor acorn nor Ajv until something needs them; what they do once needed is covered by every other suite.
+ * nor acorn nor Ajv (nor its formats) until something needs them; what they do once needed is covered by every
+ * other suite.
  */
 jest.setTimeout(120_000);
 
@@ -21,6 +22,7 @@ const LAZY = [
   '@hono/node-server',
   'acorn',
   'ajv',
+  'ajv-formats',
 ];
 
 /**

@@ -35,6 +35,27 @@ export function open(port: number, method: 'GET' | 'POST', headers: Record<strin
   });
 }
 
+/** A whole HTTP answer. */
+export interface Reply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+/** Sends one request to a full URL and resolves with the whole answer. */
+export function send(target: string, method: string, headers: Record<string, string>, body?: string): Promise<Reply> {
+  const at = new URL(target);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: at.hostname, port: at.port, method, path: at.pathname, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 export async function readAll(stream: Stream): Promise<string> {
   await stream.ended;
   return stream.text();

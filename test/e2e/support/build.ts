@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 
 /**
  * Compiles, with tsc (never esbuild: decorators need their metadata), what the end-to-end tests run in
- * child processes: the package itself (`dist/`), the e2e fixture and both samples, each importing the
+ * child processes: the package itself (`dist/`, bundled afterwards as `npm run build` does, by
+ * scripts/bundle.mjs from tsc's output), the e2e fixture and both samples, each importing the
  * package by name through a `node_modules/onemodelcontext` link, as a user's project would. Once per Jest
  * run: workers of one run share the parent process id, written in a stamp next to the outputs.
  */
@@ -14,15 +15,17 @@ export const PROJECTS = ['test/e2e/fixture', 'samples/weather', 'samples/conform
 const STAMP = join(ROOT, 'test/e2e/fixture/dist/.built-by');
 const LOCK = join(ROOT, 'test/e2e/fixture/.building');
 
-function tsc(args: string[]): Promise<void> {
+function node(script: string, args: string[]): Promise<void> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), ...args], { cwd: ROOT });
+    const child = spawn(process.execPath, [join(ROOT, script), ...args], { cwd: ROOT });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => (code === 0 ? done() : fail(new Error(`tsc ${args.join(' ')} failed:\n${output}`))));
+    child.on('close', (code) => (code === 0 ? done() : fail(new Error(`${script} ${args.join(' ')} failed:\n${output}`))));
   });
 }
+
+const tsc = (args: string[]) => node('node_modules/typescript/bin/tsc', args);
 
 export function link(project: string): void {
   const modules = join(ROOT, project, 'node_modules');
@@ -61,7 +64,10 @@ export async function ensureBuilt(): Promise<void> {
   }
   try {
     if (existsSync(STAMP) && readFileSync(STAMP, 'utf8') === run) return;
+    // From a clean dist/, as `npm run build`: the bundle replaces tsc's modules, which must not linger.
+    rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
     await tsc(['-p', 'tsconfig.build.json']);
+    await node('scripts/bundle.mjs', []);
     for (const project of PROJECTS) link(project);
     await Promise.all(PROJECTS.map((project) => tsc(['-p', project])));
     writeFileSync(STAMP, run);
