@@ -45,10 +45,10 @@ import { MESSAGE_KEYS, isId, isPlainObject } from './wire';
 
 export type HotMethod =
   | 'tools/call'
-  | 'tools/list'
   | 'resources/read'
   | 'prompts/get'
   | 'ping'
+  | 'tools/list'
   | 'resources/list'
   | 'resources/templates/list'
   | 'prompts/list';
@@ -126,9 +126,10 @@ const PARAM_KEYS: Readonly<Record<HotMethod, ReadonlySet<string>>> = {
   'prompts/get': new Set(['_meta', 'name', 'arguments']),
 };
 
-/** Whether the method's own params schema accepts `params` (on top of the shared checks). */
+/** A list's params: at most a string cursor (besides `_meta`). */
 const listAccepted = (p: Params | undefined) => p?.cursor === undefined || typeof p.cursor === 'string';
 
+/** Whether the method's own params schema accepts `params` (on top of the shared checks). */
 const PARAMS_ACCEPTED: Readonly<Record<HotMethod, (params: Params | undefined) => boolean>> = {
   ping: () => true,
   'tools/list': listAccepted,
