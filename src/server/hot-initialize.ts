@@ -113,7 +113,6 @@ function elicitation(value: unknown): Read<Json> {
 
 /** `ClientCapabilitiesSchema`; the deprecated `tasks` capability goes to the SDK. */
 function capabilities(value: unknown): Read<Json> {
-  if (!isPlainObject(value) || 'tasks' in value) return UNSURE;
   return object(value, {
     experimental: recordOfObjects,
     sampling: (sampling) => object(sampling, { context: anyJsonObject, tools: anyJsonObject }),
@@ -126,7 +125,8 @@ function capabilities(value: unknown): Read<Json> {
 
 /** `ImplementationSchema` (the client's name and version); icons go to the SDK. */
 function clientInfo(value: unknown): Read<Json> {
-  if (!isPlainObject(value) || 'icons' in value || typeof value.name !== 'string' || typeof value.version !== 'string') return UNSURE;
+  // `object` reads every member as optional; these two the schema requires.
+  if (!isPlainObject(value) || typeof value.name !== 'string' || typeof value.version !== 'string') return UNSURE;
   return object(value, { name: string, title: string, icons: () => UNSURE, version: string, websiteUrl: string, description: string });
 }
 

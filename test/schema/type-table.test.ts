@@ -96,6 +96,14 @@ describe('the type table (DESIGN.md section 5)', () => {
     for (const bad of ['24:00:00', '1:2:3', '00:60:00', '00:00:00.12345678', 'P1D', '1.2.03:04:05']) expect(pattern.test(bad)).toBe(false);
   });
 
+  it('lists a parameter named __proto__ as an own property, not a prototype', () => {
+    const server = new McpServer({ name: 't', version: '1' });
+    server.tool('proto', { params: { ['__proto__']: String } }, () => 'x');
+    expect(JSON.stringify(server.listTools()[0].inputSchema)).toBe(
+      '{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"],"additionalProperties":false}',
+    );
+  });
+
   it('lists a tool without parameters as an empty closed object', () => {
     const server = new McpServer({ name: 't', version: '1' });
     server.tool('none', {}, () => 'x');

@@ -142,6 +142,12 @@ const call = (id: number, name: string, args?: object, meta?: object) => ({
   params: { name, ...(args && { arguments: args }), ...(meta && { _meta: meta }) },
 });
 
+/** What the `chatty` tool sends, in order: progress, a log message, progress, then its reply. */
+const CHATTY_MESSAGES = ['notifications/progress', 'notifications/message', 'notifications/progress', 'reply'];
+
+/** Each message's method, `reply` for the answer. */
+const kindsOf = (messages: readonly unknown[]) => messages.map((m) => (m as { method?: string }).method ?? 'reply');
+
 describe('direct answers compared with the SDK transport', () => {
   const server = definition();
   let direct: Endpoint;
@@ -223,12 +229,7 @@ describe('direct answers compared with the SDK transport', () => {
     const [ours, theirs] = await Promise.all(streams.map(answerOf));
     expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
     expect(ours.framing).toBe('sse');
-    expect(ours.messages.map((m) => (m as { method?: string }).method ?? 'reply')).toEqual([
-      'notifications/progress',
-      'notifications/message',
-      'notifications/progress',
-      'reply',
-    ]);
+    expect(kindsOf(ours.messages)).toEqual(CHATTY_MESSAGES);
     // Primed as the SDK primes its streams: an event id and the endpoint's retry, before anything else.
     for (const stream of streams) expect(stream.text()).toMatch(/^id: \S+\nretry: 2500\ndata: \n\n/);
     expect(streams[0].response.headers['mcp-session-id']).toBe(directSession);
@@ -475,12 +476,7 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
     const [ours, theirs] = await both(body);
     expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
     expect(ours.framing).toBe('sse');
-    expect(ours.messages.map((m) => (m as { method?: string }).method ?? 'reply')).toEqual([
-      'notifications/progress',
-      'notifications/message',
-      'notifications/progress',
-      'reply',
-    ]);
+    expect(kindsOf(ours.messages)).toEqual(CHATTY_MESSAGES);
     expect(hotRuns).toHaveBeenCalledTimes(1);
   });
 
