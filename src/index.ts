@@ -78,6 +78,7 @@ export { stackOf, type McpLogger, type LogDetails, type LogEvent } from './log';
 export type { CallToolResult } from './invoke/results';
 export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
 export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions, type ListToolsOptions, type ShutdownOptions, type ServeStdioOptions } from './server/mcp-server';
+export type { UiResourceOptions, UiResourceCsp, UiResourcePermissions, UiResourceMeta } from './server/ui-resource';
 export type { ToolListing } from './server/listing';
 export type { CatalogKind } from './server/catalog';
 export type { PageSizes, ListName } from './server/pages';

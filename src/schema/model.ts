@@ -118,7 +118,8 @@ export interface ToolModel {
   readonly signalIndex?: number;
   readonly result: ResultModel;
   readonly annotations?: ToolAnnotations;
-  readonly ui?: { readonly resourceUri: string; readonly visibility: readonly ('model' | 'app')[] };
+  /** MCP Apps: the view that renders the tool (none for a tool only views call) and who may call it. */
+  readonly ui?: { readonly resourceUri?: string; readonly visibility: readonly ('model' | 'app')[] };
   /** Whether the tool may (`optional`) or must (`required`) run as a task. */
   readonly task?: 'optional' | 'required';
   /** Whether input is asked by multi-round trip before the task starts (2026-07-28). */

@@ -246,14 +246,15 @@ export function toolHead(
   let ui: ToolModel['ui'];
   if (options.uiResource !== undefined || options.uiVisibility !== undefined) {
     const visibility = options.uiVisibility ?? ['model', 'app'];
-    if (options.uiResource === undefined || !options.uiResource.startsWith('ui://')) {
-      problems.add('OMCG0012', where, `uiResource '${options.uiResource ?? ''}' is not a ui:// URI.`, `name the resource that renders the tool, such as 'ui://weather/view'.`);
+    // A tool without a view is allowed: an app-only tool (`uiVisibility: ['app']`) that views call back.
+    if (options.uiResource !== undefined && !options.uiResource.startsWith('ui://')) {
+      problems.add('OMCG0012', where, `uiResource '${options.uiResource}' is not a ui:// URI.`, `name the resource that renders the tool, such as 'ui://weather/view'.`);
     }
     const wrong = visibility.filter((v) => v !== 'model' && v !== 'app');
     if (wrong.length > 0) {
       problems.add('OMCG0012', where, `uiVisibility holds ${wrong.map((w) => `'${String(w)}'`).join(', ')}.`, `use 'model', 'app' or both.`);
     }
-    ui = { resourceUri: options.uiResource ?? '', visibility: [...visibility] };
+    ui = options.uiResource === undefined ? { visibility: [...visibility] } : { resourceUri: options.uiResource, visibility: [...visibility] };
   }
   const icons = iconsOf(options.icons, where, problems);
   const cache = cacheOf(options.cache, where, problems);

@@ -8,28 +8,28 @@ import { decoratedMembersOf, toolFromMethod } from '../schema/tools';
 import { compileTool, type CompileOptions, type ToolCall, type ToolTarget } from '../invoke/invoker';
 import { compileTextMethod, type TextMethodCall } from '../invoke/text-methods';
 import type { AddOptions, InvokeHook } from '../invoke/invocation';
-import { listingOf, type ToolListing } from './listing';
+import { appOnly, listingOf, type ToolListing } from './listing';
 import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
 import { grants, ScopedListings } from './scoped-listings';
 import { runCompleter } from '../invoke/completions';
 import { headerRejection, type HeaderRejection } from './param-headers';
 import type { CacheHint } from '../schema/listing-metadata';
+import { APP_MIME_TYPE, uiResourceOf, type UiResource } from './ui-resource';
 
 /**
  * Everything the server serves, computed once when it is added: listings, compiled calls and URI
  * matchers. The SDK's per-request and per-connection `Server` instances only look things up here.
  */
 
-/** The MIME type of MCP Apps UI resources. */
-export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+export { APP_MIME_TYPE };
 /** The MCP Apps extension id, as negotiated in capabilities. */
 export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
 
 export interface RegisteredTool {
   readonly model: ToolModel;
   readonly listing: ToolListing;
-  /** The listing for clients that did not negotiate MCP Apps (no `_meta.ui`). */
-  readonly plainListing: ToolListing;
+  /** The listing for clients that did not negotiate MCP Apps (no `_meta.ui`); none for an app-only tool. */
+  readonly plainListing: ToolListing | undefined;
   readonly call: ToolCall;
   /** What a caller's token must grant (over HTTP with auth). */
   readonly scopes: readonly string[];
@@ -51,11 +51,6 @@ export interface RegisteredPrompt {
   readonly listing: PromptListing;
   readonly call: TextMethodCall;
   readonly scopes: readonly string[];
-}
-
-export interface UiResource {
-  readonly listing: ResourceListing;
-  readonly html: string;
 }
 
 export interface Listings {
@@ -132,9 +127,10 @@ export class Catalog {
     return () => void this.listeners.delete(listener);
   }
 
-  /** The enabled tool of that name. */
-  tool(name: string): RegisteredTool | undefined {
-    return this.disabled.tool.has(name) ? undefined : this.tools.get(name);
+  /** The enabled tool of that name; `apps: false` (a caller without MCP Apps) does not find app-only tools. */
+  tool(name: string, apps = true): RegisteredTool | undefined {
+    const tool = this.disabled.tool.has(name) ? undefined : this.tools.get(name);
+    return apps || tool?.plainListing ? tool : undefined;
   }
 
   /** The enabled prompt of that name. */
@@ -197,13 +193,10 @@ export class Catalog {
     this.register(model.where, [{ kind: 'tool', model, target, scopes }], new Problems());
   }
 
-  addUiResource(uri: string, html: string): void {
-    if (typeof uri !== 'string' || !uri.startsWith('ui://')) {
-      throw new TypeError(`server.addUiResource() needs a ui:// URI, for example server.addUiResource('ui://weather/view', { html }).`);
-    }
-    if (typeof html !== 'string') throw new TypeError(`server.addUiResource('${uri}') needs { html: string }.`);
+  addUiResource(uri: string, options: unknown): void {
+    const view = uiResourceOf(uri, options);
     if (this.uiResources.has(uri) || this.resources.has(uri)) throw new TypeError(`server.addUiResource(): '${uri}' is already registered.`);
-    this.uiResources.set(uri, { html, listing: Object.freeze({ uri, name: uri.slice('ui://'.length), mimeType: APP_MIME_TYPE }) });
+    this.uiResources.set(uri, view);
     this.changed('resource');
   }
 
@@ -224,6 +217,7 @@ export class Catalog {
         );
       }
       names?.[entry.kind].add(key);
+      if (entry.kind === 'tool') this.checkView(entry.model, problems);
     }
     problems.throwIfAny(subject);
     // Indexed loops: `server.tool()` comes here once per tool at start-up, where each `for...of` step of
@@ -237,7 +231,7 @@ export class Catalog {
         this.tools.set(entry.model.name, {
           model: entry.model,
           listing,
-          plainListing: entry.model.ui ? Object.freeze(listingOf(entry.model, false)) : listing,
+          plainListing: !entry.model.ui ? listing : appOnly(entry.model) ? undefined : Object.freeze(listingOf(entry.model, false)),
           call: lazily(() => compileTool(model, target, compiling)),
           scopes: entry.scopes,
         });
@@ -265,6 +259,21 @@ export class Catalog {
     const kinds: CatalogKind[] = [];
     for (let i = 0; i < pending.length; i++) if (!kinds.includes(pending[i].kind)) kinds.push(pending[i].kind);
     for (let i = 0; i < kinds.length; i++) this.changed(kinds[i]);
+  }
+
+  /**
+   * A tool's view must be registered before the tool: a host that follows the tool's `_meta.ui.resourceUri` and
+   * reads nothing would show an empty frame, which the developer would only see in a host.
+   */
+  private checkView(model: ToolModel, problems: Problems): void {
+    const uri = model.ui?.resourceUri;
+    if (uri === undefined || !uri.startsWith('ui://') || this.uiResources.has(uri)) return;
+    problems.add(
+      'OMCG0015',
+      model.where,
+      `uiResource '${uri.slice(0, 128)}' names no registered view.`,
+      `register it first: server.addUiResource('${uri.slice(0, 128)}', { html }) before adding the class.`,
+    );
   }
 
   private changed(kind: CatalogKind): void {
@@ -306,7 +315,7 @@ export class Catalog {
     const byUri = (r: RegisteredResource) => r.model.uri;
     return {
       tools: Object.freeze(tools.map((t) => t.listing)),
-      plainTools: Object.freeze(tools.map((t) => t.plainListing)),
+      plainTools: Object.freeze(tools.flatMap((t) => (t.plainListing ? [t.plainListing] : []))),
       resources: Object.freeze([
         ...shown(this.resources.values(), byUri, off.resource).map((r) => r.listing),
         ...[...this.uiResources.entries()].filter(([uri]) => !off.resource.has(uri)).map(([, u]) => u.listing),

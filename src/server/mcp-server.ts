@@ -19,6 +19,7 @@ import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
 import { Catalog, type CatalogKind } from './catalog';
+import type { UiResourceOptions } from './ui-resource';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio';
 import type { HttpAddress, HttpEndpoint, HttpHandler, HttpHandlerOptions, HttpServing, ServeHttpOptions } from './http';
 import type { ToolListing } from './listing';
@@ -278,12 +279,13 @@ export class McpServer {
   }
 
   /**
-   * Registers an MCP Apps UI resource, served as `text/html;profile=mcp-app`; tools name it with
-   * `@Tool({ uiResource })`.
-   * @example server.addUiResource('ui://weather/view', { html: '<!doctype html><p>Weather</p>' });
+   * Registers an MCP Apps view, served as `text/html;profile=mcp-app` with the `_meta.ui` its options declare
+   * (`csp`, `permissions`, `domain`, `prefersBorder`); its HTML comes from `html`, a `file` or a `read` function.
+   * Register a view before the class whose tools name it with `@Tool({ uiResource })` (else OMCG0015).
+   * @example server.addUiResource('ui://weather/view', { file: join(__dirname, 'view.html'), title: 'Weather', prefersBorder: true });
    */
-  addUiResource(uri: string, resource: { readonly html: string }): this {
-    this.catalog.addUiResource(uri, resource?.html);
+  addUiResource(uri: string, view: UiResourceOptions): this {
+    this.catalog.addUiResource(uri, view);
     return this;
   }
 

@@ -24,6 +24,7 @@ import type { Log } from '../log';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
 import { verifiedCallerOf } from './auth/caller';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from './catalog';
+import { negotiatesApps, uiReadResult } from './ui-resource';
 import type { ListName, Pager } from './pages';
 import { HotPath, invalidToolResult, type HotHandler, type HotHost, type HotMethod } from './hot-path';
 import type { InitializeRequest } from './hot-initialize';
@@ -95,7 +96,7 @@ function extensionsOf(capabilities: Capabilities): Capabilities {
 }
 
 function negotiatedApps(capabilities: Capabilities): boolean {
-  return extensionsOf(capabilities)?.[APPS_EXTENSION] !== undefined;
+  return negotiatesApps(extensionsOf(capabilities)?.[APPS_EXTENSION]);
 }
 
 /** The `RequestContext` of one request, from the SDK's handler context. */
@@ -443,7 +444,8 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
     return listed(server, ctx, catalog, settings, { list: 'tools', field: 'tools', kind: 'tool', items: tools, keyOf: (t) => t.name, params: req.params }) as never;
   });
   server.handleHot('tools/call', async (req, ctx) => {
-    const tool = catalog.tool(req.params.name);
+    // An app-only tool is unknown to a caller without MCP Apps, as it is absent from its listing.
+    const tool = catalog.tool(req.params.name, negotiatedApps(callerOf(server, ctx).clientCapabilities));
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
     if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings.tasks);
     // Tool calls answer errors as results; only `requireInput` rejects.
@@ -479,7 +481,7 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
       const found = catalog.findResource(uri);
       if (!found) throw new ResourceNotFoundError(uri);
       const modern = callerOf(server, ctx).modern;
-      if (found.kind === 'ui') return withCacheFields({ contents: [{ uri, mimeType: APP_MIME_TYPE, text: found.ui.html }] }, settings.cache, modern);
+      if (found.kind === 'ui') return withCacheFields(await uiReadResult(uri, found.ui), settings.cache, modern);
       const { resource, variables } = found;
       const result = resourceResult(await resource.call(variables, contextInitOf(server, ctx)), uri, resource.model.mimeType);
       return withCacheFields(result, resource.model.cache ?? settings.cache, modern);

@@ -15,6 +15,8 @@ export interface ResourceListing {
   readonly size?: number;
   readonly annotations?: ResourceAnnotationsModel;
   readonly icons?: readonly Icon[];
+  /** An MCP Apps view's `_meta.ui` (ui-resource.ts). */
+  readonly _meta?: Readonly<Record<string, unknown>>;
 }
 
 /** One `prompts/list` entry exactly as it is sent. */

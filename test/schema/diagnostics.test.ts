@@ -168,6 +168,18 @@ describe('definition diagnostics (DESIGN.md section 9)', () => {
     ]);
   });
 
+  it('OMCG0015: a uiResource that names no registered view', () => {
+    class T {
+      @Tool({ uiResource: 'ui://x/view' }) a(): void {}
+      @Tool({ uiResource: 'ui://x/other' }) b(): void {}
+    }
+    const server = new McpServer({ name: 't', version: '1' }).addUiResource('ui://x/view', { html: '<p>x</p>' });
+    expect(() => server.add(new T())).toThrow(
+      "T has 1 definition problem:\n  OMCG0015 T.b: uiResource 'ui://x/other' names no registered view. Fix: register it first: server.addUiResource('ui://x/other', { html }) before adding the class.",
+    );
+    expect(() => server.tool('q', { uiResource: 'ui://x/missing' }, () => 'x')).toThrow(/OMCG0015 tool 'q': uiResource 'ui:\/\/x\/missing' names no registered view/);
+  });
+
   it('OMCG0013: constraints that do not fit their type', () => {
     class T {
       @Tool() a(

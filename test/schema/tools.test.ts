@@ -1,6 +1,6 @@
 import {
   ArrayOf, Description, DictionaryOf, EmailAddress, Int32, Length, MaxLength, MinLength, Nullable, Param, Range,
-  RegularExpression, RequestContext, SetOf, StringLength, Tool, Url, Uuid, Char,
+  McpServer, RegularExpression, RequestContext, SetOf, StringLength, Tool, Url, Uuid, Char,
 } from '../../src';
 import { inputOf, listingOf, quickInputOf } from '../support/listing';
 
@@ -182,13 +182,21 @@ describe('tool names, descriptions and annotations (DESIGN.md section 3)', () =>
     expect(JSON.stringify(JSON.parse(listingOf(new T())).annotations)).toBe('{"idempotentHint":true,"openWorldHint":false}');
   });
 
-  it('writes _meta.ui for an MCP Apps tool', () => {
+  it('writes _meta.ui, and the older ui/resourceUri key, for an MCP Apps tool', () => {
     class T {
       @Tool({ uiResource: 'ui://weather/view' }) show(): void {}
       @Tool({ uiResource: 'ui://weather/app', uiVisibility: ['app'] }) refresh(): void {}
+      @Tool({ uiVisibility: ['app'] }) poll(): void {}
     }
-    expect(JSON.stringify(JSON.parse(listingOf(new T(), 'show'))._meta)).toBe('{"ui":{"resourceUri":"ui://weather/view","visibility":["model","app"]}}');
-    expect(JSON.stringify(JSON.parse(listingOf(new T(), 'refresh'))._meta)).toBe('{"ui":{"resourceUri":"ui://weather/app","visibility":["app"]}}');
+    const server = new McpServer({ name: 'test', version: '1' })
+      .addUiResource('ui://weather/view', { html: '<p>view</p>' })
+      .addUiResource('ui://weather/app', { html: '<p>app</p>' })
+      .add(new T());
+    expect(server.listTools().map((t) => JSON.stringify(t._meta))).toEqual([
+      '{"ui":{"resourceUri":"ui://weather/view","visibility":["model","app"]},"ui/resourceUri":"ui://weather/view"}',
+      '{"ui":{"resourceUri":"ui://weather/app","visibility":["app"]},"ui/resourceUri":"ui://weather/app"}',
+      '{"ui":{"visibility":["app"]}}',
+    ]);
   });
 });
 

@@ -1,11 +1,24 @@
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { Int32, McpServer, Param, RequestContext, Tool } from '../../src';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DefinitionError, Int32, McpServer, Param, RequestContext, Tool, type McpLogger } from '../../src';
 import { APPS, connected, ERAS } from './support';
 
 class Widgets {
   @Tool({ description: 'Shows a widget', uiResource: 'ui://widgets/view', uiVisibility: ['app'] })
   show(@Param({ type: Int32 }) id: number): string {
     return `widget ${id}`;
+  }
+
+  @Tool({ uiResource: 'ui://widgets/view' })
+  board(): string {
+    return 'board';
+  }
+
+  @Tool({ uiVisibility: ['app'] })
+  refresh(): string {
+    return 'refreshed';
   }
 
   @Tool()
@@ -50,31 +63,108 @@ class Asking {
 }
 
 const VIEW = '<!doctype html><p>widget</p>';
-const widgets = () => new McpServer({ name: 'widgets', version: '1' }).add(new Widgets()).addUiResource('ui://widgets/view', { html: VIEW });
+const SECURITY = { csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] }, permissions: { clipboardWrite: {} }, domain: 'widgets.example.com', prefersBorder: true };
+const UI_META = '{"ui":{"csp":{"connectDomains":["https://api.example.com"],"resourceDomains":["https://cdn.example.com"]},"permissions":{"clipboardWrite":{}},"domain":"widgets.example.com","prefersBorder":true}}';
+const widgets = (log: McpLogger | false = false) =>
+  new McpServer({ name: 'widgets', version: '1' }, { logger: log })
+    .addUiResource('ui://widgets/view', { html: VIEW, title: 'Widget', description: 'One widget, large', ...SECURITY })
+    .add(new Widgets());
+const listed = (received: Record<string, unknown>[]) => JSON.stringify((received.find((m) => m.result)!.result as { tools: unknown }).tools);
 
 describe.each(ERAS)('MCP Apps at %s', (_version, mode) => {
-  it('advertises the extension and sets _meta.ui for a client that negotiated it', async () => {
+  it('advertises the extension and sets _meta.ui, with the older ui/resourceUri key, for a client that negotiated it', async () => {
     const server = widgets();
     const { client, received } = await connected(server, mode, APPS);
     expect(client.getServerCapabilities()?.extensions).toEqual({ 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } });
     await client.listTools();
-    expect(JSON.stringify((received.find((m) => m.result)!.result as { tools: unknown }).tools)).toBe(JSON.stringify(server.listTools()));
-    expect(JSON.stringify(server.listTools()[0]._meta)).toBe('{"ui":{"resourceUri":"ui://widgets/view","visibility":["app"]}}');
+    expect(listed(received)).toBe(JSON.stringify(server.listTools()));
+    expect(server.listTools().map((t) => JSON.stringify(t._meta))).toEqual([
+      '{"ui":{"resourceUri":"ui://widgets/view","visibility":["app"]},"ui/resourceUri":"ui://widgets/view"}',
+      '{"ui":{"resourceUri":"ui://widgets/view","visibility":["model","app"]},"ui/resourceUri":"ui://widgets/view"}',
+      '{"ui":{"visibility":["app"]}}',
+      undefined,
+    ]);
   });
 
-  it('lists an ordinary tool to a client that did not negotiate it', async () => {
+  it('hides app-only tools from a client that did not negotiate the extension, and lists the others without _meta', async () => {
     const { client, received } = await connected(widgets(), mode);
     await client.listTools();
-    expect(JSON.stringify((received.find((m) => m.result)!.result as { tools: unknown }).tools)).toBe(
-      '[{"name":"show","description":"Shows a widget","inputSchema":{"type":"object","properties":{"id":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},"required":["id"],"additionalProperties":false}},' +
+    expect(listed(received)).toBe(
+      '[{"name":"board","inputSchema":{"type":"object","properties":{},"additionalProperties":false}},' +
         '{"name":"plain","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}]',
     );
   });
 
-  it('serves and lists the UI resource as text/html;profile=mcp-app', async () => {
-    const { client } = await connected(widgets(), mode);
-    expect((await client.listResources()).resources).toEqual([{ uri: 'ui://widgets/view', name: 'widgets/view', mimeType: 'text/html;profile=mcp-app' }]);
-    expect((await client.readResource({ uri: 'ui://widgets/view' })).contents).toEqual([{ uri: 'ui://widgets/view', mimeType: 'text/html;profile=mcp-app', text: VIEW }]);
+  it('refuses app-only tools to a client without the extension as unknown tools, and serves them to one with it', async () => {
+    const plain = (await connected(widgets(), mode)).client;
+    await expect(plain.callTool({ name: 'show', arguments: { id: 1 } })).rejects.toThrow('Unknown tool: show');
+    await expect(plain.callTool({ name: 'refresh', arguments: {} })).rejects.toThrow('Unknown tool: refresh');
+    expect((await plain.callTool({ name: 'board', arguments: {} })).content).toEqual([{ type: 'text', text: 'board' }]);
+    const apps = (await connected(widgets(), mode, APPS)).client;
+    expect((await apps.callTool({ name: 'show', arguments: { id: 7 } })).content).toEqual([{ type: 'text', text: 'widget 7' }]);
+    expect((await apps.callTool({ name: 'refresh', arguments: {} })).content).toEqual([{ type: 'text', text: 'refreshed' }]);
+  });
+
+  it.each([
+    ['an empty declaration', {}],
+    ['other MIME types only', { mimeTypes: ['text/html'] }],
+    ['mimeTypes that is not a list', { mimeTypes: 'text/html;profile=mcp-app' }],
+  ])('treats a client whose extension entry has %s as one without MCP Apps', async (_name, declaration) => {
+    const { client, received } = await connected(widgets(), mode, { extensions: { 'io.modelcontextprotocol/ui': declaration } });
+    await client.listTools();
+    expect(JSON.parse(listed(received)).map((t: { name: string }) => t.name)).toEqual(['board', 'plain']);
+    await expect(client.callTool({ name: 'show', arguments: { id: 1 } })).rejects.toThrow('Unknown tool: show');
+  });
+
+  it('lists and reads the view as text/html;profile=mcp-app with its title, description and _meta.ui', async () => {
+    const { client, received } = await connected(widgets(), mode);
+    await client.listResources();
+    expect(JSON.stringify((received.find((m) => m.result)!.result as { resources: unknown }).resources)).toBe(
+      `[{"uri":"ui://widgets/view","name":"widgets/view","title":"Widget","description":"One widget, large","mimeType":"text/html;profile=mcp-app","_meta":${UI_META}}]`,
+    );
+    await client.readResource({ uri: 'ui://widgets/view' });
+    expect(JSON.stringify((received.filter((m) => m.result).at(-1)!.result as { contents: unknown }).contents)).toBe(
+      `[{"uri":"ui://widgets/view","mimeType":"text/html;profile=mcp-app","text":${JSON.stringify(VIEW)},"_meta":${UI_META}}]`,
+    );
+  });
+});
+
+describe('MCP Apps views', () => {
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'omc-view-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const read = async (server: McpServer, uri: string) => (await connected(server, 'legacy')).client.readResource({ uri });
+
+  it('reads a file on every read, so a rebuilt view is served at once', async () => {
+    const file = join(dir, 'view.html');
+    writeFileSync(file, '<p>first</p>');
+    const server = new McpServer({ name: 'p', version: '1' }).addUiResource('ui://p/view', { file });
+    expect((await read(server, 'ui://p/view')).contents).toEqual([{ uri: 'ui://p/view', mimeType: 'text/html;profile=mcp-app', text: '<p>first</p>' }]);
+    writeFileSync(file, '<p>second</p>');
+    expect((await read(server, 'ui://p/view')).contents[0]).toMatchObject({ text: '<p>second</p>' });
+  });
+
+  it('builds the HTML with a read function on every read', async () => {
+    let reads = 0;
+    const server = new McpServer({ name: 'p', version: '1' }).addUiResource('ui://p/view', { name: 'view', read: async () => `<p>read ${++reads}</p>` });
+    await expect((await connected(server, 'legacy')).client.listResources()).resolves.toEqual({ resources: [{ uri: 'ui://p/view', name: 'view', mimeType: 'text/html;profile=mcp-app' }] });
+    expect((await read(server, 'ui://p/view')).contents[0]).toMatchObject({ text: '<p>read 1</p>' });
+    expect((await read(server, 'ui://p/view')).contents[0]).toMatchObject({ text: '<p>read 2</p>' });
+  });
+
+  it.each([
+    ['a missing file', { file: '/nonexistent/omc/view.html' }, /ENOENT/],
+    ['a read function that throws', { read: () => { throw new Error('template store down at 10.0.0.7'); } }, /template store down/],
+    ['a read function that returns no string', { read: () => 42 as unknown as string }, /returned number, not the HTML string/],
+  ])('answers an internal error without details for %s, and logs why', async (_name, source, logged) => {
+    const errors: string[] = [];
+    const log: McpLogger = { error: (message, details) => void errors.push(`${message} ${String(details?.error ?? '')}`), warn: () => {}, info: () => {}, debug: () => {} };
+    const server = new McpServer({ name: 'p', version: '1' }, { logger: log }).addUiResource('ui://p/view', source);
+    const failure = await read(server, 'ui://p/view').then(() => undefined, (error: Error & { code?: number }) => error);
+    expect([failure?.code, failure?.message]).toEqual([-32603, 'The request failed.']);
+    expect(failure?.message).not.toMatch(logged);
+    expect(errors.join('\n')).toMatch(logged);
   });
 });
 
@@ -85,11 +175,47 @@ describe('MCP Apps registration', () => {
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
   });
 
+  it('refuses a class whose tool names a view that is not registered (OMCG0015), registering nothing of it', () => {
+    const server = new McpServer({ name: 'p', version: '1' });
+    expect(() => server.add(new Widgets())).toThrow(
+      new DefinitionError('Widgets', [
+        { code: 'OMCG0015', where: 'Widgets.show', message: "uiResource 'ui://widgets/view' names no registered view.", fix: "register it first: server.addUiResource('ui://widgets/view', { html }) before adding the class." },
+        { code: 'OMCG0015', where: 'Widgets.board', message: "uiResource 'ui://widgets/view' names no registered view.", fix: "register it first: server.addUiResource('ui://widgets/view', { html }) before adding the class." },
+      ]),
+    );
+    expect(server.listTools()).toEqual([]);
+  });
+
   it.each([
-    ['http://not-ui', { html: 'x' }, /ui:\/\/ URI/],
-    ['ui://ok', {}, /needs \{ html: string \}/],
-  ])('refuses addUiResource(%s)', (uri, resource, message) => {
-    expect(() => new McpServer({ name: 'p', version: '1' }).addUiResource(uri, resource as { html: string })).toThrow(message);
+    ['http://not-ui', { html: 'x' }, "server.addUiResource() needs a ui:// URI, for example server.addUiResource('ui://weather/view', { html })."],
+    ['ui://', { html: 'x' }, "server.addUiResource() needs a ui:// URI, for example server.addUiResource('ui://weather/view', { html })."],
+    ['ui://ok', undefined, "server.addUiResource('ui://ok'): the options must be an object such as { html } or { file }."],
+    ['ui://ok', {}, "server.addUiResource('ui://ok'): give exactly one of html, file or read (got none)."],
+    ['ui://ok', { html: 'x', file: 'v.html' }, "server.addUiResource('ui://ok'): give exactly one of html, file or read (got html, file)."],
+    ['ui://ok', { html: 1 }, "server.addUiResource('ui://ok'): html must be a string."],
+    ['ui://ok', { read: 'x' }, "server.addUiResource('ui://ok'): read must be a function returning the HTML."],
+    ['ui://ok', { html: 'x', title: '' }, "server.addUiResource('ui://ok'): title must be a non-empty string."],
+    ['ui://ok', { html: 'x', csp: { connectDomains: 'https://a' } }, "server.addUiResource('ui://ok'): csp.connectDomains must be an array of origins such as 'https://api.example.com'."],
+    [
+      'ui://ok',
+      { html: 'x', csp: { connect: [] }, permissions: { camera: true, usb: {} }, prefersBorder: 'yes', style: 1 },
+      "server.addUiResource('ui://ok'): unknown option 'style'; prefersBorder must be a boolean; csp has the unknown key 'connect' (use connectDomains, resourceDomains, frameDomains, baseUriDomains); permissions.camera must be {}; permissions has the unknown key 'usb' (use camera, microphone, geolocation, clipboardWrite).",
+    ],
+  ])('refuses addUiResource(%s, %j)', (uri, view, message) => {
+    expect(() => new McpServer({ name: 'p', version: '1' }).addUiResource(uri, view as never)).toThrow(new TypeError(message));
+  });
+
+  it('refuses a second view at the same URI', () => {
+    const server = new McpServer({ name: 'p', version: '1' }).addUiResource('ui://p/view', { html: 'x' });
+    expect(() => server.addUiResource('ui://p/view', { html: 'y' })).toThrow("server.addUiResource(): 'ui://p/view' is already registered.");
+  });
+
+  it('keeps its own copy of the security metadata', async () => {
+    const csp = { connectDomains: ['https://api.example.com'] };
+    const server = new McpServer({ name: 'p', version: '1' }).addUiResource('ui://p/view', { html: 'x', csp });
+    csp.connectDomains.push('https://evil.example.com');
+    const { client } = await connected(server, 'legacy');
+    expect((await client.readResource({ uri: 'ui://p/view' })).contents[0]._meta).toEqual({ ui: { csp: { connectDomains: ['https://api.example.com'] } } });
   });
 });
 
@@ -165,8 +291,8 @@ describe('listing', () => {
     const server = widgets();
     const before = server.listTools();
     server.tool('later', {}, () => 'x');
-    expect(server.listTools().map((t) => t.name)).toEqual(['show', 'plain', 'later']);
-    expect(before.map((t) => t.name)).toEqual(['show', 'plain']);
+    expect(server.listTools().map((t) => t.name)).toEqual(['show', 'board', 'refresh', 'plain', 'later']);
+    expect(before.map((t) => t.name)).toEqual(['show', 'board', 'refresh', 'plain']);
   });
 });
 
