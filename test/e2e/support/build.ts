@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 /**
  * Compiles, with tsc (never esbuild: decorators need their metadata), what the end-to-end tests run in
  * child processes: the package itself (`dist/`, bundled afterwards as `npm run build` does, by
- * scripts/bundle.mjs from tsc's output), the e2e fixture and both samples, each importing the
+ * scripts/bundle.mjs from tsc's output), the e2e fixture and the samples (with the weather sample's view), each importing the
  * package by name through a `node_modules/onemodelcontext` link, as a user's project would. Once per Jest
  * run: workers of one run share the parent process id, written in a stamp next to the outputs.
  */
@@ -69,7 +69,9 @@ export async function ensureBuilt(): Promise<void> {
     await tsc(['-p', 'tsconfig.build.json']);
     await node('scripts/bundle.mjs', []);
     for (const project of PROJECTS) link(project);
-    await Promise.all(PROJECTS.map((project) => tsc(['-p', project])));
+    await Promise.all([...PROJECTS.map((project) => tsc(['-p', project])), tsc(['-p', 'samples/weather/view'])]);
+    // The weather sample's MCP Apps view, bundled by esbuild into dist/view.html as its `npm run build` does.
+    await node('samples/weather/scripts/build-view.mjs', []);
     writeFileSync(STAMP, run);
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
