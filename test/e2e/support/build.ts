@@ -12,6 +12,9 @@ import { join, resolve } from 'node:path';
 export const ROOT = resolve(__dirname, '../../..');
 export const PROJECTS = ['test/e2e/fixture', 'samples/weather', 'samples/conformance', 'samples/nest-docket'] as const;
 
+/** Code that runs in a browser, type-checked with the DOM library (the root tsconfig excludes it): bundled by esbuild. */
+const BROWSER_PROJECTS = ['samples/weather/view', 'test/e2e/apps'];
+
 const STAMP = join(ROOT, 'test/e2e/fixture/dist/.built-by');
 const LOCK = join(ROOT, 'test/e2e/fixture/.building');
 
@@ -69,7 +72,7 @@ export async function ensureBuilt(): Promise<void> {
     await tsc(['-p', 'tsconfig.build.json']);
     await node('scripts/bundle.mjs', []);
     for (const project of PROJECTS) link(project);
-    await Promise.all([...PROJECTS.map((project) => tsc(['-p', project])), tsc(['-p', 'samples/weather/view'])]);
+    await Promise.all([...PROJECTS.map((project) => tsc(['-p', project])), ...BROWSER_PROJECTS.map((project) => tsc(['-p', project]))]);
     // The weather sample's MCP Apps view, bundled by esbuild into dist/view.html as its `npm run build` does.
     await node('samples/weather/scripts/build-view.mjs', []);
     writeFileSync(STAMP, run);
