@@ -74,9 +74,21 @@ export interface UiResource {
 
 const CSP_KEYS: readonly (keyof UiResourceCsp)[] = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'];
 const PERMISSION_KEYS: readonly (keyof UiResourcePermissions)[] = ['camera', 'microphone', 'geolocation', 'clipboardWrite'];
-const OPTION_KEYS: ReadonlySet<string> = new Set(['html', 'file', 'read', 'name', 'title', 'description', 'csp', 'permissions', 'domain', 'prefersBorder']);
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'html',
+  'file',
+  'read',
+  'name',
+  'title',
+  'description',
+  'csp',
+  'permissions',
+  'domain',
+  'prefersBorder',
+]);
 
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Every problem of a view's options, as sentences; empty when they are right. */
 function problemsOf(options: Readonly<Record<string, unknown>>): string[] {
@@ -84,12 +96,14 @@ function problemsOf(options: Readonly<Record<string, unknown>>): string[] {
   const unknown = Object.keys(options).filter((k) => !OPTION_KEYS.has(k));
   if (unknown.length > 0) problems.push(`unknown option ${unknown.map((k) => `'${k.slice(0, 64)}'`).join(', ')}`);
   const sources = (['html', 'file', 'read'] as const).filter((k) => options[k] !== undefined);
-  if (sources.length !== 1) problems.push(`give exactly one of html, file or read (got ${sources.length === 0 ? 'none' : sources.join(', ')})`);
+  if (sources.length !== 1)
+    problems.push(`give exactly one of html, file or read (got ${sources.length === 0 ? 'none' : sources.join(', ')})`);
   if (options.html !== undefined && typeof options.html !== 'string') problems.push('html must be a string');
   if (options.file !== undefined && (typeof options.file !== 'string' || options.file === '')) problems.push('file must be a path');
   if (options.read !== undefined && typeof options.read !== 'function') problems.push('read must be a function returning the HTML');
   for (const key of ['name', 'title', 'description', 'domain'] as const) {
-    if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === '')) problems.push(`${key} must be a non-empty string`);
+    if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === ''))
+      problems.push(`${key} must be a non-empty string`);
   }
   if (options.prefersBorder !== undefined && typeof options.prefersBorder !== 'boolean') problems.push('prefersBorder must be a boolean');
   problems.push(...cspProblems(options.csp), ...permissionProblems(options.permissions));
@@ -115,7 +129,8 @@ function permissionProblems(permissions: unknown): string[] {
   if (permissions === undefined) return [];
   if (!isRecord(permissions)) return ['permissions must be an object such as { clipboardWrite: {} }'];
   return Object.entries(permissions).flatMap(([key, value]) => {
-    if (!(PERMISSION_KEYS as readonly string[]).includes(key)) return [`permissions has the unknown key '${key.slice(0, 64)}' (use ${PERMISSION_KEYS.join(', ')})`];
+    if (!(PERMISSION_KEYS as readonly string[]).includes(key))
+      return [`permissions has the unknown key '${key.slice(0, 64)}' (use ${PERMISSION_KEYS.join(', ')})`];
     return isRecord(value) && Object.keys(value).length === 0 ? [] : [`permissions.${key} must be {}`];
   });
 }
@@ -151,7 +166,10 @@ function readerOf(uri: string, options: UiResourceOptions): () => Promise<string
   const read = options.read!;
   return async () => {
     const html: unknown = await read();
-    if (typeof html !== 'string') throw new TypeError(`The read function of the UI resource '${uri}' returned ${html === null ? 'null' : typeof html}, not the HTML string.`);
+    if (typeof html !== 'string')
+      throw new TypeError(
+        `The read function of the UI resource '${uri}' returned ${html === null ? 'null' : typeof html}, not the HTML string.`,
+      );
     return html;
   };
 }
@@ -170,7 +188,11 @@ export function uiResourceOf(uri: unknown, options: unknown): UiResource {
   if (view.description !== undefined) listing.description = view.description;
   listing.mimeType = APP_MIME_TYPE;
   if (meta) listing._meta = { ui: meta };
-  return { listing: Object.freeze(listing) as unknown as ResourceListing, meta: meta && Object.freeze({ ui: meta }), html: readerOf(uri, view) };
+  return {
+    listing: Object.freeze(listing) as unknown as ResourceListing,
+    meta: meta && Object.freeze({ ui: meta }),
+    html: readerOf(uri, view),
+  };
 }
 
 /** The `resources/read` result of a view. */

@@ -51,17 +51,28 @@ async function connect(mcpUrl: string): Promise<Client> {
 async function open(mcpUrl: string, toolName: string, hostContext: McpUiHostContext): Promise<Shown> {
   const client = await connect(mcpUrl);
   const tool = (await client.listTools()).tools.find((t) => t.name === toolName);
-  const uri = (tool?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri ?? (tool?._meta?.['ui/resourceUri'] as string | undefined);
+  const uri =
+    (tool?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri ?? (tool?._meta?.['ui/resourceUri'] as string | undefined);
   if (!tool || !uri) throw new Error(`The server lists no view for the tool ${toolName}.`);
-  const content = (await client.readResource({ uri })).contents[0] as { mimeType?: string; text?: string; _meta?: { ui?: { csp?: McpUiResourceCsp } } };
-  if (content.mimeType !== 'text/html;profile=mcp-app' || typeof content.text !== 'string') throw new Error(`${uri} is not an MCP Apps view.`);
+  const content = (await client.readResource({ uri })).contents[0] as {
+    mimeType?: string;
+    text?: string;
+    _meta?: { ui?: { csp?: McpUiResourceCsp } };
+  };
+  if (content.mimeType !== 'text/html;profile=mcp-app' || typeof content.text !== 'string')
+    throw new Error(`${uri} is not an MCP Apps view.`);
 
   const iframe = document.createElement('iframe');
   iframe.setAttribute('sandbox', 'allow-scripts');
   iframe.title = uri;
   document.body.append(iframe);
   const context: McpUiHostContext = { ...hostContext, toolInfo: { tool } };
-  const bridge = new AppBridge(client, { name: 'omc-test-host', version: '1.0.0' }, { serverTools: {}, serverResources: {}, logging: {} }, { hostContext: context });
+  const bridge = new AppBridge(
+    client,
+    { name: 'omc-test-host', version: '1.0.0' },
+    { serverTools: {}, serverResources: {}, logging: {} },
+    { hostContext: context },
+  );
   const initialized = new Promise<void>((resolve) => (bridge.oninitialized = () => resolve()));
   // The bridge listens before the view's document loads, so the view's first message cannot be missed.
   await bridge.connect(new PostMessageTransport(iframe.contentWindow!, iframe.contentWindow!));
