@@ -16,8 +16,12 @@ function serverOptions(options: McpModuleOptions): McpModuleOptions {
 function serverProvider(): Provider {
   return {
     provide: McpServer,
-    useFactory: (options: McpModuleOptions) =>
-      new McpServer({ name: options.name, version: options.version, title: options.title, ...(options.icons && { icons: options.icons }) }, serverOptions(options)),
+    useFactory: (options: McpModuleOptions) => {
+      const server = new McpServer({ name: options.name, version: options.version, title: options.title, ...(options.icons && { icons: options.icons }) }, serverOptions(options));
+      // Views first: the explorer adds the providers whose tools name them at module init.
+      for (const [uri, view] of Object.entries(options.uiResources ?? {})) server.addUiResource(uri, view);
+      return server;
+    },
     inject: [MCP_MODULE_OPTIONS],
   };
 }

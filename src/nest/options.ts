@@ -1,5 +1,5 @@
 import type { ModuleMetadata } from '@nestjs/common';
-import type { CorsOptions, HttpAuthOptions, McpLogger, McpServerOptions, ServerInfo } from '../index';
+import type { CorsOptions, HttpAuthOptions, McpLogger, McpServerOptions, ServerInfo, UiResourceOptions } from '../index';
 
 /** How the module serves the MCP server. */
 export type McpTransport = 'http' | 'stdio' | 'none';
@@ -29,6 +29,11 @@ export interface McpModuleOptions extends ServerInfo, McpServerOptions {
    * stdio; `false` logs nothing.
    */
   readonly logger?: McpLogger | false;
+  /**
+   * MCP Apps views by `ui://` URI, registered before the providers are added, so that their tools may name them
+   * with `@Tool({ uiResource })` (see `server.addUiResource`).
+   */
+  readonly uiResources?: Readonly<Record<string, UiResourceOptions>>;
 }
 
 /** Options of `McpModule.forRootAsync`. */

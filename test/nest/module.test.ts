@@ -34,6 +34,22 @@ describe('McpModule (no transport)', () => {
     await app.close();
   });
 
+  it('registers the uiResources views before the providers whose tools name them', async () => {
+    @Injectable()
+    class Weather {
+      @Tool({ uiResource: 'ui://weather/view' }) conditions(city: string): string {
+        return `${city}: windy`;
+      }
+    }
+    const uiResources = { 'ui://weather/view': { html: '<p>view</p>', title: 'Weather', prefersBorder: true } };
+    const app = await boot([McpModule.forRoot({ name: 'w', version: '1', transport: 'none', uiResources })], [Weather]);
+    expect(JSON.stringify(app.get(McpServer).listTools()[0]._meta)).toBe('{"ui":{"resourceUri":"ui://weather/view","visibility":["model","app"]},"ui/resourceUri":"ui://weather/view"}');
+    await app.close();
+    await expect(boot([McpModule.forRoot({ name: 'w', version: '1', transport: 'none' })], [Weather])).rejects.toThrow(
+      "OMCG0015 Weather.conditions: uiResource 'ui://weather/view' names no registered view.",
+    );
+  });
+
   it('maps class-validator errors of DTO records to argument paths', async () => {
     const app = await boot([McpModule.forRoot({ name: 'docket', version: '1', transport: 'none' })], [DocketRepository, DocketService]);
     const result = await app.get(McpServer).callTool('open_case', {
