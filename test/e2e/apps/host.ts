@@ -8,6 +8,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { AppBridge, PostMessageTransport, type McpUiHostContext, type McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge';
 
+/** How long a view may take to load and send ui/initialize: generous, the machine may be busy. */
+const HANDSHAKE_MS = 30_000;
+
 const APPS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
 
 interface Shown {
@@ -77,7 +80,16 @@ async function open(mcpUrl: string, toolName: string, hostContext: McpUiHostCont
   // The bridge listens before the view's document loads, so the view's first message cannot be missed.
   await bridge.connect(new PostMessageTransport(iframe.contentWindow!, iframe.contentWindow!));
   iframe.srcdoc = withPolicy(content.text, content._meta?.ui?.csp);
-  await initialized;
+  // A view that never sends ui/initialize gets nothing from a conforming host: say so instead of hanging until
+  // the test's own timeout.
+  let waited: ReturnType<typeof setTimeout> | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    waited = setTimeout(
+      () => reject(new Error(`The view ${uri} did not complete the ui/initialize handshake within ${HANDSHAKE_MS / 1000} s.`)),
+      HANDSHAKE_MS,
+    );
+  });
+  await Promise.race([initialized, silent]).finally(() => clearTimeout(waited));
   return { bridge, client, iframe, context };
 }
 
