@@ -80,7 +80,8 @@ const WITH_EXPLICIT_HINTS = [
           "model",
           "app"
         ]
-      }
+      },
+      "ui/resourceUri": "ui://weather/view"
     }
   },
   {
