@@ -127,10 +127,9 @@ export class Catalog {
     return () => void this.listeners.delete(listener);
   }
 
-  /** The enabled tool of that name; `apps: false` (a caller without MCP Apps) does not find app-only tools. */
-  tool(name: string, apps = true): RegisteredTool | undefined {
-    const tool = this.disabled.tool.has(name) ? undefined : this.tools.get(name);
-    return apps || tool?.plainListing ? tool : undefined;
+  /** The enabled tool of that name. */
+  tool(name: string): RegisteredTool | undefined {
+    return this.disabled.tool.has(name) ? undefined : this.tools.get(name);
   }
 
   /** The enabled prompt of that name. */
