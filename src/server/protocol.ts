@@ -447,7 +447,9 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
     const tool = catalog.tool(req.params.name);
     // An app-only tool (no plain listing) is unknown to a caller without MCP Apps, as it is absent from its
     // listing; the caller's capabilities are read only for such a tool, off the common path.
-    if (!tool || (!tool.plainListing && !negotiatedApps(callerOf(server, ctx).clientCapabilities))) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
+    if (!tool || (!tool.plainListing && !negotiatedApps(callerOf(server, ctx).clientCapabilities))) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
+    }
     if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings.tasks);
     // Tool calls answer errors as results; only `requireInput` rejects.
     return tool.call(req.params.arguments, contextInitOf(server, ctx)).catch((error: unknown) => {
