@@ -22,6 +22,8 @@ export type LogEvent =
   | 'request.failed'
   | 'transport.failed'
   | 'http.failed'
+  | 'http.unauthenticated'
+  | 'task.refused'
   | 'auth.refused'
   | 'auth.failed'
   | 'definition.warning'
