@@ -21,7 +21,7 @@ import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from
 import { promptResult, resourceResult } from '../invoke/contents';
 import type { Log } from '../log';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
-import { verifiedCallerOf } from './auth/caller';
+import { callerKeyOf, verifiedCallerOf } from './auth/caller';
 import type { RequestStates, StateBinding } from './signing';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from './catalog';
 import type { ListName, Pager } from './pages';
@@ -428,7 +428,7 @@ function taskRequestsOf(server: CatalogServer, states: RequestStates): TaskReque
     ownerOf: (ctx) => {
       if (!callerOf(server, ctx).modern) return ctx.sessionId ?? server.connectionId;
       const auth = verifiedCallerOf(ctx.http?.authInfo);
-      return auth ? `caller:${auth.clientId}:${auth.subject ?? ''}` : 'anyone';
+      return auth ? callerKeyOf(auth) : 'anyone';
     },
     contextOf: (ctx, item) => contextInitOf(server, ctx, states, item),
   };
