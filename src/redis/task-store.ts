@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { TaskRecord, TaskStore, TaskUpdate } from '../index';
+import type { TaskChange, TaskRecord, TaskStore } from '../index';
 import { deliverAll, loggerOf, type RedisLogger } from './connect';
 
 /** Options of {@link RedisTaskStore}. */
@@ -100,14 +100,18 @@ export class RedisTaskStore implements TaskStore {
     return text === null ? undefined : (JSON.parse(text) as TaskRecord);
   }
 
-  async update(taskId: string, change: TaskUpdate): Promise<TaskRecord | undefined> {
+  async update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
     const key = this.keyOf(taskId);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const before = await this.options.client.get(key);
       if (before === null) return undefined;
       const task = JSON.parse(before) as TaskRecord;
       if (FINAL.has(task.status)) return task;
-      const updated: TaskRecord = { ...task, ...change, lastUpdatedAt: new Date().toISOString() };
+      // Worked out again from what was read on every attempt: the compare-and-set below writes it only if the
+      // task is still what it was worked out from, so two instances never both act on one state.
+      const worked = typeof change === 'function' ? change(task) : change;
+      if (worked === undefined) return task;
+      const updated: TaskRecord = { ...task, ...worked, lastUpdatedAt: new Date().toISOString() };
       const text = JSON.stringify(updated);
       if ((await this.options.client.eval(COMPARE_AND_SET, 1, key, before, text)) === 1) {
         this.share(updated);

@@ -200,7 +200,7 @@ export class McpServer {
     this.states = new RequestStates(keys, options.requestStateTtlSeconds);
     this.pager = new Pager(keys.cursor, options.pageSize);
     this.bus = options.eventBus ?? new InMemoryServerEventBus();
-    this.tasks = new TaskRunner(options.taskStore ?? new InMemoryTaskStore(), options.tasks);
+    this.tasks = new TaskRunner(options.taskStore ?? new InMemoryTaskStore(), options.tasks, this.log);
     this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 

@@ -114,7 +114,7 @@ export async function callAsTask(tool: RegisteredTool, params: Readonly<Record<s
   const init = requests.contextOf(ctx, tool.model.name);
   // Input asked for before the task starts goes by multi-round trip on tools/call; the round that brings the answers starts it.
   if (modern && tool.model.taskAfterInput && init.inputResponses === undefined) return undefined;
-  const caller = callerOf(init);
+  const caller = runner.callerToKeep(callerOf(init));
   const call = { name: tool.model.name, arguments: params.arguments };
   // 2025-11-25 clients ask for a ttl (`params.task`); a 2026-07-28 client's legacy `task` param is ignored.
   const ttl = modern ? undefined : (params.task as { ttl?: unknown }).ttl;
