@@ -34,7 +34,8 @@ const MAX_ATTEMPTS = 20;
  * A `TaskStore` over Redis, for several instances serving one catalog: a task started through one instance is
  * polled, fetched and cancelled through any other, and the cancellation reaches the instance running the tool
  * (through a pub/sub channel its `watch` listens to). Each task is one key expiring with the task's `ttl`; each
- * owner's list is a sorted set expiring with its newest task, so nothing outlives its tasks. Updates are
+ * owner's list is a sorted set expiring with its newest task and pruned of expired entries on each create, so
+ * nothing outlives its tasks. Updates are
  * compare-and-set, so two instances changing one task never lose a change, and a final status is never left.
  * @example
  * const tasks = new RedisTaskStore({ client: redis, subscriber: redis.duplicate() });
@@ -88,6 +89,9 @@ export class RedisTaskStore implements TaskStore {
       .multi()
       .set(this.keyOf(task.taskId), JSON.stringify(task), 'PX', ttl)
       .zadd(index, Date.parse(task.createdAt), task.taskId)
+      // Entries older than the longest ttl are of expired tasks: pruned on every create, so an owner that never
+      // lists (2026-07-28 has no tasks/list) keeps an index no longer than its live tasks.
+      .zremrangebyscore(index, '-inf', `(${Date.now() - this.maxTtlMs}`)
       .pexpire(index, ttl, 'GT')
       .pexpire(index, ttl, 'NX')
       .exec()

@@ -1,4 +1,5 @@
-import { send, type Reply } from '../support/raw-http';
+import type { Reply } from '../support/raw-http';
+import { answerOf, modernRequest } from '../support/modern-http';
 import { McpServer, RequestContext, Tool } from 'onemodelcontext';
 import { TestIssuer } from './support/issuer';
 
@@ -23,7 +24,6 @@ class Approvals {
   }
 }
 
-const MODERN = '2026-07-28';
 const now = () => Math.floor(Date.now() / 1000);
 
 let issuer: TestIssuer;
@@ -50,30 +50,11 @@ function tokenOf(sub: string, clientId: string, target = url): Promise<string> {
 
 /** A 2026-07-28 `tools/call`, with the `requestState` of an earlier round when given. */
 function callTool(target: string, token: string | undefined, name: string, requestState?: string): Promise<Reply> {
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': MODERN,
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-    'io.modelcontextprotocol/clientCapabilities': {},
-  };
-  const params = { name, arguments: {}, _meta: meta, ...(requestState !== undefined && { requestState, inputResponses: {} }) };
-  const auth: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
-  return send(
-    target,
-    'POST',
-    { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name, ...auth },
-    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
-  );
+  const params = { name, arguments: {}, ...(requestState !== undefined && { requestState, inputResponses: {} }) };
+  return modernRequest(target, 'tools/call', params, { token });
 }
 
-function messageOf(reply: Reply): { result?: Record<string, unknown>; error?: { code: number; message: string } } {
-  const text = String(reply.headers['content-type']).startsWith('text/event-stream')
-    ? reply.body
-        .split('\n')
-        .find((l) => l.startsWith('data: '))!
-        .slice(6)
-    : reply.body;
-  return JSON.parse(text) as never;
-}
+const messageOf = answerOf;
 
 async function stateOf(target: string, token: string | undefined, name: string): Promise<string> {
   const first = messageOf(await callTool(target, token, name));
