@@ -56,6 +56,8 @@ export interface RegisteredPrompt {
 export interface UiResource {
   readonly listing: ResourceListing;
   readonly html: string;
+  /** What a caller's token must grant to list and read it. */
+  readonly scopes: readonly string[];
 }
 
 export interface Listings {
@@ -197,13 +199,13 @@ export class Catalog {
     this.register(model.where, [{ kind: 'tool', model, target, scopes }], new Problems());
   }
 
-  addUiResource(uri: string, html: string): void {
+  addUiResource(uri: string, html: string, scopes: readonly string[] = []): void {
     if (typeof uri !== 'string' || !uri.startsWith('ui://')) {
       throw new TypeError(`server.addUiResource() needs a ui:// URI, for example server.addUiResource('ui://weather/view', { html }).`);
     }
     if (typeof html !== 'string') throw new TypeError(`server.addUiResource('${uri}') needs { html: string }.`);
     if (this.uiResources.has(uri) || this.resources.has(uri)) throw new TypeError(`server.addUiResource(): '${uri}' is already registered.`);
-    this.uiResources.set(uri, { html, listing: Object.freeze({ uri, name: uri.slice('ui://'.length), mimeType: APP_MIME_TYPE }) });
+    this.uiResources.set(uri, { html, scopes, listing: Object.freeze({ uri, name: uri.slice('ui://'.length), mimeType: APP_MIME_TYPE }) });
     this.changed('resource');
   }
 
@@ -309,7 +311,7 @@ export class Catalog {
       plainTools: Object.freeze(tools.map((t) => t.plainListing)),
       resources: Object.freeze([
         ...shown(this.resources.values(), byUri, off.resource).map((r) => r.listing),
-        ...[...this.uiResources.entries()].filter(([uri]) => !off.resource.has(uri)).map(([, u]) => u.listing),
+        ...[...this.uiResources.entries()].filter(([uri, u]) => visible(u.scopes) && !off.resource.has(uri)).map(([, u]) => u.listing),
       ]),
       templates: Object.freeze(shown(this.templates, byUri, off.resource).map((t) => t.listing)),
       prompts: Object.freeze(shown(this.prompts.values(), (p) => p.model.name, off.prompt).map((p) => p.listing)),
@@ -318,7 +320,7 @@ export class Catalog {
 
   /** Every scope some tool, resource or prompt needs, in the order they were declared. */
   get declaredScopes(): readonly string[] {
-    const members = [...this.tools.values(), ...this.resources.values(), ...this.templates, ...this.prompts.values()];
+    const members = [...this.tools.values(), ...this.resources.values(), ...this.templates, ...this.prompts.values(), ...this.uiResources.values()];
     return [...new Set(members.flatMap((m) => m.scopes))];
   }
 
@@ -331,9 +333,12 @@ export class Catalog {
       case 'prompts/get':
         return this.prompts.get(String(params.name))?.scopes ?? [];
       case 'resources/read':
-      case 'resources/subscribe': {
-        const found = this.findResource(String(params.uri));
-        return found?.kind === 'resource' ? found.resource.scopes : [];
+      case 'resources/subscribe':
+        return this.resourceScopes(String(params.uri));
+      case 'subscriptions/listen': {
+        // 2026-07-28's subscription path asks for every resource at once: it needs what each of them needs.
+        const uris = (params.notifications as { resourceSubscriptions?: unknown } | undefined)?.resourceSubscriptions;
+        return Array.isArray(uris) ? [...new Set(uris.flatMap((uri) => this.resourceScopes(String(uri))))] : [];
       }
       case 'completion/complete': {
         const ref = requestParts({ params: params.ref }).params;
@@ -343,6 +348,13 @@ export class Catalog {
       default:
         return [];
     }
+  }
+
+  /** The scopes reading (or following) the resource a URI names needs. */
+  private resourceScopes(uri: string): readonly string[] {
+    const found = this.findResource(uri);
+    if (found?.kind === 'resource') return found.resource.scopes;
+    return found?.kind === 'ui' ? found.ui.scopes : [];
   }
 
   /** Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, if the tool declares any (SEP-2243). */

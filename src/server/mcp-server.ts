@@ -254,11 +254,11 @@ export class McpServer {
 
   /**
    * Registers an MCP Apps UI resource, served as `text/html;profile=mcp-app`; tools name it with
-   * `@Tool({ uiResource })`.
-   * @example server.addUiResource('ui://weather/view', { html: '<!doctype html><p>Weather</p>' });
+   * `@Tool({ uiResource })`. `scopes`: what a caller's token must grant to list and read it (default none).
+   * @example server.addUiResource('ui://weather/view', { html: '<!doctype html><p>Weather</p>', scopes: ['weather:read'] });
    */
-  addUiResource(uri: string, resource: { readonly html: string }): this {
-    this.catalog.addUiResource(uri, resource?.html);
+  addUiResource(uri: string, resource: { readonly html: string; readonly scopes?: readonly string[] }): this {
+    this.catalog.addUiResource(uri, resource?.html, checkScopes(`server.addUiResource('${uri}')`, resource?.scopes) ?? []);
     return this;
   }
 
