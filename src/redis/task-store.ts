@@ -22,6 +22,12 @@ interface Envelope {
   readonly task: TaskRecord;
 }
 
+/** What a message is trusted for: which task changed. The task itself is read from its key. */
+interface Notice {
+  readonly origin: string;
+  readonly taskId: string;
+}
+
 const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** Replaces the value only if it is still the one read (optimistic concurrency), keeping its TTL. */
@@ -51,9 +57,9 @@ export class RedisTaskStore implements TaskStore {
   private readonly log: RedisLogger;
   private readonly onMessage = (channel: string, text: string) => {
     if (channel !== this.channel) return;
-    const envelope = parseEnvelope(text);
-    if (!envelope) return this.log.warn(`tasks: ignored a message on ${this.channel} that is not a task of this library.`);
-    if (envelope.origin !== this.origin) this.deliver(envelope.task);
+    const notice = parseNotice(text);
+    if (!notice) return this.log.warn(`tasks: ignored a message on ${this.channel} that is not a task of this library.`);
+    if (notice.origin !== this.origin) this.reread(notice.taskId);
   };
 
   constructor(private readonly options: RedisTaskStoreOptions) {
@@ -150,6 +156,18 @@ export class RedisTaskStore implements TaskStore {
       );
   }
 
+  /**
+   * A message says a task changed; the task delivered is the one stored under its key, never the message's copy:
+   * whoever can publish on the channel can at most make the instances read a task again, not cancel one, nor
+   * tell a client a status it does not have.
+   */
+  private reread(taskId: string): void {
+    this.get(taskId).then(
+      (task) => task && this.deliver(task),
+      (error: Error) => this.log.error(`tasks: could not read task ${taskId} after another instance changed it (${error.message}).`),
+    );
+  }
+
   private deliver(task: TaskRecord): void {
     deliverAll(this.listeners, task, (error) =>
       this.log.error(`tasks: a listener failed on task ${task.taskId}: ${error instanceof Error ? error.message : String(error)}`),
@@ -171,12 +189,14 @@ export class RedisTaskStore implements TaskStore {
   }
 }
 
-function parseEnvelope(text: string): Envelope | undefined {
+const TASK_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+function parseNotice(text: string): Notice | undefined {
   try {
     const envelope = JSON.parse(text) as Envelope;
-    if (typeof envelope?.origin !== 'string' || typeof envelope.task?.taskId !== 'string' || typeof envelope.task.status !== 'string')
-      return undefined;
-    return envelope;
+    const taskId = envelope?.task?.taskId;
+    if (typeof envelope?.origin !== 'string' || typeof taskId !== 'string' || !TASK_ID.test(taskId)) return undefined;
+    return { origin: envelope.origin, taskId };
   } catch {
     return undefined;
   }

@@ -78,6 +78,17 @@ describe('RedisEventBus', () => {
     expect([heard, own]).toEqual([[{ kind: 'resources_list_changed' }], [{ kind: 'prompts_list_changed' }]]);
   });
 
+  it('passes on only the fields of an event it checked', async () => {
+    const a = await instance('bus3:');
+    const heard: ServerEvent[] = [];
+    a.eventBus.subscribe((e) => heard.push(e));
+    const raw = client();
+    await raw.connect();
+    await raw.publish('bus3:events', JSON.stringify({ origin: 'other', event: { kind: 'resource_updated', uri: 'notes://1', injected: { html: '<script>' } } }));
+    await until(() => heard.length > 0, 'the event');
+    expect(JSON.stringify(heard)).toBe('[{"kind":"resource_updated","uri":"notes://1"}]');
+  });
+
   it('ignores, with a warning, a message on its channel that is not an event', async () => {
     const { lines, logger } = recorder();
     const subscriber = client();
@@ -272,6 +283,19 @@ describe('RedisTaskStore', () => {
     expect(lines).toEqual(['warn: tasks: ignored a message on tasks-c:tasks that is not a task of this library.']);
     expect(heard).toEqual([]);
     await store.stop();
+  });
+
+  it("delivers the stored task, not a message's copy: a forged cancellation reaches no listener as cancelled", async () => {
+    const store = await instance('tasks-f:');
+    await store.taskStore.create(task('real', 'gina', 60_000));
+    const heard: string[] = [];
+    store.taskStore.watch((t) => void heard.push(`${t.taskId} ${t.status}`));
+    const raw = client();
+    await raw.connect();
+    await raw.publish('tasks-f:tasks', JSON.stringify({ origin: 'forger', task: { ...task('real', 'gina', 60_000), status: 'cancelled' } }));
+    await until(() => heard.length > 0, 'the re-read task');
+    expect(heard).toEqual(['real working']);
+    expect((await store.taskStore.get('real'))?.status).toBe('working');
   });
 
   it('refuses a maxTtlMs that is not a positive whole number', () => {
