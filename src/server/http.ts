@@ -33,7 +33,8 @@ export interface ServeHttpOptions {
   /**
    * The host names the endpoint answers to (no port), checked against `Host`, and accepted as `Origin` host
    * names: what the public name is behind a reverse proxy, such as `['mcp.example.com']`. Default: loopback
-   * names on a loopback address, else `Host` is not checked.
+   * names on a loopback address, else `Host` is not checked. Given, it replaces the loopback
+   * names: list `'127.0.0.1'` too to keep calling the endpoint directly.
    */
   readonly allowedHosts?: readonly string[];
   /** Default `3000`; `0` picks a free port (see the resolved address). */
