@@ -24,6 +24,7 @@ export type LogEvent =
   | 'http.failed'
   | 'http.unauthenticated'
   | 'task.refused'
+  | 'task.failed'
   | 'auth.refused'
   | 'auth.failed'
   | 'definition.warning'

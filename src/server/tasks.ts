@@ -375,7 +375,9 @@ export class TaskRunner {
     // Worked out from the task as stored, atomically: of two concurrent updates that both complete the
     // answers, only the one that finds the task still waiting resumes it, so the final round runs once.
     let resume: Omit<TaskRun, 'signal'> | undefined;
+    let worked = false;
     const updated = await this.store.update(taskId, (current) => {
+      worked = true;
       resume = undefined;
       if (current.owner !== owner || current.status !== 'input_required' || !current.inputRequests) return undefined;
       const { pending, answered } = withAnswers(current, responses);
@@ -385,6 +387,10 @@ export class TaskRunner {
       return { status: 'working', inputRequests: undefined, inputResponses: undefined, requestState: undefined };
     });
     if (resume && work && updated?.status === 'working') this.run(updated, work, resume);
+    else if (!worked && updated && !isFinal(updated)) {
+      // A store written for an older TaskStore, whose update() takes only a plain change: the answers were lost.
+      this.log?.error(`The task store's update() did not work out the change of task ${taskId} from the stored task: a change may be a function (TaskChange); the client's answers were not applied.`, { event: 'task.failed' });
+    }
     return updated;
   }
 

@@ -1,4 +1,5 @@
-import { InMemoryTaskStore, type TaskRecord } from '../../src';
+import { InMemoryTaskStore, type TaskChange, type TaskRecord } from '../../src';
+import { Log } from '../../src/log';
 import { InputRequired } from '../../src/request-context';
 import { TaskRunner, type TaskWork } from '../../src/server/tasks';
 
@@ -65,6 +66,29 @@ describe('TaskRunner.answer', () => {
     const done = await until(store, task.taskId, 'completed');
     expect(done.result).toEqual({ content: [{ type: 'text', text: '{"a":1,"b":2}' }] });
     expect(finalRounds).toBe(1);
+    await runner.closeAll();
+  });
+});
+
+describe('a task store written for the older update()', () => {
+  it('is reported when it does not work a change out of a function: the answers are not silently lost', async () => {
+    /** Takes only plain changes, as a store written before TaskChange did. */
+    class OlderStore extends InMemoryTaskStore {
+      override update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
+        return typeof change === 'function' ? this.get(taskId) : super.update(taskId, change);
+      }
+    }
+    const errors: string[] = [];
+    const log = Log.of({ error: (m: string) => void errors.push(m), warn: () => undefined, info: () => undefined, debug: () => undefined });
+    const store = new OlderStore();
+    const runner = new TaskRunner(store, {}, log);
+    const tool = asking();
+    const task = await runner.start({ owner: 'o', call: { name: 'confirm' }, caller: CALLER }, tool.work);
+    await until(store, task.taskId, 'input_required');
+    await runner.answer('o', task.taskId, OK, () => tool.work);
+    expect(errors).toEqual([
+      `The task store's update() did not work out the change of task ${task.taskId} from the stored task: a change may be a function (TaskChange); the client's answers were not applied.`,
+    ]);
     await runner.closeAll();
   });
 });
