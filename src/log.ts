@@ -22,6 +22,9 @@ export type LogEvent =
   | 'request.failed'
   | 'transport.failed'
   | 'http.failed'
+  | 'http.unauthenticated'
+  | 'task.refused'
+  | 'task.failed'
   | 'auth.refused'
   | 'auth.failed'
   | 'definition.warning'
@@ -104,17 +107,27 @@ export function stackOf(error: unknown): string {
     .join('\n');
 }
 
+/**
+ * Control characters escaped as `\uXXXX`: C0, DEL, C1 (U+0085, NEXT LINE, passes Node's header check in a
+ * latin1 header such as `Mcp-Session-Id`) and the Unicode line and paragraph separators. A client's value in a
+ * log line (a session or request id, a name in an error) can then neither break the line nor forge another.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function contextOf(details: LogDetails): string {
   const parts: string[] = [];
   if (details.requestId !== undefined) parts.push(`request ${JSON.stringify(details.requestId)}`);
-  if (details.sessionId !== undefined) parts.push(`session ${details.sessionId}`);
+  if (details.sessionId !== undefined) parts.push(`session ${JSON.stringify(details.sessionId)}`);
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
-/** The one-line message of an entry: what happened, the request, the error and its causes. */
+/** The one-line message of an entry: what happened, the request, the error and its causes, control characters escaped. */
 export function messageOf(text: string, details: LogDetails): string {
   const error = 'error' in details ? `: ${causeChain(details.error).map(errorSummary).join(' <- caused by ')}` : '';
-  return `${text}${contextOf(details)}${error}`;
+  return printable(`${text}${contextOf(details)}${error}`);
 }
 
 /**

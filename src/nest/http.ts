@@ -15,6 +15,7 @@ interface FrameworkReply {
 /** What `mountHttp` passes on to the handler. */
 export interface MountOptions {
   readonly validateHost: boolean;
+  readonly allowedHosts?: readonly string[];
   readonly auth?: HttpAuthOptions;
   readonly cors?: CorsOptions;
 }

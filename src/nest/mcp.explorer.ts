@@ -28,8 +28,8 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
     // Routes must be on the adapter before Nest adds its not-found handler, which follows onModuleInit.
     if ((this.options.transport ?? 'http') === 'http') {
       const path = this.options.path ?? '/mcp';
-      const { validateHost = true, auth, cors } = this.options;
-      mountHttp(this.adapterHost, this.server, path, { validateHost, auth, cors });
+      const { validateHost = true, allowedHosts, auth, cors } = this.options;
+      mountHttp(this.adapterHost, this.server, path, { validateHost, allowedHosts, auth, cors });
       this.logger.log(`Serving MCP over HTTP at ${path}`);
     }
   }

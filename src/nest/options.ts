@@ -12,9 +12,12 @@ export interface McpModuleOptions extends ServerInfo, McpServerOptions {
   readonly path?: string;
   /**
    * Check Host and Origin against loopback names (DNS-rebinding protection); default true. Turn it off when
-   * the application is reached under a real host name (behind a proxy that checks hosts itself).
+   * the application is reached under a real host name (behind a proxy that checks hosts itself), or give
+   * `allowedHosts`. `Origin` is checked either way: one not listed in `cors.origins` or `allowedHosts` is 403.
    */
   readonly validateHost?: boolean;
+  /** The host names the application answers to (no port), checked against `Host` and accepted as `Origin`. */
+  readonly allowedHosts?: readonly string[];
   /**
    * Makes the endpoint an OAuth 2.1 resource server (transport `http`). `auth.resource` is required: the
    * endpoint's public URL. The protected resource metadata is routed at `/.well-known/oauth-protected-resource`

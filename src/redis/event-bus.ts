@@ -30,7 +30,9 @@ function parse(text: string): Envelope | undefined {
     const event = envelope?.event as { kind?: unknown; uri?: unknown } | undefined;
     if (typeof envelope.origin !== 'string' || !KINDS.has(String(event?.kind))) return undefined;
     if (event!.kind === 'resource_updated' && typeof event!.uri !== 'string') return undefined;
-    return envelope;
+    // Rebuilt from the checked fields: nothing else a message carries reaches the listeners.
+    const clean = (event!.kind === 'resource_updated' ? { kind: event!.kind, uri: event!.uri } : { kind: event!.kind }) as ServerEvent;
+    return { origin: envelope.origin, event: clean };
   } catch {
     return undefined;
   }

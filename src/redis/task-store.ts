@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { TaskRecord, TaskStore, TaskUpdate } from '../index';
+import type { TaskChange, TaskRecord, TaskStore } from '../index';
 import { deliverAll, loggerOf, type RedisLogger } from './connect';
 
 /** Options of {@link RedisTaskStore}. */
@@ -22,6 +22,12 @@ interface Envelope {
   readonly task: TaskRecord;
 }
 
+/** What a message is trusted for: which task changed. The task itself is read from its key. */
+interface Notice {
+  readonly origin: string;
+  readonly taskId: string;
+}
+
 const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** Replaces the value only if it is still the one read (optimistic concurrency), keeping its TTL. */
@@ -34,7 +40,8 @@ const MAX_ATTEMPTS = 20;
  * A `TaskStore` over Redis, for several instances serving one catalog: a task started through one instance is
  * polled, fetched and cancelled through any other, and the cancellation reaches the instance running the tool
  * (through a pub/sub channel its `watch` listens to). Each task is one key expiring with the task's `ttl`; each
- * owner's list is a sorted set expiring with its newest task, so nothing outlives its tasks. Updates are
+ * owner's list is a sorted set expiring with its newest task and pruned of expired entries on each create, so
+ * nothing outlives its tasks. Updates are
  * compare-and-set, so two instances changing one task never lose a change, and a final status is never left.
  * @example
  * const tasks = new RedisTaskStore({ client: redis, subscriber: redis.duplicate() });
@@ -50,9 +57,9 @@ export class RedisTaskStore implements TaskStore {
   private readonly log: RedisLogger;
   private readonly onMessage = (channel: string, text: string) => {
     if (channel !== this.channel) return;
-    const envelope = parseEnvelope(text);
-    if (!envelope) return this.log.warn(`tasks: ignored a message on ${this.channel} that is not a task of this library.`);
-    if (envelope.origin !== this.origin) this.deliver(envelope.task);
+    const notice = parseNotice(text);
+    if (!notice) return this.log.warn(`tasks: ignored a message on ${this.channel} that is not a task of this library.`);
+    if (notice.origin !== this.origin) this.reread(notice.taskId);
   };
 
   constructor(private readonly options: RedisTaskStoreOptions) {
@@ -88,6 +95,9 @@ export class RedisTaskStore implements TaskStore {
       .multi()
       .set(this.keyOf(task.taskId), JSON.stringify(task), 'PX', ttl)
       .zadd(index, Date.parse(task.createdAt), task.taskId)
+      // Entries older than the longest ttl are of expired tasks: pruned on every create, so an owner that never
+      // lists (2026-07-28 has no tasks/list) keeps an index no longer than its live tasks.
+      .zremrangebyscore(index, '-inf', `(${Date.now() - this.maxTtlMs}`)
       .pexpire(index, ttl, 'GT')
       .pexpire(index, ttl, 'NX')
       .exec()
@@ -100,14 +110,18 @@ export class RedisTaskStore implements TaskStore {
     return text === null ? undefined : (JSON.parse(text) as TaskRecord);
   }
 
-  async update(taskId: string, change: TaskUpdate): Promise<TaskRecord | undefined> {
+  async update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
     const key = this.keyOf(taskId);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const before = await this.options.client.get(key);
       if (before === null) return undefined;
       const task = JSON.parse(before) as TaskRecord;
       if (FINAL.has(task.status)) return task;
-      const updated: TaskRecord = { ...task, ...change, lastUpdatedAt: new Date().toISOString() };
+      // Worked out again from what was read on every attempt: the compare-and-set below writes it only if the
+      // task is still what it was worked out from, so two instances never both act on one state.
+      const worked = typeof change === 'function' ? change(task) : change;
+      if (worked === undefined) return task;
+      const updated: TaskRecord = { ...task, ...worked, lastUpdatedAt: new Date().toISOString() };
       const text = JSON.stringify(updated);
       if ((await this.options.client.eval(COMPARE_AND_SET, 1, key, before, text)) === 1) {
         this.share(updated);
@@ -142,6 +156,18 @@ export class RedisTaskStore implements TaskStore {
       );
   }
 
+  /**
+   * A message says a task changed; the task delivered is the one stored under its key, never the message's copy:
+   * whoever can publish on the channel can at most make the instances read a task again, not cancel one, nor
+   * tell a client a status it does not have.
+   */
+  private reread(taskId: string): void {
+    this.get(taskId).then(
+      (task) => task && this.deliver(task),
+      (error: Error) => this.log.error(`tasks: could not read task ${taskId} after another instance changed it (${error.message}).`),
+    );
+  }
+
   private deliver(task: TaskRecord): void {
     deliverAll(this.listeners, task, (error) =>
       this.log.error(`tasks: a listener failed on task ${task.taskId}: ${error instanceof Error ? error.message : String(error)}`),
@@ -163,12 +189,14 @@ export class RedisTaskStore implements TaskStore {
   }
 }
 
-function parseEnvelope(text: string): Envelope | undefined {
+const TASK_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+function parseNotice(text: string): Notice | undefined {
   try {
     const envelope = JSON.parse(text) as Envelope;
-    if (typeof envelope?.origin !== 'string' || typeof envelope.task?.taskId !== 'string' || typeof envelope.task.status !== 'string')
-      return undefined;
-    return envelope;
+    const taskId = envelope?.task?.taskId;
+    if (typeof envelope?.origin !== 'string' || typeof taskId !== 'string' || !TASK_ID.test(taskId)) return undefined;
+    return { origin: envelope.origin, taskId };
   } catch {
     return undefined;
   }

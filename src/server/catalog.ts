@@ -317,7 +317,7 @@ export class Catalog {
       plainTools: Object.freeze(tools.flatMap((t) => (t.plainListing ? [t.plainListing] : []))),
       resources: Object.freeze([
         ...shown(this.resources.values(), byUri, off.resource).map((r) => r.listing),
-        ...[...this.uiResources.entries()].filter(([uri]) => !off.resource.has(uri)).map(([, u]) => u.listing),
+        ...[...this.uiResources.entries()].filter(([uri, u]) => visible(u.scopes) && !off.resource.has(uri)).map(([, u]) => u.listing),
       ]),
       templates: Object.freeze(shown(this.templates, byUri, off.resource).map((t) => t.listing)),
       prompts: Object.freeze(shown(this.prompts.values(), (p) => p.model.name, off.prompt).map((p) => p.listing)),
@@ -326,7 +326,7 @@ export class Catalog {
 
   /** Every scope some tool, resource or prompt needs, in the order they were declared. */
   get declaredScopes(): readonly string[] {
-    const members = [...this.tools.values(), ...this.resources.values(), ...this.templates, ...this.prompts.values()];
+    const members = [...this.tools.values(), ...this.resources.values(), ...this.templates, ...this.prompts.values(), ...this.uiResources.values()];
     return [...new Set(members.flatMap((m) => m.scopes))];
   }
 
@@ -339,9 +339,12 @@ export class Catalog {
       case 'prompts/get':
         return this.prompts.get(String(params.name))?.scopes ?? [];
       case 'resources/read':
-      case 'resources/subscribe': {
-        const found = this.findResource(String(params.uri));
-        return found?.kind === 'resource' ? found.resource.scopes : [];
+      case 'resources/subscribe':
+        return this.resourceScopes(String(params.uri));
+      case 'subscriptions/listen': {
+        // 2026-07-28's subscription path asks for every resource at once: it needs what each of them needs.
+        const uris = (params.notifications as { resourceSubscriptions?: unknown } | undefined)?.resourceSubscriptions;
+        return Array.isArray(uris) ? [...new Set(uris.flatMap((uri) => this.resourceScopes(String(uri))))] : [];
       }
       case 'completion/complete': {
         const ref = requestParts({ params: params.ref }).params;
@@ -351,6 +354,13 @@ export class Catalog {
       default:
         return [];
     }
+  }
+
+  /** The scopes reading (or following) the resource a URI names needs. */
+  private resourceScopes(uri: string): readonly string[] {
+    const found = this.findResource(uri);
+    if (found?.kind === 'resource') return found.resource.scopes;
+    return found?.kind === 'ui' ? found.ui.scopes : [];
   }
 
   /** Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, if the tool declares any (SEP-2243). */

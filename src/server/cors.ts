@@ -16,8 +16,8 @@ export class Cors {
   private readonly maxAge: string;
 
   constructor(options: CorsOptions) {
-    if (!Array.isArray(options.origins) || options.origins.some((o) => typeof o !== 'string' || o === '*' || o.endsWith('/'))) {
-      throw new TypeError(`cors.origins must list origins such as ['https://app.example.com'] (no '*', no trailing slash).`);
+    if (!Array.isArray(options.origins) || options.origins.some((o) => typeof o !== 'string' || o === '*' || o === 'null' || o.endsWith('/'))) {
+      throw new TypeError(`cors.origins must list origins such as ['https://app.example.com'] (no '*', no 'null', no trailing slash).`);
     }
     this.origins = new Set(options.origins);
     this.maxAge = String(options.maxAgeSeconds ?? 600);

@@ -6,11 +6,11 @@ import { ModernDirect, directModernRequest } from './direct-modern';
 import { EraClassifier } from './era';
 import { headerOf } from './wire';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, type AuthInfo as SdkAuthInfo, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
-import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/node';
 import { Log } from '../log';
 import type { CorsOptions, HttpAuthOptions } from './auth/options';
 import { ResourceServer } from './auth/resource-server';
 import { Cors } from './cors';
+import { checkAllowedHosts, sourceGuard } from './origin';
 import { InMemoryEventStore, type EventStore } from './event-store';
 import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
 import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan, valueNestsDeeperThan } from './json-depth';
@@ -25,8 +25,18 @@ import { webRequestOf, writeWebResponse } from './web';
 
 /** Options of `server.serveHttp()`. */
 export interface ServeHttpOptions {
-  /** Default `127.0.0.1`. On a loopback address, Host and Origin headers are checked (DNS rebinding). */
+  /**
+   * Default `127.0.0.1`. On a loopback address, Host and Origin headers are checked against loopback names (DNS
+   * rebinding). On any address, a request whose `Origin` is not allowed is refused with 403.
+   */
   readonly host?: string;
+  /**
+   * The host names the endpoint answers to (no port), checked against `Host`, and accepted as `Origin` host
+   * names: what the public name is behind a reverse proxy, such as `['mcp.example.com']`. Default: loopback
+   * names on a loopback address, else `Host` is not checked. Given, it replaces the loopback
+   * names: list `'127.0.0.1'` too to keep calling the endpoint directly.
+   */
+  readonly allowedHosts?: readonly string[];
   /** Default `3000`; `0` picks a free port (see the resolved address). */
   readonly port?: number;
   /** Default `/mcp`. */
@@ -185,8 +195,14 @@ export interface HttpHandlerOptions {
   readonly path?: string;
   /** Largest accepted request body in bytes; default 4 MiB. */
   readonly maxRequestBodySize?: number;
-  /** Check Host and Origin against loopback names (DNS-rebinding protection); default true. */
+  /**
+   * Check Host (and accept Origin) against loopback names (DNS-rebinding protection); default true. `Origin` is
+   * checked whatever this says: a request whose origin is not listed in `cors.origins` or `allowedHosts` (or
+   * loopback, when this is true) is refused with 403.
+   */
   readonly validateHost?: boolean;
+  /** The host names the endpoint answers to (no port), checked against `Host` instead of loopback names. */
+  readonly allowedHosts?: readonly string[];
   /** Most 2025-era sessions open at once; an `initialize` beyond it is answered 503. Default 1,000. */
   readonly maxSessions?: number;
   /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
@@ -348,15 +364,10 @@ export function createHttpHandler(
     direct: tuning.direct,
     sseAfterMs: tuning.sseAfterMs,
   });
-  const guarded = options.validateHost ?? true;
-  const validHost = localhostHostValidation();
-  const validOrigin = localhostOriginValidation();
   const cors = options.cors ? new Cors(options.cors) : undefined;
+  /** Host and Origin (origin.ts); writes the 403 itself. */
+  const validSource = sourceGuard({ loopback: options.validateHost ?? true, allowedHosts: checkAllowedHosts(options.allowedHosts), cors });
   const resourceServer = resourceServerOf(options, rules, log);
-
-  /** Host and Origin on loopback (DNS rebinding); an origin CORS allows passes. Writes the 403 itself. */
-  const validSource = (req: IncomingMessage, res: ServerResponse) =>
-    !guarded || (validHost(req, res) && (cors?.allows(req.headers.origin) === true || validOrigin(req, res)));
 
   /** The verified caller, or `undefined` after answering 401 or 403 (the scope challenge). */
   async function authorize(req: IncomingMessage, res: ServerResponse, server: ResourceServer, body: unknown): Promise<SdkAuthInfo | undefined> {
@@ -490,6 +501,7 @@ export async function startHttp(serving: HttpServing, options: ServeHttpOptions 
         eventStore: options.eventStore,
         sseRetryMs: options.sseRetryMs,
         validateHost: LOOPBACK.test(host),
+        allowedHosts: options.allowedHosts,
         auth,
         cors: options.cors,
         legacy: options.legacy,
@@ -501,6 +513,13 @@ export async function startHttp(serving: HttpServing, options: ServeHttpOptions 
   } catch (error) {
     await new Promise<void>((resolve) => http.close(() => resolve()));
     throw error;
+  }
+  if (!LOOPBACK.test(host) && !options.auth) {
+    log.warn(
+      `The MCP endpoint listens on ${host}, beyond loopback, without auth: anyone who reaches ${url} can call every tool. ` +
+        'Give serveHttp({ auth }) unless a proxy in front authenticates callers.',
+      { event: 'http.unauthenticated' },
+    );
   }
   const ready = handler;
   const close = async () => {

@@ -1,8 +1,5 @@
-import { randomBytes } from './node-crypto';
 import {
   InMemoryServerEventBus,
-  createRequestStateCodec,
-  type RequestStateCodec,
   type ServerEventBus,
   type Transport,
 } from '@modelcontextprotocol/server';
@@ -30,6 +27,7 @@ import type { ToolModel } from '../schema/model';
 import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol';
 import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks';
 import { Telemetry, type Network } from './telemetry';
+import { RequestStates, signingKeys } from './signing';
 import type { TelemetryOptions } from './telemetry-options';
 
 /** Server identity sent in `initialize` (and, on 2026-07-28, in every result's `_meta`). */
@@ -57,9 +55,16 @@ export interface McpServerOptions {
    * Key (at least 32 bytes) that signs the `requestState` of multi-round trips (2026-07-28). Default: random
    * per process, which is enough when one process serves every round of a flow. Required when more than one
    * instance serves the same clients: every instance must hold the same secret, or a round that lands on
-   * another instance than the one before is refused.
+   * another instance than the one before is refused. The `requestState` key, the key binding a state to its
+   * method, item and caller, and the page-cursor key are each derived from it (HKDF-SHA256).
    */
   readonly requestStateSecret?: string | Uint8Array;
+  /**
+   * How long a minted `requestState` verifies, in seconds. Within it, a state can be sent again (by the same
+   * caller, for the same method and item) as often as wanted: a tool whose step must happen once keeps its own
+   * record of it. Default 600.
+   */
+  readonly requestStateTtlSeconds?: number;
   /**
    * Most entries per page of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list` and
    * `tasks/list`: one number for all, or per list. A list without a size is sent on one page.
@@ -109,36 +114,6 @@ interface Served {
   close(): Promise<void>;
   /** Graceful stop: refuse new work, finish calls in progress up to the deadline, then close. */
   shutdown?(deadlineMs: number): Promise<void>;
-}
-
-const MIN_SECRET_BYTES = 32;
-
-/**
- * The key that signs `requestState` (and page cursors), as bytes; a secret too short to sign with is refused
- * at start-up, not at the first round. Without a secret, a random key is made when first needed.
- */
-function requestStateKey(secret: string | Uint8Array | undefined): () => Uint8Array {
-  if (secret === undefined) {
-    let random: Uint8Array | undefined;
-    return () => (random ??= randomBytes(MIN_SECRET_BYTES));
-  }
-  const bytes = typeof secret === 'string' ? Buffer.byteLength(secret, 'utf8') : secret instanceof Uint8Array ? secret.byteLength : -1;
-  if (bytes < MIN_SECRET_BYTES) {
-    throw new RangeError(
-      `requestStateSecret must be a string or Uint8Array of at least ${MIN_SECRET_BYTES} bytes` +
-        (bytes >= 0 ? ` (this one has ${bytes})` : '') +
-        '; every instance behind one load balancer needs the same one, for example 64 hex characters from `openssl rand -hex 32`.',
-    );
-  }
-  const key = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : Uint8Array.from(secret);
-  return () => key;
-}
-
-/** The SDK's `requestState` codec, made on first use: it needs Web Crypto, which many servers never use. */
-function lazyCodec(key: () => Uint8Array): RequestStateCodec {
-  let codec: RequestStateCodec | undefined;
-  const made = () => (codec ??= createRequestStateCodec({ key: key() }));
-  return { mint: (payload, ctx) => made().mint(payload, ctx), verify: (state, ctx) => made().verify(state, ctx) };
 }
 
 const HTTP: Network = { transport: 'tcp', protocol: 'http' };
@@ -201,7 +176,7 @@ export class McpServer {
   private readonly catalog: Catalog;
   private readonly log: Log;
   private readonly telemetry: Telemetry | undefined;
-  private readonly codec: RequestStateCodec;
+  private readonly states: RequestStates;
   private readonly pager: Pager;
   private readonly bus: ServerEventBus;
   private readonly tasks: TaskRunner;
@@ -222,11 +197,11 @@ export class McpServer {
     this.telemetry = Telemetry.of(options.telemetry, this.info.version, this.log);
     checkPageSizes(options.pageSize);
     this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, log: this.log });
-    const key = requestStateKey(options.requestStateSecret);
-    this.codec = lazyCodec(key);
-    this.pager = new Pager(key, options.pageSize);
+    const keys = signingKeys(options.requestStateSecret);
+    this.states = new RequestStates(keys, options.requestStateTtlSeconds);
+    this.pager = new Pager(keys.cursor, options.pageSize);
     this.bus = options.eventBus ?? new InMemoryServerEventBus();
-    this.tasks = new TaskRunner(options.taskStore ?? new InMemoryTaskStore(), options.tasks);
+    this.tasks = new TaskRunner(options.taskStore ?? new InMemoryTaskStore(), options.tasks, this.log);
     this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 
@@ -281,6 +256,7 @@ export class McpServer {
   /**
    * Registers an MCP Apps view, served as `text/html;profile=mcp-app` with the `_meta.ui` its options declare
    * (`csp`, `permissions`, `domain`, `prefersBorder`); its HTML comes from `html`, a `file` or a `read` function.
+   * `scopes`: what a caller's token must grant to list and read it (default none).
    * Register a view before the class whose tools name it with `@Tool({ uiResource })` (else OMCG0015).
    * @example server.addUiResource('ui://weather/view', { file: join(__dirname, 'view.html'), title: 'Weather', prefersBorder: true });
    */
@@ -483,7 +459,7 @@ export class McpServer {
     const server = createProtocolServer(this.catalog, {
       info: this.info,
       instructions: this.options.instructions,
-      codec: this.codec,
+      states: this.states,
       pager: this.pager,
       log: this.log,
       tasks: this.tasks,

@@ -29,3 +29,7 @@ export function createHmac(algorithm: string, key: BinaryLike | KeyObject): Hmac
 export function timingSafeEqual(a: NodeJS.ArrayBufferView, b: NodeJS.ArrayBufferView): boolean {
   return nodeCrypto().timingSafeEqual(a, b);
 }
+
+export function hkdfSync(digest: string, ikm: Uint8Array, salt: string, info: string, length: number): Uint8Array {
+  return new Uint8Array(nodeCrypto().hkdfSync(digest, ikm, salt, info, length));
+}

@@ -13,7 +13,6 @@ import {
   type JSONRPCRequest,
   type RequestTypeMap,
   type Result,
-  type RequestStateCodec,
   type ServerCapabilities,
   type ServerContext,
   type Transport,
@@ -22,7 +21,8 @@ import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from
 import { promptResult, resourceResult } from '../invoke/contents';
 import type { Log } from '../log';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
-import { verifiedCallerOf } from './auth/caller';
+import { callerKeyOf, verifiedCallerOf } from './auth/caller';
+import type { RequestStates, StateBinding } from './signing';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from './catalog';
 import { negotiatesApps, uiReadResult } from './ui-resource';
 import type { ListName, Pager } from './pages';
@@ -47,7 +47,7 @@ export interface ProtocolSettings {
   /** The cache hint of entries that declare none, and of `server/discover` (2026-07-28). */
   readonly cache: CacheHint;
   readonly instructions?: string;
-  readonly codec: RequestStateCodec;
+  readonly states: RequestStates;
   readonly pager: Pager;
   readonly log: Log;
   readonly tasks: TaskRunner;
@@ -99,8 +99,16 @@ function negotiatedApps(capabilities: Capabilities): boolean {
   return negotiatesApps(extensionsOf(capabilities)?.[APPS_EXTENSION]);
 }
 
-/** The `RequestContext` of one request, from the SDK's handler context. */
-export function contextInitOf(server: Server, ctx: ServerContext): RequestContextInit {
+/** What a `requestState` of this request is bound to: its method, `item` (tool, prompt, resource URI) and caller. */
+function bindingOf(ctx: ServerContext, item: string): StateBinding {
+  return { method: ctx.mcpReq.method, item, caller: verifiedCallerOf(ctx.http?.authInfo) };
+}
+
+/**
+ * The `RequestContext` of one request for `item` (the tool or prompt name, the resource URI), from the SDK's
+ * handler context; a `requestState` minted for another method, item or caller is refused here (-32602).
+ */
+export function contextInitOf(server: Server, ctx: ServerContext, states: RequestStates, item: string): RequestContextInit {
   const caller = callerOf(server, ctx);
   const meta = ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined;
   const token = meta?.progressToken as string | number | undefined;
@@ -130,7 +138,7 @@ export function contextInitOf(server: Server, ctx: ServerContext): RequestContex
       ? 'protocol revision 2026-07-28 has no server-to-client requests; use ctx.requireInput().'
       : 'the client did not declare the capability.',
     inputResponses: ctx.mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined,
-    requestState: ctx.mcpReq.requestState(),
+    requestState: states.open(ctx.mcpReq.requestState(), bindingOf(ctx, item)),
     auth: verifiedCallerOf(ctx.http?.authInfo),
   };
 }
@@ -140,10 +148,10 @@ function listingsOf(catalog: Catalog, ctx: ServerContext) {
   return catalog.listingsFor(ctx.http?.authInfo?.scopes);
 }
 
-async function inputRequiredOf(signal: InputRequired, codec: RequestStateCodec): Promise<InputRequiredResult> {
+async function inputRequiredOf(signal: InputRequired, states: RequestStates, binding: StateBinding): Promise<InputRequiredResult> {
   return inputRequired({
     inputRequests: signal.inputRequests as never,
-    requestState: signal.requestState === undefined ? undefined : await codec.mint(signal.requestState),
+    requestState: signal.requestState === undefined ? undefined : await states.mint(signal.requestState, binding),
   });
 }
 
@@ -157,11 +165,11 @@ function protocolErrorOf(error: unknown, log: Log, ctx: ServerContext): Error {
 }
 
 /** Runs a handler body, answering `requireInput` with an input-required result and errors as JSON-RPC errors. */
-async function answer<T>(settings: ProtocolSettings, ctx: ServerContext, run: () => Promise<T>): Promise<T | InputRequiredResult> {
+async function answer<T>(settings: ProtocolSettings, ctx: ServerContext, item: string, run: () => Promise<T>): Promise<T | InputRequiredResult> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof InputRequired) return inputRequiredOf(error, settings.codec);
+    if (error instanceof InputRequired) return inputRequiredOf(error, settings.states, bindingOf(ctx, item));
     if (error instanceof ProtocolError) throw error;
     throw protocolErrorOf(error, settings.log, ctx);
   }
@@ -414,25 +422,25 @@ function listed<T extends object>(server: Server, ctx: ServerContext, catalog: C
  * What the task methods need of a request. A 2025-era task belongs to its HTTP session, else its connection; a
  * 2026-07-28 task (no session there) to its verified caller, else to anyone who holds its unguessable id.
  */
-function taskRequestsOf(server: CatalogServer): TaskRequests {
+function taskRequestsOf(server: CatalogServer, states: RequestStates): TaskRequests {
   return {
     modern: (ctx) => callerOf(server, ctx).modern,
     declared: (ctx) => extensionsOf(callerOf(server, ctx).clientCapabilities)?.[TASKS_EXTENSION] !== undefined,
     ownerOf: (ctx) => {
       if (!callerOf(server, ctx).modern) return ctx.sessionId ?? server.connectionId;
       const auth = verifiedCallerOf(ctx.http?.authInfo);
-      return auth ? `caller:${auth.clientId}:${auth.subject ?? ''}` : 'anyone';
+      return auth ? callerKeyOf(auth) : 'anyone';
     },
-    contextOf: (ctx) => contextInitOf(server, ctx),
+    contextOf: (ctx, item) => contextInitOf(server, ctx, states, item),
   };
 }
 
 /** Starts a task for a `tools/call` when the tool and the request call for one (throws it as {@link TaskCreated}). */
-async function startTaskOf(server: CatalogServer, tool: RegisteredTool, params: unknown, ctx: ServerContext, runner: TaskRunner): Promise<void> {
-  const requests = taskRequestsOf(server);
-  const created = await callAsTask(tool, params as Readonly<Record<string, unknown>>, ctx, runner, requests);
+async function startTaskOf(server: CatalogServer, tool: RegisteredTool, params: unknown, ctx: ServerContext, settings: ProtocolSettings): Promise<void> {
+  const requests = taskRequestsOf(server, settings.states);
+  const created = await callAsTask(tool, params as Readonly<Record<string, unknown>>, ctx, settings.tasks, requests);
   if (!created) return;
-  if (!requests.modern(ctx)) server.followTasks(runner, requests.ownerOf(ctx));
+  if (!requests.modern(ctx)) server.followTasks(settings.tasks, requests.ownerOf(ctx));
   throw new TaskCreated(created);
 }
 
@@ -450,10 +458,10 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
     if (!tool || (!tool.plainListing && !negotiatedApps(callerOf(server, ctx).clientCapabilities))) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
     }
-    if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings.tasks);
+    if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings);
     // Tool calls answer errors as results; only `requireInput` rejects.
-    return tool.call(req.params.arguments, contextInitOf(server, ctx)).catch((error: unknown) => {
-      if (error instanceof InputRequired) return inputRequiredOf(error, settings.codec);
+    return tool.call(req.params.arguments, contextInitOf(server, ctx, settings.states, tool.model.name)).catch((error: unknown) => {
+      if (error instanceof InputRequired) return inputRequiredOf(error, settings.states, bindingOf(ctx, tool.model.name));
       throw protocolErrorOf(error, settings.log, ctx);
     }) as never;
   });
@@ -480,13 +488,13 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
   );
   server.handleHot('resources/read', (req, ctx) => {
     const uri = req.params.uri;
-    return answer(settings, ctx, async () => {
+    return answer(settings, ctx, uri, async () => {
       const found = catalog.findResource(uri);
       if (!found) throw new ResourceNotFoundError(uri);
       const modern = callerOf(server, ctx).modern;
       if (found.kind === 'ui') return withCacheFields(await uiReadResult(uri, found.ui), settings.cache, modern);
       const { resource, variables } = found;
-      const result = resourceResult(await resource.call(variables, contextInitOf(server, ctx)), uri, resource.model.mimeType);
+      const result = resourceResult(await resource.call(variables, contextInitOf(server, ctx, settings.states, uri)), uri, resource.model.mimeType);
       return withCacheFields(result, resource.model.cache ?? settings.cache, modern);
     }) as never;
   });
@@ -505,8 +513,8 @@ function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings
   server.handleHot('prompts/get', (req, ctx) => {
     const prompt = catalog.prompt(req.params.name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
-    return answer(settings, ctx, async () =>
-      promptResult(await prompt.call(stringArguments(req.params.arguments), contextInitOf(server, ctx)), prompt.model.description),
+    return answer(settings, ctx, prompt.model.name, async () =>
+      promptResult(await prompt.call(stringArguments(req.params.arguments), contextInitOf(server, ctx, settings.states, prompt.model.name)), prompt.model.description),
     ) as never;
   });
 }
@@ -525,7 +533,7 @@ function resolvedArguments(context: unknown): Readonly<Record<string, string>> {
 /** `completion/complete` for prompt arguments and resource-template variables. */
 function installCompletionHandler(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
   server.setRequestHandler('completion/complete', (req, ctx) =>
-    answer(settings, ctx, async () => {
+    answer(settings, ctx, '', async () => {
       const ref = req.params.ref as { type: string; name?: string; uri?: string };
       const values = await catalog.complete({
         ref,
@@ -544,17 +552,17 @@ function installCompletionHandler(server: Server, catalog: Catalog, settings: Pr
 
 /** Builds one SDK `Server` serving the catalog. */
 export function createProtocolServer(catalog: Catalog, settings: ProtocolSettings): CatalogServer {
-  const { codec } = settings;
+  const { states } = settings;
   // The SDK's type of the info has mutable arrays; ours is frozen data it only reads.
   const server = new CatalogServer(settings.info as ConstructorParameters<typeof Server>[0], {
     capabilities: capabilitiesOf(catalog),
     instructions: settings.instructions,
-    requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
+    requestState: { verify: (state, ctx) => states.verify(state, ctx) },
     cacheHints: { 'server/discover': { ttlMs: settings.cache.ttlMs, cacheScope: settings.cache.scope } },
   });
   server.onerror = settings.log.transportFailure;
   installToolHandlers(server, catalog, settings);
-  if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, catalog, taskRequestsOf(server));
+  if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, catalog, taskRequestsOf(server, settings.states));
   if (catalog.hasResources) installResourceHandlers(server, catalog, settings);
   if (catalog.hasPrompts) installPromptHandlers(server, catalog, settings);
   if (catalog.hasResources || catalog.hasPrompts) installCompletionHandler(server, catalog, settings);

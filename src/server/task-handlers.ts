@@ -34,8 +34,8 @@ export interface TaskRequests {
   declared(ctx: ServerContext): boolean;
   /** Who the request's tasks belong to. */
   ownerOf(ctx: ServerContext): string;
-  /** The tool's context of the request. */
-  contextOf(ctx: ServerContext): RequestContextInit;
+  /** The context of the request for the tool named `item`. */
+  contextOf(ctx: ServerContext, item: string): RequestContextInit;
 }
 
 /** Thrown out of the `tools/call` handler with the task it created, past the SDK's `CallToolResult` check. */
@@ -111,10 +111,10 @@ export async function callAsTask(tool: RegisteredTool, params: Readonly<Record<s
     if (support === 'optional') return undefined;
     throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `The tool '${tool.model.name}' runs only as a task: call it with params.task.`);
   }
-  const init = requests.contextOf(ctx);
+  const init = requests.contextOf(ctx, tool.model.name);
   // Input asked for before the task starts goes by multi-round trip on tools/call; the round that brings the answers starts it.
   if (modern && tool.model.taskAfterInput && init.inputResponses === undefined) return undefined;
-  const caller = callerOf(init);
+  const caller = runner.callerToKeep(callerOf(init));
   const call = { name: tool.model.name, arguments: params.arguments };
   // 2025-11-25 clients ask for a ttl (`params.task`); a 2026-07-28 client's legacy `task` param is ignored.
   const ttl = modern ? undefined : (params.task as { ttl?: unknown }).ttl;

@@ -1,7 +1,9 @@
 import { randomUUID } from './node-crypto';
 import { MODERN_REVISION } from './revisions';
 import type { TaskStatus } from '@modelcontextprotocol/server';
-import { InputRequired, type InputRequest, type RequestContextInit } from '../request-context';
+import { TaskQuota, type TaskLimits } from './task-quota';
+import { InputRequired, type AuthInfo, type InputRequest, type RequestContextInit } from '../request-context';
+import type { Log } from '../log';
 
 /**
  * Long-running tool calls as tasks: a `tools/call` answers at once with a task, the tool runs on, and the client
@@ -78,6 +80,15 @@ export type TaskUpdate = Pick<TaskRecord, 'status'> &
   Partial<Pick<TaskRecord, 'statusMessage' | 'result' | 'error' | 'inputRequests' | 'inputResponses' | 'requestState'>>;
 
 /**
+ * A change worked out from the task as stored at that moment (read, change and write as one step), or
+ * `undefined` to leave it as it is. A store may call it more than once (when another process changed the task
+ * between its read and its write); only the change of its last call is applied.
+ * @example
+ * await store.update(taskId, (task) => (task.status === 'input_required' ? { status: 'working' } : undefined));
+ */
+export type TaskChange = TaskUpdate | ((task: TaskRecord) => TaskUpdate | undefined);
+
+/**
  * Where tasks are kept (`McpServerOptions.taskStore`). The default is an {@link InMemoryTaskStore}; implement this
  * over a shared store (Redis, a database) so every process of a deployment answers for every task. Records are
  * plain JSON. A task past its `ttl` (counted from `createdAt`) must no longer be returned, and a task in a final
@@ -95,9 +106,11 @@ export interface TaskStore {
   get(taskId: string): Promise<TaskRecord | undefined>;
   /**
    * Applies a change and stamps `lastUpdatedAt`, unless the task is unknown, expired or already in a final
-   * status; resolves with the task as stored afterwards (`undefined` when unknown or expired).
+   * status; resolves with the task as stored afterwards (`undefined` when unknown or expired). A change given as
+   * a function is worked out from the task as stored and written atomically with respect to other updates: two
+   * concurrent updates never both act on the same state.
    */
-  update(taskId: string, change: TaskUpdate): Promise<TaskRecord | undefined>;
+  update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
   /** The owner's live tasks, oldest first. */
   list(owner: string): Promise<readonly TaskRecord[]>;
   /**
@@ -137,16 +150,16 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    const task = this.tasks.get(taskId);
-    if (task === undefined || !this.expired(task, this.now())) return task;
-    this.tasks.delete(taskId);
-    return undefined;
+    return this.current(taskId);
   }
 
-  async update(taskId: string, change: TaskUpdate): Promise<TaskRecord | undefined> {
-    const task = await this.get(taskId);
+  async update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
+    // Read, work out and write with no await in between: nothing else runs in the middle.
+    const task = this.current(taskId);
     if (!task || isFinal(task)) return task;
-    const updated: TaskRecord = { ...task, ...change, lastUpdatedAt: new Date(this.now()).toISOString() };
+    const worked = typeof change === 'function' ? change(task) : change;
+    if (worked === undefined) return task;
+    const updated: TaskRecord = { ...task, ...worked, lastUpdatedAt: new Date(this.now()).toISOString() };
     this.tasks.set(taskId, updated);
     this.emit(updated);
     return updated;
@@ -160,6 +173,13 @@ export class InMemoryTaskStore implements TaskStore {
   watch(listener: (task: TaskRecord) => void): () => void {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
+  }
+
+  private current(taskId: string): TaskRecord | undefined {
+    const task = this.tasks.get(taskId);
+    if (task === undefined || !this.expired(task, this.now())) return task;
+    this.tasks.delete(taskId);
+    return undefined;
   }
 
   private emit(task: TaskRecord): void {
@@ -192,6 +212,29 @@ export interface TaskOptions {
   readonly maxTtlMs?: number;
   /** The polling interval suggested to clients, in milliseconds; default 500. */
   readonly pollIntervalMs?: number;
+  /**
+   * What one caller (a 2025-era session, a 2026-07-28 verified caller, or all anonymous 2026-07-28 callers
+   * together) may keep and run in this process. Default `{ tasks: 100, storedBytes: 16 MiB, running: 10 }`.
+   */
+  readonly perCaller?: TaskLimits;
+  /** What all callers together may keep and run in this process. Default `{ tasks: 10_000, storedBytes: 256 MiB, running: 100 }`. */
+  readonly total?: TaskLimits;
+  /**
+   * Keep every claim of the caller's token with its tasks (their tools then read them in `ctx.auth.claims`).
+   * Default `false`: a task keeps the caller's subject, client, scopes and expiry, and of its claims only
+   * `iss`, `sub` and `client_id`, so a shared store holds no more of the token than that.
+   */
+  readonly keepClaims?: boolean;
+}
+
+/** The claims a task keeps of its caller's token unless `keepClaims`. */
+const KEPT_CLAIMS = ['iss', 'sub', 'client_id'];
+
+/** The caller's `auth` as a task keeps it. */
+function authToKeep(auth: AuthInfo | undefined, keepClaims: boolean): AuthInfo | undefined {
+  if (auth === undefined || keepClaims) return auth;
+  const claims = Object.fromEntries(KEPT_CLAIMS.filter((k) => auth.claims[k] !== undefined).map((k) => [k, auth.claims[k]]));
+  return { subject: auth.subject, clientId: auth.clientId, scopes: auth.scopes, expiresAt: auth.expiresAt, claims };
 }
 
 /** One run of a task's tool: its signal, and the client's answers and the tool's state when it asked for input. */
@@ -232,14 +275,29 @@ export class TaskRunner {
   private unwatch: (() => void) | undefined;
   readonly maxTtlMs: number;
   readonly pollIntervalMs: number;
+  private readonly quota: TaskQuota;
+  private readonly keepClaims: boolean;
 
   constructor(
     readonly store: TaskStore,
     options: TaskOptions = {},
+    private readonly log?: Log,
   ) {
     this.maxTtlMs = options.maxTtlMs ?? 3_600_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.quota = new TaskQuota(options.perCaller, options.total);
+    this.keepClaims = options.keepClaims === true;
     this.follow();
+  }
+
+  /** The caller as a task keeps it: its token's claims trimmed unless `keepClaims`. */
+  callerToKeep(caller: TaskCaller): TaskCaller {
+    return caller.auth === undefined ? caller : { ...caller, auth: authToKeep(caller.auth, this.keepClaims) };
+  }
+
+  /** What `owner` (or everybody) keeps and runs as tasks in this process now. */
+  usage(owner?: string): Readonly<{ tasks: number; storedBytes: number; running: number }> {
+    return this.quota.usage(owner);
   }
 
   /** Listens to the store (again, after `closeAll`). */
@@ -253,7 +311,10 @@ export class TaskRunner {
     return () => void this.watchers.delete(listener);
   }
 
-  /** Creates a task and starts the work; resolves with the task once it is stored. */
+  /**
+   * Creates a task and starts the work; resolves with the task once it is stored. Throws a JSON-RPC error (-32000)
+   * when the owner, or everybody, already keeps or runs as much as the limits allow.
+   */
   async start(task: NewTask, work: TaskWork, first: Omit<TaskRun, 'signal'> = {}): Promise<TaskRecord> {
     this.follow();
     const now = new Date().toISOString();
@@ -267,9 +328,22 @@ export class TaskRunner {
       pollInterval: this.pollIntervalMs,
       owner: task.owner,
       call: task.call,
-      caller: task.caller,
+      caller: this.callerToKeep(task.caller),
     };
-    await this.store.create(record);
+    const bytes = Buffer.byteLength(JSON.stringify(record));
+    try {
+      this.quota.admit(task.owner, bytes);
+    } catch (refusal) {
+      this.log?.warn(`A task of '${task.call.name}' was refused: ${(refusal as Error).message}`, { event: 'task.refused', tool: task.call.name });
+      throw refusal;
+    }
+    this.quota.add(record.taskId, task.owner, bytes, Date.now() + (record.ttl ?? this.maxTtlMs));
+    try {
+      await this.store.create(record);
+    } catch (error) {
+      this.quota.remove(record.taskId);
+      throw error;
+    }
     this.run(record, work, first);
     return record;
   }
@@ -297,19 +371,27 @@ export class TaskRunner {
   async answer(owner: string, taskId: string, responses: Readonly<Record<string, unknown>>, workOf: (task: TaskRecord) => TaskWork | undefined): Promise<TaskRecord | undefined> {
     const task = await this.find(owner, taskId);
     if (!task || task.status !== 'input_required' || !task.inputRequests) return task;
-    const pending = { ...task.inputRequests };
-    const answered = { ...task.inputResponses };
-    for (const key of Object.keys(responses)) {
-      if (!Object.prototype.hasOwnProperty.call(pending, key)) continue;
-      answered[key] = responses[key];
-      delete pending[key];
-    }
-    if (Object.keys(pending).length > 0) return this.store.update(taskId, { status: 'input_required', inputRequests: pending, inputResponses: answered });
     const work = workOf(task);
-    if (!work) return this.store.update(taskId, { status: 'failed', ...failure(-32602, `The tool '${task.call.name}' is no longer served.`) });
-    const resumed = await this.store.update(taskId, { status: 'working', inputRequests: undefined, inputResponses: undefined, requestState: undefined });
-    if (resumed?.status === 'working') this.run(resumed, work, { inputResponses: answered, requestState: task.requestState });
-    return resumed;
+    // Worked out from the task as stored, atomically: of two concurrent updates that both complete the
+    // answers, only the one that finds the task still waiting resumes it, so the final round runs once.
+    let resume: Omit<TaskRun, 'signal'> | undefined;
+    let worked = false;
+    const updated = await this.store.update(taskId, (current) => {
+      worked = true;
+      resume = undefined;
+      if (current.owner !== owner || current.status !== 'input_required' || !current.inputRequests) return undefined;
+      const { pending, answered } = withAnswers(current, responses);
+      if (Object.keys(pending).length > 0) return { status: 'input_required', inputRequests: pending, inputResponses: answered };
+      if (!work) return { status: 'failed', ...failure(-32602, `The tool '${current.call.name}' is no longer served.`) };
+      resume = { inputResponses: answered, requestState: current.requestState };
+      return { status: 'working', inputRequests: undefined, inputResponses: undefined, requestState: undefined };
+    });
+    if (resume && work && updated?.status === 'working') this.run(updated, work, resume);
+    else if (!worked && updated && !isFinal(updated)) {
+      // A store written for an older TaskStore, whose update() takes only a plain change: the answers were lost.
+      this.log?.error(`The task store's update() did not work out the change of task ${taskId} from the stored task: a change may be a function (TaskChange); the client's answers were not applied.`, { event: 'task.failed' });
+    }
+    return updated;
   }
 
   /** The owner's task once it ended (waits while it runs); `undefined` when unknown or expired. */
@@ -338,7 +420,10 @@ export class TaskRunner {
   async closeAll(): Promise<void> {
     const ids = [...this.running.keys()];
     await Promise.all(ids.map((id) => this.store.update(id, { status: 'cancelled', statusMessage: 'The server closed.' })));
-    for (const id of ids) this.running.get(id)?.abort(new Error('The server closed.'));
+    for (const id of ids) {
+      this.running.get(id)?.abort(new Error('The server closed.'));
+      this.quota.stopped(id);
+    }
     this.running.clear();
     this.unwatch?.();
     this.unwatch = undefined;
@@ -348,6 +433,7 @@ export class TaskRunner {
   private run(task: TaskRecord, work: TaskWork, input: Omit<TaskRun, 'signal'>): void {
     const controller = new AbortController();
     this.running.set(task.taskId, controller);
+    this.quota.started(task.taskId);
     void this.settle(task, work, { ...input, signal: controller.signal });
   }
 
@@ -359,6 +445,8 @@ export class TaskRunner {
       change = error instanceof InputRequired ? parked(task, error) : { status: 'failed', ...failure(-32603, 'The task failed.') };
     }
     this.running.delete(task.taskId);
+    this.quota.stopped(task.taskId);
+    this.quota.grew(task.taskId, Buffer.byteLength(JSON.stringify(change)));
     // A cancelled task stays cancelled: the store refuses changes after a final status.
     if (!run.signal.aborted) await this.store.update(task.taskId, change);
   }
@@ -367,6 +455,7 @@ export class TaskRunner {
     if (isFinal(task)) {
       this.running.get(task.taskId)?.abort(new Error('The task was cancelled.'));
       this.running.delete(task.taskId);
+      this.quota.stopped(task.taskId);
     }
     for (const listener of this.watchers) listener(task);
     this.wake(task.taskId);
@@ -376,6 +465,18 @@ export class TaskRunner {
     for (const done of this.waiters.get(taskId) ?? []) done();
     this.waiters.delete(taskId);
   }
+}
+
+/** The requests still pending and the answers so far once `responses` are taken; answers to keys not asked for are ignored. */
+function withAnswers(task: TaskRecord, responses: Readonly<Record<string, unknown>>) {
+  const pending = { ...task.inputRequests };
+  const answered = { ...task.inputResponses };
+  for (const key of Object.keys(responses)) {
+    if (!Object.prototype.hasOwnProperty.call(pending, key)) continue;
+    answered[key] = responses[key];
+    delete pending[key];
+  }
+  return { pending, answered };
 }
 
 function failure(code: number, message: string, data?: unknown): Pick<TaskRecord, 'statusMessage' | 'error'> {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { checkScopes } from '../decorators/member';
 import type { ResourceListing } from './resource-listing';
 
 /**
@@ -54,6 +55,8 @@ export interface UiResourceOptions {
   readonly domain?: string;
   /** Whether the view wants the host to draw a border and background around it; hosts decide when unset. */
   readonly prefersBorder?: boolean;
+  /** What a caller's token must grant to list and read the view (default none). */
+  readonly scopes?: readonly string[];
 }
 
 /** The `_meta.ui` of a view, as sent. */
@@ -70,6 +73,8 @@ export interface UiResource {
   /** `_meta` of the read content, when the view declares `_meta.ui`. */
   readonly meta?: { readonly ui: UiResourceMeta };
   readonly html: () => Promise<string>;
+  /** What a caller's token must grant to list and read it. */
+  readonly scopes: readonly string[];
 }
 
 const CSP_KEYS: readonly (keyof UiResourceCsp)[] = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'];
@@ -85,6 +90,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'permissions',
   'domain',
   'prefersBorder',
+  'scopes',
 ]);
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
@@ -182,6 +188,7 @@ export function uiResourceOf(uri: unknown, options: unknown): UiResource {
   const problems = isRecord(options) ? problemsOf(options) : ['the options must be an object such as { html } or { file }'];
   if (problems.length > 0) throw new TypeError(`server.addUiResource('${uri.slice(0, 128)}'): ${problems.join('; ')}.`);
   const view = options as UiResourceOptions;
+  const scopes = checkScopes(`server.addUiResource('${uri.slice(0, 128)}')`, view.scopes) ?? [];
   const meta = metaOf(view);
   const listing: Record<string, unknown> = { uri, name: view.name ?? uri.slice('ui://'.length) };
   if (view.title !== undefined) listing.title = view.title;
@@ -192,6 +199,7 @@ export function uiResourceOf(uri: unknown, options: unknown): UiResource {
     listing: Object.freeze(listing) as unknown as ResourceListing,
     meta: meta && Object.freeze({ ui: meta }),
     html: readerOf(uri, view),
+    scopes,
   };
 }
 

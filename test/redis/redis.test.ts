@@ -1,6 +1,8 @@
 import Redis from 'ioredis';
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import type { TaskRecord } from '../../src';
+import { InputRequired } from '../../src/request-context';
+import { TaskRunner, type TaskWork } from '../../src/server/tasks';
 import { connectRedis, RedisEventBus, RedisEventStore, RedisTaskStore, RedisUnavailableError, type RedisStores } from '../../src/redis';
 import { freePort, startRedis, type Redis as RedisServer } from '../e2e/support/cluster';
 
@@ -74,6 +76,17 @@ describe('RedisEventBus', () => {
     other.eventBus.publish({ kind: 'resources_list_changed' });
     await until(() => heard.length === 1, 'the marker');
     expect([heard, own]).toEqual([[{ kind: 'resources_list_changed' }], [{ kind: 'prompts_list_changed' }]]);
+  });
+
+  it('passes on only the fields of an event it checked', async () => {
+    const a = await instance('bus3:');
+    const heard: ServerEvent[] = [];
+    a.eventBus.subscribe((e) => heard.push(e));
+    const raw = client();
+    await raw.connect();
+    await raw.publish('bus3:events', JSON.stringify({ origin: 'other', event: { kind: 'resource_updated', uri: 'notes://1', injected: { html: '<script>' } } }));
+    await until(() => heard.length > 0, 'the event');
+    expect(JSON.stringify(heard)).toBe('[{"kind":"resource_updated","uri":"notes://1"}]');
   });
 
   it('ignores, with a warning, a message on its channel that is not an event', async () => {
@@ -221,6 +234,41 @@ describe('RedisTaskStore', () => {
     expect(await raw.zrange('tasks-b:tasks-of:carol', 0, -1)).toEqual(['forever']);
   });
 
+  it("prunes expired entries from an owner's index on every create, so an owner that never lists keeps no more", async () => {
+    const stores_ = await instance('tasks-d:');
+    const raw = client();
+    await raw.connect();
+    // An entry older than the longest ttl (24 hours) is of an expired task; it used to stay until a list().
+    await raw.zadd('tasks-d:tasks-of:erin', Date.now() - 25 * 60 * 60_000, 'long-gone');
+    await stores_.taskStore.create(task('fresh', 'erin', 60_000));
+    expect(await raw.zrange('tasks-d:tasks-of:erin', 0, -1)).toEqual(['fresh']);
+  });
+
+  it('runs the final round of a task once when two instances take the answers that complete it at the same time', async () => {
+    const [a, b] = [await instance('tasks-e:'), await instance('tasks-e:')];
+    let finalRounds = 0;
+    const work: TaskWork = async (run) => {
+      if (run.inputResponses === undefined) {
+        throw new InputRequired({ ok: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } } });
+      }
+      finalRounds++;
+      return { content: [] };
+    };
+    const [onA, onB] = [new TaskRunner(a.taskStore), new TaskRunner(b.taskStore)];
+    const caller = { protocolVersion: '2026-07-28', clientCapabilities: { elicitation: {} } };
+    const created = await onA.start({ owner: 'frank', call: { name: 'confirm' }, caller }, work);
+    const statusOf = async () => (await b.taskStore.get(created.taskId))?.status;
+    for (let i = 0; i < 200 && (await statusOf()) !== 'input_required'; i++) await new Promise((r) => setTimeout(r, 10));
+    const ok = { ok: { action: 'accept' } };
+    await Promise.all([onA.answer('frank', created.taskId, ok, () => work), onB.answer('frank', created.taskId, ok, () => work)]);
+    // Each run that starts counts at once (nothing is awaited before), so both answers having resolved, the count is final.
+    expect(finalRounds).toBe(1);
+    for (let i = 0; i < 200 && (await statusOf()) !== 'completed'; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await statusOf()).toBe('completed');
+    await onA.closeAll();
+    await onB.closeAll();
+  });
+
   it('ignores, with a warning, a message on its channel that is not a task', async () => {
     const { lines, logger } = recorder();
     const subscriber = client();
@@ -235,6 +283,19 @@ describe('RedisTaskStore', () => {
     expect(lines).toEqual(['warn: tasks: ignored a message on tasks-c:tasks that is not a task of this library.']);
     expect(heard).toEqual([]);
     await store.stop();
+  });
+
+  it("delivers the stored task, not a message's copy: a forged cancellation reaches no listener as cancelled", async () => {
+    const store = await instance('tasks-f:');
+    await store.taskStore.create(task('real', 'gina', 60_000));
+    const heard: string[] = [];
+    store.taskStore.watch((t) => void heard.push(`${t.taskId} ${t.status}`));
+    const raw = client();
+    await raw.connect();
+    await raw.publish('tasks-f:tasks', JSON.stringify({ origin: 'forger', task: { ...task('real', 'gina', 60_000), status: 'cancelled' } }));
+    await until(() => heard.length > 0, 'the re-read task');
+    expect(heard).toEqual(['real working']);
+    expect((await store.taskStore.get('real'))?.status).toBe('working');
   });
 
   it('refuses a maxTtlMs that is not a positive whole number', () => {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { InMemoryTransport } from '@modelcontextprotocol/client';
-import { createRequestStateCodec } from '@modelcontextprotocol/server';
+import { RequestStates, signingKeys } from '../../src/server/signing';
 import { Field, Int32, Param, Prompt, Resource, RequestContext, Tool } from '../../src';
 import { Catalog } from '../../src/server/catalog';
 import { createProtocolServer, type CatalogServer } from '../../src/server/protocol';
@@ -94,8 +94,8 @@ class Peer {
   ) {}
 
   static async open(catalog: Catalog, hot: boolean): Promise<Peer> {
-    const key = new Uint8Array(32).fill(7);
-    const server = createProtocolServer(catalog, { info: { name: 's', version: '1' }, codec: createRequestStateCodec({ key }), pager: new Pager(key, undefined), log: Log.silent, cache: { ttlMs: 0, scope: 'private' }, tasks: new TaskRunner(new InMemoryTaskStore()) });
+    const keys = signingKeys(new Uint8Array(32).fill(7));
+    const server = createProtocolServer(catalog, { info: { name: 's', version: '1' }, states: new RequestStates(keys), pager: new Pager(keys.cursor, undefined), log: Log.silent, cache: { ttlMs: 0, scope: 'private' }, tasks: new TaskRunner(new InMemoryTaskStore()) });
     if (hot) server.answerHotRequests();
     const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
     const peer = new Peer(server, clientEnd);

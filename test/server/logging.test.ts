@@ -162,6 +162,17 @@ describe('failures are logged, never sent', () => {
     expect(written).toEqual([]);
   });
 
+  it("escapes a client's control characters (NEXT LINE U+0085, a newline, a line separator) in the line", async () => {
+    const messages: string[] = [];
+    const logger = { error: (m: string) => void messages.push(m), warn: () => undefined, info: () => undefined, debug: () => undefined };
+    const server = new McpServer({ name: 'log', version: '1' }, { logger }).add(new Tools());
+    // 0x85 passes Node's header check in a latin1 header such as Mcp-Session-Id; before, it reached the log as it came.
+    await server.callTool('broken', { secret: 's' }, { context: { requestId: 'r\u2028-1', sessionId: 'abc\u0085ERROR forged\nline' } });
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('(request "r\\u2028-1", session "abc\\u0085ERROR forged\\nline")');
+    expect([...messages[0]].filter((c) => c < ' ' || (c >= '\u007f' && c <= '\u009f') || c === '\u2028' || c === '\u2029')).toEqual([]);
+  });
+
   it('by default each failure is one line on stderr, stack and causes included', async () => {
     const written: string[] = [];
     const write = process.stderr.write;
@@ -172,7 +183,7 @@ describe('failures are logged, never sent', () => {
     const line = written[0];
     expect(line.endsWith('\n')).toBe(true);
     expect(line.slice(0, -1)).not.toContain('\n');
-    expect(line).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z ERROR onemodelcontext tool\.failed: Tool 'broken' failed \(request "r-1", session abc\): Error: database unreachable <- caused by Error: connect ECONNREFUSED \(password=s\) stack="/);
+    expect(line).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z ERROR onemodelcontext tool\.failed: Tool 'broken' failed \(request "r-1", session "abc"\): Error: database unreachable <- caused by Error: connect ECONNREFUSED \(password=s\) stack="/);
     const stack = JSON.parse(line.slice(line.indexOf('stack=') + 'stack='.length)) as string;
     expect(stack).toMatch(/^Error: database unreachable\n {4}at /);
     expect(stack).toContain('\nCaused by: Error: connect ECONNREFUSED (password=s)\n    at ');

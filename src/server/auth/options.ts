@@ -41,6 +41,11 @@ export interface IntrospectionOptions {
   readonly endpoint?: string;
   /** How long an answer is reused, in milliseconds (never past the token's expiry). Default 30,000. */
   readonly cacheTtlMs?: number;
+  /**
+   * Most answers kept, for active and for refused tokens each (a flood of made-up tokens fills only the
+   * refused ones, so it never pushes out the answers of real callers). Default 10,000.
+   */
+  readonly cacheSize?: number;
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import { Log } from '../../log';
-import { sdkAuthInfoOf, verifiedCallerOf } from './caller';
+import { callerKeyOf, sdkAuthInfoOf, verifiedCallerOf } from './caller';
 import { introspectionVerifier } from './introspection';
 import { Issuer, IssuerUnavailableError } from './issuer';
 import { jwtVerifier } from './jwt';
@@ -120,7 +120,7 @@ export class ResourceServer {
   /** Who a caller is, for tying a session to the caller that opened it. */
   ownerOf(info: SdkAuthInfo): string {
     const caller = verifiedCallerOf(info);
-    return JSON.stringify([caller?.claims.iss, caller?.subject, info.clientId]);
+    return caller ? callerKeyOf(caller) : JSON.stringify([null, null, info.clientId]);
   }
 
   /**
