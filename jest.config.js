@@ -1,10 +1,14 @@
+/** Packages that ship ES modules only (NestJS 12 and what it imports): see test/support/esm-to-cjs.js. */
+const ESM_ONLY = '/node_modules/(@nestjs|file-type|strtok3|token-types|@tokenizer|@borewit|uint8array-extras|load-esm)/';
+
 /** @type {import('jest').Config['projects'][number]} */
 const common = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   // Fixture projects import the package by name, as a user's project does (test/fixtures).
   moduleNameMapper: { '^onemodelcontext$': '<rootDir>/src/index.ts', '^onemodelcontext/nest$': '<rootDir>/src/nest/index.ts', '^onemodelcontext/redis$': '<rootDir>/src/redis/index.ts' },
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }], [`${ESM_ONLY}.+\\.js$`]: '<rootDir>/test/support/esm-to-cjs.js' },
+  transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY.slice('/node_modules/'.length)})`],
 };
 
 /** @type {import('jest').Config} */
