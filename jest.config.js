@@ -6,7 +6,9 @@ const common = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   // Fixture projects import the package by name, as a user's project does (test/fixtures).
-  moduleNameMapper: { '^onemodelcontext$': '<rootDir>/src/index.ts', '^onemodelcontext/nest$': '<rootDir>/src/nest/index.ts', '^onemodelcontext/redis$': '<rootDir>/src/redis/index.ts' },
+  // Sources compiled with "module": "nodenext" (the samples, and the facts modules the generator writes for
+  // them) import './x.js' for ./x.ts, as Node's ES module rules want; Jest resolves the TypeScript file.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^onemodelcontext$': '<rootDir>/src/index.ts', '^onemodelcontext/nest$': '<rootDir>/src/nest/index.ts', '^onemodelcontext/redis$': '<rootDir>/src/redis/index.ts' },
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }], [`${ESM_ONLY}.+\\.js$`]: '<rootDir>/test/support/esm-to-cjs.js' },
   transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY.slice('/node_modules/'.length)})`],
 };
