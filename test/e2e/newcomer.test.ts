@@ -11,8 +11,8 @@ import { BUILD_HOOK_TIMEOUT_MS, ROOT, ensureBuilt } from './support/build';
  * of TypeScript 5.9, 6.0 and 7.0. In each project: the generator, `tsc`, the server served over stdio under
  * node and tsx to a real MCP client that lists and calls the tool, and the page's vitest test.
  *
- * The projects live in test/.newcomer (ignored by git) and share one npm cache there: each compiler's project is
- * installed once and kept, and only the freshly packed tarball is installed again on later runs.
+ * The projects live in test/.newcomer (ignored by git) and share the machine's npm cache: each compiler's
+ * project is installed once and kept, and only the freshly packed tarball is installed again on later runs.
  */
 jest.setTimeout(600_000);
 
@@ -25,10 +25,13 @@ const COMPILERS = [
   ['7.0', '7.0.2'],
 ] as const;
 
-/** A newcomer's environment: none of the npm_* variables `npm test` sets, one shared npm cache, no nagging. */
+/**
+ * A newcomer's environment: none of the npm_* variables `npm test` sets (so no flag of this repository's
+ * reaches the installs), the machine's own npm cache (shared by the three projects and warmed by this
+ * repository's `npm ci`), no nagging.
+ */
 const ENV: NodeJS.ProcessEnv = {
   ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
-  npm_config_cache: join(HOME, 'npm-cache'),
   npm_config_audit: 'false',
   npm_config_fund: 'false',
   npm_config_update_notifier: 'false',
@@ -53,12 +56,12 @@ function command(line: string): string {
   return line;
 }
 
-/** The code block the page introduces with `` `file` `` on the line before it. */
+/** The code block the page introduces with a paragraph that starts with `` `file` ``. */
 function fileOnPage(file: string): string {
   const lines = PAGE.split('\n');
-  const intro = lines.findIndex((line, i) => line.startsWith(`\`${file}\``) && /^```/.test(lines[i + 2] ?? ''));
+  const intro = lines.findIndex((line) => line.startsWith(`\`${file}\``));
   expect(intro).toBeGreaterThan(-1);
-  const start = intro + 3;
+  const start = lines.findIndex((line, i) => i > intro && /^```/.test(line)) + 1;
   const end = lines.findIndex((line, i) => i >= start && line === '```');
   return `${lines.slice(start, end).join('\n')}\n`;
 }
