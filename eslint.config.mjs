@@ -18,7 +18,7 @@ const floor = (files, ...patterns) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'samples/**', 'test/fixtures/**', 'test/e2e/fixture/**', 'bench/fixtures/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'samples/**', 'test/fixtures/**', 'test/e2e/fixture/**', 'test/.*/**', 'bench/fixtures/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,16 +1,25 @@
+/** Packages that ship ES modules only (NestJS 12 and what it imports): see test/support/esm-to-cjs.js. */
+const ESM_ONLY = '/node_modules/(@nestjs|file-type|strtok3|token-types|@tokenizer|@borewit|uint8array-extras|load-esm)/';
+
 /** @type {import('jest').Config['projects'][number]} */
 const common = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   // Fixture projects import the package by name, as a user's project does (test/fixtures).
-  moduleNameMapper: { '^onemodelcontext$': '<rootDir>/src/index.ts', '^onemodelcontext/nest$': '<rootDir>/src/nest/index.ts', '^onemodelcontext/redis$': '<rootDir>/src/redis/index.ts' },
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  // Sources compiled with "module": "nodenext" (the samples, and the facts modules the generator writes for
+  // them) import './x.js' for ./x.ts, as Node's ES module rules want; Jest resolves the TypeScript file.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^onemodelcontext$': '<rootDir>/src/index.ts', '^onemodelcontext/nest$': '<rootDir>/src/nest/index.ts', '^onemodelcontext/redis$': '<rootDir>/src/redis/index.ts' },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }], [`${ESM_ONLY}.+\\.js$`]: '<rootDir>/test/support/esm-to-cjs.js' },
+  // test/.newcomer, test/.tscompat, test/.nest11: projects the end-to-end tests install or compile, whose own
+  // tests and package.json files are theirs, not this suite's.
+  modulePathIgnorePatterns: ['<rootDir>/test/\\.[^/]+/'],
+  transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY.slice('/node_modules/'.length)})`],
 };
 
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    { ...common, displayName: 'default', testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['<rootDir>/test/no-codegen/'] },
+    { ...common, displayName: 'default', testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['<rootDir>/test/no-codegen/', '<rootDir>/test/\\.[^/]+/'] },
     {
       // The reading suites again where code generation is forbidden: record readers and result checks
       // run interpreted and must give the same answers. (The differential test needs ajv, which

@@ -25,7 +25,7 @@ function buildWeather(): string {
     mkdirSync(modules, { recursive: true });
     symlinkSync(ROOT, join(modules, 'onemodelcontext'), 'dir');
   }
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'samples/weather')], {
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/@typescript/native/bin/tsc'), '-p', join(ROOT, 'samples/weather')], {
     stdio: 'inherit',
   });
   return join(ROOT, 'samples/weather/dist/main.js');

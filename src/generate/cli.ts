@@ -2,15 +2,22 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generate, type GenerateHost, type GenerateOptions } from './generate';
+import { TYPESCRIPT_ENV } from './project';
 
-const USAGE = `Usage: onemodelcontext generate [--project tsconfig.json] [--out src/onemodelcontext.facts.ts] [--check]
+const USAGE = `Usage: onemodelcontext generate [--project tsconfig.json] [--out src/onemodelcontext.facts.ts] [--check] [--typescript module]
 
 Reads the project's sources with the TypeScript compiler API and writes one module of facts (doc comments,
 declared types) that the application imports once: import './onemodelcontext.facts';
 
   --project, -p  the tsconfig to read (default: tsconfig.json)
   --out          the module to write (default: src/onemodelcontext.facts.ts beside the tsconfig)
-  --check        write nothing; exit 1 when the module is missing or stale`;
+  --check        write nothing; exit 1 when the module is missing or stale
+  --typescript   the compiler module to read with (a package name or a path; default: the
+                 ONEMODELCONTEXT_TYPESCRIPT variable, else the project's typescript when it has the
+                 classic API, else @typescript/typescript6, which TypeScript 7 projects install beside it)`;
+
+/** The options that take a value, and which field of the options each sets. */
+const VALUED: Readonly<Record<string, 'project' | 'out' | 'typescript'>> = { '--project': 'project', '-p': 'project', '--out': 'out', '--typescript': 'typescript' };
 
 /** Parses the arguments and runs the command; returns the exit code. */
 export function main(argv: readonly string[], host: GenerateHost): number {
@@ -24,11 +31,12 @@ export function main(argv: readonly string[], host: GenerateHost): number {
     return 1;
   }
   const options: { -readonly [K in keyof GenerateOptions]: GenerateOptions[K] } = {};
+  if (host.env?.[TYPESCRIPT_ENV]) options.typescript = host.env[TYPESCRIPT_ENV];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
     if (arg === '--check') options.check = true;
-    else if ((arg === '--project' || arg === '-p' || arg === '--out') && rest[i + 1] !== undefined && !rest[i + 1].startsWith('-')) {
-      options[arg === '--out' ? 'out' : 'project'] = rest[++i];
+    else if (Object.hasOwn(VALUED, arg) && rest[i + 1] !== undefined && !rest[i + 1].startsWith('-')) {
+      options[VALUED[arg]] = rest[++i];
     } else if (arg === '--help' || arg === '-h') {
       host.stdout(USAGE);
       return 0;
@@ -51,6 +59,7 @@ export function nodeHost(cwd: string): GenerateHost {
     },
     stdout: (line) => process.stdout.write(`${line}\n`),
     stderr: (line) => process.stderr.write(`${line}\n`),
+    env: process.env,
   };
 }
 

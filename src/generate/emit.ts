@@ -22,7 +22,9 @@ function literal(value: string | number | boolean): string {
 
 /** The module specifier of a source file as seen from the generated module. */
 function specifierOf(file: string, outDir: string, options: TS.CompilerOptions, ts: typeof TS): string {
-  const extensions = [ts.ModuleKind.Node16, ts.ModuleKind.NodeNext, (ts.ModuleKind as unknown as Record<string, number | undefined>).Node18].filter((k) => k !== undefined);
+  // Node18 and Node20 are newer than 5.0 (the oldest TypeScript supported), so looked up by name.
+  const kinds = ts.ModuleKind as unknown as Record<string, number | undefined>;
+  const extensions = [ts.ModuleKind.Node16, ts.ModuleKind.NodeNext, kinds.Node18, kinds.Node20].filter((k) => k !== undefined);
   const explicit = options.module !== undefined && extensions.includes(options.module);
   const stem = file.replace(/\.(d\.)?[mc]?tsx?$/, '');
   const ext = /\.mts$/.test(file) ? '.mjs' : /\.cts$/.test(file) ? '.cjs' : '.js';

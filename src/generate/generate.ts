@@ -12,6 +12,11 @@ export interface GenerateOptions {
   readonly out?: string;
   /** Write nothing; fail when the module on disk is not what would be written. */
   readonly check?: boolean;
+  /**
+   * The compiler module whose classic API reads the sources (a package name or a path), instead of the
+   * project's `typescript` or `@typescript/typescript6`; default: the ONEMODELCONTEXT_TYPESCRIPT variable.
+   */
+  readonly typescript?: string;
 }
 
 /** What the command touches outside the compiler: the generated file and the console. */
@@ -21,6 +26,8 @@ export interface GenerateHost {
   writeFile(file: string, text: string): void;
   stdout(line: string): void;
   stderr(line: string): void;
+  /** The environment variables read (ONEMODELCONTEXT_TYPESCRIPT); none when left out. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Runs the command; returns the exit code. */
@@ -29,7 +36,7 @@ export function generate(options: GenerateOptions, host: GenerateHost): number {
   const outFile = options.out ? path.resolve(host.cwd, options.out) : path.resolve(path.dirname(configPath), 'src/onemodelcontext.facts.ts');
   const shown = path.relative(host.cwd, outFile).split(path.sep).join('/');
   try {
-    const project = openProject(configPath, outFile, host.cwd);
+    const project = openProject(configPath, outFile, host.cwd, options.typescript);
     const reporter = new Reporter();
     const collected = collect(project, reporter);
     if (reporter.all.length > 0) {

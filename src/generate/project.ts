@@ -7,26 +7,64 @@ export class GenerateError extends OneModelContextError {
   readonly code = 'GENERATE_FAILED';
 }
 
-/**
- * The project's own TypeScript (a peer dependency of this command only), else the one next to this
- * package. Only 5.x and 6.x have the compiler API this command uses; TypeScript 7's API is different.
- */
-export function loadTypeScript(projectDir: string): typeof TS {
-  let resolved: string;
+/** The compiler module that still ships the classic API next to TypeScript 7 (whose `typescript` has none). */
+export const CLASSIC_API_PACKAGE = '@typescript/typescript6';
+
+/** The environment variable that names the compiler module, like `--typescript`. */
+export const TYPESCRIPT_ENV = 'ONEMODELCONTEXT_TYPESCRIPT';
+
+const FIX = `npm install --save-dev ${CLASSIC_API_PACKAGE}`;
+
+/** A module found on disk: where, and what it exports. */
+interface Found {
+  readonly file: string;
+  readonly module: Partial<typeof TS>;
+}
+
+function find(request: string, paths: readonly string[]): Found | undefined {
+  let file: string;
   try {
-    resolved = require.resolve('typescript', { paths: [projectDir, __dirname] });
+    file = require.resolve(request, { paths: [...paths] });
   } catch {
-    throw new GenerateError('onemodelcontext generate needs TypeScript 5.x or 6.x: npm install --save-dev typescript');
+    return undefined;
   }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the user's own TypeScript, found at run time
-  const ts = require(resolved) as typeof TS;
-  const major = Number(String(ts.version).split('.')[0]);
-  if (typeof ts.createProgram !== 'function' || major < 5 || major > 6) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the user's own compiler, found at run time
+  return { file, module: require(file) as Partial<typeof TS> };
+}
+
+/** Whether a compiler module has the classic (5.x/6.x) API: TypeScript 7's `typescript` exports only its version. */
+function isClassic(found: Found | undefined): found is { file: string; module: typeof TS } {
+  if (!found || typeof found.module.createProgram !== 'function') return false;
+  return Number(String(found.module.version).split('.')[0]) >= 5;
+}
+
+/**
+ * The compiler whose API this command uses: the module `explicit` names (`--typescript`, else the
+ * ONEMODELCONTEXT_TYPESCRIPT variable) when given; else the project's `typescript` when it has the classic API
+ * (5.x, 6.x); else `@typescript/typescript6`, which TypeScript 7 projects install beside it. Each is looked up
+ * from the project, then next to this package. Which one read the sources does not change the facts written.
+ */
+export function loadTypeScript(projectDir: string, cwd: string, explicit?: string): typeof TS {
+  const paths = [projectDir, __dirname];
+  if (explicit) {
+    const request = explicit.startsWith('.') || path.isAbsolute(explicit) ? path.resolve(cwd, explicit) : explicit;
+    const chosen = find(request, [cwd, ...paths]);
+    if (isClassic(chosen)) return chosen.module;
     throw new GenerateError(
-      `onemodelcontext generate needs TypeScript 5.x or 6.x; ${resolved} is ${String(ts.version)} (TypeScript 7 has no compatible compiler API).`,
+      chosen
+        ? `The compiler module '${explicit}' (${chosen.file}, version ${String(chosen.module.version)}) has no classic TypeScript compiler API (5.x or 6.x); ${FIX} and pass --typescript ${CLASSIC_API_PACKAGE}, or leave the option out.`
+        : `The compiler module '${explicit}' given by --typescript or ${TYPESCRIPT_ENV} cannot be found from ${projectDir}; ${FIX} and pass --typescript ${CLASSIC_API_PACKAGE}.`,
     );
   }
-  return ts;
+  const own = find('typescript', paths);
+  if (isClassic(own)) return own.module;
+  const classic = find(CLASSIC_API_PACKAGE, paths);
+  if (isClassic(classic)) return classic.module;
+  throw new GenerateError(
+    own
+      ? `onemodelcontext generate reads sources with TypeScript's classic compiler API, which TypeScript ${String(own.module.version)} no longer ships; add the package that does, beside it: ${FIX}`
+      : `onemodelcontext generate reads sources with TypeScript's classic compiler API, and this project has no TypeScript: ${FIX}`,
+  );
 }
 
 /** Which declaration a decorator or type refers to, in terms this command knows. */
@@ -58,8 +96,8 @@ function formatConfigErrors(ts: typeof TS, errors: readonly TS.Diagnostic[], cwd
 }
 
 /** Reads a tsconfig and creates the program (no type check of its own: only the declarations are read). */
-export function openProject(configPath: string, exclude: string, cwd: string): Project {
-  const ts = loadTypeScript(path.dirname(configPath));
+export function openProject(configPath: string, exclude: string, cwd: string, compiler?: string): Project {
+  const ts = loadTypeScript(path.dirname(configPath), cwd, compiler);
   const read = ts.readConfigFile(configPath, ts.sys.readFile);
   if (read.error) throw new GenerateError(formatConfigErrors(ts, [read.error], cwd));
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configPath), undefined, configPath);

@@ -194,7 +194,7 @@ export class McpServer {
     this.info = Object.freeze(icons === undefined ? { ...info } : { ...info, icons });
     this.options = Object.freeze({ ...options });
     this.log = Log.of(options.logger);
-    this.telemetry = Telemetry.of(options.telemetry, this.info.version, this.log);
+    this.telemetry = Telemetry.of(options.telemetry, this.log);
     checkPageSizes(options.pageSize);
     this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, log: this.log });
     const keys = signingKeys(options.requestStateSecret);

@@ -32,7 +32,14 @@ export type Network = { readonly transport?: 'pipe' | 'tcp'; readonly protocol?:
 
 type Api = typeof Otel;
 
+/**
+ * The instrumentation scope of every span and metric: this library's own name and version (the
+ * application's name and version are the resource's, set by whoever configures the SDK).
+ */
 const NAME = 'onemodelcontext';
+// From src/server or dist/server alike, the package's own manifest (the bundle inlines it).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON file outside rootDir, read once
+const VERSION = (require('../../package.json') as { readonly version: string }).version;
 // The conventions' advice for both histograms.
 const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
@@ -120,9 +127,9 @@ function cancelledId(message: JSONRPCMessage): string | number | undefined {
  * `ProxyTracerProvider`, whose tracers only make non-recording spans until an SDK sets its delegate:
  * `getDelegateTracer` answers `undefined` until then. Any other provider is taken as it is.
  */
-function recordingTracer(provider: Otel.TracerProvider, version: string): Otel.Tracer | undefined {
+function recordingTracer(provider: Otel.TracerProvider): Otel.Tracer | undefined {
   const proxy = provider as Partial<Pick<Otel.ProxyTracerProvider, 'getDelegateTracer'>>;
-  return typeof proxy.getDelegateTracer === 'function' ? proxy.getDelegateTracer(NAME, version) : provider.getTracer(NAME, version);
+  return typeof proxy.getDelegateTracer === 'function' ? proxy.getDelegateTracer(NAME, VERSION) : provider.getTracer(NAME, VERSION);
 }
 
 function histograms(meter: Otel.Meter): Instruments {
@@ -182,7 +189,6 @@ export class Telemetry {
   private instruments: Instruments | undefined;
 
   private constructor(
-    private readonly version: string,
     private readonly options: TelemetryOptions,
     private readonly log: Log,
   ) {}
@@ -191,9 +197,9 @@ export class Telemetry {
    * The server's telemetry, or `undefined` when it is switched off or `@opentelemetry/api` is known to be
    * absent (an earlier server of this process failed to load it).
    */
-  static of(options: TelemetryOptions | false | undefined, version: string, log: Log): Telemetry | undefined {
+  static of(options: TelemetryOptions | false | undefined, log: Log): Telemetry | undefined {
     if (options === false || loaded === null) return undefined;
-    return new Telemetry(version, options ?? {}, log);
+    return new Telemetry(options ?? {}, log);
   }
 
   /** The API, once something has registered with it; `undefined` before, and when it cannot be loaded. */
@@ -364,7 +370,7 @@ export class Telemetry {
     const provider = api.trace.getTracerProvider();
     if (provider !== this.tracerProvider || this.tracer === undefined) {
       this.tracerProvider = provider;
-      this.tracer = recordingTracer(provider, this.version);
+      this.tracer = recordingTracer(provider);
     }
     return this.tracer;
   }
@@ -378,7 +384,7 @@ export class Telemetry {
     const provider = api.metrics.getMeterProvider();
     if (provider !== this.meterProvider) {
       this.meterProvider = provider;
-      const meter = provider.getMeter(NAME, this.version);
+      const meter = provider.getMeter(NAME, VERSION);
       this.instruments = meter === api.createNoopMeter() ? undefined : histograms(meter);
     }
     return this.instruments;

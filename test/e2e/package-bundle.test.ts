@@ -92,7 +92,8 @@ import { createRequire } from 'node:module';
 const namespace = await import(${JSON.stringify(entry)});
 const exported = createRequire(process.cwd() + '/')(${JSON.stringify(entry)});
 process.stdout.write(JSON.stringify({
-  esm: Object.keys(namespace).filter((name) => name !== 'default' && name !== '__esModule').map((name) => [name, namespace[name] === exported[name]]),
+  // 'module.exports': the whole CommonJS object, which Node 23 and later also offer by that name.
+  esm: Object.keys(namespace).filter((name) => !['default', '__esModule', 'module.exports'].includes(name)).map((name) => [name, namespace[name] === exported[name]]),
   cjs: Object.keys(exported).sort().map((name) => [name, true]),
 }));`,
         'module',

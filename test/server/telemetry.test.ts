@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -127,6 +129,13 @@ async function operationPoints() {
   return metric;
 }
 
+/** The instrumentation scopes of the latest metrics export. */
+function metricScopes() {
+  return metricExporter.getMetrics().at(-1)!.scopeMetrics.map((s) => s.scope);
+}
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+
 beforeEach(() => {
   spans.reset();
 });
@@ -137,6 +146,8 @@ describe.each(ERAS)('over an in-memory pair at %s', (version, mode) => {
     spans.reset();
     await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
     const span = only('tools/call add');
+    // The library's own name and version, not the application's ('otel' 1.2.3).
+    expect(span.instrumentationScope).toEqual({ name: 'onemodelcontext', version: PACKAGE_VERSION });
     expect(span.kind).toBe(SpanKind.SERVER);
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
     expect(span.attributes).toEqual({
@@ -261,6 +272,7 @@ describe('metrics', () => {
     await client.callTool({ name: 'refused', arguments: {} });
     const metric = await operationPoints();
     expect(metric.descriptor.unit).toBe('s');
+    expect(metricScopes()).toContainEqual({ name: 'onemodelcontext', version: PACKAGE_VERSION });
     const add = metric.dataPoints.find((p) => p.attributes['gen_ai.tool.name'] === 'add')!;
     expect(add.attributes).toEqual({
       'mcp.method.name': 'tools/call',

@@ -13,9 +13,15 @@ export interface Run {
 
 /**
  * Runs `onemodelcontext <argv>` in a fixture project. Sources are read from disk; the generated module is
- * read from `files` when given there (to make it stale or missing), else from disk, and written to memory.
+ * read from `files` when given there (to make it stale or missing), else from disk, and written to memory;
+ * `env` is the environment the command sees.
  */
-export function run(fixture: string, argv: readonly string[], files: Readonly<Record<string, string | undefined>> = {}): Run {
+export function run(
+  fixture: string,
+  argv: readonly string[],
+  files: Readonly<Record<string, string | undefined>> = {},
+  env: Readonly<Record<string, string | undefined>> = {},
+): Run {
   const cwd = path.join(__dirname, '..', 'fixtures', fixture);
   const out = { stdout: [] as string[], stderr: [] as string[], written: new Map<string, string>() };
   const host: GenerateHost = {
@@ -28,6 +34,7 @@ export function run(fixture: string, argv: readonly string[], files: Readonly<Re
     writeFile: (file, text) => out.written.set(path.relative(cwd, file).split(path.sep).join('/'), text),
     stdout: (line) => out.stdout.push(line),
     stderr: (line) => out.stderr.push(line),
+    env,
   };
   const code = main(argv, host);
   return { code, stdout: out.stdout.join('\n'), stderr: out.stderr.join('\n'), written: out.written };

@@ -18,7 +18,7 @@ export function typeCheck(files: readonly string[], virtual: ReadonlyMap<string,
     'onemodelcontext/nest': [path.join(root, 'dist/nest/index.d.ts')],
     'onemodelcontext/redis': [path.join(root, 'dist/redis/index.d.ts')],
   };
-  const options: ts.CompilerOptions = { ...base, noEmit: true, types: ['node'], baseUrl: root, paths };
+  const options: ts.CompilerOptions = { ...base, noEmit: true, types: ['node'], paths };
   const host = ts.createCompilerHost(options);
   const { getSourceFile, fileExists, readFile } = host;
   host.fileExists = (file) => virtual.has(file) || fileExists.call(host, file);

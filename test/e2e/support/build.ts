@@ -28,7 +28,7 @@ function node(script: string, args: string[]): Promise<void> {
   });
 }
 
-const tsc = (args: string[]) => node('node_modules/typescript/bin/tsc', args);
+const tsc = (args: string[]) => node('node_modules/@typescript/native/bin/tsc', args);
 
 export function link(project: string): void {
   const modules = join(ROOT, project, 'node_modules');

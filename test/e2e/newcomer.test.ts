@@ -1,0 +1,175 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { BUILD_HOOK_TIMEOUT_MS, ROOT, ensureBuilt } from './support/build';
+
+/**
+ * Issue 23, a newcomer's first ten minutes: docs/getting-started.md followed as written, from an empty folder,
+ * with the package packed by `npm pack` and installed from its tarball (no --legacy-peer-deps), once with each
+ * of TypeScript 5.9, 6.0 and 7.0. In each project: the generator, `tsc`, the server served over stdio under
+ * node and tsx to a real MCP client that lists and calls the tool, and the page's vitest test.
+ *
+ * The projects live in test/.newcomer (ignored by git) and share the machine's npm cache: each compiler's
+ * project is installed once and kept, and only the freshly packed tarball is installed again on later runs.
+ */
+jest.setTimeout(600_000);
+
+const PAGE = readFileSync(join(ROOT, 'docs/getting-started.md'), 'utf8');
+const HOME = join(ROOT, 'test/.newcomer');
+const TARBALL = 'onemodelcontext-0.1.0.tgz';
+const COMPILERS = [
+  ['5.9', '5.9.3'],
+  ['6.0', '6.0.3'],
+  ['7.0', '7.0.2'],
+] as const;
+
+/**
+ * A newcomer's environment: none of the npm_* variables `npm test` sets (so no flag of this repository's
+ * reaches the installs), the machine's own npm cache (shared by the three projects and warmed by this
+ * repository's `npm ci`), no nagging.
+ */
+const ENV: NodeJS.ProcessEnv = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+  NO_COLOR: '1',
+};
+
+/** Runs one command line (split on spaces, as the page writes it) in `cwd`; fails with what it printed. */
+function sh(line: string, cwd: string): Promise<string> {
+  const [command, ...args] = line.split(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: ENV });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`${line} (in ${cwd}) exited ${code}:\n${output}`))));
+  });
+}
+
+/** The page's commands that a test runs: each must be written on the page exactly so. */
+function command(line: string): string {
+  expect(PAGE).toContain(line);
+  return line;
+}
+
+/** The code block the page introduces with a paragraph that starts with `` `file` ``. */
+function fileOnPage(file: string): string {
+  const lines = PAGE.split('\n');
+  const intro = lines.findIndex((line) => line.startsWith(`\`${file}\``));
+  expect(intro).toBeGreaterThan(-1);
+  const start = lines.findIndex((line, i) => i > intro && /^```/.test(line)) + 1;
+  const end = lines.findIndex((line, i) => i >= start && line === '```');
+  return `${lines.slice(start, end).join('\n')}\n`;
+}
+
+/** The first ```json block after `marker` on the page. */
+function jsonAfter(marker: string): string {
+  const from = PAGE.indexOf(marker);
+  expect(from).toBeGreaterThan(-1);
+  const match = /```json\n([\s\S]*?)\n```/.exec(PAGE.slice(from));
+  return match![1];
+}
+
+/** How long each step took, printed at the end (the figures of the issue's note). */
+const timings: string[] = [];
+async function timed<T>(label: string, step: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const result = await step();
+  timings.push(`${label}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return result;
+}
+afterAll(() => console.log(`newcomer steps on Node ${process.version}:\n${timings.join('\n')}`));
+
+beforeAll(async () => {
+  await ensureBuilt();
+  mkdirSync(HOME, { recursive: true });
+  // What `npm pack` writes from the built clone (the page's `npm run build && npm pack`; ensureBuilt is the build).
+  await timed('npm pack', () => sh(`npm pack --pack-destination ${HOME}`, ROOT));
+}, BUILD_HOOK_TIMEOUT_MS);
+
+/** A stdio client of `command args` in `cwd`: lists the tools and greets, twice and out of range. */
+async function serve(commandLine: string[], cwd: string): Promise<{ listed: string; greeting: unknown; refused: unknown }> {
+  const client = new Client({ name: 'newcomer', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: commandLine[0], args: commandLine.slice(1), cwd, env: ENV as Record<string, string>, stderr: 'pipe' }));
+  try {
+    const { tools } = await client.listTools();
+    const greeting = await client.callTool({ name: 'greet', arguments: { name: 'Ada', times: 2 } });
+    const refused = await client.callTool({ name: 'greet', arguments: { name: 'Ada', times: 9 } });
+    return { listed: JSON.stringify(tools.map((t) => [t.name, t.description, t.inputSchema])), greeting: greeting.content, refused: refused.isError };
+  } finally {
+    await client.close();
+  }
+}
+
+describe.each(COMPILERS)('getting started with TypeScript %s', (label, version) => {
+  const folder = join(HOME, `ts-${label}`);
+  const project = join(folder, 'greeter-mcp');
+  const expected = {
+    listed: JSON.stringify([['greet', 'Greets someone, a number of times', JSON.parse(jsonAfter('`greet` is listed as'))]]),
+    greeting: [{ type: 'text', text: 'Hello, Ada!\nHello, Ada!' }],
+    refused: true,
+  };
+
+  beforeAll(async () => {
+    // The clone next to the project, as the page lays it out: ../onemodelcontext/onemodelcontext-0.1.0.tgz.
+    mkdirSync(join(folder, 'onemodelcontext'), { recursive: true });
+    copyFileSync(join(HOME, TARBALL), join(folder, 'onemodelcontext', TARBALL));
+    const installed = (name: string) => JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version as string;
+    if (!existsSync(join(project, 'node_modules/vitest')) || installed('typescript') !== version) {
+      rmSync(project, { recursive: true, force: true });
+      mkdirSync(project, { recursive: true });
+      await timed(`[${label}] npm init -y`, () => sh(command('npm init -y'), project));
+      await timed(`[${label}] npm install the tarball`, () => sh(command(`npm install ../onemodelcontext/${TARBALL}`), project));
+      const typescript = command('npm install --save-dev typescript @typescript/typescript6 @types/node').replace('typescript ', `typescript@${version} `);
+      await timed(`[${label}] ${typescript}`, () => sh(typescript, project));
+      await timed(`[${label}] npm install --save-dev vitest`, () => sh(command('npm install --save-dev vitest'), project));
+      await timed(`[${label}] npm install --save-dev tsx esbuild`, () => sh(command('npm install --save-dev tsx esbuild'), project));
+    } else {
+      // Kept from an earlier run: only the package is new.
+      rmSync(join(project, 'node_modules/onemodelcontext'), { recursive: true, force: true });
+      await timed(`[${label}] npm install the tarball again`, () => sh(`npm install ../onemodelcontext/${TARBALL}`, project));
+    }
+    for (const file of ['src/greeter.ts', 'src/server.ts', 'src/main.ts', 'test/server.test.ts']) {
+      mkdirSync(dirname(join(project, file)), { recursive: true });
+      writeFileSync(join(project, file), fileOnPage(file));
+    }
+    writeFileSync(join(project, 'tsconfig.json'), `${jsonAfter('## 3. tsconfig.json')}\n`);
+    rmSync(join(project, 'src/onemodelcontext.facts.ts'), { force: true });
+    rmSync(join(project, 'dist'), { recursive: true, force: true });
+  });
+
+  it('installed what the page says, with no peer conflict', async () => {
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    expect(manifest.type).toBe('commonjs');
+    expect(manifest.dependencies.onemodelcontext).toBe(`file:../onemodelcontext/${TARBALL}`);
+    expect(JSON.parse(readFileSync(join(project, 'node_modules/typescript/package.json'), 'utf8')).version).toBe(version);
+    // npm's own verdict on the tree: no invalid or missing peer.
+    expect(await sh('npm ls --all --silent', project)).not.toMatch(/invalid|missing|ERR/);
+  });
+
+  it('generates the facts module', async () => {
+    const out = await timed(`[${label}] npx onemodelcontext generate`, () => sh(command('npx onemodelcontext generate'), project));
+    expect(out).toBe('Wrote src/onemodelcontext.facts.ts: facts of 1 class.\n');
+  });
+
+  it('compiles with tsc and serves over stdio: a real client lists and calls the tool', async () => {
+    expect(await timed(`[${label}] npx tsc`, () => sh(command('npx tsc'), project))).toBe('');
+    const served = await timed(`[${label}] node dist/main.js (list, call)`, () => serve([process.execPath, 'dist/main.js'], project));
+    expect(served).toEqual(expected);
+  });
+
+  it('serves the same under tsx', async () => {
+    command('npx tsx src/main.ts');
+    const served = await timed(`[${label}] npx tsx src/main.ts (list, call)`, () => serve(['npx', 'tsx', 'src/main.ts'], project));
+    expect(served).toEqual(expected);
+  });
+
+  it('passes the page’s vitest test', async () => {
+    const out = await timed(`[${label}] npx vitest run`, () => sh(command('npx vitest run'), project));
+    expect(out).toMatch(/Tests\s+2 passed \(2\)/);
+  });
+});
