@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { hardServer } from '../fixtures/compilers/src/hard';
-import { BUILD_HOOK_TIMEOUT_MS, ROOT, ensureBuilt } from './support/build';
+import { BUILD_HOOK_TIMEOUT_MS, ROOT, ensureBuilt, link } from './support/build';
 
 /**
  * Issue 23: TypeScript 5.9, 6.0 and 7.0 (the native compiler) side by side, installed through npm aliases in
@@ -72,7 +72,11 @@ observe(hardServer()).then((text) => process.stdout.write(text));`;
   return stdout;
 }
 
-beforeAll(() => ensureBuilt(), BUILD_HOOK_TIMEOUT_MS);
+beforeAll(async () => {
+  await ensureBuilt();
+  // Each project imports the package by name, as a user's does (the build links only the ones it compiles).
+  for (const project of PROJECTS) link(project);
+}, BUILD_HOOK_TIMEOUT_MS);
 
 describe.each(COMPILERS)('TypeScript %s', (version, compiler) => {
   const out = `test/.tscompat/${version}`;

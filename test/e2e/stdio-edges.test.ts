@@ -17,6 +17,8 @@ interface Child {
   line(match: (message: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   exited: Promise<number | null>;
   stderr(): string;
+  /** Resolves with stderr once it holds `text`: stderr is its own pipe, which may deliver after stdout. */
+  stderrWith(text: string): Promise<string>;
   kill(): void;
 }
 
@@ -29,7 +31,10 @@ function start(env: NodeJS.ProcessEnv = {}): Child {
     stdout += d;
     for (const wake of waiting.splice(0)) wake();
   });
-  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d;
+    for (const wake of waiting.splice(0)) wake();
+  });
   child.stdin.on('error', () => undefined); // writing to a child that already stopped
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
@@ -47,6 +52,10 @@ function start(env: NodeJS.ProcessEnv = {}): Child {
     },
     exited,
     stderr: () => stderr,
+    async stderrWith(text) {
+      while (!stderr.includes(text)) await new Promise<void>((resolve) => waiting.push(resolve));
+      return stderr;
+    },
     kill: () => child.kill('SIGKILL'),
   };
 }
@@ -60,7 +69,8 @@ describe('stdio edges', () => {
     expect(await child.line((m) => m.id === null)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid JSON.' } });
     child.write(`${INITIALIZE}\n`);
     expect(await child.line((m) => m.id === 1)).toMatchObject({ result: { serverInfo: { name: 'fixture' } } });
-    expect(child.stderr()).toContain('A stdio line that is not JSON was answered with a parse error (-32700)');
+    const notice = 'A stdio line that is not JSON was answered with a parse error (-32700)';
+    expect(await child.stderrWith(notice)).toContain(notice);
     child.kill();
   });
 
