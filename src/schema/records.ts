@@ -15,7 +15,7 @@ import { resolveSlot, compiledDefault } from './slots';
 import type { PropertyModel, RecordNode } from './model';
 import type { Site } from './resolve';
 import { initializersOf, type CompiledValue } from './compiled';
-import { validatorIntent } from './validator-rules';
+import { validatorIntent, type ValidatorIntent } from './validator-rules';
 
 /**
  * Restores declaration order across three metadata stores. Without the generator's facts, nothing at run
@@ -145,16 +145,15 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
     inner.problems.add('OMCG0002', where, `${declared.ctor.name}.${key} has no design:type metadata.`, metadataFix);
     return undefined;
   }
-  const transformerType = transformerTypeOf(ctor, key) as TypeHint | undefined;
   const type = resolveSlot(
     {
-      hint: record?.type ?? validator.hint ?? transformerType,
+      hint: record?.type ?? validator.hint ?? transformerHint(ctor, key, validator, design.type) ?? evidence(validator, fact, design.type),
       source: fact?.type,
       design: design.type,
       constraints: [...(record?.constraints ?? []), ...validator.constraints],
       eachConstraints: validator.eachConstraints,
       uniqueItems: validator.uniqueItems,
-      nullable: record?.nullable,
+      nullable: record?.nullable || validator.optional,
     },
     inner,
   );
@@ -173,6 +172,25 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
     required: !(record?.optional || validator.optional || record?.hasDefault || initializer || fact?.optional),
     default: fallback,
   };
+}
+
+/**
+ * `@Type(() => C)`: the class class-transformer builds; an array of it under `@IsArray()` or
+ * `@ValidateNested({ each: true })` whatever the declared type (an interface, for one).
+ */
+function transformerHint(ctor: Function, key: string, validator: ValidatorIntent, design: unknown): TypeHint | undefined {
+  const type = transformerTypeOf(ctor, key) as TypeHint | undefined;
+  if (type === undefined || !validator.array || design === Array || design === Set) return type;
+  return [type];
+}
+
+/** Declared types TypeScript erased: an array's elements, an interface, a union, a type alias. */
+const ERASED = new Set<unknown>([Array, Set, Object, undefined]);
+
+/** What class-validator's rules say of the type, where nothing stronger does (DESIGN.md section 6). */
+function evidence(validator: ValidatorIntent, fact: SourcePropertyFacts | undefined, design: unknown): TypeHint | undefined {
+  if (validator.evidence === undefined || fact?.type !== undefined || !ERASED.has(design)) return undefined;
+  return validator.array && design !== Array && design !== Set ? [validator.evidence] : validator.evidence;
 }
 
 /** OMCG0007: two properties that reach the same wire name (`@Expose({ name })` onto another property). */

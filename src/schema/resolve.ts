@@ -1,7 +1,6 @@
 import { HINT, type HintCombinator, type HintLiterals, type HintToken, type TokenKind, type TypeHint } from '../decorators/hints';
-import type { Constraint } from '../decorators/metadata';
 import type { Problems } from './diagnostics';
-import { unwrap, type RecordNode, type TypeNode } from './model';
+import { unwrap, type RecordNode, type SchemaConstraint, type TypeNode } from './model';
 
 /** Where a type is used, for diagnostics, and what is resolving around it (records, for cycles). */
 export interface Site {
@@ -245,7 +244,7 @@ export function nullable(node: TypeNode): TypeNode {
  */
 const HARMLESS_FLAGS = ['u', 'g', 'd'];
 
-function misfit(site: Site, c: Constraint, node: TypeNode, why?: string): TypeNode {
+function misfit(site: Site, c: SchemaConstraint, node: TypeNode, why?: string): TypeNode {
   site.problems.add(
     'OMCG0013',
     site.where,
@@ -255,9 +254,14 @@ function misfit(site: Site, c: Constraint, node: TypeNode, why?: string): TypeNo
   return node;
 }
 
-function applyOne(node: TypeNode, c: Constraint, site: Site): TypeNode {
+function applyOne(node: TypeNode, c: SchemaConstraint, site: Site): TypeNode {
   if (node.kind === 'nullable') return { kind: 'nullable', inner: applyOne(node.inner, c, site) };
   switch (c.kind) {
+    case 'rule': {
+      // A rule that does not fit its node lists nothing: class-validator alone checks it, after reading.
+      if (!c.rule.fits(node)) return node;
+      return c.rule.narrow?.(node) ?? { ...node, rules: [...(node.rules ?? []), c.rule] };
+    }
     case 'range': {
       if (c.min > c.max) return misfit(site, c, node, `${c.decorator} has min ${c.min} greater than max ${c.max}.`);
       if (node.kind === 'integer') {
@@ -318,12 +322,12 @@ function pick(current: number | undefined, next: number | undefined, combine: (a
 }
 
 /** Applies constraints to a resolved type, innermost non-null type first. */
-export function constrain(node: TypeNode, constraints: readonly Constraint[], site: Site): TypeNode {
+export function constrain(node: TypeNode, constraints: readonly SchemaConstraint[], site: Site): TypeNode {
   return constraints.reduce((n, c) => applyOne(n, c, site), node);
 }
 
 /** Applies constraints to the elements of an array or set (class-validator's `each: true`). */
-export function constrainEach(node: TypeNode, constraints: readonly Constraint[], site: Site): TypeNode {
+export function constrainEach(node: TypeNode, constraints: readonly SchemaConstraint[], site: Site): TypeNode {
   if (constraints.length === 0) return node;
   if (node.kind === 'nullable') return { kind: 'nullable', inner: constrainEach(node.inner, constraints, site) };
   if (node.kind === 'array') return { ...node, items: constrain(node.items, constraints, site) };

@@ -1,14 +1,14 @@
 import { perNode } from './memo';
-import { unwrap, type SlotModel, type ParamModel, type ResultModel, type TypeNode } from './model';
+import { unwrap, type ExactRule, type SlotModel, type ParamModel, type ResultModel, type TypeNode } from './model';
 
 /** A JSON Schema fragment as written: plain JSON, keys in the order docs/schema-mapping.md gives. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
 /** The only keywords written, in the only order they are written. */
 const KEYWORDS = [
-  'type', 'format', 'description', 'enum', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern',
-  'contentEncoding', 'items', 'minItems', 'maxItems', 'uniqueItems', 'properties', 'required',
-  'additionalProperties', 'default',
+  'type', 'format', 'description', 'enum', 'const', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum',
+  'multipleOf', 'minLength', 'maxLength', 'pattern', 'contentEncoding', 'items', 'minItems', 'maxItems', 'uniqueItems',
+  'minProperties', 'properties', 'required', 'additionalProperties', 'not', 'allOf', 'default',
 ] as const;
 
 type Keyword = (typeof KEYWORDS)[number];
@@ -26,7 +26,29 @@ function ordered(keywords: Keywords): JsonSchema {
 }
 
 /** The keywords of a type, before a slot adds its description and default; written once per node. */
-const keywordsOf = perNode((node: TypeNode): Keywords => buildKeywords(node));
+const keywordsOf = perNode((node: TypeNode): Keywords => (node.kind !== 'nullable' && node.rules ? withRules(buildKeywords(node), node.rules) : buildKeywords(node)));
+
+/** Lower bounds two rules may both state: the stricter one is written. */
+const STRICTER: Partial<Record<Keyword, (a: number, b: number) => number>> = { minLength: Math.max, minItems: Math.max, minProperties: Math.max };
+
+/**
+ * A node's keywords with its exact rules' keywords added; a keyword already stated another way (two
+ * patterns, two formats) is written as one more `allOf` entry, so each rule keeps its own.
+ */
+function withRules(base: Keywords, rules: readonly ExactRule[]): Keywords {
+  const out: Record<string, unknown> = { ...base };
+  const also: JsonSchema[] = [];
+  for (const rule of rules) {
+    for (const [k, v] of Object.entries(rule.keywords)) {
+      const stricter = STRICTER[k as Keyword];
+      if (out[k] === undefined) out[k] = v;
+      else if (stricter) out[k] = stricter(out[k] as number, v as number);
+      else if (JSON.stringify(out[k]) !== JSON.stringify(v)) also.push({ [k]: v });
+    }
+  }
+  if (also.length > 0) out.allOf = also;
+  return out as Keywords;
+}
 
 function buildKeywords(node: TypeNode): Keywords {
   switch (node.kind) {
@@ -59,10 +81,13 @@ function buildKeywords(node: TypeNode): Keywords {
     case 'nullable': {
       const inner = keywordsOf(node.inner);
       if (inner.type === undefined) return inner;
+      // `const` admits one value: beside null it becomes a two-value `enum`.
+      const values = inner.const !== undefined ? [inner.const] : inner.enum;
       return {
         ...inner,
         type: Array.isArray(inner.type) ? inner.type : [inner.type, 'null'],
-        enum: Array.isArray(inner.enum) && !inner.enum.includes(null) ? [...inner.enum, null] : inner.enum,
+        enum: Array.isArray(values) && !values.includes(null) ? [...values, null] : values,
+        const: undefined,
       };
     }
   }
