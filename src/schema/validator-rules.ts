@@ -283,22 +283,25 @@ const RULES: Readonly<Record<string, Rule>> = {
   isUuid: {
     list: (facts) => void (facts.hint = Uuid),
     enforced: (type, c) => kind('string')(type) && (c[0] === undefined || c[0] === 'all'),
+    each: true,
   },
   // class-validator's integers are any safe integer: the Int64 range.
-  isInt: { list: (facts) => void (facts.hint = Int64), enforced: (type) => unwrap(type).kind === 'integer' && !isBigint(type) },
-  isEnum: { list: (facts, _into, c) => void (facts.hint = c[0] as TypeHint), enforced: kind('enum') },
+  isInt: { list: (facts) => void (facts.hint = Int64), enforced: (type) => unwrap(type).kind === 'integer' && !isBigint(type), each: true },
+  isEnum: { list: (facts, _into, c) => void (facts.hint = c[0] as TypeHint), enforced: kind('enum'), each: true },
   arrayUnique: { list: (facts) => void (facts.uniqueItems = true), enforced: (type, c) => kind('array')(type) && c[0] === undefined },
-  isString: { enforced: (type) => isText(type) },
-  isBoolean: { enforced: kind('boolean') },
+  isString: { enforced: (type) => isText(type), each: true },
+  isBoolean: { enforced: kind('boolean'), each: true },
   isNumber: {
     enforced: (type, c) =>
       kind('number', 'integer')(type) && !isBigint(type) && (c[0] === undefined || Object.keys(c[0] as object).length === 0),
+    each: true,
   },
   isDate: {
     enforced: (type) => {
       const t = unwrap(type);
       return t.kind === 'string' && t.as === 'date';
     },
+    each: true,
   },
   isArray: {
     list: (facts) => void (facts.array = true),
