@@ -105,6 +105,8 @@ export interface SlotModel {
   readonly required: boolean;
   /** The value the slot takes when the argument is missing, if one is known. */
   readonly default?: DefaultValue;
+  /** Example values (`@ApiProperty({ example })`), plain JSON. */
+  readonly examples?: readonly unknown[];
 }
 
 export interface PropertyModel extends SlotModel {

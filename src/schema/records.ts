@@ -1,15 +1,17 @@
 import { classChainOf } from '../decorators/classes';
-import type { TypeHint } from '../decorators/hints';
 import { descriptionOf, designType, propertyRecordsOf, type PropertyRecord } from '../decorators/metadata';
 import {
+  apiPropertyOf,
   exposureOf,
   foreignPropertiesOf,
   strategyOf,
   transformerTypeOf,
   validationOf,
+  type ApiPropertyFacts,
   type Direction,
   type ValidationMetadata,
 } from '../decorators/foreign';
+import { StringLiterals, type TypeHint } from '../decorators/hints';
 import { propertyFactsOf, type SourcePropertyFacts } from '../facts/registry';
 import { resolveSlot, compiledDefault } from './slots';
 import type { PropertyModel, RecordNode } from './model';
@@ -145,15 +147,21 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
     inner.problems.add('OMCG0002', where, `${declared.ctor.name}.${key} has no design:type metadata.`, metadataFix);
     return undefined;
   }
+  const api = apiPropertyOf(ctor, key);
   const type = resolveSlot(
     {
-      hint: record?.type ?? validator.hint ?? transformerHint(ctor, key, validator, design.type) ?? evidence(validator, fact, design.type),
+      hint:
+        record?.type ??
+        validator.hint ??
+        transformerHint(ctor, key, validator, design.type) ??
+        apiEnum(api) ??
+        evidence(validator, fact, design.type),
       source: fact?.type,
       design: design.type,
       constraints: [...(record?.constraints ?? []), ...validator.constraints],
       eachConstraints: validator.eachConstraints,
       uniqueItems: validator.uniqueItems,
-      nullable: record?.nullable || validator.optional,
+      nullable: record?.nullable || validator.optional || api?.nullable,
     },
     inner,
   );
@@ -168,9 +176,10 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
     key,
     name,
     type,
-    description: record?.description ?? fact?.description,
-    required: !(record?.optional || validator.optional || record?.hasDefault || initializer || fact?.optional),
+    description: record?.description ?? api?.description ?? fact?.description,
+    required: !(record?.optional || validator.optional || api?.required === false || record?.hasDefault || initializer || fact?.optional),
     default: fallback,
+    examples: api && api.example !== undefined && isJson(api.example) ? [api.example] : undefined,
   };
 }
 
@@ -182,6 +191,26 @@ function transformerHint(ctor: Function, key: string, validator: ValidatorIntent
   const type = transformerTypeOf(ctor, key) as TypeHint | undefined;
   if (type === undefined || !validator.array || design === Array || design === Set) return type;
   return [type];
+}
+
+/**
+ * `@ApiProperty({ enum })` of strings as the property's type, below our hints and class-validator's
+ * (an array of them when the property is one).
+ */
+function apiEnum(api: ApiPropertyFacts | undefined): TypeHint | undefined {
+  const values = api?.enum;
+  if (!values || values.length === 0 || !values.every((v): v is string => typeof v === 'string')) return undefined;
+  return StringLiterals(...new Set(values));
+}
+
+/** Plain JSON (what `examples` can hold): no functions, dates, class instances, cycles or non-finite numbers. */
+function isJson(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (depth > 16 || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.every((v) => isJson(v, depth + 1));
+  const proto = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && Object.values(value).every((v) => isJson(v, depth + 1));
 }
 
 /** Declared types TypeScript erased: an array's elements, an interface, a union, a type alias. */

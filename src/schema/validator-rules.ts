@@ -329,16 +329,19 @@ function isText(type: TypeNode): boolean {
   return (t.kind === 'string' && t.as === 'string') || (t.kind === 'enum' && t.values.every((v) => typeof v === 'string'));
 }
 
-/** The element type `{ each: true }` on a type rule states, for an array whose element type TypeScript erased. */
+/** The type a type rule states (of the elements with `{ each: true }`), where TypeScript erased it. */
 const ELEMENT: Readonly<Record<string, TypeHint>> = { isString: String, isNumber: Number, isInt: Int64, isBoolean: Boolean, isDate: Date };
 
-/** What a rule says about the type of its property (or its elements, with `each`), as weak evidence. */
+/**
+ * What a rule says about the type of its property (or its elements, with `each`), as weak evidence: used
+ * where TypeScript erased the declared type. None under `@ValidateIf`, whose rules hold only sometimes.
+ */
 function typeEvidence(facts: ValidatorIntent, m: ValidationMetadata): void {
   const c = m.constraints ?? [];
-  if (m.each && m.name !== undefined && ELEMENT[m.name]) facts.evidence ??= ELEMENT[m.name];
-  if (m.name === 'isIn' && someOf(c) && c[0].every((v) => typeof v === 'string')) facts.evidence ??= StringLiterals(...new Set(c[0] as string[]));
   if (m.type === 'nestedValidation' && m.each) facts.array = true;
-  if (m.type === 'conditionalValidation' && m.name !== 'isOptional') facts.conditional = true;
+  if (facts.conditional || m.groups?.length) return;
+  if (m.name !== undefined && ELEMENT[m.name]) facts.evidence ??= ELEMENT[m.name];
+  if (m.name === 'isIn' && someOf(c) && c[0].every((v) => typeof v === 'string')) facts.evidence ??= StringLiterals(...new Set(c[0] as string[]));
 }
 
 /**
@@ -347,7 +350,8 @@ function typeEvidence(facts: ValidatorIntent, m: ValidationMetadata): void {
  * condition does).
  */
 export function validatorIntent(metadata: readonly ValidationMetadata[]): ValidatorIntent {
-  const facts: ValidatorIntent = { constraints: [], eachConstraints: [], optional: false, array: false, conditional: false, uniqueItems: false };
+  const conditional = metadata.some((m) => m.type === 'conditionalValidation' && m.name !== 'isOptional');
+  const facts: ValidatorIntent = { constraints: [], eachConstraints: [], optional: false, array: false, conditional, uniqueItems: false };
   for (const m of metadata) typeEvidence(facts, m);
   for (const m of metadata) {
     const rule = m.name === undefined ? undefined : RULES[m.name];

@@ -138,13 +138,14 @@ export function slotFragment(slot: SlotModel): JsonSchema {
   const base = fragmentOf(slot.type);
   const description = slot.description ?? (base.description as string | undefined);
   const value = slot.default ? writtenDefault(slot.type, slot.default.value) : undefined;
-  if (description === base.description && value === undefined) return base;
+  if (description === base.description && value === undefined && slot.examples === undefined) return base;
   const out: Record<string, unknown> = {};
   if (base.type !== undefined) out.type = base.type;
   if (base.format !== undefined) out.format = base.format;
   if (description !== undefined) out.description = description;
   for (const k in base) if (k !== 'type' && k !== 'format' && k !== 'description') out[k] = base[k];
   if (value !== undefined) out.default = value;
+  if (slot.examples !== undefined) out.examples = slot.examples;
   return out;
 }
 
