@@ -199,6 +199,9 @@ const EXACT: Readonly<Record<string, ExactOf>> = {
     plainSeed(c[0]) ? pattern(`^(?![\\s\\S]*${escaped(c[0])})`, `Expected text not containing ${JSON.stringify(c[0])}.`) : undefined,
 };
 
+/** class-validator's rule names the table lists and reading enforces (for tests and docs). */
+export const EXACT_RULE_NAMES: readonly string[] = Object.freeze(Object.keys(EXACT));
+
 /** The test of `@IsIn`, `@IsNotIn` or `@Equals` on a class-validator value, for an enum that states it. */
 function enumTest(m: ValidationMetadata): ((v: unknown) => boolean) | undefined {
   const c = m.constraints ?? [];
