@@ -129,12 +129,16 @@ function buildEnumNode(value: object): TypeNode | undefined {
   return { kind: 'enum', names, values, listed };
 }
 
-function unsupported(site: Site, what: string): undefined {
+/** The fix the generator gives where TypeScript erased a type the source still states. */
+const GENERATOR_FIX = 'or run `npx onemodelcontext generate`, which reads the declared type from the source';
+
+function unsupported(site: Site, what: string, erased = false): undefined {
   return site.problems.add(
     'OMCG0002',
     site.where,
     `${what} has no JSON Schema.`,
-    'give a type hint (@Param({ type }) or @Field(type)), or use a supported type: string, number, boolean, Date, URL, Uint8Array, an enum, a record class or a hint token.',
+    'give a type hint (@Param({ type }) or @Field(type)), or use a supported type: string, number, boolean, Date, URL, Uint8Array, an enum, a record class or a hint token' +
+      (erased ? `; ${GENERATOR_FIX} (interfaces, unions, type aliases).` : '.'),
   );
 }
 
@@ -144,7 +148,7 @@ function missingElement(site: Site, ctorName: string): undefined {
     'OMCG0005',
     site.where,
     `${ctorName} has no element type: TypeScript erases it.`,
-    `give a type hint such as ${example}.`,
+    `give a type hint such as ${example}, ${GENERATOR_FIX}.`,
   );
 }
 
@@ -173,7 +177,7 @@ export function resolveType(hint: TypeHint | undefined, design: unknown, site: S
 function fromDesign(design: unknown, site: Site): TypeNode | undefined {
   const builtin = BUILTINS.get(design);
   if (builtin === 'collection') return missingElement(site, (design as Function).name);
-  if (builtin === 'unsupported') return unsupported(site, describe(design));
+  if (builtin === 'unsupported') return unsupported(site, describe(design), design === Object || design === undefined);
   if (builtin) return builtin;
   if (typeof design === 'function') return site.record(design, site);
   return unsupported(site, describe(design));
