@@ -85,3 +85,10 @@ export function errorPath(error: ErrorObject): (string | number)[] {
   if (error.keyword === 'additionalProperties' && typeof extra === 'string') steps.push(extra);
   return steps.reverse();
 }
+
+/** Why a schema fragment is not valid JSON Schema 2020-12 (checked against the meta-schema), or `undefined`. */
+export function fragmentProblem(fragment: object): string | undefined {
+  const validator = ajv();
+  if (validator.validateSchema(fragment) === true) return undefined;
+  return validator.errorsText(validator.errors, { dataVar: 'schema' }).slice(0, 200);
+}

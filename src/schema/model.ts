@@ -32,6 +32,8 @@ export interface ExactRule {
   readonly fits: (node: TypeNode) => boolean;
   /** A node that states the rule by itself (`@IsIn` narrowing an enum), used instead of extra keywords. */
   readonly narrow?: (node: TypeNode) => TypeNode | undefined;
+  /** Why the rule cannot be listed (a custom constraint's fragment that is not valid 2020-12), checked once. */
+  readonly problem?: () => string | undefined;
 }
 
 /** A constraint as the schema builder applies it: the user's intent records, or an exact validator rule. */

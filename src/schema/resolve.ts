@@ -264,6 +264,8 @@ function applyOne(node: TypeNode, c: SchemaConstraint, site: Site): TypeNode {
     case 'rule': {
       // A rule that does not fit its node lists nothing: class-validator alone checks it, after reading.
       if (!c.rule.fits(node)) return node;
+      const problem = c.rule.problem?.();
+      if (problem !== undefined) return misfit(site, c, node, `${c.decorator} lists a schema that is not valid JSON Schema 2020-12: ${problem}.`);
       return c.rule.narrow?.(node) ?? { ...node, rules: [...(node.rules ?? []), c.rule] };
     }
     case 'range': {

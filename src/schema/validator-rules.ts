@@ -1,5 +1,7 @@
 import { Int64, JsonObject, StringLiterals, Uuid, type TypeHint } from '../decorators/hints';
 import type { ValidationMetadata } from '../decorators/foreign';
+import { constraintSchemaOf } from '../decorators/metadata';
+import { fragmentProblem } from './input-schema';
 import { unwrap, type ExactRule, type PropertyModel, type SchemaConstraint, type TypeNode } from './model';
 
 /**
@@ -348,6 +350,19 @@ function typeEvidence(facts: ValidatorIntent, m: ValidationMetadata): void {
 }
 
 /**
+ * A custom constraint's `@ConstraintSchema`: listed for the model, never enforced by reading (class-validator
+ * runs the constraint), so its origin is the constraint class, not the metadata reading would skip.
+ */
+function spokenConstraint(m: ValidationMetadata): SchemaConstraint | undefined {
+  if (m.type !== 'customValidation' || typeof m.constraintCls !== 'function') return undefined;
+  const spoken = constraintSchemaOf(m.constraintCls);
+  if (!spoken) return undefined;
+  const keywords = { ...spoken.schema, ...(spoken.description === undefined ? {} : { description: spoken.description }) };
+  const rule: ExactRule = { origin: m.constraintCls, keywords, test: always, expected: '', fits: always, problem: () => fragmentProblem(keywords) };
+  return { kind: 'rule', rule, decorator: `@ConstraintSchema of ${m.constraintCls.name}` };
+}
+
+/**
  * The facts of one property's class-validator rules. Rules with groups are not listed (class-validator
  * runs them only when asked for their group); under `@ValidateIf` none is (they hold only when its
  * condition does).
@@ -357,6 +372,8 @@ export function validatorIntent(metadata: readonly ValidationMetadata[]): Valida
   const facts: ValidatorIntent = { constraints: [], eachConstraints: [], optional: false, array: false, conditional, uniqueItems: false };
   for (const m of metadata) typeEvidence(facts, m);
   for (const m of metadata) {
+    const spoken = spokenConstraint(m);
+    if (spoken) (m.each ? facts.eachConstraints : facts.constraints).push(spoken);
     const rule = m.name === undefined ? undefined : RULES[m.name];
     if (!rule?.list || (m.name !== 'isOptional' && (facts.conditional || m.groups?.length || m.always))) continue;
     const decorator = `@${m.name![0].toUpperCase()}${m.name!.slice(1)}`;

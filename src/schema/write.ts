@@ -22,6 +22,10 @@ function ordered(keywords: Keywords): JsonSchema {
     const k = KEYWORDS[i];
     if (keywords[k] !== undefined) out[k] = keywords[k];
   }
+  // Other keywords come only from a custom constraint's `@ConstraintSchema` fragment: after ours, as given.
+  if (Object.keys(keywords).length > Object.keys(out).length) {
+    for (const k of Object.keys(keywords)) if (!(k in out) && keywords[k as Keyword] !== undefined) out[k] = keywords[k as Keyword];
+  }
   return out;
 }
 

@@ -12,11 +12,14 @@ import {
   IsPositive,
   IsString,
   Length,
+  Validate,
   ValidateIf,
   ValidateNested,
+  ValidatorConstraint,
   validateSync,
+  type ValidatorConstraintInterface,
 } from 'class-validator';
-import { McpServer, Tool, type CallToolResult } from '../../src';
+import { ConstraintSchema, McpServer, Tool, type CallToolResult } from '../../src';
 import type { Schema } from '../support/json-schema';
 
 /**
@@ -214,5 +217,64 @@ describe('reading agrees with class-validator on those DTOs', () => {
     expect(verdict(await server.callTool('update', { item: { name: null, count: 2 } }))).toBe('accepted');
     expect(classValidator(UpdateItemDto, { count: 0 })).toBe('refused');
     expect(verdict(await server.callTool('update', { item: { count: 0 } }))).toBe("Argument 'item.count' is not valid. Expected a number greater than 0.");
+  });
+});
+
+describe('custom constraints speak through @ConstraintSchema', () => {
+  @ValidatorConstraint({ name: 'currency' })
+  @ConstraintSchema({ schema: { pattern: '^[A-Z]{3}$' }, description: 'An ISO 4217 currency code' })
+  class IsCurrency implements ValidatorConstraintInterface {
+    validate(value: unknown): boolean {
+      return typeof value === 'string' && ['EUR', 'USD', 'GBP'].includes(value);
+    }
+    defaultMessage(): string {
+      return 'currency must be a known ISO 4217 code';
+    }
+  }
+
+  class Price {
+    @IsNumber() @IsPositive() amount!: number;
+    @IsString() @Validate(IsCurrency) currency!: string;
+  }
+  class Shop {
+    @Tool() price(price: Price): string {
+      return `${price.amount} ${price.currency}`;
+    }
+  }
+  const shop = new McpServer({ name: 'shop', version: '1' }).add(new Shop());
+
+  it('lists the fragment and description on the property it checks', () => {
+    const listed = shop.listTools()[0].inputSchema as Schema;
+    expect(JSON.stringify(listed.properties!.price.properties!.currency)).toBe(
+      '{"type":"string","description":"An ISO 4217 currency code","pattern":"^[A-Z]{3}$"}',
+    );
+  });
+
+  it('still runs the constraint with class-validator, its message as written', async () => {
+    expect(verdict(await shop.callTool('price', { price: { amount: 2, currency: 'XYZ' } }))).toBe(
+      "Argument 'price.currency' is not valid. currency must be a known ISO 4217 code",
+    );
+    expect(verdict(await shop.callTool('price', { price: { amount: 2, currency: 'EUR' } }))).toBe('accepted');
+  });
+
+  it('refuses a fragment that is not valid JSON Schema 2020-12 as a definition problem', () => {
+    @ValidatorConstraint({ name: 'odd' })
+    @ConstraintSchema({ schema: { minLength: -1 } })
+    class Odd implements ValidatorConstraintInterface {
+      validate(): boolean {
+        return true;
+      }
+    }
+    class Named {
+      @IsString() @Validate(Odd) name!: string;
+    }
+    class Bad {
+      @Tool() name(named: Named): string {
+        return named.name;
+      }
+    }
+    expect(() => new McpServer({ name: 'bad', version: '1' }).add(new Bad())).toThrow(
+      'OMCG0013 Bad.name, parameter \'named\', property \'name\': @ConstraintSchema of Odd lists a schema that is not valid JSON Schema 2020-12: schema/minLength must be >= 0.',
+    );
   });
 });
