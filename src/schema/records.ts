@@ -11,7 +11,7 @@ import {
   type Direction,
   type ValidationMetadata,
 } from '../decorators/foreign';
-import { StringLiterals, type TypeHint } from '../decorators/hints';
+import { HINT, StringLiterals, type TypeHint } from '../decorators/hints';
 import { propertyFactsOf, type SourcePropertyFacts } from '../facts/registry';
 import { resolveSlot, compiledDefault } from './slots';
 import type { PropertyModel, RecordNode } from './model';
@@ -161,7 +161,7 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
       constraints: [...(record?.constraints ?? []), ...validator.constraints],
       eachConstraints: validator.eachConstraints,
       uniqueItems: validator.uniqueItems,
-      nullable: record?.nullable || validator.optional || api?.nullable,
+      nullable: record?.nullable || validator.optional || api?.nullable || (validator.conditional && record?.type === undefined && isNullableHint(fact?.type)),
     },
     inner,
   );
@@ -211,6 +211,14 @@ function isJson(value: unknown, depth = 0): boolean {
   if (Array.isArray(value)) return value.every((v) => isJson(v, depth + 1));
   const proto = Object.getPrototypeOf(value);
   return (proto === Object.prototype || proto === null) && Object.values(value).every((v) => isJson(v, depth + 1));
+}
+
+/**
+ * A source type written `| null` (the generator's `Nullable(...)`). Under `@ValidateIf` it keeps the
+ * property nullable even when `@Type` gives the type: the condition, not the rules, decides about `null`.
+ */
+function isNullableHint(hint: TypeHint | undefined): boolean {
+  return typeof hint === 'object' && hint !== null && HINT in hint && hint[HINT] === 'nullable';
 }
 
 /** Declared types TypeScript erased: an array's elements, an interface, a union, a type alias. */
