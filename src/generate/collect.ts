@@ -207,7 +207,6 @@ class Collector {
     const { text, option } = this.literals();
     const decorators = this.decorators.of(param);
     const isHinted = this.decorators.hinted(decorators);
-    const evidenced = this.decorators.evidenced(decorators);
     const paramDecorator = decorators.find((d) => this.decorators.isOurs(d, 'Param'));
     const given = text(paramDecorator?.args[0]) ?? text(option(paramDecorator?.args[0], 'name'));
     const written = ts.isIdentifier(param.name) && !param.dotDotDotToken ? param.name.text : undefined;
