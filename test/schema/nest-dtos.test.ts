@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, OmitType, PartialType, PickType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType, PartialType, PickType } from '@nestjs/swagger';
 import { plainToInstance, Type } from 'class-transformer';
 import {
   IsArray,
@@ -62,6 +62,10 @@ class CreateItemDto {
 class UpdateItemDto extends PartialType(CreateItemDto) {}
 class ItemNameDto extends PickType(CreateItemDto, ['name'] as const) {}
 class ItemWithoutOwnerDto extends OmitType(CreateItemDto, ['owner'] as const) {}
+class LabelDto {
+  @ApiProperty() @IsArray() @IsString({ each: true }) labels!: string[];
+}
+class LabelledItemDto extends IntersectionType(ItemNameDto, LabelDto) {}
 
 class Tools {
   @Tool() search(query: SearchDto): string {
@@ -77,6 +81,9 @@ class Tools {
     return JSON.stringify(item);
   }
   @Tool() draft(item: ItemWithoutOwnerDto): string {
+    return JSON.stringify(item);
+  }
+  @Tool() label(item: LabelledItemDto): string {
     return JSON.stringify(item);
   }
 }
@@ -137,6 +144,10 @@ describe('Nest DTOs start with no hints and list what class-validator means', ()
     expect(JSON.stringify(update.properties!.name)).toBe('{"type":["string","null"],"description":"What the item is called","examples":["Lamp"]}');
     expect(Object.keys(JSON.parse(argument('rename')).properties)).toEqual(['name']);
     expect(Object.keys(JSON.parse(argument('draft')).properties)).toEqual(['name', 'condition', 'count']);
+    expect(argument('label')).toBe(
+      '{"type":"object","properties":{"name":{"type":"string","description":"What the item is called","examples":["Lamp"]},' +
+        '"labels":{"type":"array","items":{"type":"string"}}},"required":["name","labels"],"additionalProperties":false}',
+    );
   });
 });
 
