@@ -137,31 +137,36 @@ function declaredBy(c: Function, constructible: boolean): DeclaredProperties {
  */
 function propertyModel(ctor: Function, declared: DeclaredProperties, key: string, name: string, site: Site): PropertyModel | undefined {
   const record = declared.records.find((p) => p.key === key);
-  const validator = validatorIntent(declared.validations.filter((m) => m.propertyName === key));
+  const rules = declared.validations.filter((m) => m.propertyName === key);
+  const validator = validatorIntent(rules);
   const fact = declared.facts?.find((f) => f.key === key);
   const found = designType(declared.ctor.prototype, key);
-  const design = found.found ? found : { found: fact !== undefined, type: fact?.design };
+  const api = apiPropertyOf(ctor, key);
+  // A mapped type (PartialType ...) of @nestjs/swagger keeps @ApiProperty's type, not design:type.
+  const design = found.found ? found : fact !== undefined ? { found: true, type: fact.design } : { found: api?.type !== undefined, type: api?.type };
   const where = `${site.where}, property '${name}'`;
   const inner: Site = { ...site, where, stack: [...site.stack, ctor] };
   if (!design.found && record?.type === undefined) {
     inner.problems.add('OMCG0002', where, `${declared.ctor.name}.${key} has no design:type metadata.`, metadataFix);
     return undefined;
   }
-  const api = apiPropertyOf(ctor, key);
+  // What @ApiProperty says of the values counts only where class-validator says nothing of the property:
+  // otherwise class-validator's reading is the listing's (an enum it does not check would refuse values it accepts).
+  const apiValues = rules.length === 0 ? api : undefined;
   const type = resolveSlot(
     {
       hint:
         record?.type ??
         validator.hint ??
         transformerHint(ctor, key, validator, design.type) ??
-        apiEnum(api) ??
+        apiEnum(apiValues) ??
         evidence(validator, fact, design.type),
       source: fact?.type,
       design: design.type,
       constraints: [...(record?.constraints ?? []), ...validator.constraints],
       eachConstraints: validator.eachConstraints,
       uniqueItems: validator.uniqueItems,
-      nullable: record?.nullable || validator.optional || api?.nullable || (validator.conditional && record?.type === undefined && isNullableHint(fact?.type)),
+      nullable: record?.nullable || validator.optional || apiValues?.nullable || (validator.conditional && record?.type === undefined && isNullableHint(fact?.type)),
     },
     inner,
   );
@@ -177,7 +182,7 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
     name,
     type,
     description: record?.description ?? api?.description ?? fact?.description,
-    required: !(record?.optional || validator.optional || api?.required === false || record?.hasDefault || initializer || fact?.optional),
+    required: !(record?.optional || validator.optional || apiValues?.required === false || record?.hasDefault || initializer || fact?.optional),
     default: fallback,
     examples: api && api.example !== undefined && isJson(api.example) ? [api.example] : undefined,
   };

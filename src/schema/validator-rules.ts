@@ -344,7 +344,7 @@ const ELEMENT: Readonly<Record<string, TypeHint>> = { isString: String, isNumber
 function typeEvidence(facts: ValidatorIntent, m: ValidationMetadata): void {
   const c = m.constraints ?? [];
   if (m.type === 'nestedValidation' && m.each) facts.array = true;
-  if (facts.conditional || m.groups?.length) return;
+  if (facts.conditional || (m.groups?.length && !m.always)) return;
   if (m.name !== undefined && ELEMENT[m.name]) facts.evidence ??= ELEMENT[m.name];
   if (m.name === 'isIn' && someOf(c) && c[0].every((v) => typeof v === 'string')) facts.evidence ??= StringLiterals(...new Set(c[0] as string[]));
 }
@@ -363,9 +363,9 @@ function spokenConstraint(m: ValidationMetadata): SchemaConstraint | undefined {
 }
 
 /**
- * The facts of one property's class-validator rules. Rules with groups are not listed (class-validator
- * runs them only when asked for their group); under `@ValidateIf` none is (they hold only when its
- * condition does).
+ * The facts of one property's class-validator rules. Rules with groups (and not `always`) are not listed:
+ * class-validator runs them only when asked for their group. Under `@ValidateIf` none is: they hold only
+ * when its condition does.
  */
 export function validatorIntent(metadata: readonly ValidationMetadata[]): ValidatorIntent {
   const conditional = metadata.some((m) => m.type === 'conditionalValidation' && m.name !== 'isOptional');
@@ -375,7 +375,7 @@ export function validatorIntent(metadata: readonly ValidationMetadata[]): Valida
     const spoken = spokenConstraint(m);
     if (spoken) (m.each ? facts.eachConstraints : facts.constraints).push(spoken);
     const rule = m.name === undefined ? undefined : RULES[m.name];
-    if (!rule?.list || (m.name !== 'isOptional' && (facts.conditional || m.groups?.length || m.always))) continue;
+    if (!rule?.list || (m.name !== 'isOptional' && (facts.conditional || (m.groups?.length && !m.always)))) continue;
     const decorator = `@${m.name![0].toUpperCase()}${m.name!.slice(1)}`;
     rule.list(facts, m.each ? facts.eachConstraints : facts.constraints, m.constraints ?? [], decorator, m);
   }

@@ -54,7 +54,8 @@ class SearchDto {
 
 class CreateItemDto {
   @ApiProperty({ description: 'What the item is called', example: 'Lamp' }) @IsString() name!: string;
-  @ApiProperty({ enum: ['new', 'used'], description: 'Its state' }) @IsString() condition!: string;
+  @ApiProperty({ enum: ['new', 'used'], description: 'Its state' }) condition!: string;
+  @ApiProperty({ enum: ['red', 'blue'], description: 'An enum class-validator does not check' }) @IsString() color!: string;
   @ApiPropertyOptional({ example: 3 }) @IsOptional() @IsInt() @IsPositive() count?: number;
   @ApiProperty() @IsString() owner!: string;
 }
@@ -122,17 +123,18 @@ describe('Nest DTOs start with no hints and list what class-validator means', ()
     );
   });
 
-  it('lists @ApiProperty descriptions, examples, enums and optionality below its own decorators', () => {
+  it('lists @ApiProperty descriptions and examples, and its enums where class-validator says nothing', () => {
     expect(argument('create')).toBe(
       JSON.stringify({
         type: 'object',
         properties: {
           name: { type: 'string', description: 'What the item is called', examples: ['Lamp'] },
           condition: { type: 'string', description: 'Its state', enum: ['new', 'used'] },
+          color: { type: 'string', description: 'An enum class-validator does not check' },
           count: { type: ['integer', 'null'], minimum: -9007199254740991, exclusiveMinimum: 0, maximum: 9007199254740991, examples: [3] },
           owner: { type: 'string' },
         },
-        required: ['name', 'condition', 'owner'],
+        required: ['name', 'condition', 'color', 'owner'],
         additionalProperties: false,
       }),
     );
@@ -143,7 +145,7 @@ describe('Nest DTOs start with no hints and list what class-validator means', ()
     expect(update.required).toBeUndefined();
     expect(JSON.stringify(update.properties!.name)).toBe('{"type":["string","null"],"description":"What the item is called","examples":["Lamp"]}');
     expect(Object.keys(JSON.parse(argument('rename')).properties)).toEqual(['name']);
-    expect(Object.keys(JSON.parse(argument('draft')).properties)).toEqual(['name', 'condition', 'count']);
+    expect(Object.keys(JSON.parse(argument('draft')).properties)).toEqual(['name', 'condition', 'color', 'count']);
     expect(argument('label')).toBe(
       '{"type":"object","properties":{"name":{"type":"string","description":"What the item is called","examples":["Lamp"]},' +
         '"labels":{"type":"array","items":{"type":"string"}}},"required":["name","labels"],"additionalProperties":false}',
