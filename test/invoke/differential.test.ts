@@ -94,6 +94,10 @@ import type { Schema } from '../support/json-schema';
  * interpreted. The only allowed differences are DESIGN.md's deliberate ones, applied to the schema ajv sees
  * (each is also pinned by a test of its own in listing-contract.test.ts).
  *
+ * A third class is counted apart: class-validator-only refusals, calls the listing accepts whose built
+ * instance class-validator itself refuses, by rule, on a record carrying every exact rule of the table
+ * (src/schema/validator-rules.ts). It must be 0 for every rule.
+ *
  * Seeded in CI. `READER_FUZZ_RUNS=1000000 npx jest test/invoke/differential` runs long with a random seed
  * (or `READER_FUZZ_SEED=n` to replay one); a disagreement fails and prints the smallest case.
  */
