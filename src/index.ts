@@ -17,6 +17,7 @@ export { Length } from './decorators/length.decorator';
 export { RegularExpression } from './decorators/regular-expression.decorator';
 export { EmailAddress } from './decorators/email-address.decorator';
 export { Url } from './decorators/url.decorator';
+export { ConstraintSchema, type ConstraintSchemaOptions } from './decorators/constraint-schema.decorator';
 export {
   Int8,
   Uint8,

@@ -79,7 +79,63 @@ export function validatedPropertiesOf(ctor: Function): readonly string[] {
 
 /** Every property another library knew of `ctor` at this moment. */
 export function foreignPropertiesOf(ctor: Function): readonly string[] {
-  return [...new Set([...validatedPropertiesOf(ctor), ...transformedPropertiesOf(ctor)])];
+  return mergedOrder([...new Set([...validatedPropertiesOf(ctor), ...transformedPropertiesOf(ctor)])], documentedPropertiesOf(ctor));
+}
+
+/**
+ * Both lists in declaration order, merged: a name only `later` knows goes just before the next name of
+ * `later` the result already holds (each library lists properties top to bottom).
+ */
+function mergedOrder(first: readonly string[], later: readonly string[]): readonly string[] {
+  const out = [...first];
+  for (let i = 0; i < later.length; i++) {
+    if (out.includes(later[i])) continue;
+    const next = later.slice(i + 1).find((k) => out.includes(k));
+    if (next === undefined) out.push(later[i]);
+    else out.splice(out.indexOf(next), 0, later[i]);
+  }
+  return out;
+}
+
+/** @nestjs/swagger's metadata keys (its `DECORATORS` constants; read, never imported). */
+const SWAGGER_PROPERTIES = 'swagger/apiModelPropertiesArray';
+const SWAGGER_PROPERTY = 'swagger/apiModelProperties';
+
+/** The constructors of the type names @nestjs/swagger records (an enum's `type` is `'string'` or `'number'`). */
+const SWAGGER_TYPES: Readonly<Record<string, Function>> = { string: String, number: Number, integer: Number, boolean: Boolean };
+
+/** Property names `@ApiProperty` / `@ApiPropertyOptional` recorded on `ctor` itself, in order. */
+export function documentedPropertiesOf(ctor: Function): readonly string[] {
+  const names: unknown = Reflect.getOwnMetadata(SWAGGER_PROPERTIES, ctor.prototype);
+  return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string' && n.startsWith(':')).map((n) => n.slice(1)) : [];
+}
+
+/** What `@ApiProperty` says of one property, as far as the listing uses it. */
+export interface ApiPropertyFacts {
+  readonly description?: string;
+  readonly example?: unknown;
+  /** The enum's values, as @nestjs/swagger resolved them. */
+  readonly enum?: readonly unknown[];
+  readonly required?: boolean;
+  readonly nullable?: boolean;
+  /** The constructor @nestjs/swagger recorded (the design type where it decorated; kept by its mapped types). */
+  readonly type?: Function;
+}
+
+/** `@ApiProperty` of one property (inherited too, as @nestjs/swagger reads it), when the package recorded one. */
+export function apiPropertyOf(ctor: Function, key: string): ApiPropertyFacts | undefined {
+  const m: unknown = Reflect.getMetadata(SWAGGER_PROPERTY, ctor.prototype, key);
+  if (typeof m !== 'object' || m === null) return undefined;
+  const o = m as Record<string, unknown>;
+  return {
+    description: typeof o.description === 'string' ? o.description : undefined,
+    example: o.example,
+    // `@ApiProperty({ enum, isArray: true })` keeps the values on `items`.
+    enum: Array.isArray(o.enum) ? o.enum : Array.isArray((o.items as { enum?: unknown } | undefined)?.enum) ? (o.items as { enum: unknown[] }).enum : undefined,
+    required: typeof o.required === 'boolean' ? o.required : undefined,
+    nullable: typeof o.nullable === 'boolean' ? o.nullable : undefined,
+    type: typeof o.type === 'function' ? o.type : typeof o.type === 'string' && o.isArray !== true ? SWAGGER_TYPES[o.type] : undefined,
+  };
 }
 
 /** Which way a record crosses the wire: arguments are read `toClass`, results are written `toPlain`. */

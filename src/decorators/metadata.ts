@@ -15,6 +15,7 @@ const KEY = {
   properties: 'onemodelcontext:properties',
   description: 'onemodelcontext:description',
   scopes: 'onemodelcontext:scopes',
+  constraintSchema: 'onemodelcontext:constraint-schema',
 } as const;
 
 /** A constraint as the user meant it; the schema builder turns it into keywords. */
@@ -129,6 +130,21 @@ export function propertyRecordsOf(ctor: Function): readonly PropertyRecord[] {
 export function setDescription(target: object, key: string | symbol | undefined, text: string): void {
   if (key === undefined) Reflect.defineMetadata(KEY.description, text, target);
   else Reflect.defineMetadata(KEY.description, text, target, key);
+}
+
+/** `@ConstraintSchema` of a custom class-validator constraint class (a JSON copy of the fragment). */
+export interface ConstraintSchemaRecord {
+  readonly schema?: { readonly [keyword: string]: unknown };
+  readonly description?: string;
+}
+
+export function setConstraintSchema(ctor: Function, record: ConstraintSchemaRecord): void {
+  Reflect.defineMetadata(KEY.constraintSchema, record, ctor);
+}
+
+/** What `@ConstraintSchema` recorded on a constraint class, if anything. */
+export function constraintSchemaOf(ctor: Function): ConstraintSchemaRecord | undefined {
+  return Reflect.getOwnMetadata(KEY.constraintSchema, ctor);
 }
 
 /** `@Scopes` of a class: the default scopes of its members. */

@@ -303,8 +303,9 @@ class Collector {
     if (flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected) && decorators.length === 0) return undefined;
     const excluded = decorators.some((d) => d.origin?.from === 'class-transformer' && d.origin.name === 'Exclude');
     const isHinted = this.decorators.hinted(decorators);
+    const evidenced = this.decorators.evidenced(decorators);
     const where = `${decl.name?.text ?? '(anonymous)'}.${member.name.text}`;
-    const { fact, optional } = this.typeFact(this.checker.getTypeAtLocation(member), member.type, member.name, where, isHinted || excluded);
+    const { fact, optional } = this.typeFact(this.checker.getTypeAtLocation(member), member.type, member.name, where, isHinted || excluded || evidenced);
     if (fact) this.use(fact, isHinted || excluded ? undefined : decl, member.name);
     return {
       key: member.name.text,
@@ -337,7 +338,10 @@ class Collector {
     if ('problem' in mapped && !covered) {
       this.reporter.add(at, mapped.problem.code, `${where}: ${mapped.problem.message} Give a type hint (@Param({ type }) or @Field(type)) or declare a supported type.`);
     }
-    return { fact: 'fact' in mapped ? mapped.fact : undefined, optional: split.optional };
+    const fact = 'fact' in mapped ? mapped.fact : undefined;
+    // Without strictNullChecks the checker drops `| null`; the written type still says it.
+    const nullable = fact && fact.kind !== 'nullable' && writesNull(this.project, node) ? ({ kind: 'nullable', of: fact } as const) : fact;
+    return { fact: nullable, optional: split.optional };
   }
 
   /** Imports what a fact refers to and queues the record classes it reaches. */
@@ -381,6 +385,21 @@ class Collector {
   private literals(): Pick<DecoratorReading, 'text' | 'option'> {
     return { text: (e) => this.decorators.text(e), option: (e, key) => this.decorators.option(e, key) };
   }
+}
+
+/** Whether a written type annotation is a union with `null` (through parentheses and type aliases). */
+function writesNull(project: Project, node: TS.TypeNode | undefined, depth = 0): boolean {
+  const { ts, checker } = project;
+  if (!node || depth > 8) return false;
+  if (ts.isParenthesizedTypeNode(node)) return writesNull(project, node.type, depth + 1);
+  if (ts.isLiteralTypeNode(node)) return node.literal.kind === ts.SyntaxKind.NullKeyword;
+  if (ts.isUnionTypeNode(node)) return node.types.some((t) => writesNull(project, t, depth + 1));
+  if (ts.isTypeReferenceNode(node)) {
+    const alias = project.target(checker.getSymbolAtLocation(node.typeName));
+    const decl = alias?.declarations?.find(ts.isTypeAliasDeclaration);
+    return decl !== undefined && writesNull(project, decl.type, depth + 1);
+  }
+  return false;
 }
 
 function textLike(fact: TypeFact): boolean {

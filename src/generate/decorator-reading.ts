@@ -51,6 +51,21 @@ export class DecoratorReading {
     return found && ts.isPropertyAssignment(found) ? found.initializer : undefined;
   }
 
+  /**
+   * Whether class-validator's rules state the type where the source type has no schema (an interface, a
+   * union, `Record<string, unknown>`): `@IsObject()`, `@IsIn([...])`, a type rule with `{ each: true }`.
+   * The run time reads them (schema/validator-rules.ts), so such a property is no definition problem.
+   */
+  evidenced(decorators: readonly WrittenDecorator[]): boolean {
+    const ts = this.ts;
+    const each = (d: WrittenDecorator) => d.args.some((a) => ts.isObjectLiteralExpression(a) && this.option(a, 'each')?.kind === ts.SyntaxKind.TrueKeyword);
+    return decorators.some((d) => {
+      if (d.origin?.from !== 'class-validator') return false;
+      if (d.origin.name === 'IsObject' || d.origin.name === 'IsIn') return true;
+      return ['IsString', 'IsNumber', 'IsInt', 'IsBoolean', 'IsDate'].includes(d.origin.name) && each(d);
+    });
+  }
+
   /** Whether the decorators give an explicit type hint, which wins over the source type. */
   hinted(decorators: readonly WrittenDecorator[]): boolean {
     const ts = this.ts;

@@ -1,4 +1,4 @@
-import type { SlotModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
+import type { ExactRule, SlotModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
 import { INVALID, fail, type Failure } from './failure';
 import { FORMAT_NAMES, dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reader, type RecordPlan } from './record-reader';
@@ -88,6 +88,27 @@ function lenient(node: TypeNode, read: Reader): Reader {
 }
 
 function compile(node: TypeNode, mode: ReadMode): Reader {
+  const read = compileBare(node, mode);
+  return node.kind !== 'nullable' && node.rules?.length ? withRules(read, node.rules) : read;
+}
+
+/**
+ * A reader that also runs a node's exact rules (schema/validator-rules.ts) on the JSON value once its own
+ * checks pass, and reports every rule that fails, not just the first.
+ */
+function withRules(read: Reader, rules: readonly ExactRule[]): Reader {
+  return (v, f) => {
+    const x = read(v, f);
+    if (x === INVALID) return x;
+    let failed: string | undefined;
+    for (let i = 0; i < rules.length; i++) {
+      if (!rules[i].test(v)) failed = failed === undefined ? rules[i].expected : `${failed} ${rules[i].expected}`;
+    }
+    return failed === undefined ? x : fail(f, failed);
+  };
+}
+
+function compileBare(node: TypeNode, mode: ReadMode): Reader {
   switch (node.kind) {
     case 'boolean':
       return (v, f) => (typeof v === 'boolean' ? v : fail(f, `Expected true or false, got ${typeName(v)}.`));
@@ -299,14 +320,17 @@ function recordPlan(node: RecordNode, mode: ReadMode): RecordPlan {
   return { steps, construct, validate: left?.any ? validationStep(node, left) : undefined };
 }
 
-/** class-validator on a built instance; its first error becomes the failure, named by the wire name. */
+/**
+ * class-validator on a built instance; its first failing property becomes the failure, named by the wire
+ * name, with class-validator's messages as written.
+ */
 function validationStep(node: RecordNode, left: LeftToClassValidator): NonNullable<RecordPlan['validate']> {
   const wireName = new Map(node.properties.map((p) => [p.key, p.name]));
   return (out, f) => {
     const error = firstValidationError(out, left);
     if (!error) return out;
     f.path.push(wireName.get(error.property) ?? error.property);
-    return fail(f, error.message ? `${error.message[0].toUpperCase()}${error.message.slice(1)}.` : '');
+    return fail(f, error.message);
   };
 }
 

@@ -25,8 +25,11 @@ export function leftToClassValidator(node: RecordNode): LeftToClassValidator {
   const enforced = new Map<string, Set<string>>();
   let any = false;
   for (const c of classChainOf(node.ctor)) {
-    for (const m of validationOf(c)) {
-      if (!enforcedByReading(m, byKey.get(m.propertyName))) any = true;
+    const all = validationOf(c);
+    // Under `@ValidateIf` every rule of the property is class-validator's: its condition decides.
+    const conditional = new Set(all.filter((m) => m.type === 'conditionalValidation' && m.name !== 'isOptional').map((m) => m.propertyName));
+    for (const m of all) {
+      if (!enforcedByReading(m, byKey.get(m.propertyName), conditional.has(m.propertyName))) any = true;
       else if (m.name !== undefined) enforced.set(m.propertyName, (enforced.get(m.propertyName) ?? new Set()).add(m.name));
     }
   }
@@ -56,15 +59,19 @@ function validateSync(instance: object, options: ValidatorOptions): ValidationEr
   return loaded(instance, options);
 }
 
-/** The message of the first rule that failed and is not enforced by reading. */
+/**
+ * The messages of every rule of the property that failed and is not enforced by reading, as
+ * class-validator wrote them (a custom `message` is the developer's text), joined by `; `.
+ */
 function leftMessage(error: ValidationError, enforced: LeftToClassValidator['enforced']): string | undefined {
   const names = enforced.get(error.property);
-  return Object.entries(error.constraints ?? {}).find(([name]) => !names?.has(name))?.[1];
+  const messages = Object.entries(error.constraints ?? {}).filter(([name]) => !names?.has(name)).map(([, message]) => message);
+  return messages.length > 0 ? messages.join('; ') : undefined;
 }
 
 /**
- * The first class-validator error of an instance among the rules left to it: the property and the
- * message. Errors of nested records (`@ValidateNested`) are left out: their own readers validated them.
+ * The first property of an instance failing rules left to class-validator: the property and the
+ * messages of all its failing rules. Errors of nested records (`@ValidateNested`) are left out: their own readers validated them.
  */
 export function firstValidationError(instance: object, left: LeftToClassValidator): { property: string; message: string } | undefined {
   for (const error of validateSync(instance, OPTIONS)) {

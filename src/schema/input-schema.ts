@@ -85,3 +85,18 @@ export function errorPath(error: ErrorObject): (string | number)[] {
   if (error.keyword === 'additionalProperties' && typeof extra === 'string') steps.push(extra);
   return steps.reverse();
 }
+
+/** Why a schema fragment is not valid JSON Schema 2020-12 (checked against the meta-schema), or `undefined`. */
+export function fragmentProblem(fragment: object): string | undefined {
+  const validator = ajv();
+  let valid: boolean;
+  try {
+    valid = validator.validateSchema(fragment) === true;
+  } catch (error) {
+    // Where code generation is forbidden, Ajv cannot compile the meta-schema: the fragment is listed as
+    // given, as a hand-written schema would be refused there anyway at its first use.
+    if (error instanceof EvalError) return undefined;
+    throw error;
+  }
+  return valid ? undefined : validator.errorsText(validator.errors, { dataVar: 'schema' }).slice(0, 200);
+}

@@ -1,4 +1,5 @@
 import type { Completer, Icon } from '../decorators/listing-options';
+import type { Constraint } from '../decorators/metadata';
 import type { CacheHint } from './listing-metadata';
 import type { RawInputSchema } from './input-schema';
 
@@ -16,7 +17,39 @@ export type StringFormat = 'uuid' | 'date-time' | 'date' | 'time' | 'uri' | 'ema
 /** What a string-typed value becomes when read. */
 export type StringAs = 'string' | 'date' | 'url' | 'timespan';
 
+/**
+ * A check JSON Schema states exactly, defined once (in validator-rules.ts): the keywords listed, the test
+ * reading runs on the JSON value, and the text when it fails. A node carries the rules it lists.
+ */
+export interface ExactRule {
+  /** The class-validator metadata it comes from, to tell which rules reading enforces. */
+  readonly origin: object;
+  readonly keywords: { readonly [keyword: string]: unknown };
+  readonly test: (value: unknown) => boolean;
+  /** `Expected ...` text when the test fails. */
+  readonly expected: string;
+  /** Whether it fits a node; on any other, nothing is listed and class-validator alone checks it. */
+  readonly fits: (node: TypeNode) => boolean;
+  /** A node that states the rule by itself (`@IsIn` narrowing an enum), used instead of extra keywords. */
+  readonly narrow?: (node: TypeNode) => TypeNode | undefined;
+  /** Why the rule cannot be listed (a custom constraint's fragment that is not valid 2020-12), checked once. */
+  readonly problem?: () => string | undefined;
+}
+
+/** A constraint as the schema builder applies it: the user's intent records, or an exact validator rule. */
+export type SchemaConstraint = Constraint | { readonly kind: 'rule'; readonly rule: ExactRule; readonly decorator: string };
+
+/** Exact rules a node lists beside its own keywords, checked by its reader after them. */
+interface Ruled {
+  readonly rules?: readonly ExactRule[];
+}
+
 export type TypeNode =
+  | BareNode
+  | { readonly kind: 'nullable'; readonly inner: TypeNode };
+
+type BareNode = Ruled &
+  (
   | { readonly kind: 'boolean' }
   | { readonly kind: 'number'; readonly minimum?: number; readonly maximum?: number }
   | { readonly kind: 'integer'; readonly minimum: number; readonly maximum: number; readonly bigint: boolean }
@@ -53,7 +86,7 @@ export type TypeNode =
   | { readonly kind: 'dictionary'; readonly values: TypeNode; readonly as: 'object' | 'map' }
   | { readonly kind: 'json'; readonly shape: 'any' | 'object' | 'array' }
   | RecordNode
-  | { readonly kind: 'nullable'; readonly inner: TypeNode };
+  );
 
 export interface RecordNode {
   readonly kind: 'record';
@@ -74,6 +107,8 @@ export interface SlotModel {
   readonly required: boolean;
   /** The value the slot takes when the argument is missing, if one is known. */
   readonly default?: DefaultValue;
+  /** Example values (`@ApiProperty({ example })`), plain JSON. */
+  readonly examples?: readonly unknown[];
 }
 
 export interface PropertyModel extends SlotModel {

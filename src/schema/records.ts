@@ -1,21 +1,23 @@
 import { classChainOf } from '../decorators/classes';
-import type { TypeHint } from '../decorators/hints';
 import { descriptionOf, designType, propertyRecordsOf, type PropertyRecord } from '../decorators/metadata';
 import {
+  apiPropertyOf,
   exposureOf,
   foreignPropertiesOf,
   strategyOf,
   transformerTypeOf,
   validationOf,
+  type ApiPropertyFacts,
   type Direction,
   type ValidationMetadata,
 } from '../decorators/foreign';
+import { HINT, StringLiterals, type TypeHint } from '../decorators/hints';
 import { propertyFactsOf, type SourcePropertyFacts } from '../facts/registry';
 import { resolveSlot, compiledDefault } from './slots';
 import type { PropertyModel, RecordNode } from './model';
 import type { Site } from './resolve';
 import { initializersOf, type CompiledValue } from './compiled';
-import { validatorIntent } from './validator-rules';
+import { validatorIntent, type ValidatorIntent } from './validator-rules';
 
 /**
  * Restores declaration order across three metadata stores. Without the generator's facts, nothing at run
@@ -135,26 +137,36 @@ function declaredBy(c: Function, constructible: boolean): DeclaredProperties {
  */
 function propertyModel(ctor: Function, declared: DeclaredProperties, key: string, name: string, site: Site): PropertyModel | undefined {
   const record = declared.records.find((p) => p.key === key);
-  const validator = validatorIntent(declared.validations.filter((m) => m.propertyName === key));
+  const rules = declared.validations.filter((m) => m.propertyName === key);
+  const validator = validatorIntent(rules);
   const fact = declared.facts?.find((f) => f.key === key);
   const found = designType(declared.ctor.prototype, key);
-  const design = found.found ? found : { found: fact !== undefined, type: fact?.design };
+  const api = apiPropertyOf(ctor, key);
+  // A mapped type (PartialType ...) of @nestjs/swagger keeps @ApiProperty's type, not design:type.
+  const design = found.found ? found : fact !== undefined ? { found: true, type: fact.design } : { found: api?.type !== undefined, type: api?.type };
   const where = `${site.where}, property '${name}'`;
   const inner: Site = { ...site, where, stack: [...site.stack, ctor] };
   if (!design.found && record?.type === undefined) {
     inner.problems.add('OMCG0002', where, `${declared.ctor.name}.${key} has no design:type metadata.`, metadataFix);
     return undefined;
   }
-  const transformerType = transformerTypeOf(ctor, key) as TypeHint | undefined;
+  // What @ApiProperty says of the values counts only where class-validator says nothing of the property:
+  // otherwise class-validator's reading is the listing's (an enum it does not check would refuse values it accepts).
+  const apiValues = rules.length === 0 ? api : undefined;
   const type = resolveSlot(
     {
-      hint: record?.type ?? validator.hint ?? transformerType,
+      hint:
+        record?.type ??
+        validator.hint ??
+        transformerHint(ctor, key, validator, design.type) ??
+        apiEnum(apiValues) ??
+        evidence(validator, fact, design.type),
       source: fact?.type,
       design: design.type,
       constraints: [...(record?.constraints ?? []), ...validator.constraints],
       eachConstraints: validator.eachConstraints,
       uniqueItems: validator.uniqueItems,
-      nullable: record?.nullable,
+      nullable: record?.nullable || validator.optional || apiValues?.nullable || (validator.conditional && record?.type === undefined && isNullableHint(fact?.type)),
     },
     inner,
   );
@@ -169,10 +181,58 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
     key,
     name,
     type,
-    description: record?.description ?? fact?.description,
-    required: !(record?.optional || validator.optional || record?.hasDefault || initializer || fact?.optional),
+    description: record?.description ?? api?.description ?? fact?.description,
+    required: !(record?.optional || validator.optional || apiValues?.required === false || record?.hasDefault || initializer || fact?.optional),
     default: fallback,
+    examples: api && api.example !== undefined && isJson(api.example) ? [api.example] : undefined,
   };
+}
+
+/**
+ * `@Type(() => C)`: the class class-transformer builds; an array of it under `@IsArray()` or
+ * `@ValidateNested({ each: true })` whatever the declared type (an interface, for one).
+ */
+function transformerHint(ctor: Function, key: string, validator: ValidatorIntent, design: unknown): TypeHint | undefined {
+  const type = transformerTypeOf(ctor, key) as TypeHint | undefined;
+  if (type === undefined || !validator.array || design === Array || design === Set) return type;
+  return [type];
+}
+
+/**
+ * `@ApiProperty({ enum })` of strings as the property's type, below our hints and class-validator's
+ * (an array of them when the property is one).
+ */
+function apiEnum(api: ApiPropertyFacts | undefined): TypeHint | undefined {
+  const values = api?.enum;
+  if (!values || values.length === 0 || !values.every((v): v is string => typeof v === 'string')) return undefined;
+  return StringLiterals(...new Set(values));
+}
+
+/** Plain JSON (what `examples` can hold): no functions, dates, class instances, cycles or non-finite numbers. */
+function isJson(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (depth > 16 || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.every((v) => isJson(v, depth + 1));
+  const proto = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && Object.values(value).every((v) => isJson(v, depth + 1));
+}
+
+/**
+ * A source type written `| null` (the generator's `Nullable(...)`). Under `@ValidateIf` it keeps the
+ * property nullable even when `@Type` gives the type: the condition, not the rules, decides about `null`.
+ */
+function isNullableHint(hint: TypeHint | undefined): boolean {
+  return typeof hint === 'object' && hint !== null && HINT in hint && hint[HINT] === 'nullable';
+}
+
+/** Declared types TypeScript erased: an array's elements, an interface, a union, a type alias. */
+const ERASED = new Set<unknown>([Array, Set, Object, undefined]);
+
+/** What class-validator's rules say of the type, where nothing stronger does (DESIGN.md section 6). */
+function evidence(validator: ValidatorIntent, fact: SourcePropertyFacts | undefined, design: unknown): TypeHint | undefined {
+  if (validator.evidence === undefined || fact?.type !== undefined || !ERASED.has(design)) return undefined;
+  return validator.array && design !== Array && design !== Set ? [validator.evidence] : validator.evidence;
 }
 
 /** OMCG0007: two properties that reach the same wire name (`@Expose({ name })` onto another property). */

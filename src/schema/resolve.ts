@@ -1,7 +1,6 @@
 import { HINT, type HintCombinator, type HintLiterals, type HintToken, type TokenKind, type TypeHint } from '../decorators/hints';
-import type { Constraint } from '../decorators/metadata';
 import type { Problems } from './diagnostics';
-import { unwrap, type RecordNode, type TypeNode } from './model';
+import { unwrap, type RecordNode, type SchemaConstraint, type TypeNode } from './model';
 
 /** Where a type is used, for diagnostics, and what is resolving around it (records, for cycles). */
 export interface Site {
@@ -130,12 +129,16 @@ function buildEnumNode(value: object): TypeNode | undefined {
   return { kind: 'enum', names, values, listed };
 }
 
-function unsupported(site: Site, what: string): undefined {
+/** The fix the generator gives where TypeScript erased a type the source still states. */
+const GENERATOR_FIX = 'or run `npx onemodelcontext generate`, which reads the declared type from the source';
+
+function unsupported(site: Site, what: string, erased = false): undefined {
   return site.problems.add(
     'OMCG0002',
     site.where,
     `${what} has no JSON Schema.`,
-    'give a type hint (@Param({ type }) or @Field(type)), or use a supported type: string, number, boolean, Date, URL, Uint8Array, an enum, a record class or a hint token.',
+    'give a type hint (@Param({ type }) or @Field(type)), or use a supported type: string, number, boolean, Date, URL, Uint8Array, an enum, a record class or a hint token' +
+      (erased ? `; ${GENERATOR_FIX} (interfaces, unions, type aliases).` : '.'),
   );
 }
 
@@ -145,7 +148,7 @@ function missingElement(site: Site, ctorName: string): undefined {
     'OMCG0005',
     site.where,
     `${ctorName} has no element type: TypeScript erases it.`,
-    `give a type hint such as ${example}.`,
+    `give a type hint such as ${example}, ${GENERATOR_FIX}.`,
   );
 }
 
@@ -174,7 +177,7 @@ export function resolveType(hint: TypeHint | undefined, design: unknown, site: S
 function fromDesign(design: unknown, site: Site): TypeNode | undefined {
   const builtin = BUILTINS.get(design);
   if (builtin === 'collection') return missingElement(site, (design as Function).name);
-  if (builtin === 'unsupported') return unsupported(site, describe(design));
+  if (builtin === 'unsupported') return unsupported(site, describe(design), design === Object || design === undefined);
   if (builtin) return builtin;
   if (typeof design === 'function') return site.record(design, site);
   return unsupported(site, describe(design));
@@ -245,7 +248,7 @@ export function nullable(node: TypeNode): TypeNode {
  */
 const HARMLESS_FLAGS = ['u', 'g', 'd'];
 
-function misfit(site: Site, c: Constraint, node: TypeNode, why?: string): TypeNode {
+function misfit(site: Site, c: SchemaConstraint, node: TypeNode, why?: string): TypeNode {
   site.problems.add(
     'OMCG0013',
     site.where,
@@ -255,9 +258,16 @@ function misfit(site: Site, c: Constraint, node: TypeNode, why?: string): TypeNo
   return node;
 }
 
-function applyOne(node: TypeNode, c: Constraint, site: Site): TypeNode {
+function applyOne(node: TypeNode, c: SchemaConstraint, site: Site): TypeNode {
   if (node.kind === 'nullable') return { kind: 'nullable', inner: applyOne(node.inner, c, site) };
   switch (c.kind) {
+    case 'rule': {
+      // A rule that does not fit its node lists nothing: class-validator alone checks it, after reading.
+      if (!c.rule.fits(node)) return node;
+      const problem = c.rule.problem?.();
+      if (problem !== undefined) return misfit(site, c, node, `${c.decorator} lists a schema that is not valid JSON Schema 2020-12: ${problem}.`);
+      return c.rule.narrow?.(node) ?? { ...node, rules: [...(node.rules ?? []), c.rule] };
+    }
     case 'range': {
       if (c.min > c.max) return misfit(site, c, node, `${c.decorator} has min ${c.min} greater than max ${c.max}.`);
       if (node.kind === 'integer') {
@@ -318,12 +328,12 @@ function pick(current: number | undefined, next: number | undefined, combine: (a
 }
 
 /** Applies constraints to a resolved type, innermost non-null type first. */
-export function constrain(node: TypeNode, constraints: readonly Constraint[], site: Site): TypeNode {
+export function constrain(node: TypeNode, constraints: readonly SchemaConstraint[], site: Site): TypeNode {
   return constraints.reduce((n, c) => applyOne(n, c, site), node);
 }
 
 /** Applies constraints to the elements of an array or set (class-validator's `each: true`). */
-export function constrainEach(node: TypeNode, constraints: readonly Constraint[], site: Site): TypeNode {
+export function constrainEach(node: TypeNode, constraints: readonly SchemaConstraint[], site: Site): TypeNode {
   if (constraints.length === 0) return node;
   if (node.kind === 'nullable') return { kind: 'nullable', inner: constrainEach(node.inner, constraints, site) };
   if (node.kind === 'array') return { ...node, items: constrain(node.items, constraints, site) };

@@ -1,7 +1,6 @@
 import type { TypeHint } from '../decorators/hints';
-import type { Constraint } from '../decorators/metadata';
 import { checkAgainstSource } from './contradiction';
-import { unwrap, type DefaultValue, type TypeNode } from './model';
+import { unwrap, type DefaultValue, type SchemaConstraint, type TypeNode } from './model';
 import { constrain, constrainEach, nullable, resolveType, type Site } from './resolve';
 import type { CompiledValue } from './compiled';
 
@@ -11,9 +10,9 @@ export interface SlotEvidence {
   /** The declared type `onemodelcontext generate` read from the source, used when there is no hint. */
   readonly source?: TypeHint;
   readonly design: unknown;
-  readonly constraints: readonly Constraint[];
+  readonly constraints: readonly SchemaConstraint[];
   /** Constraints on the elements (class-validator's `each: true`). */
-  readonly eachConstraints?: readonly Constraint[];
+  readonly eachConstraints?: readonly SchemaConstraint[];
   readonly uniqueItems?: boolean;
   readonly nullable?: boolean;
 }

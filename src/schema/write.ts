@@ -1,14 +1,14 @@
 import { perNode } from './memo';
-import { unwrap, type SlotModel, type ParamModel, type ResultModel, type TypeNode } from './model';
+import { unwrap, type ExactRule, type SlotModel, type ParamModel, type ResultModel, type TypeNode } from './model';
 
 /** A JSON Schema fragment as written: plain JSON, keys in the order docs/schema-mapping.md gives. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
 /** The only keywords written, in the only order they are written. */
 const KEYWORDS = [
-  'type', 'format', 'description', 'enum', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern',
-  'contentEncoding', 'items', 'minItems', 'maxItems', 'uniqueItems', 'properties', 'required',
-  'additionalProperties', 'default',
+  'type', 'format', 'description', 'enum', 'const', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum',
+  'multipleOf', 'minLength', 'maxLength', 'pattern', 'contentEncoding', 'items', 'minItems', 'maxItems', 'uniqueItems',
+  'minProperties', 'properties', 'required', 'additionalProperties', 'not', 'allOf', 'default',
 ] as const;
 
 type Keyword = (typeof KEYWORDS)[number];
@@ -22,11 +22,37 @@ function ordered(keywords: Keywords): JsonSchema {
     const k = KEYWORDS[i];
     if (keywords[k] !== undefined) out[k] = keywords[k];
   }
+  // Other keywords come only from a custom constraint's `@ConstraintSchema` fragment: after ours, as given.
+  if (Object.keys(keywords).length > Object.keys(out).length) {
+    for (const k of Object.keys(keywords)) if (!(k in out) && keywords[k as Keyword] !== undefined) out[k] = keywords[k as Keyword];
+  }
   return out;
 }
 
 /** The keywords of a type, before a slot adds its description and default; written once per node. */
-const keywordsOf = perNode((node: TypeNode): Keywords => buildKeywords(node));
+const keywordsOf = perNode((node: TypeNode): Keywords => (node.kind !== 'nullable' && node.rules ? withRules(buildKeywords(node), node.rules) : buildKeywords(node)));
+
+/** Lower bounds two rules may both state: the stricter one is written. */
+const STRICTER: Partial<Record<Keyword, (a: number, b: number) => number>> = { minLength: Math.max, minItems: Math.max, minProperties: Math.max };
+
+/**
+ * A node's keywords with its exact rules' keywords added; a keyword already stated another way (two
+ * patterns, two formats) is written as one more `allOf` entry, so each rule keeps its own.
+ */
+function withRules(base: Keywords, rules: readonly ExactRule[]): Keywords {
+  const out: Record<string, unknown> = { ...base };
+  const also: JsonSchema[] = [];
+  for (const rule of rules) {
+    for (const [k, v] of Object.entries(rule.keywords)) {
+      const stricter = STRICTER[k as Keyword];
+      if (out[k] === undefined) out[k] = v;
+      else if (stricter) out[k] = stricter(out[k] as number, v as number);
+      else if (JSON.stringify(out[k]) !== JSON.stringify(v)) also.push({ [k]: v });
+    }
+  }
+  if (also.length > 0) out.allOf = also;
+  return out as Keywords;
+}
 
 function buildKeywords(node: TypeNode): Keywords {
   switch (node.kind) {
@@ -59,10 +85,13 @@ function buildKeywords(node: TypeNode): Keywords {
     case 'nullable': {
       const inner = keywordsOf(node.inner);
       if (inner.type === undefined) return inner;
+      // `const` admits one value: beside null it becomes a two-value `enum`.
+      const values = inner.const !== undefined ? [inner.const] : inner.enum;
       return {
         ...inner,
         type: Array.isArray(inner.type) ? inner.type : [inner.type, 'null'],
-        enum: Array.isArray(inner.enum) && !inner.enum.includes(null) ? [...inner.enum, null] : inner.enum,
+        enum: Array.isArray(values) && !values.includes(null) ? [...values, null] : values,
+        const: undefined,
       };
     }
   }
@@ -113,13 +142,14 @@ export function slotFragment(slot: SlotModel): JsonSchema {
   const base = fragmentOf(slot.type);
   const description = slot.description ?? (base.description as string | undefined);
   const value = slot.default ? writtenDefault(slot.type, slot.default.value) : undefined;
-  if (description === base.description && value === undefined) return base;
+  if (description === base.description && value === undefined && slot.examples === undefined) return base;
   const out: Record<string, unknown> = {};
   if (base.type !== undefined) out.type = base.type;
   if (base.format !== undefined) out.format = base.format;
   if (description !== undefined) out.description = description;
   for (const k in base) if (k !== 'type' && k !== 'format' && k !== 'description') out[k] = base[k];
   if (value !== undefined) out.default = value;
+  if (slot.examples !== undefined) out.examples = slot.examples;
   return out;
 }
 

@@ -65,7 +65,7 @@ describe('nest-docket over HTTP (Express adapter)', () => {
     it('answers a class-validator error as an argument error', async () => {
       const result = await client.callTool('open_case', { input: { number: 'nope', title: 'A title', parties: [] } });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toBe("Argument 'input.number' is not valid. Number must look like 2026-CV-0042.");
+      expect(textOf(result)).toBe("Argument 'input.number' is not valid. number must look like 2026-CV-0042");
       const short = await client.callTool('open_case', { input: { number: '2026-CV-0002', title: 'ab', parties: [] } });
       expect(textOf(short)).toBe("Argument 'input.title' is not valid. Expected 3 to 120 characters.");
     });

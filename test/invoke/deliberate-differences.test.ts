@@ -49,7 +49,7 @@ describe('the deliberate differences from the listing', () => {
     const server = new McpServer({ name: 'd', version: '1' }).add(new Tools());
     expect(ajv.compile(server.listTools()[0].inputSchema)({ contact: { email: 'a@b.c' } })).toBe(true);
     expect(textOf(await server.callTool('contact', { contact: { email: 'a@b.c' } }))).toBe(
-      "Argument 'contact.email' is not valid. Email must be an email.",
+      "Argument 'contact.email' is not valid. email must be an email",
     );
   });
 });

@@ -3,7 +3,47 @@ import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats';
 import fc from 'fast-check';
 import { Expose, Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsEnum, IsInt, IsOptional, IsUUID, Length, Matches, Max, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayNotEmpty,
+  ArrayUnique,
+  Contains,
+  Equals,
+  IsAlpha,
+  IsAlphanumeric,
+  IsArray,
+  IsBase64,
+  IsBoolean,
+  IsDateString,
+  IsDivisibleBy,
+  IsEnum,
+  IsHexColor,
+  IsHexadecimal,
+  IsIn,
+  IsInt,
+  IsIP,
+  IsISO8601,
+  IsMACAddress,
+  IsNegative,
+  IsNotEmpty,
+  IsNotEmptyObject,
+  IsNotIn,
+  IsNumber,
+  IsNumberString,
+  IsObject,
+  IsOptional,
+  IsPort,
+  IsPositive,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  Min,
+  NotContains,
+  validateSync,
+} from 'class-validator';
 import {
   ArrayOf,
   Bytes,
@@ -42,6 +82,8 @@ import {
 import { forceRecordStrategy } from '../../src/invoke/record-reader';
 import type { TypeNode } from '../../src/schema/model';
 import { toolsOf } from '../../src/schema/tools';
+import { EXACT_RULE_NAMES } from '../../src/schema/validator-rules';
+import { validationOf } from '../../src/decorators/foreign';
 import type { Schema } from '../support/json-schema';
 
 /**
@@ -51,6 +93,10 @@ import type { Schema } from '../support/json-schema';
  * 2020-12 + ajv-formats and by `callTool`, on the same JSON text, with record readers both generated and
  * interpreted. The only allowed differences are DESIGN.md's deliberate ones, applied to the schema ajv sees
  * (each is also pinned by a test of its own in listing-contract.test.ts).
+ *
+ * A third class is counted apart: class-validator-only refusals, calls the listing accepts whose built
+ * instance class-validator itself refuses, by rule, on a record carrying every exact rule of the table
+ * (src/schema/validator-rules.ts). It must be 0 for every rule.
  *
  * Seeded in CI. `READER_FUZZ_RUNS=1000000 npx jest test/invoke/differential` runs long with a random seed
  * (or `READER_FUZZ_SEED=n` to replay one); a disagreement fails and prints the smallest case.
@@ -92,7 +138,44 @@ class Order {
   @Field({ type: Nullable(Line) }) extra!: Line | null;
 }
 
+/** Every exact rule of the table (src/schema/validator-rules.ts), as Nest DTOs write them. */
+class Checked {
+  @IsOptional() @IsNumber() @IsPositive() positive?: number;
+  @IsOptional() @IsNumber() @IsNegative() negative?: number;
+  @IsOptional() @IsInt() @IsDivisibleBy(4) quarter?: number;
+  @IsOptional() @IsIn(['red', 'green']) color?: string;
+  @IsOptional() @IsEnum(Size) @IsIn([Size.Large]) size?: Size;
+  @IsOptional() @IsString() @IsNotIn(['root', 'admin']) user?: string;
+  @IsOptional() @IsBoolean() @Equals(true) consent?: boolean;
+  @IsOptional() @IsString() @IsNotEmpty() title?: string;
+  @IsOptional() @IsArray() @ArrayNotEmpty() @IsInt({ each: true }) @IsPositive({ each: true }) ids?: number[];
+  @IsOptional() @IsObject() @IsNotEmptyObject() meta?: Record<string, unknown>;
+  @IsOptional() @IsIP('4') v4?: string;
+  @IsOptional() @IsIP('6') v6?: string;
+  @IsOptional() @IsISO8601() when?: string;
+  @IsOptional() @IsDateString() day?: string;
+  @IsOptional() @IsHexColor() paint?: string;
+  @IsOptional() @IsHexadecimal() hex?: string;
+  @IsOptional() @IsAlpha() alpha?: string;
+  @IsOptional() @IsAlphanumeric() alnum?: string;
+  @IsOptional() @IsNumberString() digits?: string;
+  @IsOptional() @IsPort() port?: string;
+  @IsOptional() @IsMACAddress() mac?: string;
+  @IsOptional() @IsBase64() b64?: string;
+  @IsOptional() @Contains('a.') has?: string;
+  @IsOptional() @NotContains('0x') lacks?: string;
+  @IsOptional() @IsArray() @IsString({ each: true }) @IsHexColor({ each: true }) paints?: string[];
+}
+
+/** The class-validator rules that refuse what reading built, by name: the instance the method receives. */
+function classValidatorRefusals(instance: object): string[] {
+  return validateSync(instance, { forbidUnknownValues: false }).flatMap((e) => Object.keys(e.constraints ?? {}));
+}
+
 class Tools {
+  @Tool() checked(checked: Checked): string {
+    return JSON.stringify(classValidatorRefusals(checked));
+  }
   @Tool() flags(flag: boolean, @Param({ type: Nullable(Boolean) }) maybe: boolean | null): void {}
   @Tool() numbers(n: number, @Param() @Range(-1.5, 2.5) r: number): void {}
   @Tool() small(
@@ -174,6 +257,18 @@ const uri = fullFormats.uri as (s: string) => boolean;
 ajv.addFormat('canonical-base64', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/);
 ajv.addFormat('whatwg-uri', (s: string) => uri(s) && URL.canParse(s));
 
+/** A generator of the strings a pattern matches, where fast-check can build one (no lookaheads, no backreferences). */
+function matching(pattern: string): fc.Arbitrary<string> | undefined {
+  try {
+    return fc.stringMatching(new RegExp(pattern, 'u'));
+  } catch {
+    return undefined;
+  }
+}
+
+const ALPHABET = [...'0123456789abcdefxABCDEFXZT:-.+/=# '];
+const near = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 12 }).map((a) => a.join(''));
+
 // ---- generation from the listed schema, biased to the edges ----
 
 const UNITS = ['a', 'Z', '0', ' ', 'é', '中', '😀', '\ud800', '\udc00', '\ufe0f', '\u0000', '"', '\n'];
@@ -223,6 +318,8 @@ function formatted(format: string): fc.Arbitrary<string> {
       );
     case 'email':
       return fc.oneof(fc.emailAddress(), fc.constantFrom('a@b', 'a@b.c', 'a..b@c.d', '@b.c', 'a@-b.c', 'é@b.c', 'a@b.c\n'));
+    case 'ipv4':
+      return fc.oneof(fc.ipV4(), fc.ipV4Extended(), fc.constantFrom('256.1.1.1', '01.2.3.4', '1.2.3', '1.2.3.4\n'));
     case 'uri':
       return fc.oneof(
         fc.webUrl(),
@@ -249,12 +346,11 @@ function stringOf(s: Schema): fc.Arbitrary<unknown> {
   const max = s.maxLength ?? Math.max(min, 6);
   const lengths = fc.oneof(fc.constantFrom(min - 1, min, max, max + 1), fc.integer({ min, max }));
   const options: fc.Arbitrary<unknown>[] = [textOfLength(lengths)];
-  if (s.pattern)
-    options.push(
-      fc.stringMatching(new RegExp(s.pattern, 'u')),
-      fc.stringMatching(new RegExp(s.pattern, 'u')).map((x) => `${x}A`),
-    );
+  const fromPattern = s.pattern === undefined ? undefined : matching(s.pattern);
+  if (fromPattern) options.push(fromPattern, fromPattern.map((x) => `${x}A`));
+  if (s.pattern) options.push(near, near.map((x) => `${x}a.`));
   if (s.format) options.push(formatted(s.format), formatted(s.format));
+  if (s.minLength === 1) options.push(fc.constant(''));
   if (s.contentEncoding === 'base64') {
     options.push(
       fc.uint8Array({ maxLength: 7 }).map((b) => Buffer.from(b).toString('base64')),
@@ -269,7 +365,9 @@ function numberOf(s: Schema, integer: boolean): fc.Arbitrary<unknown> {
   const hi = s.maximum ?? 1e6;
   const edges = integer
     ? [lo, hi, lo - 1, hi + 1, 0, -0, lo + 0.5]
-    : [lo, hi, lo - 1e-9, hi + 1e-9, 0, -0, Number.MAX_VALUE, -Number.MIN_VALUE];
+    : [lo, hi, lo - 1e-9, hi + 1e-9, 0, -0, Number.MAX_VALUE, -Number.MIN_VALUE, Number.MIN_VALUE];
+  const step = s.multipleOf as number | undefined;
+  if (step !== undefined) edges.push(step, -step, step + 1, 2 * step, 3 * step - 1);
   const inside = integer
     ? fc.integer({ min: Math.max(lo, -(2 ** 31)), max: Math.min(hi, 2 ** 31 - 1) })
     : fc.double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true });
@@ -331,6 +429,16 @@ function objectOf(s: Schema, depth: number): fc.Arbitrary<unknown> {
     });
 }
 
+/**
+ * JSON objects for `@IsNotEmptyObject` without the hostile keys: class-validator's own check calls
+ * `value.hasOwnProperty(key)`, which throws on an object that has its own `hasOwnProperty` (reading lists
+ * and enforces `minProperties` and never runs that check, so only the oracle here would fail).
+ */
+const plainObjects = fc.oneof(
+  fc.constantFrom({}, null, [], 'x', 1),
+  fc.dictionary(fc.constantFrom('a', 'b', ''), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+);
+
 const cache = new Map<Schema, fc.Arbitrary<unknown>>();
 
 /** Values for one listed fragment: mostly valid, often at an edge, sometimes of another type. */
@@ -340,12 +448,14 @@ function valueOf(s: Schema, depth = 0): fc.Arbitrary<unknown> {
   const types = Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type];
   const options: fc.Arbitrary<unknown>[] = [];
   if (s.enum) options.push(fc.constantFrom(...s.enum), fc.constantFrom(...s.enum), fc.constantFrom('0', 'red', 'Red ', 'S', 'Small', 's'));
+  else if (s.const !== undefined) options.push(fc.constant(s.const), fc.constant(s.const), fc.constantFrom(false, 'true', 1));
   else {
     for (const t of types) {
       if (t === 'null') options.push(fc.constant(null));
       if (t === 'boolean') options.push(fc.boolean());
       if (t === 'integer' || t === 'number') options.push(numberOf(s, t === 'integer'));
       if (t === 'string') options.push(stringOf(s));
+      if (t === 'string' && s.not?.enum) options.push(fc.constantFrom(...s.not.enum));
       if (t === 'array') options.push(depth > 3 ? fc.constant([]) : arrayOf(s, depth));
       if (t === 'object') options.push(depth > 3 ? fc.constant({}) : objectOf(s, depth));
     }
@@ -373,8 +483,18 @@ const tools = generated.listTools().map((listing) => {
     properties: Object.fromEntries(model.params.map((p) => [p.name, contractOf(schema.properties![p.name], p.type)])),
   };
   // The root is always an object: MCP's `arguments` is an object or left out (the SDK refuses anything else).
-  return { name: listing.name, listed: ajv.compile(schema), contract: ajv.compile(contract), args: objectOf(schema, 0) };
+  const args = listing.name === 'checked' ? oneRuleAtATime(schema.properties!.checked) : objectOf(schema, 0);
+  return { name: listing.name, listed: ajv.compile(schema), contract: ajv.compile(contract), args };
 });
+
+/**
+ * The rules' record with one property given at a time (sometimes none, sometimes an unknown one): with all
+ * of them optional and each often invalid, whole records would almost never be accepted.
+ */
+function oneRuleAtATime(record: Schema): fc.Arbitrary<unknown> {
+  const one = Object.entries(record.properties!).map(([k, p]) => (k === 'meta' ? plainObjects : valueOf(p, 1)).map((v) => ({ checked: { [k]: v } })));
+  return fc.oneof({ weight: 20, arbitrary: fc.oneof(...one) }, { weight: 1, arbitrary: fc.constantFrom({}, { checked: {} }, { checked: { x: 1 } }, { checked: null }) });
+}
 
 const cases = fc.oneof(...tools.map((t) => t.args.map((args) => ({ tool: t.name, text: JSON.stringify(args) ?? 'null' }))));
 
@@ -386,6 +506,13 @@ function verdict(result: CallToolResult): string {
 
 /** Cases where the listing and the contract disagree, by deliberate difference (for the report). */
 const deliberate = new Map<string, number>();
+
+/**
+ * Class-validator-only refusals, by rule: calls the listing accepts and reading accepted, whose instance
+ * class-validator itself refuses (the `checked` tool runs it on what it receives). Each must stay 0.
+ */
+const classValidatorOnly = new Map<string, number>();
+let checkedAccepted = 0;
 
 /** The call's verdict, or an Error naming the disagreement (cheaper than an expect() per case). */
 async function agrees(tool: string, text: string): Promise<string> {
@@ -399,6 +526,12 @@ async function agrees(tool: string, text: string): Promise<string> {
     throw new Error(`${tool} ${text}: ajv ${expected}, reading ${verdict(ours)} (${JSON.stringify(ours.content)})`);
   if (JSON.stringify(theirs) !== JSON.stringify(ours))
     throw new Error(`${tool} ${text}: generated ${JSON.stringify(ours)}, interpreted ${JSON.stringify(theirs)}`);
+  if (tool === 'checked' && expected === 'accepted') {
+    checkedAccepted++;
+    for (const rule of JSON.parse((ours.content[0] as { text: string }).text) as string[]) {
+      classValidatorOnly.set(rule, (classValidatorOnly.get(rule) ?? 0) + 1);
+    }
+  }
   return expected;
 }
 
@@ -423,13 +556,18 @@ describe('differential: reading agrees with ajv 2020-12 + ajv-formats on the lis
       { seed, numRuns: Math.ceil(runs / BATCH) },
     );
     const total = counts.accepted + counts.refused;
+    // Every rule of the table is on `Checked`, and class-validator refused nothing the listing accepts.
+    const checkedRules = new Set(validationOf(Checked).map((m) => m.name));
+    expect(EXACT_RULE_NAMES.filter((name) => !checkedRules.has(name))).toEqual([]);
+    expect(Object.fromEntries(classValidatorOnly)).toEqual({});
     // The generator must exercise both sides: a fuzz that only ever refuses proves nothing.
     expect(total).toBeGreaterThanOrEqual(runs);
     expect(counts.accepted).toBeGreaterThan(total / 10);
     expect(counts.refused).toBeGreaterThan(total / 10);
     process.stdout.write(
       `differential: ${total} cases (seed ${seed}), ${counts.accepted} accepted, ${counts.refused} refused; ` +
-        `deliberate differences exercised, by tool: ${JSON.stringify(Object.fromEntries(deliberate))}\n`,
+        `deliberate differences exercised, by tool: ${JSON.stringify(Object.fromEntries(deliberate))}; ` +
+        `${checkedAccepted} calls to the rules' tool accepted, class-validator-only refusals: ${classValidatorOnly.size === 0 ? '0 for every rule' : JSON.stringify(Object.fromEntries(classValidatorOnly))}\n`,
     );
   }, 600_000);
 });

@@ -84,7 +84,7 @@ describe('omitted optional record properties are not validated', () => {
 
   it('still runs the rules on a property that is given (class-validator may be stricter than its keyword)', async () => {
     const result = await server.callTool('contact', { contact: { name: 'Ada', email: 'a@b.c' } });
-    expect(textOf(result)).toBe("Argument 'contact.email' is not valid. Email must be an email.");
+    expect(textOf(result)).toBe("Argument 'contact.email' is not valid. email must be an email");
   });
 });
 
@@ -219,12 +219,12 @@ describe('one table of class-validator rules', () => {
 
   it('@IsNotEmptyObject refuses {}', async () => {
     const result = await server.callTool('options', { options: { settings: {}, extra: {} } });
-    expect(textOf(result)).toBe("Argument 'options.settings' is not valid. Settings must be a non-empty object.");
+    expect(textOf(result)).toBe("Argument 'options.settings' is not valid. settings must be a non-empty object");
   });
 
   it('@IsObject on a Json property refuses an array', async () => {
     const result = await server.callTool('options', { options: { settings: { a: 1 }, extra: [1] } });
-    expect(textOf(result)).toBe("Argument 'options.extra' is not valid. Extra must be an object.");
+    expect(textOf(result)).toBe("Argument 'options.extra' is not valid. extra must be an object");
   });
 });
 

@@ -127,7 +127,7 @@ describe('records become instances with class-transformer semantics', () => {
     expect((await server.callTool('check', { order: ok })).isError).toBeUndefined();
     expect(received[0]).toBeInstanceOf(CheckedOrder);
     const bad = { lines: [{ sku: 'ab', qty: 2 }, { sku: 'ab', qty: 2 }, { sku: 'abc', qty: 2 }] };
-    expect(textOf(await server.callTool('check', { order: bad }))).toBe("Argument 'order.lines[2].sku' is not valid. Sku must have an even length.");
+    expect(textOf(await server.callTool('check', { order: bad }))).toBe("Argument 'order.lines[2].sku' is not valid. sku must have an even length");
   });
 
   it('enforces class-validator rules the schema states before class-validator runs', async () => {

@@ -55,7 +55,7 @@ describe('McpModule (no transport)', () => {
     const result = await app.get(McpServer).callTool('open_case', {
       input: { number: '2026-XX-1', title: 'Bad number', parties: [] },
     });
-    expect(result).toEqual({ content: [{ type: 'text', text: "Argument 'input.number' is not valid. Number must look like 2026-CV-0042." }], isError: true });
+    expect(result).toEqual({ content: [{ type: 'text', text: "Argument 'input.number' is not valid. number must look like 2026-CV-0042" }], isError: true });
     await app.close();
   });
 

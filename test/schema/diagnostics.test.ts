@@ -94,7 +94,7 @@ describe('definition diagnostics (DESIGN.md section 9)', () => {
       "OMCG0005 T.a, parameter 'map': Map has no element type: TypeScript erases it.",
       "OMCG0005 T.a, parameter 'empty': Empty has no discoverable properties: TypeScript keeps only decorated properties.",
     ]);
-    expect(diagnostics[2].fix).toBe('give a type hint such as DictionaryOf(Number).');
+    expect(diagnostics[2].fix).toBe('give a type hint such as DictionaryOf(Number), or run `npx onemodelcontext generate`, which reads the declared type from the source.');
   });
 
   it('OMCG0006: a record that refers to itself', () => {
@@ -218,7 +218,7 @@ describe('definition diagnostics (DESIGN.md section 9)', () => {
     expect(message).toBe(
       'T has 3 definition problems:\n' +
         "  OMCG0008 T.a: the tool name 'bad name' is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'. Fix: give a valid name with @Tool('name').\n" +
-        "  OMCG0005 T.a, parameter 'tags': Array has no element type: TypeScript erases it. Fix: give a type hint such as [String] or ArrayOf(Int32).\n" +
+        "  OMCG0005 T.a, parameter 'tags': Array has no element type: TypeScript erases it. Fix: give a type hint such as [String] or ArrayOf(Int32), or run `npx onemodelcontext generate`, which reads the declared type from the source.\n" +
         '  OMCG0001 T.b: @Tool is on a static method; only instance methods can be tools. Fix: move @Tool to an instance method.',
     );
   });

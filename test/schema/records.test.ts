@@ -81,7 +81,7 @@ describe('records (DESIGN.md section 5)', () => {
         '"status":{"type":"string","enum":["Open","Closed"]},' +
         '"tags":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3,"uniqueItems":true},' +
         '"scores":{"type":"array","items":{"type":"integer","minimum":0,"maximum":9007199254740991}},' +
-        '"note":{"type":"string"}},' +
+        '"note":{"type":["string","null"]}},' +
         '"required":["qty","name","code","upper","email","site","id","status","tags","scores"],"additionalProperties":false}',
     );
   });

@@ -3,8 +3,12 @@ export type Schema = {
   type?: string | string[];
   format?: string;
   enum?: unknown[];
+  const?: unknown;
   minimum?: number;
+  exclusiveMinimum?: number;
   maximum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
   minLength?: number;
   maxLength?: number;
   pattern?: string;
@@ -13,8 +17,12 @@ export type Schema = {
   minItems?: number;
   maxItems?: number;
   uniqueItems?: boolean;
+  minProperties?: number;
   properties?: Record<string, Schema>;
   required?: string[];
   additionalProperties?: boolean | Schema;
+  not?: Schema;
+  allOf?: Schema[];
   default?: unknown;
+  examples?: unknown[];
 };
