@@ -84,6 +84,7 @@ export type { CatalogKind } from './server/catalog';
 export type { PageSizes, ListName } from './server/pages';
 export { InMemoryServerEventBus, type ServerEventBus, type ServerEvent } from './server/stores';
 export { InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions } from './server/event-store';
+export { StoreUnavailableError } from './server/degraded';
 export { InMemoryTaskStore, type TaskStore, type TaskRecord, type TaskUpdate, type TaskOptions, type TaskCaller, type TaskError } from './server/tasks';
 export type { TelemetryOptions } from './server/telemetry-options';
 export type { ResourceListing, PromptListing } from './server/resource-listing';

@@ -11,7 +11,9 @@ import { types } from 'node:util';
  * `tool.timeout`, `resource.failed`, `prompt.failed`, `request.failed` (a handler error answered -32603),
  * `transport.failed` (stdio, a connection), `http.failed` (an HTTP request answered 500), `auth.refused` (an
  * HTTP request refused 401 or 403 by `auth`), `auth.failed` (a token that could not be checked, answered 500)
- * and `completion.failed` (a completion function that threw or returned something other than a list of strings).
+ * `completion.failed` (a completion function that threw or returned something other than a list of strings),
+ * `store.unavailable` (a shared store, such as Redis, failed or passed its time bound; logged once per outage, and
+ * once when it is back) and `issuer.unavailable` (the authorization server could not be reached; answered 503).
  */
 export type LogEvent =
   | 'tool.failed'
@@ -25,7 +27,9 @@ export type LogEvent =
   | 'auth.refused'
   | 'auth.failed'
   | 'definition.warning'
-  | 'completion.failed';
+  | 'completion.failed'
+  | 'store.unavailable'
+  | 'issuer.unavailable';
 
 /** The structured part of a log entry: the event's name and whatever of the request is known. */
 export interface LogDetails {

@@ -12,9 +12,10 @@ import type { CorsOptions, HttpAuthOptions } from './auth/options';
 import { ResourceServer } from './auth/resource-server';
 import { Cors } from './cors';
 import { InMemoryEventStore, type EventStore } from './event-store';
+import { checkStoreTimeout, guardedEventStore, StoreUnavailableError, type GuardedEventStore } from './degraded';
 import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
 import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan, valueNestsDeeperThan } from './json-depth';
-import { SessionTable, type SessionTableOptions } from './sessions';
+import { SessionTable, type Session, type SessionTableOptions } from './sessions';
 import { webRequestOf, writeWebResponse } from './web';
 
 /**
@@ -58,6 +59,8 @@ export interface ServeHttpOptions {
   readonly eventStore?: EventStore;
   /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
   readonly sseRetryMs?: number;
+  /** The bound of one operation of a given `eventStore` (Redis); past it the store counts as unavailable (see docs/scaling.md). Default 1,000 ms. */
+  readonly storeTimeoutMs?: number;
   /** Makes the endpoint an OAuth 2.1 resource server; `resource` defaults to the endpoint's URL. */
   readonly auth?: HttpAuthOptions;
   /** Cross-origin access for browser hosts; off unless given. */
@@ -174,6 +177,21 @@ function metadata(req: IncomingMessage, res: ServerResponse, server: ResourceSer
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(server.metadata()));
 }
 
+/**
+ * A shared store did not answer within its bound: 503 with `Retry-After`, which a balancer retries on another
+ * instance where that is safe (docs/scaling.md). The store's own words went to the log.
+ */
+function storeUnavailable(res: ServerResponse, error: StoreUnavailableError): void {
+  res.setHeader('retry-after', String(error.retryAfterSeconds));
+  jsonRpcError(res, 503, -32000, `Service Unavailable: ${error.message}`);
+}
+
+/** The `Last-Event-ID` of a GET that resumes a stream. */
+function lastEventIdOf(req: IncomingMessage): string | undefined {
+  const id = req.method === 'GET' ? req.headers['last-event-id'] : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
 function opensSession(body: unknown): boolean {
   const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
@@ -211,6 +229,8 @@ export interface HttpHandlerOptions {
   readonly eventStore?: EventStore;
   /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
   readonly sseRetryMs?: number;
+  /** The bound of one operation of a given `eventStore` (Redis); past it the store counts as unavailable (see docs/scaling.md). Default 1,000 ms. */
+  readonly storeTimeoutMs?: number;
   /**
    * Makes the endpoint an OAuth 2.1 resource server. `resource` is required here: the public URL of the
    * endpoint. The metadata is answered at `/.well-known/oauth-protected-resource[/path]`; route those to the
@@ -338,12 +358,14 @@ export function createHttpHandler(
     const response = await modernHandler.fetch(request, { parsedBody: body, ...(authInfo !== undefined && { authInfo }) });
     await writeWebResponse(res, response, gone);
   };
+  // A store given for sharing (Redis) is bounded; the default in-memory one cannot be down.
+  const guardedStore: GuardedEventStore | undefined = options.eventStore && guardedEventStore(options.eventStore, checkStoreTimeout(options.storeTimeoutMs), log);
   const sessions = new SessionTable(serving.session, {
     maxSessions: options.maxSessions,
     idleTimeoutMs: options.sessionIdleTimeoutMs,
     maxRequestBodySize: limit,
     newSessionId: sessionIds(options.route),
-    eventStore: options.eventStore ?? new InMemoryEventStore(),
+    eventStore: guardedStore ?? new InMemoryEventStore(),
     retryMs: checkRetry(options.sseRetryMs ?? 1000),
     direct: tuning.direct,
     sseAfterMs: tuning.sseAfterMs,
@@ -377,9 +399,23 @@ export function createHttpHandler(
         res.setHeader('retry-after', '60');
         return jsonRpcError(res, 503, -32000, 'Service Unavailable: too many open sessions; close one (DELETE) or try again later.');
       }
+      // A new session needs its event store: refused (503, retried elsewhere by a balancer) while it is down.
+      if (guardedStore && !guardedStore.health.available) return storeUnavailable(res, guardedStore.health.unavailable('open a new session'));
       session = await sessions.open(owner);
     }
+    const resumeFrom = lastEventIdOf(req);
+    if (resumeFrom !== undefined && (await refusedResume(session, resumeFrom, res))) return;
     return sessions.handle(session, req, res, body);
+  }
+
+  /**
+   * Answers a resume whose events are gone (expired, trimmed, lost with a store restart) as lost, rather than the
+   * SDK's "Invalid event ID format"; whether it did.
+   */
+  async function refusedResume(session: Session, lastEventId: string, res: ServerResponse): Promise<boolean> {
+    if (await session.events.getStreamIdForEventId?.(lastEventId)) return false;
+    jsonRpcError(res, 400, -32000, 'Events lost: the events after this Last-Event-ID are no longer kept (they expired, or the event store lost them); send the request again, or open a new GET stream without Last-Event-ID.');
+    return true;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void> {
@@ -422,6 +458,8 @@ export function createHttpHandler(
   return {
     handle: (req, res, parsed) =>
       handle(req, res, parsed).catch((error: unknown) => {
+        // Logged where the store failed, once per outage.
+        if (error instanceof StoreUnavailableError) return storeUnavailable(res, error);
         // The path only: a query string may carry a token.
         const path = new URL(req.url ?? '/', 'http://localhost').pathname;
         const sid = req.headers['mcp-session-id'];
@@ -489,6 +527,7 @@ export async function startHttp(serving: HttpServing, options: ServeHttpOptions 
         sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
         eventStore: options.eventStore,
         sseRetryMs: options.sseRetryMs,
+        storeTimeoutMs: options.storeTimeoutMs,
         validateHost: LOOPBACK.test(host),
         auth,
         cors: options.cors,

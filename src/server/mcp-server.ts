@@ -29,6 +29,7 @@ import { checkPageSizes, Pager, type PageSizes } from './pages';
 import type { ToolModel } from '../schema/model';
 import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol';
 import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks';
+import { checkStoreTimeout, guardedTaskStore } from './degraded';
 import { Telemetry, type Network } from './telemetry';
 import type { TelemetryOptions } from './telemetry-options';
 
@@ -75,6 +76,11 @@ export interface McpServerOptions {
    * one when several processes serve one endpoint.
    */
   readonly taskStore?: TaskStore;
+  /**
+   * The bound of one operation of a given `taskStore` (Redis). Past it, or while the store is known to be down,
+   * the request is answered with a "temporarily unable" error (-32000) at once. Default 1,000 ms.
+   */
+  readonly storeTimeoutMs?: number;
   /** How long tasks are kept and how often clients are asked to poll. */
   readonly tasks?: TaskOptions;
   /**
@@ -226,7 +232,9 @@ export class McpServer {
     this.codec = lazyCodec(key);
     this.pager = new Pager(key, options.pageSize);
     this.bus = options.eventBus ?? new InMemoryServerEventBus();
-    this.tasks = new TaskRunner(options.taskStore ?? new InMemoryTaskStore(), options.tasks);
+    // A given store is shared (Redis): bounded, so an outage is answered at once as "temporarily unable".
+    const taskStore = options.taskStore ? guardedTaskStore(options.taskStore, checkStoreTimeout(options.storeTimeoutMs), this.log) : new InMemoryTaskStore();
+    this.tasks = new TaskRunner(taskStore, options.tasks);
     this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from './node-crypto';
+import { StoreUnavailableError } from './degraded';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -152,6 +153,8 @@ function protocolErrorOf(error: unknown, log: Log, ctx: ServerContext): Error {
   if (error instanceof InvalidParamsError) return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
   if (error instanceof ResourceNotFoundError) return new SdkResourceNotFoundError(error.uri);
   if (error instanceof TextMethodFailedError) return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+  // "Temporarily unable" (-32000) as it is: its message names no internals, and the outage is logged once where it failed.
+  if (error instanceof StoreUnavailableError) return error;
   log.error('A request failed', { event: 'request.failed', requestId: ctx.mcpReq.id, sessionId: ctx.sessionId, error });
   return new ProtocolError(ProtocolErrorCode.InternalError, 'The request failed.');
 }

@@ -28,6 +28,8 @@ export interface Session {
   readonly server: Server;
   /** Who opened the session (an auth subject), when the endpoint knows; later requests must come from them. */
   readonly owner: string | undefined;
+  /** This session's view of the event store (its own stream names). */
+  readonly events: EventStore;
   /** The session's POSTs answered on Node's response without the SDK's transport (see `direct-posts.ts`). */
   readonly direct: DirectPosts | undefined;
   lastSeen: number;
@@ -106,7 +108,7 @@ export class SessionTable {
     const direct = this.options.direct !== false && isDirectTarget(server) ? new DirectPosts(transport, server, { sessionId: id, events, retryMs: this.options.retryMs, sseAfterMs: this.options.sseAfterMs }) : undefined;
     direct?.intercept();
     withLegacyNotFoundCode(transport);
-    const session: Session = { transport, server, owner, direct, lastSeen: Date.now(), active: 0 };
+    const session: Session = { transport, server, owner, events, direct, lastSeen: Date.now(), active: 0 };
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
     };
