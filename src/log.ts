@@ -13,7 +13,8 @@ import { types } from 'node:util';
  * HTTP request refused 401 or 403 by `auth`), `auth.failed` (a token that could not be checked, answered 500)
  * `completion.failed` (a completion function that threw or returned something other than a list of strings),
  * `store.unavailable` (a shared store, such as Redis, failed or passed its time bound; logged once per outage, and
- * once when it is back) and `issuer.unavailable` (the authorization server could not be reached; answered 503).
+ * once when it is back), `issuer.unavailable` (the authorization server could not be reached; answered 503) and
+ * `session.refused` (a caller past `maxSessionsPerCaller`; logged once a minute per caller).
  */
 export type LogEvent =
   | 'tool.failed'
@@ -29,7 +30,8 @@ export type LogEvent =
   | 'definition.warning'
   | 'completion.failed'
   | 'store.unavailable'
-  | 'issuer.unavailable';
+  | 'issuer.unavailable'
+  | 'session.refused';
 
 /** The structured part of a log entry: the event's name and whatever of the request is known. */
 export interface LogDetails {

@@ -12,6 +12,7 @@ import type { CorsOptions, HttpAuthOptions } from './auth/options';
 import { ResourceServer } from './auth/resource-server';
 import { Cors } from './cors';
 import { InMemoryEventStore, type EventStore } from './event-store';
+import { OncePer } from './once-per';
 import { checkStoreTimeout, guardedEventStore, StoreUnavailableError, type GuardedEventStore } from './degraded';
 import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
 import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan, valueNestsDeeperThan } from './json-depth';
@@ -36,8 +37,19 @@ export interface ServeHttpOptions {
   readonly maxRequestBodySize?: number;
   /** Most 2025-era sessions open at once; an `initialize` beyond it is answered 503. Default 1,000. */
   readonly maxSessions?: number;
-  /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
+  /** A 2025-era session with no request for this long (an open GET stream does not count) is closed. Default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
+  /** Most 2025-era sessions one caller holds at once (the token's subject with `auth`, the client's address without); one more is answered 429. Default 100. */
+  readonly maxSessionsPerCaller?: number;
+  /** A 2025-era session is closed this long after it opened, even with a GET stream open. Default 24 hours. */
+  readonly maxSessionLifetimeMs?: number;
+  /**
+   * How many reverse proxies in front of this server append to `X-Forwarded-For` (nginx:
+   * `proxy_add_x_forwarded_for`): the client's address is then read that many entries from the right, so a client
+   * cannot pick its own by sending the header. Default 0: the connection's address, which behind a proxy is the
+   * proxy's, so every client would share one caller's session cap.
+   */
+  readonly trustedProxies?: number;
   /** How 2025-era clients are served: `'sessions'` (default) or `'stateless'` (see {@link HttpHandlerOptions.legacy}). */
   readonly legacy?: 'sessions' | 'stateless';
   /** This instance's name in session ids, for a load balancer's sticky routing (see {@link HttpHandlerOptions.route}). */
@@ -192,6 +204,24 @@ function lastEventIdOf(req: IncomingMessage): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
+/** Whom a session counts against when the endpoint has no `auth`: the client's address (see `trustedProxies`). */
+function addressOf(req: IncomingMessage, trustedProxies: number): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  if (trustedProxies > 0 && typeof forwarded === 'string') {
+    const hops = forwarded.split(',').map((a) => a.trim()).filter((a) => a !== '');
+    // The last `trustedProxies` entries were appended by our proxies; the one before the first of them is the client.
+    const client = hops[hops.length - trustedProxies];
+    if (client !== undefined) return client;
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+function checkTrustedProxies(value: number | undefined): number {
+  const hops = value ?? 0;
+  if (!Number.isInteger(hops) || hops < 0) throw new TypeError(`trustedProxies takes the number of reverse proxies in front of the server, such as 1; got ${String(value)}.`);
+  return hops;
+}
+
 function opensSession(body: unknown): boolean {
   const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
@@ -207,8 +237,19 @@ export interface HttpHandlerOptions {
   readonly validateHost?: boolean;
   /** Most 2025-era sessions open at once; an `initialize` beyond it is answered 503. Default 1,000. */
   readonly maxSessions?: number;
-  /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
+  /** A 2025-era session with no request for this long (an open GET stream does not count) is closed. Default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
+  /** Most 2025-era sessions one caller holds at once (the token's subject with `auth`, the client's address without); one more is answered 429. Default 100. */
+  readonly maxSessionsPerCaller?: number;
+  /** A 2025-era session is closed this long after it opened, even with a GET stream open. Default 24 hours. */
+  readonly maxSessionLifetimeMs?: number;
+  /**
+   * How many reverse proxies in front of this server append to `X-Forwarded-For` (nginx:
+   * `proxy_add_x_forwarded_for`): the client's address is then read that many entries from the right, so a client
+   * cannot pick its own by sending the header. Default 0: the connection's address, which behind a proxy is the
+   * proxy's, so every client would share one caller's session cap.
+   */
+  readonly trustedProxies?: number;
   /**
    * `'sessions'` (default): each 2025-era client gets a session, so server-to-client requests (sampling,
    * elicitation), logging levels and GET streams work, and a load balancer must route by `Mcp-Session-Id`.
@@ -362,6 +403,8 @@ export function createHttpHandler(
   const guardedStore: GuardedEventStore | undefined = options.eventStore && guardedEventStore(options.eventStore, checkStoreTimeout(options.storeTimeoutMs), log);
   const sessions = new SessionTable(serving.session, {
     maxSessions: options.maxSessions,
+    maxSessionsPerCaller: options.maxSessionsPerCaller,
+    maxLifetimeMs: options.maxSessionLifetimeMs,
     idleTimeoutMs: options.sessionIdleTimeoutMs,
     maxRequestBodySize: limit,
     newSessionId: sessionIds(options.route),
@@ -370,6 +413,8 @@ export function createHttpHandler(
     direct: tuning.direct,
     sseAfterMs: tuning.sseAfterMs,
   });
+  const trustedProxies = checkTrustedProxies(options.trustedProxies);
+  const sessionFloods = new OncePer(60_000);
   const guarded = options.validateHost ?? true;
   const validHost = localhostHostValidation();
   const validOrigin = localhostOriginValidation();
@@ -400,12 +445,21 @@ export function createHttpHandler(
         return jsonRpcError(res, 503, -32000, 'Service Unavailable: too many open sessions; close one (DELETE) or try again later.');
       }
       // A new session needs its event store: refused (503, retried elsewhere by a balancer) while it is down.
+      const caller = owner ?? `address ${addressOf(req, trustedProxies)}`;
+      if (sessions.isFullFor(caller)) return tooManySessions(res, caller, owner !== undefined);
       if (guardedStore && !guardedStore.health.available) return storeUnavailable(res, guardedStore.health.unavailable('open a new session'));
-      session = await sessions.open(owner);
+      session = await sessions.open(owner, caller);
     }
     const resumeFrom = lastEventIdOf(req);
     if (resumeFrom !== undefined && (await refusedResume(session, resumeFrom, res))) return;
     return sessions.handle(session, req, res, body);
+  }
+
+  /** 429: this caller holds as many sessions as one may; the others are served. Logged once a minute per caller kind. */
+  function tooManySessions(res: ServerResponse, caller: string, authenticated: boolean): void {
+    if (sessionFloods.due(caller)) log.warn(`Refused a new 2025-era session with 429: ${authenticated ? 'this token subject' : caller} holds the most sessions one caller may (maxSessionsPerCaller)`, { event: 'session.refused' });
+    res.setHeader('retry-after', '60');
+    jsonRpcError(res, 429, -32000, 'Too Many Requests: this client holds too many open sessions; close one (DELETE) or try again later.');
   }
 
   /**
@@ -524,6 +578,9 @@ export async function startHttp(serving: HttpServing, options: ServeHttpOptions 
         path,
         maxRequestBodySize: options.maxRequestBodySize,
         maxSessions: options.maxSessions,
+        maxSessionsPerCaller: options.maxSessionsPerCaller,
+        maxSessionLifetimeMs: options.maxSessionLifetimeMs,
+        trustedProxies: options.trustedProxies,
         sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
         eventStore: options.eventStore,
         sseRetryMs: options.sseRetryMs,

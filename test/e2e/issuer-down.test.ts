@@ -30,16 +30,16 @@ class Failing {
   ) {}
 
   static async start(behaviour: '503' | 'hang'): Promise<Failing> {
-    let failing: Failing | undefined;
+    const box: { failing?: Failing } = {};
     const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-      failing!.hits++;
+      box.failing!.hits++;
       req.resume();
-      if (behaviour === 'hang') failing!.held.push(res);
+      if (behaviour === 'hang') box.failing!.held.push(res);
       else res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '30' }).end('down for maintenance');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    failing = new Failing(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/keys`);
-    return failing;
+    box.failing = new Failing(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/keys`);
+    return box.failing;
   }
 
   async stop(): Promise<void> {
