@@ -14,7 +14,8 @@ import { types } from 'node:util';
  * `completion.failed` (a completion function that threw or returned something other than a list of strings),
  * `store.unavailable` (a shared store, such as Redis, failed or passed its time bound; logged once per outage, and
  * once when it is back), `issuer.unavailable` (the authorization server could not be reached; answered 503) and
- * `session.refused` (a caller past `maxSessionsPerCaller`; logged once a minute per caller).
+ * `session.refused` (a caller past `maxSessionsPerCaller`; logged once a minute per caller) and `request.refused`
+ * (a client's malformed request, answered 4xx; at debug, once a minute per kind, without a stack).
  */
 export type LogEvent =
   | 'tool.failed'
@@ -31,7 +32,8 @@ export type LogEvent =
   | 'completion.failed'
   | 'store.unavailable'
   | 'issuer.unavailable'
-  | 'session.refused';
+  | 'session.refused'
+  | 'request.refused';
 
 /** The structured part of a log entry: the event's name and whatever of the request is known. */
 export interface LogDetails {
@@ -106,8 +108,14 @@ export function causeChain(error: unknown): unknown[] {
  */
 export function stackOf(error: unknown): string {
   return causeChain(error)
-    .map((e, i) => `${i === 0 ? '' : 'Caused by: '}${isError(e) ? safely(() => e.stack ?? errorSummary(e), errorSummary(e)) : errorSummary(e)}`)
+    .map((e, i) => `${i === 0 ? '' : 'Caused by: '}${isError(e) ? safely(() => relativePaths(e.stack ?? errorSummary(e)), errorSummary(e)) : errorSummary(e)}`)
     .join('\n');
+}
+
+/** Stack paths relative to the working directory: shorter, and the log does not show where the server is installed. */
+function relativePaths(stack: string): string {
+  const cwd = process.cwd();
+  return stack.split(`file://${cwd}/`).join('').split(`${cwd}/`).join('');
 }
 
 function contextOf(details: LogDetails): string {

@@ -13,6 +13,7 @@ import { ResourceServer } from './auth/resource-server';
 import { Cors } from './cors';
 import { InMemoryEventStore, type EventStore } from './event-store';
 import { OncePer } from './once-per';
+import { transportErrorReporter } from './client-faults';
 import { checkStoreTimeout, guardedEventStore, StoreUnavailableError, type GuardedEventStore } from './degraded';
 import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
 import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan, valueNestsDeeperThan } from './json-depth';
@@ -388,7 +389,7 @@ export function createHttpHandler(
     legacy: stateless ? 'stateless' : 'reject',
     maxRequestBodySize: limit,
     bus: serving.bus,
-    onerror: log.transportFailure,
+    onerror: transportErrorReporter(log),
   });
   const inFlight = new InFlight();
   const eras = new EraClassifier();

@@ -1,5 +1,6 @@
 import { randomUUID } from './node-crypto';
 import { StoreUnavailableError } from './degraded';
+import { transportErrorReporter } from './client-faults';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -555,7 +556,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
     requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
     cacheHints: { 'server/discover': { ttlMs: settings.cache.ttlMs, cacheScope: settings.cache.scope } },
   });
-  server.onerror = settings.log.transportFailure;
+  server.onerror = transportErrorReporter(settings.log);
   installToolHandlers(server, catalog, settings);
   if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, catalog, taskRequestsOf(server));
   if (catalog.hasResources) installResourceHandlers(server, catalog, settings);
