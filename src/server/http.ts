@@ -101,6 +101,33 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The methods the MCP endpoint serves (`OPTIONS` too, for CORS preflights, when `cors` is on). */
+const ALLOWED = 'GET, POST, DELETE';
+
+/** The first revision without JSON-RPC batching. */
+const NO_BATCHES_FROM = '2025-06-18';
+
+/**
+ * The revision a batch is sent under: an `initialize` in it names its own, anything else the
+ * `MCP-Protocol-Version` header; a request without either is 2025-03-26, which allows batches.
+ */
+function batchRevisionOf(req: IncomingMessage, batch: readonly unknown[]): string | undefined {
+  const initialize = batch.find((m) => (m as { method?: unknown } | null)?.method === 'initialize') as { params?: { protocolVersion?: unknown } } | undefined;
+  const version = initialize ? initialize.params?.protocolVersion : req.headers['mcp-protocol-version'];
+  return typeof version === 'string' ? version : undefined;
+}
+
+/** Answers 400 to a JSON-RPC batch where the revision forbids batches; whether it did. */
+function refusedBatch(req: IncomingMessage, res: ServerResponse, body: unknown): boolean {
+  if (!Array.isArray(body)) return false;
+  const revision = batchRevisionOf(req, body);
+  if (revision === undefined || revision < NO_BATCHES_FROM) return false;
+  jsonRpcError(res, 400, -32600, `Invalid Request: protocol revision ${revision.replace(/[^\w.-]/g, '?').slice(0, 20)} does not allow JSON-RPC batches (removed in ${NO_BATCHES_FROM}); send one message per request.`);
+  return true;
+}
+
 /**
  * The bytes of a request body, or `'too large'` as soon as they pass `limit`. Chunks are gathered and joined
  * once at the end, with plain stream events (an async iterator costs a promise per chunk).
@@ -144,7 +171,14 @@ async function readJson(req: IncomingMessage, res: ServerResponse, limit: number
     req.destroy();
     return undefined;
   }
-  const text = bytes.toString('utf8');
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    // Silently replacing bad bytes (U+FFFD) would hand the tool something the client never sent.
+    jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid UTF-8.');
+    return undefined;
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -483,6 +517,11 @@ export function createHttpHandler(
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return;
     }
+    if (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'DELETE') {
+      res.writeHead(405, { allow: cors ? `${ALLOWED}, OPTIONS` : ALLOWED, 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Method Not Allowed: the MCP endpoint answers ${ALLOWED}.` }, id: null }));
+      return;
+    }
     let body: unknown = parsed?.body;
     if (parsed && valueNestsDeeperThan(body, MAX_BODY_DEPTH)) return jsonRpcError(res, 400, -32600, TOO_DEEP);
     if (req.method === 'POST' && !parsed) {
@@ -490,6 +529,7 @@ export function createHttpHandler(
       if (!read) return;
       body = read.body;
     }
+    if (refusedBatch(req, res, body)) return;
     let owner: string | undefined;
     if (resourceServer) {
       const verified = await authorize(req, res, resourceServer, body);

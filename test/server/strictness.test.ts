@@ -1,0 +1,70 @@
+import { request } from 'node:http';
+import { McpServer } from '../../src';
+import { LEGACY_HEADERS as HEADERS, openSession } from '../support/raw-http';
+
+/**
+ * Strict where the protocol is strict (issue 25): JSON-RPC batches refused where the revision removed them
+ * (2025-06-18 on), a batch holding only `initialize` included; 405 with `Allow` for methods the endpoint does not
+ * serve; a body that is not valid UTF-8 refused with a parse error instead of being silently repaired.
+ */
+jest.setTimeout(60_000);
+
+function send(port: number, method: string, headers: Record<string, string>, body?: string | Buffer): Promise<{ status: number; allow?: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, allow: res.headers.allow, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const initialize = (protocolVersion: string) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+describe('strictness', () => {
+  const server = new McpServer({ name: 'strict', version: '1' }, { logger: false }).tool('ping', {}, () => 'pong');
+  let port: number;
+
+  beforeAll(async () => {
+    port = (await server.serveHttp({ port: 0 })).port;
+  });
+
+  afterAll(() => server.close());
+
+  it.each(['2025-06-18', '2025-11-25'])('refuses a batch holding only initialize for %s', async (revision) => {
+    const reply = await send(port, 'POST', { ...HEADERS, 'mcp-protocol-version': revision }, JSON.stringify([initialize(revision)]));
+    expect([reply.status, reply.body]).toEqual([
+      400,
+      `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: protocol revision ${revision} does not allow JSON-RPC batches (removed in 2025-06-18); send one message per request."},"id":null}`,
+    ]);
+  });
+
+  it('refuses a batch in a 2025-11-25 session', async () => {
+    const sessionId = await openSession(port);
+    const batch = [{ jsonrpc: '2.0', id: 2, method: 'ping' }, { jsonrpc: '2.0', id: 3, method: 'ping' }];
+    const reply = await send(port, 'POST', { ...HEADERS, 'mcp-session-id': sessionId }, JSON.stringify(batch));
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body).error.message).toBe('Invalid Request: protocol revision 2025-11-25 does not allow JSON-RPC batches (removed in 2025-06-18); send one message per request.');
+  });
+
+  it('still answers a 2025-03-26 batch', async () => {
+    const reply = await send(port, 'POST', { ...HEADERS, 'mcp-protocol-version': '2025-03-26' }, JSON.stringify([initialize('2025-03-26')]));
+    expect(reply.status).toBe(200);
+    expect(reply.body).toContain('"protocolVersion":"2025-03-26"');
+  });
+
+  it.each(['HEAD', 'TRACE', 'OPTIONS', 'PUT', 'PATCH'])('answers %s with 405 and Allow', async (method) => {
+    const reply = await send(port, method, {});
+    expect([reply.status, reply.allow]).toEqual([405, 'GET, POST, DELETE']);
+  });
+
+  it('refuses a body that is not valid UTF-8 with a parse error', async () => {
+    const head = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"');
+    const tail = Buffer.from('","version":"1"}}}');
+    const reply = await send(port, 'POST', HEADERS, Buffer.concat([head, Buffer.from([0xc3, 0x28]), tail]));
+    expect([reply.status, reply.body]).toEqual([400, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: the request body is not valid UTF-8."},"id":null}']);
+  });
+});
