@@ -530,6 +530,9 @@ export function createHttpHandler(
       body = read.body;
     }
     if (refusedBatch(req, res, body)) return;
+    // One rule for both eras: a request without Accept accepts anything (RFC 9110), as 2026-07-28 requests always
+    // did; 2025-era ones were refused for it by the SDK's transport.
+    if (req.headers.accept === undefined) req.headers.accept = req.method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream';
     let owner: string | undefined;
     if (resourceServer) {
       const verified = await authorize(req, res, resourceServer, body);

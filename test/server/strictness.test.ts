@@ -67,4 +67,18 @@ describe('strictness', () => {
     const reply = await send(port, 'POST', HEADERS, Buffer.concat([head, Buffer.from([0xc3, 0x28]), tail]));
     expect([reply.status, reply.body]).toEqual([400, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: the request body is not valid UTF-8."},"id":null}']);
   });
+
+  it('takes a request without Accept in both eras', async () => {
+    const { accept: _omitted, ...withoutAccept } = HEADERS;
+    const legacy = await send(port, 'POST', withoutAccept, JSON.stringify(initialize('2025-11-25')));
+    expect([legacy.status, legacy.body.includes('"protocolVersion":"2025-11-25"')]).toEqual([200, true]);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const modern = await send(
+      port,
+      'POST',
+      { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'ping' },
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ping', arguments: {}, _meta: meta } }),
+    );
+    expect([modern.status, modern.body.includes('pong')]).toEqual([200, true]);
+  });
 });
