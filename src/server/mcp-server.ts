@@ -30,6 +30,7 @@ import type { ToolModel } from '../schema/model';
 import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol';
 import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks';
 import { checkStoreTimeout, guardedTaskStore } from './degraded';
+import { checkMaxResultBytes } from './result-size';
 import { Telemetry, type Network } from './telemetry';
 import type { TelemetryOptions } from './telemetry-options';
 
@@ -81,6 +82,11 @@ export interface McpServerOptions {
    * the request is answered with a "temporarily unable" error (-32000) at once. Default 1,000 ms.
    */
   readonly storeTimeoutMs?: number;
+  /**
+   * The largest tool result sent, in characters of its content's text and base64 data; a larger one is answered
+   * with a JSON-RPC error naming the limit, and logged (`tool.failed`). Default 16 MiB.
+   */
+  readonly maxResultBytes?: number;
   /** How long tasks are kept and how often clients are asked to poll. */
   readonly tasks?: TaskOptions;
   /**
@@ -211,6 +217,7 @@ export class McpServer {
   private readonly pager: Pager;
   private readonly bus: ServerEventBus;
   private readonly tasks: TaskRunner;
+  private readonly maxResultBytes: number;
   private readonly cache: CacheHint;
   private readonly open = new Set<Served>();
 
@@ -235,6 +242,7 @@ export class McpServer {
     // A given store is shared (Redis): bounded, so an outage is answered at once as "temporarily unable".
     const taskStore = options.taskStore ? guardedTaskStore(options.taskStore, checkStoreTimeout(options.storeTimeoutMs), this.log) : new InMemoryTaskStore();
     this.tasks = new TaskRunner(taskStore, options.tasks);
+    this.maxResultBytes = checkMaxResultBytes(options.maxResultBytes);
     this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 
@@ -496,6 +504,7 @@ export class McpServer {
       log: this.log,
       tasks: this.tasks,
       cache: this.cache,
+      maxResultBytes: this.maxResultBytes,
     });
     this.telemetry?.instrument(server, network);
     return server;

@@ -1,6 +1,7 @@
 import { randomUUID } from './node-crypto';
 import { StoreUnavailableError } from './degraded';
 import { transportErrorReporter } from './client-faults';
+import { boundedResult, DEFAULT_MAX_RESULT_BYTES } from './result-size';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -53,6 +54,8 @@ export interface ProtocolSettings {
   readonly pager: Pager;
   readonly log: Log;
   readonly tasks: TaskRunner;
+  /** Largest tool result sent (see result-size.ts); default 16 MiB. */
+  readonly maxResultBytes?: number;
 }
 
 type Capabilities = Readonly<Record<string, unknown>> | undefined;
@@ -456,10 +459,13 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
     }
     if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings.tasks);
     // Tool calls answer errors as results; only `requireInput` rejects.
-    return tool.call(req.params.arguments, contextInitOf(server, ctx)).catch((error: unknown) => {
-      if (error instanceof InputRequired) return inputRequiredOf(error, settings.codec);
-      throw protocolErrorOf(error, settings.log, ctx);
-    }) as never;
+    return tool.call(req.params.arguments, contextInitOf(server, ctx)).then(
+      (result) => boundedResult(result, req.params.name, settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, settings.log),
+      (error: unknown) => {
+        if (error instanceof InputRequired) return inputRequiredOf(error, settings.codec);
+        throw protocolErrorOf(error, settings.log, ctx);
+      },
+    ) as never;
   });
 }
 

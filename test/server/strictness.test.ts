@@ -82,3 +82,31 @@ describe('strictness', () => {
     expect([modern.status, modern.body.includes('pong')]).toEqual([200, true]);
   });
 });
+
+describe('a result larger than maxResultBytes', () => {
+  const logged: string[] = [];
+  const server = new McpServer(
+    { name: 'big', version: '1' },
+    { maxResultBytes: 1000, logger: { error: (m: string) => void logged.push(m), warn: () => undefined, info: () => undefined, debug: () => undefined } },
+  )
+    .tool('small', {}, () => 'x'.repeat(1000))
+    .tool('large', {}, () => 'x'.repeat(1001));
+  let port: number;
+
+  beforeAll(async () => {
+    port = (await server.serveHttp({ port: 0 })).port;
+  });
+
+  afterAll(() => server.close());
+
+  it('is answered with an error naming the limit, and logged; one at the limit is sent', async () => {
+    const sessionId = await openSession(port);
+    const call = (id: number, name: string) => send(port, 'POST', { ...HEADERS, 'mcp-session-id': sessionId }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } }));
+    const small = await call(2, 'small');
+    const large = await call(3, 'large');
+    expect(small.body).toContain('x'.repeat(1000));
+    const answer = JSON.parse(/^data: (.*)$/m.exec(large.body)?.[1] ?? large.body) as { error: unknown };
+    expect(answer.error).toEqual({ code: -32603, message: "The result of tool 'large' is larger than this server sends (1001 characters; the limit is 1000)." });
+    expect(logged).toEqual(["Tool 'large' returned a result of 1001 characters, more than maxResultBytes (1000); the client got an error instead"]);
+  });
+});
