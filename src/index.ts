@@ -85,6 +85,7 @@ export type { CatalogKind } from './server/catalog';
 export type { PageSizes, ListName } from './server/pages';
 export { InMemoryServerEventBus, type ServerEventBus, type ServerEvent } from './server/stores';
 export { InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions } from './server/event-store';
+export { StoreUnavailableError } from './server/degraded';
 export { InMemoryTaskStore, type TaskStore, type TaskRecord, type TaskUpdate, type TaskChange, type TaskOptions, type TaskCaller, type TaskError } from './server/tasks';
 export type { TaskLimits } from './server/task-quota';
 export type { TelemetryOptions } from './server/telemetry-options';

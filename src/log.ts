@@ -11,7 +11,11 @@ import { types } from 'node:util';
  * `tool.timeout`, `resource.failed`, `prompt.failed`, `request.failed` (a handler error answered -32603),
  * `transport.failed` (stdio, a connection), `http.failed` (an HTTP request answered 500), `auth.refused` (an
  * HTTP request refused 401 or 403 by `auth`), `auth.failed` (a token that could not be checked, answered 500)
- * and `completion.failed` (a completion function that threw or returned something other than a list of strings).
+ * `completion.failed` (a completion function that threw or returned something other than a list of strings),
+ * `store.unavailable` (a shared store, such as Redis, failed or passed its time bound; logged once per outage, and
+ * once when it is back), `issuer.unavailable` (the authorization server could not be reached; answered 503) and
+ * `session.refused` (a caller past `maxSessionsPerCaller`; logged once a minute per caller) and `request.refused`
+ * (a client's malformed request, answered 4xx; at debug, once a minute per kind, without a stack).
  */
 export type LogEvent =
   | 'tool.failed'
@@ -28,7 +32,11 @@ export type LogEvent =
   | 'auth.refused'
   | 'auth.failed'
   | 'definition.warning'
-  | 'completion.failed';
+  | 'completion.failed'
+  | 'store.unavailable'
+  | 'issuer.unavailable'
+  | 'session.refused'
+  | 'request.refused';
 
 /** The structured part of a log entry: the event's name and whatever of the request is known. */
 export interface LogDetails {
@@ -103,7 +111,7 @@ export function causeChain(error: unknown): unknown[] {
  */
 export function stackOf(error: unknown): string {
   return causeChain(error)
-    .map((e, i) => `${i === 0 ? '' : 'Caused by: '}${isError(e) ? safely(() => e.stack ?? errorSummary(e), errorSummary(e)) : errorSummary(e)}`)
+    .map((e, i) => `${i === 0 ? '' : 'Caused by: '}${isError(e) ? safely(() => relativePaths(e.stack ?? errorSummary(e)), errorSummary(e)) : errorSummary(e)}`)
     .join('\n');
 }
 
@@ -115,6 +123,12 @@ export function stackOf(error: unknown): string {
 export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Stack paths relative to the working directory: shorter, and the log does not show where the server is installed. */
+function relativePaths(stack: string): string {
+  const cwd = process.cwd();
+  return stack.split(`file://${cwd}/`).join('').split(`${cwd}/`).join('');
 }
 
 function contextOf(details: LogDetails): string {

@@ -77,6 +77,11 @@ export class RedisEventStore implements EventStore {
     return streamId;
   }
 
+  /** False while the connection to Redis is down: the server refuses new sessions at once instead of waiting. */
+  available(): boolean {
+    return this.options.client.status === 'ready';
+  }
+
   private keyOf(streamId: string): string {
     return `${this.prefix}sse:${streamId}`;
   }

@@ -12,9 +12,12 @@ import { ResourceServer } from './auth/resource-server';
 import { Cors } from './cors';
 import { checkAllowedHosts, sourceGuard } from './origin';
 import { InMemoryEventStore, type EventStore } from './event-store';
+import { OncePer } from './once-per';
+import { transportErrorReporter } from './client-faults';
+import { checkStoreTimeout, guardedEventStore, StoreUnavailableError, type GuardedEventStore } from './degraded';
 import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
 import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan, valueNestsDeeperThan } from './json-depth';
-import { SessionTable, type SessionTableOptions } from './sessions';
+import { SessionTable, type Session, type SessionTableOptions } from './sessions';
 import { webRequestOf, writeWebResponse } from './web';
 
 /**
@@ -45,8 +48,19 @@ export interface ServeHttpOptions {
   readonly maxRequestBodySize?: number;
   /** Most 2025-era sessions open at once; an `initialize` beyond it is answered 503. Default 1,000. */
   readonly maxSessions?: number;
-  /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
+  /** A 2025-era session with no request for this long (an open GET stream does not count) is closed. Default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
+  /** Most 2025-era sessions one caller holds at once (the token's subject with `auth`, the client's address without); one more is answered 429. Default 100. */
+  readonly maxSessionsPerCaller?: number;
+  /** A 2025-era session is closed this long after it opened, even with a GET stream open. Default 24 hours. */
+  readonly maxSessionLifetimeMs?: number;
+  /**
+   * How many reverse proxies in front of this server append to `X-Forwarded-For` (nginx:
+   * `proxy_add_x_forwarded_for`): the client's address is then read that many entries from the right, so a client
+   * cannot pick its own by sending the header. Default 0: the connection's address, which behind a proxy is the
+   * proxy's, so every client would share one caller's session cap.
+   */
+  readonly trustedProxies?: number;
   /** How 2025-era clients are served: `'sessions'` (default) or `'stateless'` (see {@link HttpHandlerOptions.legacy}). */
   readonly legacy?: 'sessions' | 'stateless';
   /** This instance's name in session ids, for a load balancer's sticky routing (see {@link HttpHandlerOptions.route}). */
@@ -68,6 +82,8 @@ export interface ServeHttpOptions {
   readonly eventStore?: EventStore;
   /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
   readonly sseRetryMs?: number;
+  /** The bound of one operation of a given `eventStore` (Redis); past it the store counts as unavailable (see docs/scaling.md). Default 1,000 ms. */
+  readonly storeTimeoutMs?: number;
   /** Makes the endpoint an OAuth 2.1 resource server; `resource` defaults to the endpoint's URL. */
   readonly auth?: HttpAuthOptions;
   /** Cross-origin access for browser hosts; off unless given. */
@@ -93,6 +109,33 @@ const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/;
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The methods the MCP endpoint serves (`OPTIONS` too, for CORS preflights, when `cors` is on). */
+const ALLOWED = 'GET, POST, DELETE';
+
+/** The first revision without JSON-RPC batching. */
+const NO_BATCHES_FROM = '2025-06-18';
+
+/**
+ * The revision a batch is sent under: an `initialize` in it names its own, anything else the
+ * `MCP-Protocol-Version` header; a request without either is 2025-03-26, which allows batches.
+ */
+function batchRevisionOf(req: IncomingMessage, batch: readonly unknown[]): string | undefined {
+  const initialize = batch.find((m) => (m as { method?: unknown } | null)?.method === 'initialize') as { params?: { protocolVersion?: unknown } } | undefined;
+  const version = initialize ? initialize.params?.protocolVersion : req.headers['mcp-protocol-version'];
+  return typeof version === 'string' ? version : undefined;
+}
+
+/** Answers 400 to a JSON-RPC batch where the revision forbids batches; whether it did. */
+function refusedBatch(req: IncomingMessage, res: ServerResponse, body: unknown): boolean {
+  if (!Array.isArray(body)) return false;
+  const revision = batchRevisionOf(req, body);
+  if (revision === undefined || revision < NO_BATCHES_FROM) return false;
+  jsonRpcError(res, 400, -32600, `Invalid Request: protocol revision ${revision.replace(/[^\w.-]/g, '?').slice(0, 20)} does not allow JSON-RPC batches (removed in ${NO_BATCHES_FROM}); send one message per request.`);
+  return true;
 }
 
 /**
@@ -138,7 +181,14 @@ async function readJson(req: IncomingMessage, res: ServerResponse, limit: number
     req.destroy();
     return undefined;
   }
-  const text = bytes.toString('utf8');
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    // Silently replacing bad bytes (U+FFFD) would hand the tool something the client never sent.
+    jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid UTF-8.');
+    return undefined;
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -184,6 +234,39 @@ function metadata(req: IncomingMessage, res: ServerResponse, server: ResourceSer
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(server.metadata()));
 }
 
+/**
+ * A shared store did not answer within its bound: 503 with `Retry-After`, which a balancer retries on another
+ * instance where that is safe (docs/scaling.md). The store's own words went to the log.
+ */
+function storeUnavailable(res: ServerResponse, error: StoreUnavailableError): void {
+  res.setHeader('retry-after', String(error.retryAfterSeconds));
+  jsonRpcError(res, 503, -32000, `Service Unavailable: ${error.message}`);
+}
+
+/** The `Last-Event-ID` of a GET that resumes a stream. */
+function lastEventIdOf(req: IncomingMessage): string | undefined {
+  const id = req.method === 'GET' ? req.headers['last-event-id'] : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** Whom a session counts against when the endpoint has no `auth`: the client's address (see `trustedProxies`). */
+function addressOf(req: IncomingMessage, trustedProxies: number): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  if (trustedProxies > 0 && typeof forwarded === 'string') {
+    const hops = forwarded.split(',').map((a) => a.trim()).filter((a) => a !== '');
+    // The last `trustedProxies` entries were appended by our proxies; the one before the first of them is the client.
+    const client = hops[hops.length - trustedProxies];
+    if (client !== undefined) return client;
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+function checkTrustedProxies(value: number | undefined): number {
+  const hops = value ?? 0;
+  if (!Number.isInteger(hops) || hops < 0) throw new TypeError(`trustedProxies takes the number of reverse proxies in front of the server, such as 1; got ${String(value)}.`);
+  return hops;
+}
+
 function opensSession(body: unknown): boolean {
   const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
@@ -205,8 +288,19 @@ export interface HttpHandlerOptions {
   readonly allowedHosts?: readonly string[];
   /** Most 2025-era sessions open at once; an `initialize` beyond it is answered 503. Default 1,000. */
   readonly maxSessions?: number;
-  /** A 2025-era session with no request for this long (and no open stream) is closed. Default 30 minutes. */
+  /** A 2025-era session with no request for this long (an open GET stream does not count) is closed. Default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
+  /** Most 2025-era sessions one caller holds at once (the token's subject with `auth`, the client's address without); one more is answered 429. Default 100. */
+  readonly maxSessionsPerCaller?: number;
+  /** A 2025-era session is closed this long after it opened, even with a GET stream open. Default 24 hours. */
+  readonly maxSessionLifetimeMs?: number;
+  /**
+   * How many reverse proxies in front of this server append to `X-Forwarded-For` (nginx:
+   * `proxy_add_x_forwarded_for`): the client's address is then read that many entries from the right, so a client
+   * cannot pick its own by sending the header. Default 0: the connection's address, which behind a proxy is the
+   * proxy's, so every client would share one caller's session cap.
+   */
+  readonly trustedProxies?: number;
   /**
    * `'sessions'` (default): each 2025-era client gets a session, so server-to-client requests (sampling,
    * elicitation), logging levels and GET streams work, and a load balancer must route by `Mcp-Session-Id`.
@@ -227,6 +321,8 @@ export interface HttpHandlerOptions {
   readonly eventStore?: EventStore;
   /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
   readonly sseRetryMs?: number;
+  /** The bound of one operation of a given `eventStore` (Redis); past it the store counts as unavailable (see docs/scaling.md). Default 1,000 ms. */
+  readonly storeTimeoutMs?: number;
   /**
    * Makes the endpoint an OAuth 2.1 resource server. `resource` is required here: the public URL of the
    * endpoint. The metadata is answered at `/.well-known/oauth-protected-resource[/path]`; route those to the
@@ -343,7 +439,7 @@ export function createHttpHandler(
     legacy: stateless ? 'stateless' : 'reject',
     maxRequestBodySize: limit,
     bus: serving.bus,
-    onerror: log.transportFailure,
+    onerror: transportErrorReporter(log),
   });
   const inFlight = new InFlight();
   const eras = new EraClassifier();
@@ -354,16 +450,22 @@ export function createHttpHandler(
     const response = await modernHandler.fetch(request, { parsedBody: body, ...(authInfo !== undefined && { authInfo }) });
     await writeWebResponse(res, response, gone);
   };
+  // A store given for sharing (Redis) is bounded; the default in-memory one cannot be down.
+  const guardedStore: GuardedEventStore | undefined = options.eventStore && guardedEventStore(options.eventStore, checkStoreTimeout(options.storeTimeoutMs), log);
   const sessions = new SessionTable(serving.session, {
     maxSessions: options.maxSessions,
+    maxSessionsPerCaller: options.maxSessionsPerCaller,
+    maxLifetimeMs: options.maxSessionLifetimeMs,
     idleTimeoutMs: options.sessionIdleTimeoutMs,
     maxRequestBodySize: limit,
     newSessionId: sessionIds(options.route),
-    eventStore: options.eventStore ?? new InMemoryEventStore(),
+    eventStore: guardedStore ?? new InMemoryEventStore(),
     retryMs: checkRetry(options.sseRetryMs ?? 1000),
     direct: tuning.direct,
     sseAfterMs: tuning.sseAfterMs,
   });
+  const trustedProxies = checkTrustedProxies(options.trustedProxies);
+  const sessionFloods = new OncePer(60_000);
   const cors = options.cors ? new Cors(options.cors) : undefined;
   /** Host and Origin (origin.ts); writes the 403 itself. */
   const validSource = sourceGuard({ loopback: options.validateHost ?? true, allowedHosts: checkAllowedHosts(options.allowedHosts), cors });
@@ -388,9 +490,32 @@ export function createHttpHandler(
         res.setHeader('retry-after', '60');
         return jsonRpcError(res, 503, -32000, 'Service Unavailable: too many open sessions; close one (DELETE) or try again later.');
       }
-      session = await sessions.open(owner);
+      // A new session needs its event store: refused (503, retried elsewhere by a balancer) while it is down.
+      const caller = owner ?? `address ${addressOf(req, trustedProxies)}`;
+      if (sessions.isFullFor(caller)) return tooManySessions(res, caller, owner !== undefined);
+      if (guardedStore && !guardedStore.health.available) return storeUnavailable(res, guardedStore.health.unavailable('open a new session'));
+      session = await sessions.open(owner, caller);
     }
+    const resumeFrom = lastEventIdOf(req);
+    if (resumeFrom !== undefined && (await refusedResume(session, resumeFrom, res))) return;
     return sessions.handle(session, req, res, body);
+  }
+
+  /** 429: this caller holds as many sessions as one may; the others are served. Logged once a minute per caller kind. */
+  function tooManySessions(res: ServerResponse, caller: string, authenticated: boolean): void {
+    if (sessionFloods.due(caller)) log.warn(`Refused a new 2025-era session with 429: ${authenticated ? 'this token subject' : caller} holds the most sessions one caller may (maxSessionsPerCaller)`, { event: 'session.refused' });
+    res.setHeader('retry-after', '60');
+    jsonRpcError(res, 429, -32000, 'Too Many Requests: this client holds too many open sessions; close one (DELETE) or try again later.');
+  }
+
+  /**
+   * Answers a resume whose events are gone (expired, trimmed, lost with a store restart) as lost, rather than the
+   * SDK's "Invalid event ID format"; whether it did.
+   */
+  async function refusedResume(session: Session, lastEventId: string, res: ServerResponse): Promise<boolean> {
+    if (await session.events.getStreamIdForEventId?.(lastEventId)) return false;
+    jsonRpcError(res, 400, -32000, 'Events lost: the events after this Last-Event-ID are no longer kept (they expired, or the event store lost them); send the request again, or open a new GET stream without Last-Event-ID.');
+    return true;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void> {
@@ -403,6 +528,11 @@ export function createHttpHandler(
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return;
     }
+    if (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'DELETE') {
+      res.writeHead(405, { allow: cors ? `${ALLOWED}, OPTIONS` : ALLOWED, 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Method Not Allowed: the MCP endpoint answers ${ALLOWED}.` }, id: null }));
+      return;
+    }
     let body: unknown = parsed?.body;
     if (parsed && valueNestsDeeperThan(body, MAX_BODY_DEPTH)) return jsonRpcError(res, 400, -32600, TOO_DEEP);
     if (req.method === 'POST' && !parsed) {
@@ -410,6 +540,10 @@ export function createHttpHandler(
       if (!read) return;
       body = read.body;
     }
+    if (refusedBatch(req, res, body)) return;
+    // One rule for both eras: a request without Accept accepts anything (RFC 9110), as 2026-07-28 requests always
+    // did; 2025-era ones were refused for it by the SDK's transport.
+    if (req.headers.accept === undefined) req.headers.accept = req.method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream';
     let owner: string | undefined;
     if (resourceServer) {
       const verified = await authorize(req, res, resourceServer, body);
@@ -433,6 +567,8 @@ export function createHttpHandler(
   return {
     handle: (req, res, parsed) =>
       handle(req, res, parsed).catch((error: unknown) => {
+        // Logged where the store failed, once per outage.
+        if (error instanceof StoreUnavailableError) return storeUnavailable(res, error);
         // The path only: a query string may carry a token.
         const path = new URL(req.url ?? '/', 'http://localhost').pathname;
         const sid = req.headers['mcp-session-id'];
@@ -497,9 +633,13 @@ export async function startHttp(serving: HttpServing, options: ServeHttpOptions 
         path,
         maxRequestBodySize: options.maxRequestBodySize,
         maxSessions: options.maxSessions,
+        maxSessionsPerCaller: options.maxSessionsPerCaller,
+        maxSessionLifetimeMs: options.maxSessionLifetimeMs,
+        trustedProxies: options.trustedProxies,
         sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
         eventStore: options.eventStore,
         sseRetryMs: options.sseRetryMs,
+        storeTimeoutMs: options.storeTimeoutMs,
         validateHost: LOOPBACK.test(host),
         allowedHosts: options.allowedHosts,
         auth,

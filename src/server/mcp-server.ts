@@ -26,6 +26,8 @@ import { checkPageSizes, Pager, type PageSizes } from './pages';
 import type { ToolModel } from '../schema/model';
 import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol';
 import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks';
+import { checkStoreTimeout, guardedTaskStore } from './degraded';
+import { checkMaxResultBytes } from './result-size';
 import { Telemetry, type Network } from './telemetry';
 import { RequestStates, signingKeys } from './signing';
 import type { TelemetryOptions } from './telemetry-options';
@@ -80,6 +82,16 @@ export interface McpServerOptions {
    * one when several processes serve one endpoint.
    */
   readonly taskStore?: TaskStore;
+  /**
+   * The bound of one operation of a given `taskStore` (Redis). Past it, or while the store is known to be down,
+   * the request is answered with a "temporarily unable" error (-32000) at once. Default 1,000 ms.
+   */
+  readonly storeTimeoutMs?: number;
+  /**
+   * The largest tool result sent, in characters of its content's text and base64 data; a larger one is answered
+   * with a JSON-RPC error naming the limit, and logged (`tool.failed`). Default 16 MiB.
+   */
+  readonly maxResultBytes?: number;
   /** How long tasks are kept and how often clients are asked to poll. */
   readonly tasks?: TaskOptions;
   /**
@@ -180,6 +192,7 @@ export class McpServer {
   private readonly pager: Pager;
   private readonly bus: ServerEventBus;
   private readonly tasks: TaskRunner;
+  private readonly maxResultBytes: number;
   private readonly cache: CacheHint;
   private readonly open = new Set<Served>();
 
@@ -201,7 +214,10 @@ export class McpServer {
     this.states = new RequestStates(keys, options.requestStateTtlSeconds);
     this.pager = new Pager(keys.cursor, options.pageSize);
     this.bus = options.eventBus ?? new InMemoryServerEventBus();
-    this.tasks = new TaskRunner(options.taskStore ?? new InMemoryTaskStore(), options.tasks, this.log);
+    // A given store is shared (Redis): bounded, so an outage is answered at once as "temporarily unable".
+    const taskStore = options.taskStore ? guardedTaskStore(options.taskStore, checkStoreTimeout(options.storeTimeoutMs), this.log) : new InMemoryTaskStore();
+    this.tasks = new TaskRunner(taskStore, options.tasks, this.log);
+    this.maxResultBytes = checkMaxResultBytes(options.maxResultBytes);
     this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 
@@ -464,6 +480,7 @@ export class McpServer {
       log: this.log,
       tasks: this.tasks,
       cache: this.cache,
+      maxResultBytes: this.maxResultBytes,
     });
     this.telemetry?.instrument(server, network);
     return server;

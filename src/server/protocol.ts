@@ -1,4 +1,7 @@
 import { randomUUID } from './node-crypto';
+import { StoreUnavailableError } from './degraded';
+import { transportErrorReporter } from './client-faults';
+import { boundedResult, DEFAULT_MAX_RESULT_BYTES } from './result-size';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -51,6 +54,8 @@ export interface ProtocolSettings {
   readonly pager: Pager;
   readonly log: Log;
   readonly tasks: TaskRunner;
+  /** Largest tool result sent (see result-size.ts); default 16 MiB. */
+  readonly maxResultBytes?: number;
 }
 
 type Capabilities = Readonly<Record<string, unknown>> | undefined;
@@ -160,6 +165,8 @@ function protocolErrorOf(error: unknown, log: Log, ctx: ServerContext): Error {
   if (error instanceof InvalidParamsError) return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
   if (error instanceof ResourceNotFoundError) return new SdkResourceNotFoundError(error.uri);
   if (error instanceof TextMethodFailedError) return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+  // "Temporarily unable" (-32000) as it is: its message names no internals, and the outage is logged once where it failed.
+  if (error instanceof StoreUnavailableError) return error;
   log.error('A request failed', { event: 'request.failed', requestId: ctx.mcpReq.id, sessionId: ctx.sessionId, error });
   return new ProtocolError(ProtocolErrorCode.InternalError, 'The request failed.');
 }
@@ -460,10 +467,13 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
     }
     if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings);
     // Tool calls answer errors as results; only `requireInput` rejects.
-    return tool.call(req.params.arguments, contextInitOf(server, ctx, settings.states, tool.model.name)).catch((error: unknown) => {
-      if (error instanceof InputRequired) return inputRequiredOf(error, settings.states, bindingOf(ctx, tool.model.name));
-      throw protocolErrorOf(error, settings.log, ctx);
-    }) as never;
+    return tool.call(req.params.arguments, contextInitOf(server, ctx, settings.states, tool.model.name)).then(
+      (result) => boundedResult(result, req.params.name, settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, settings.log),
+      (error: unknown) => {
+        if (error instanceof InputRequired) return inputRequiredOf(error, settings.states, bindingOf(ctx, tool.model.name));
+        throw protocolErrorOf(error, settings.log, ctx);
+      },
+    ) as never;
   });
 }
 
@@ -560,7 +570,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
     requestState: { verify: (state, ctx) => states.verify(state, ctx) },
     cacheHints: { 'server/discover': { ttlMs: settings.cache.ttlMs, cacheScope: settings.cache.scope } },
   });
-  server.onerror = settings.log.transportFailure;
+  server.onerror = transportErrorReporter(settings.log);
   installToolHandlers(server, catalog, settings);
   if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, catalog, taskRequestsOf(server, settings.states));
   if (catalog.hasResources) installResourceHandlers(server, catalog, settings);

@@ -28,6 +28,14 @@ export interface Session {
   readonly server: Server;
   /** Who opened the session (an auth subject), when the endpoint knows; later requests must come from them. */
   readonly owner: string | undefined;
+  /** Whom the per-caller cap counts the session against: the owner, or the client's address without auth. */
+  readonly caller: string;
+  /** When the session opened: it is closed at `maxLifetimeMs` whatever it is doing. */
+  readonly openedAt: number;
+  /** Open GET streams among `active`: a listening stream alone does not keep a session from its idle timeout. */
+  streams: number;
+  /** This session's view of the event store (its own stream names). */
+  readonly events: EventStore;
   /** The session's POSTs answered on Node's response without the SDK's transport (see `direct-posts.ts`). */
   readonly direct: DirectPosts | undefined;
   lastSeen: number;
@@ -38,8 +46,12 @@ export interface Session {
 export interface SessionTableOptions {
   /** Most sessions open at once. Default 1,000. */
   readonly maxSessions?: number;
-  /** A session with nothing in progress for this long is closed. Default 30 minutes. */
+  /** A session with nothing in progress but a GET stream for this long is closed. Default 30 minutes. */
   readonly idleTimeoutMs?: number;
+  /** Most sessions one caller holds at once. Default 100. */
+  readonly maxSessionsPerCaller?: number;
+  /** A session is closed this long after it opened, whatever it is doing. Default 24 hours. */
+  readonly maxLifetimeMs?: number;
   /** Passed to each session's transport. */
   readonly maxRequestBodySize: number;
   /** Makes the id of a new session; default a random UUID. */
@@ -56,7 +68,11 @@ export interface SessionTableOptions {
 
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
+  /** Open sessions per caller. */
+  private readonly perCaller = new Map<string, number>();
   private readonly maxSessions: number;
+  private readonly maxPerCaller: number;
+  private readonly maxLifetimeMs: number;
   private readonly idleMs: number;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -65,6 +81,8 @@ export class SessionTable {
     private readonly options: SessionTableOptions,
   ) {
     this.maxSessions = options.maxSessions ?? 1000;
+    this.maxPerCaller = options.maxSessionsPerCaller ?? 100;
+    this.maxLifetimeMs = options.maxLifetimeMs ?? 24 * 60 * 60_000;
     this.idleMs = options.idleTimeoutMs ?? 30 * 60_000;
     // Sweep often enough that a session outlives its timeout by at most half of it (and at most a minute).
     this.sweeper = setInterval(() => this.sweep(), Math.max(10, Math.min(this.idleMs / 2, 60_000)));
@@ -80,6 +98,11 @@ export class SessionTable {
     return this.sessions.size >= this.maxSessions;
   }
 
+  /** True when `caller` holds as many sessions as one caller may. */
+  isFullFor(caller: string): boolean {
+    return (this.perCaller.get(caller) ?? 0) >= this.maxPerCaller;
+  }
+
   get(id: string): Session | undefined {
     return this.sessions.get(id);
   }
@@ -88,15 +111,15 @@ export class SessionTable {
    * A new session, connected but not yet in the table: the transport adds it when it answers the `initialize`
    * request (that is when the id exists), so a failed `initialize` leaves nothing behind.
    */
-  async open(owner?: string): Promise<Session> {
+  async open(owner: string | undefined, caller: string): Promise<Session> {
     // The id is chosen here, not by the transport, so the session's view of the event store exists before its
     // first event (the priming event of the `initialize` response).
     const id = (this.options.newSessionId ?? randomUUID)();
     const events = sessionScoped(this.options.eventStore, id);
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
-      onsessioninitialized: () => void this.sessions.set(id, session),
-      onsessionclosed: () => void this.sessions.delete(id),
+      onsessioninitialized: () => this.added(id, session),
+      onsessionclosed: () => this.removed(id),
       maxRequestBodySize: this.options.maxRequestBodySize,
       eventStore: events,
       retryInterval: this.options.retryMs,
@@ -106,9 +129,10 @@ export class SessionTable {
     const direct = this.options.direct !== false && isDirectTarget(server) ? new DirectPosts(transport, server, { sessionId: id, events, retryMs: this.options.retryMs, sseAfterMs: this.options.sseAfterMs }) : undefined;
     direct?.intercept();
     withLegacyNotFoundCode(transport);
-    const session: Session = { transport, server, owner, direct, lastSeen: Date.now(), active: 0 };
+    const now = Date.now();
+    const session: Session = { transport, server, owner, caller, openedAt: now, streams: 0, events, direct, lastSeen: now, active: 0 };
     transport.onclose = () => {
-      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+      if (transport.sessionId) this.removed(transport.sessionId);
     };
     await session.server.connect(transport);
     return session;
@@ -118,11 +142,14 @@ export class SessionTable {
   async handle(session: Session, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     session.lastSeen = Date.now();
     session.active++;
+    const stream = req.method === 'GET';
+    if (stream) session.streams++;
     try {
       const { direct } = session;
       if (direct?.qualifies(req, body)) await direct.handle(req, res, body);
       else await session.transport.handleRequest(req, res, body);
     } finally {
+      if (stream) session.streams--;
       session.active--;
       session.lastSeen = Date.now();
     }
@@ -134,13 +161,34 @@ export class SessionTable {
     await Promise.all([...this.sessions].map(([id, session]) => this.close(id, session)));
   }
 
+  /**
+   * Closes idle sessions (nothing in progress but GET streams: a stream held open is no claim on the table
+   * forever) and sessions past their lifetime.
+   */
   private sweep(): void {
     const now = Date.now();
-    for (const [id, session] of this.sessions) if (session.active === 0 && now - session.lastSeen > this.idleMs) void this.close(id, session);
+    for (const [id, session] of this.sessions) {
+      const idle = session.active === session.streams && now - session.lastSeen > this.idleMs;
+      if (idle || now - session.openedAt > this.maxLifetimeMs) void this.close(id, session);
+    }
+  }
+
+  private added(id: string, session: Session): void {
+    this.sessions.set(id, session);
+    this.perCaller.set(session.caller, (this.perCaller.get(session.caller) ?? 0) + 1);
+  }
+
+  private removed(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    const left = (this.perCaller.get(session.caller) ?? 1) - 1;
+    if (left > 0) this.perCaller.set(session.caller, left);
+    else this.perCaller.delete(session.caller);
   }
 
   private async close(id: string, session: Session): Promise<void> {
-    this.sessions.delete(id);
+    this.removed(id);
     await session.transport.close();
     await session.server.close();
   }

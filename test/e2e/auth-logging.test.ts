@@ -133,16 +133,16 @@ describe('auth refusals are logged', () => {
     expect(logged()).toHaveLength(1);
   });
 
-  it('an unreachable authorization server, at error, with why it could not be reached', async () => {
+  it('an unreachable authorization server, at error, with why it could not be reached (answered 503, not 401)', async () => {
     const closed = await closedPort();
     const unreachable = await serve({ issuer: `http://127.0.0.1:${closed}/`, resource: 'http://127.0.0.1/unreachable', allowInsecureIssuer: true });
     const token = await issuer.token(READER, READER.scope, 'http://127.0.0.1/unreachable');
-    expect((await callTool(unreachable, token, 'list_orders')).status).toBe(500);
+    expect((await callTool(unreachable, token, 'list_orders')).status).toBe(503);
     expect(logged()).toEqual([
       {
         level: 'error',
-        event: 'auth.failed',
-        message: `HTTP POST /mcp answered 500: the access token could not be checked: IssuerUnavailableError: No authorization server metadata found for http://127.0.0.1:${closed}/. <- caused by TypeError: fetch failed <- caused by Error: connect ECONNREFUSED 127.0.0.1:${closed}`,
+        event: 'issuer.unavailable',
+        message: `HTTP POST /mcp answered 503: the authorization server http://127.0.0.1:${closed}/ cannot be reached, so the access token could not be checked: IssuerUnavailableError: No authorization server metadata found for http://127.0.0.1:${closed}/. <- caused by TypeError: fetch failed <- caused by Error: connect ECONNREFUSED 127.0.0.1:${closed}`,
       },
     ]);
   });

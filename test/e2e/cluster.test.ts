@@ -271,6 +271,27 @@ describe('three instances sharing the event bus, the SSE event store and the tas
     expect(cluster.instances.filter((i) => i.output().includes('vigil v1 started'))).toEqual([runner]);
   });
 
+  it('with Redis stopped, refuses a new 2025-era session on every instance at once (503, Retry-After, no internal text), and still serves 2026-07-28 calls', async () => {
+    await cluster.redis!.stop();
+    await until(() => false, 50); // the instances notice the lost connection at once; a moment for the close to arrive
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const started = Date.now();
+    const refused = await fetch(cluster.balancer.url, { method: 'POST', headers: LEGACY_HEADERS, body: JSON.stringify(initialize) });
+    const body = await refused.text();
+    process.stderr.write(`[figure] Redis stopped, three instances behind nginx: initialize answered ${refused.status} in ${Date.now() - started} ms\n`);
+    expect([refused.status, refused.headers.get('retry-after'), body]).toEqual([
+      503,
+      '1',
+      '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Service Unavailable: The server is temporarily unable to use its event store (it is unavailable); try again shortly."},"id":null}',
+    ]);
+    // nginx asked each instance in turn (proxy_next_upstream http_503) before giving up: every one logged the outage.
+    await until(() => cluster.instances.every((i) => i.output().includes('The event store could not open a new session (its connection is down)')), 200);
+    expect(cluster.instances.filter((i) => i.output().includes('The event store could not open a new session (its connection is down)')).length).toBe(3);
+    const client = await modernClient(cluster.balancer.url);
+    expect(await call(client, 'add', { a: 2, b: 3 })).toBe('5');
+    await client.close();
+  });
+
   it('refuses to start an instance whose Redis does not answer, saying so', async () => {
     const nobody = await freePort();
     await expect(startInstance('x', { REDIS_URL: `redis://127.0.0.1:${nobody}` })).rejects.toThrow(/instance x exited with 1:[\s\S]*Redis/);

@@ -71,7 +71,7 @@ describe.each([
     const reply = await open(port, 'GET', { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId, 'last-event-id': 'nope_1' });
     const text = await readAll(reply);
     expect(reply.response.statusCode).toBe(400);
-    expect(text).toContain('Invalid event ID format');
+    expect(text).toContain('Events lost: the events after this Last-Event-ID are no longer kept');
   });
 });
 

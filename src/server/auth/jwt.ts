@@ -43,12 +43,29 @@ function refusalOf(jose: Jose, error: unknown): Error {
   if (error instanceof errors.JWSSignatureVerificationFailed) return new TokenRefusedError('The access token signature is not valid.');
   if (error instanceof errors.JWKSNoMatchingKey)
     return new TokenRefusedError('The access token is signed with a key the authorization server does not publish.');
-  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || error instanceof IssuerUnavailableError) {
-    return new IssuerUnavailableError("The authorization server's keys are unavailable.");
+  if (error instanceof IssuerUnavailableError) return error;
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) {
+    return new IssuerUnavailableError("The authorization server's keys are unavailable.", { cause: error });
   }
   if (error instanceof errors.JOSEError) return new TokenRefusedError('The access token is malformed.');
   // fetch failures reaching the key set
   return new IssuerUnavailableError("The authorization server's keys are unavailable.");
+}
+
+/**
+ * The key set, where a failure to fetch it (a 503, a timeout, a refused connection, a body that is no key set) is
+ * the issuer's trouble, named with its URL, and never a verdict on the token: jose reports a 503 as a plain
+ * `JOSEError`, which would otherwise read as a malformed token (a 401 telling the client to drop a good token).
+ */
+function unavailableWhenUnreachable(jose: Jose, remote: JWTVerifyGetKey, jwksUri: string): JWTVerifyGetKey {
+  return async (header, token) => {
+    try {
+      return await remote(header, token);
+    } catch (error) {
+      if (error instanceof jose.errors.JWKSNoMatchingKey || error instanceof jose.errors.JWKSMultipleMatchingKeys) throw error;
+      throw new IssuerUnavailableError(`The key set at ${jwksUri} could not be fetched.`, { cause: error });
+    }
+  };
 }
 
 export function jwtVerifier(issuer: Issuer, resource: string, options: JwtVerifierOptions = {}): TokenCheck {
@@ -61,10 +78,8 @@ export function jwtVerifier(issuer: Issuer, resource: string, options: JwtVerifi
     const jose = await import('jose');
     const jwksUri = options.jwksUri ?? (await issuer.metadata()).jwks_uri;
     if (!jwksUri) throw new IssuerUnavailableError('The authorization server publishes no jwks_uri.');
-    return {
-      jose,
-      keySet: jose.createRemoteJWKSet(new URL(jwksUri), { cooldownDuration: 30_000, cacheMaxAge: 600_000, timeoutDuration: 5000 }),
-    };
+    const remote = jose.createRemoteJWKSet(new URL(jwksUri), { cooldownDuration: 30_000, cacheMaxAge: 600_000, timeoutDuration: 5000 });
+    return { jose, keySet: unavailableWhenUnreachable(jose, remote, jwksUri) };
   };
 
   return async (token) => {

@@ -150,6 +150,7 @@ export class ResourceServer {
     try {
       return await verifyBearerToken(header, options);
     } catch (error) {
+      if (error instanceof TokenCheckFailure && error.failure instanceof IssuerUnavailableError) return this.issuerUnavailable(req, error.failure);
       const answer = bearerAuthChallengeResponse(error, options);
       this.logRefusal(req, answer.status, error);
       return answer;
@@ -190,6 +191,20 @@ export class ResourceServer {
     }
   }
 
+  /**
+   * 503 with `Retry-After` when the issuer (its metadata, key set or introspection endpoint) cannot be reached: the
+   * token may be perfectly good, so it is never a 401 telling the client to throw it away. The log names the URL.
+   */
+  private issuerUnavailable(req: IncomingMessage, failure: IssuerUnavailableError): Response {
+    this.log.error(`${requestLine(req)} answered 503: the authorization server ${this.options.issuer} cannot be reached, so the access token could not be checked`, {
+      event: 'issuer.unavailable',
+      sessionId: sessionOf(req),
+      error: failure,
+    });
+    const body = { jsonrpc: '2.0', error: { code: -32000, message: 'Service Unavailable: the authorization server cannot be reached to check the access token; try again shortly.' }, id: null };
+    return Response.json(body, { status: 503, headers: { 'retry-after': String(Math.ceil(ISSUER_COOLDOWN_MS / 1000)) } });
+  }
+
   /** 401 for a request without credentials: no error code (RFC 6750 section 3.1), where to find the metadata. */
   private unauthenticated(): Response {
     const scope = this.baseScopes.length > 0 ? `, scope="${headerQuoted(this.baseScopes.join(' '))}"` : '';
@@ -214,11 +229,31 @@ function checkOptions(options: HttpAuthOptions): void {
     throw new TypeError('auth.verify must be a function (token) => Promise<AuthInfo | undefined>.');
 }
 
+/** How long an issuer that could not be reached is answered as unreachable without asking it again. */
+const ISSUER_COOLDOWN_MS = 5000;
+
+/**
+ * Remembers that the issuer could not be reached, for a short cooldown: a burst of requests during an outage
+ * makes one fetch (the first), and the rest are answered 503 at once instead of each asking a server that is down.
+ */
+function rememberingFailures(check: TokenCheck): TokenCheck {
+  let failure: { readonly error: IssuerUnavailableError; readonly until: number } | undefined;
+  return async (token) => {
+    if (failure && Date.now() < failure.until) throw failure.error;
+    try {
+      return await check(token);
+    } catch (error) {
+      if (error instanceof IssuerUnavailableError) failure = { error, until: Date.now() + ISSUER_COOLDOWN_MS };
+      throw error;
+    }
+  };
+}
+
 function checkOf(options: HttpAuthOptions & { readonly resource: string }): TokenCheck {
-  const issuer = new Issuer(options.issuer);
-  if (options.introspection) return introspectionVerifier(issuer, options.resource, options.introspection);
+  const issuer = new Issuer(options.issuer, ISSUER_COOLDOWN_MS);
+  if (options.introspection) return rememberingFailures(introspectionVerifier(issuer, options.resource, options.introspection));
   const verify = options.verify;
-  if (!verify) return jwtVerifier(issuer, options.resource, options.jwt);
+  if (!verify) return rememberingFailures(jwtVerifier(issuer, options.resource, options.jwt));
   return async (token) => {
     const info = await verify(token);
     if (!info) throw new TokenRefusedError('The access token is not valid.');

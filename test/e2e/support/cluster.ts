@@ -83,12 +83,14 @@ async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
 export interface Redis {
   readonly port: number;
   readonly url: string;
+  /** The redis-server process (to pause it with SIGSTOP). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
 /** redis-server without persistence, in the foreground. */
-export async function startRedis(): Promise<Redis> {
-  const port = await freePort();
+export async function startRedis(onPort?: number): Promise<Redis> {
+  const port = onPort ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'omc-redis-'));
   const { child, output } = launch(executable('redis-server'), [
     '--port',
@@ -114,7 +116,7 @@ export async function startRedis(): Promise<Redis> {
     await stop();
     throw error;
   }
-  return { port, url: `redis://127.0.0.1:${port}`, stop };
+  return { port, url: `redis://127.0.0.1:${port}`, pid: child.pid!, stop };
 }
 
 export interface Balancer {
