@@ -4,7 +4,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { checkScopes } from '../decorators/member';
+import { checkPublic, checkScopes } from '../decorators/member';
 import type { CacheOptions, Icon } from '../decorators/listing-options';
 import { Problems } from '../schema/diagnostics';
 import { cacheOf, iconsOf, type CacheHint } from '../schema/listing-metadata';
@@ -248,8 +248,9 @@ export class McpServer {
   tool<const P extends QuickParams = Record<never, never>>(name: string, config: QuickToolConfig<P>, handler: (args: QuickArgs<P>, context: RequestContext) => unknown): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
     const call = handler as (args: Record<string, unknown>, context: RequestContext) => unknown;
-    const scopes = checkScopes(`server.tool('${name}')`, config?.scopes) ?? [];
-    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler: call }, scopes);
+    const where = `server.tool('${name}')`;
+    const scopes = checkPublic(where, config?.public, checkScopes(where, config?.scopes)) ?? [];
+    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler: call }, { scopes, public: config?.public === true });
     return this;
   }
 

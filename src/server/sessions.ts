@@ -27,7 +27,7 @@ export interface Session {
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: Server;
   /** Who opened the session (an auth subject), when the endpoint knows; later requests must come from them. */
-  readonly owner: string | undefined;
+  owner: string | undefined;
   /** The session's POSTs answered on Node's response without the SDK's transport (see `direct-posts.ts`). */
   readonly direct: DirectPosts | undefined;
   lastSeen: number;
