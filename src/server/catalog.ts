@@ -32,6 +32,12 @@ export interface Access {
   readonly public: boolean;
 }
 
+/** The decorated method behind an entry: what a Nest guard deciding its visibility runs for. */
+export interface Member {
+  readonly instance: object;
+  readonly key: string | symbol;
+}
+
 const PRIVATE: Access = Object.freeze({ scopes: Object.freeze([]) as readonly string[], public: false });
 
 export interface RegisteredTool extends Access {
@@ -40,12 +46,15 @@ export interface RegisteredTool extends Access {
   /** The listing for clients that did not negotiate MCP Apps (no `_meta.ui`); none for an app-only tool. */
   readonly plainListing: ToolListing | undefined;
   readonly call: ToolCall;
+  /** The decorated method, for a tool of a class (none for the quick path). */
+  readonly member?: Member;
 }
 
 export interface RegisteredResource extends Access {
   readonly model: ResourceModel;
   /** The decorated instance: `this` of its completion functions. */
   readonly instance: object;
+  readonly key: string | symbol;
   readonly listing: ResourceListing;
   readonly match: UriMatcher;
   readonly call: TextMethodCall;
@@ -54,6 +63,7 @@ export interface RegisteredResource extends Access {
 export interface RegisteredPrompt extends Access {
   readonly model: PromptModel;
   readonly instance: object;
+  readonly key: string | symbol;
   readonly listing: PromptListing;
   readonly call: TextMethodCall;
 }
@@ -239,6 +249,7 @@ export class Catalog {
           listing,
           plainListing: !entry.model.ui ? listing : appOnly(entry.model) ? undefined : Object.freeze(listingOf(entry.model, false)),
           call: lazily(() => compileTool(model, target, compiling)),
+          member: target.kind === 'method' ? { instance: target.instance, key: target.key } : undefined,
           scopes: entry.scopes,
           public: entry.public,
         });
@@ -246,6 +257,7 @@ export class Catalog {
         const registered: RegisteredResource = {
           model: entry.model,
           instance: entry.instance,
+          key: entry.key,
           listing: Object.freeze(resourceListingOf(entry.model)),
           match: uriMatcherOf(entry.model.parts),
           call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', { invoke: entry.invoke, log: this.log }),
@@ -258,6 +270,7 @@ export class Catalog {
         this.prompts.set(entry.model.name, {
           model: entry.model,
           instance: entry.instance,
+          key: entry.key,
           listing: Object.freeze(promptListingOf(entry.model)),
           call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', { invoke: entry.invoke, log: this.log }),
           scopes: entry.scopes,
@@ -439,6 +452,13 @@ export class Catalog {
     const bare = type && unwrap(type);
     if (bare?.kind !== 'enum') return [];
     return bare.listed.filter((n) => n.startsWith(typed));
+  }
+
+  /** The decorated method behind a listed item (by its kind and listed name), if it is one. */
+  memberOf(kind: 'tool' | 'resource' | 'template' | 'prompt', name: string): Member | undefined {
+    if (kind === 'tool') return this.tools.get(name)?.member;
+    const entry = kind === 'prompt' ? this.prompts.get(name) : kind === 'template' ? this.templates.find((t) => t.model.uri === name) : this.resources.get(name);
+    return entry && { instance: entry.instance, key: entry.key };
   }
 
   /** An enabled resource or template by the URI (template) it was registered with. */

@@ -15,7 +15,8 @@ import type { AddOptions } from '../invoke/invocation';
 import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
-import { Catalog, type CatalogKind } from './catalog';
+import { Catalog, type CatalogKind, type Member } from './catalog';
+import type { AuthorizeItem } from './auth/caller';
 import type { UiResourceOptions } from './ui-resource';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio';
 import type { HttpAddress, HttpEndpoint, HttpHandler, HttpHandlerOptions, HttpServing, ServeHttpOptions } from './http';
@@ -304,6 +305,13 @@ export class McpServer {
   notifyResourceUpdated(uri: string): void {
     if (typeof uri !== 'string' || uri.length === 0) throw new TypeError(`server.notifyResourceUpdated() needs a URI, for example server.notifyResourceUpdated('weather://today').`);
     this.bus.publish({ kind: 'resource_updated', uri });
+  }
+
+  /**
+   * @internal The decorated method behind a listed item, for the Nest module's guards deciding visibility.
+   */
+  memberOf(item: AuthorizeItem): Member | undefined {
+    return this.catalog.memberOf(item.kind, item.name);
   }
 
   /**

@@ -451,8 +451,7 @@ async function startTaskOf(server: CatalogServer, tool: RegisteredTool, params: 
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
 function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
   server.handleHot('tools/list', async (req, ctx) => {
-    const listings = await visibility.listingsFor(ctx.http?.authInfo);
-    const tools = negotiatedApps(callerOf(server, ctx).clientCapabilities) ? listings.tools : listings.plainTools;
+    const tools = await visibility.list(ctx.http?.authInfo, negotiatedApps(callerOf(server, ctx).clientCapabilities) ? 'tools' : 'plainTools');
     return listed(server, ctx, catalog, settings, { list: 'tools', field: 'tools', kind: 'tool', items: tools, keyOf: (t) => t.name, params: req.params }) as never;
   });
   server.handleHot('tools/call', async (req, ctx) => {
@@ -480,7 +479,7 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
         list: 'resources',
         field: 'resources',
         kind: 'resource',
-        items: (await visibility.listingsFor(ctx.http?.authInfo)).resources,
+        items: await visibility.list(ctx.http?.authInfo, 'resources'),
         keyOf: (r) => r.uri ?? '',
         params: req.params,
       }) as never,
@@ -492,7 +491,7 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
         list: 'resourceTemplates',
         field: 'resourceTemplates',
         kind: 'resource',
-        items: (await visibility.listingsFor(ctx.http?.authInfo)).templates,
+        items: await visibility.list(ctx.http?.authInfo, 'templates'),
         keyOf: (r) => r.uriTemplate ?? '',
         params: req.params,
       }) as never,
@@ -525,7 +524,7 @@ function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings
         list: 'prompts',
         field: 'prompts',
         kind: 'prompt',
-        items: (await visibility.listingsFor(ctx.http?.authInfo)).prompts,
+        items: await visibility.list(ctx.http?.authInfo, 'prompts'),
         keyOf: (p) => p.name,
         params: req.params,
       }) as never,

@@ -42,35 +42,22 @@ function toolWithSchemes(listing: ToolListing, access: Access, endpoint: Endpoin
   return shown;
 }
 
-/** Listings narrowed by a policy, per policy and base listings (a catalog change makes new base listings). */
-const narrowed = new WeakMap<Listings, WeakMap<AuthorizePolicy, Map<string, Listings>>>();
+/** The lists of a listing, by the field a handler reads. */
+export type ListField = keyof Listings;
+type Item<F extends ListField> = Listings[F][number];
+
+/** A list narrowed by a policy, per policy and base list (a catalog change makes new base lists). */
+const narrowed = new WeakMap<readonly object[], WeakMap<AuthorizePolicy, Map<string, readonly object[]>>>();
 /** Tool arrays with `securitySchemes`, per endpoint and array. */
 const schemed = new WeakMap<readonly ToolListing[], WeakMap<EndpointAuth, readonly ToolListing[]>>();
+/** Each list's entries as `authorize` is asked about them. */
+const itemsCache = new WeakMap<readonly object[], readonly AuthorizeItem[]>();
 
-type Entry = { readonly item: AuthorizeItem; readonly list: keyof Listings; readonly index: number };
-
-/** Every entry of a listing as `authorize` is asked about it. */
-function entriesOf(listings: Listings): readonly Entry[] {
-  const entries: Entry[] = [];
-  listings.tools.forEach((t, index) => entries.push({ item: { kind: 'tool', name: t.name }, list: 'tools', index }));
-  listings.resources.forEach((r, index) => entries.push({ item: { kind: 'resource', name: r.uri ?? '' }, list: 'resources', index }));
-  listings.templates.forEach((r, index) => entries.push({ item: { kind: 'template', name: r.uriTemplate ?? '' }, list: 'templates', index }));
-  listings.prompts.forEach((p, index) => entries.push({ item: { kind: 'prompt', name: p.name }, list: 'prompts', index }));
-  return entries;
-}
-
-const entriesCache = new WeakMap<Listings, readonly Entry[]>();
-
-function keep<T>(items: readonly T[], list: keyof Listings, entries: readonly Entry[], answers: string): readonly T[] {
-  const kept: T[] = [];
-  for (let i = 0; i < entries.length; i++) if (entries[i].list === list && answers[i] === '1') kept.push(items[entries[i].index]);
-  return Object.freeze(kept);
-}
-
-/** `plainTools` by name: an app-only tool has no plain listing, so indexes differ from `tools`. */
-function keepPlain(listings: Listings, tools: readonly ToolListing[]): readonly ToolListing[] {
-  const names = new Set(tools.map((t) => t.name));
-  return Object.freeze(listings.plainTools.filter((t) => names.has(t.name)));
+function itemOf(field: ListField, entry: object): AuthorizeItem {
+  if (field === 'resources') return { kind: 'resource', name: (entry as ResourceListing).uri ?? '' };
+  if (field === 'templates') return { kind: 'template', name: (entry as ResourceListing).uriTemplate ?? '' };
+  if (field === 'prompts') return { kind: 'prompt', name: (entry as PromptListing).name };
+  return { kind: 'tool', name: (entry as ToolListing).name };
 }
 
 export class Visibility {
@@ -79,13 +66,16 @@ export class Visibility {
     private readonly log: Log,
   ) {}
 
-  /** What this request's caller may list; every listing without auth. */
-  async listingsFor(info: SdkAuthInfo | undefined): Promise<Listings> {
+  /**
+   * One list as this request's caller may see it: the whole list without auth; else the catalog's list for its
+   * scopes (the public entries for an anonymous caller), narrowed by `authorize`, tools with `securitySchemes`.
+   */
+  async list<F extends ListField>(info: SdkAuthInfo | undefined, field: F): Promise<readonly Item<F>[]> {
     const endpoint = endpointOf(info);
-    const base = endpoint === undefined ? this.catalog.listingsFor(info?.scopes) : isAnonymous(info) ? this.catalog.anonymousListings : this.catalog.listingsFor(info!.scopes);
-    if (endpoint === undefined) return base;
-    const allowed = endpoint.authorize ? await this.narrow(base, endpoint.authorize, info) : base;
-    return this.schemed(allowed, endpoint);
+    if (endpoint === undefined) return this.catalog.listingsFor(info?.scopes)[field] as readonly Item<F>[];
+    const base = (isAnonymous(info) ? this.catalog.anonymousListings : this.catalog.listingsFor(info!.scopes))[field] as readonly Item<F>[];
+    const allowed = endpoint.authorize ? await this.narrow(base, field, endpoint.authorize, info) : base;
+    return (field === 'tools' || field === 'plainTools' ? this.toolsWithSchemes(allowed as readonly ToolListing[], endpoint) : allowed) as readonly Item<F>[];
   }
 
   /**
@@ -106,37 +96,26 @@ export class Visibility {
     return false;
   }
 
-  private async narrow(base: Listings, authorize: AuthorizePolicy, info: SdkAuthInfo | undefined): Promise<Listings> {
-    let entries = entriesCache.get(base);
-    if (!entries) entriesCache.set(base, (entries = entriesOf(base)));
-    const answers = await answersOf(authorize, verifiedCallerOf(info), entries, this.log);
+  /** The entries of a list the policy allows this caller: one policy call per entry, one list per answer set. */
+  private async narrow<T extends object>(base: readonly T[], field: ListField, authorize: AuthorizePolicy, info: SdkAuthInfo | undefined): Promise<readonly T[]> {
+    if (base.length === 0) return base;
+    let items = itemsCache.get(base);
+    if (!items) itemsCache.set(base, (items = base.map((entry) => itemOf(field, entry))));
+    const answers = await answersOf(authorize, verifiedCallerOf(info), items, this.log);
     let byPolicy = narrowed.get(base);
     if (!byPolicy) narrowed.set(base, (byPolicy = new WeakMap()));
     let built = byPolicy.get(authorize);
     if (!built) byPolicy.set(authorize, (built = new Map()));
-    let listings = built.get(answers);
-    if (!listings) {
-      const tools = keep(base.tools, 'tools', entries, answers);
-      listings = {
-        tools,
-        plainTools: keepPlain(base, tools),
-        resources: keep<ResourceListing>(base.resources, 'resources', entries, answers),
-        templates: keep<ResourceListing>(base.templates, 'templates', entries, answers),
-        prompts: keep<PromptListing>(base.prompts, 'prompts', entries, answers),
-      };
+    let kept = built.get(answers) as readonly T[] | undefined;
+    if (!kept) {
+      kept = Object.freeze(base.filter((_, i) => answers[i] === '1'));
       if (built.size >= MAX_ANSWER_SETS) built.delete(built.keys().next().value as string);
-      built.set(answers, listings);
+      built.set(answers, kept);
     }
-    return listings;
+    return kept;
   }
 
-  /** The listings with every tool's `securitySchemes`, built once per tool array and endpoint. */
-  private schemed(listings: Listings, endpoint: EndpointAuth): Listings {
-    const tools = this.toolsWithSchemes(listings.tools, endpoint);
-    const plainTools = listings.plainTools === listings.tools ? tools : this.toolsWithSchemes(listings.plainTools, endpoint);
-    return { ...listings, tools, plainTools };
-  }
-
+  /** The tools with their `securitySchemes`, built once per tool array and endpoint. */
   private toolsWithSchemes(tools: readonly ToolListing[], endpoint: EndpointAuth): readonly ToolListing[] {
     let byEndpoint = schemed.get(tools);
     if (!byEndpoint) schemed.set(tools, (byEndpoint = new WeakMap()));
@@ -153,20 +132,20 @@ export class Visibility {
  * The policy's answers for every entry as a string of 0s and 1s. A synchronous policy is answered without a
  * promise per entry (most of the cost of a listing with 1,000 entries otherwise); promises are awaited together.
  */
-async function answersOf(authorize: AuthorizePolicy, caller: ReturnType<typeof verifiedCallerOf>, entries: readonly Entry[], log: Log): Promise<string> {
-  const answers: (boolean | Promise<boolean>)[] = new Array(entries.length);
+async function answersOf(authorize: AuthorizePolicy, caller: ReturnType<typeof verifiedCallerOf>, items: readonly AuthorizeItem[], log: Log): Promise<string> {
+  const answers: (boolean | Promise<boolean>)[] = new Array(items.length);
   let pending = false;
-  for (let i = 0; i < entries.length; i++) {
+  for (let i = 0; i < items.length; i++) {
     let answer: boolean | Promise<boolean>;
     try {
-      answer = authorize(caller, entries[i].item);
+      answer = authorize(caller, items[i]);
     } catch (error) {
       answer = Promise.reject(error);
     }
     if (typeof answer === 'boolean') answers[i] = answer;
     else {
       pending = true;
-      answers[i] = ask(() => answer, caller, entries[i].item, log);
+      answers[i] = ask(() => answer, caller, items[i], log);
     }
   }
   const settled = pending ? await Promise.all(answers) : (answers as boolean[]);
