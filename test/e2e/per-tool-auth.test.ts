@@ -238,8 +238,13 @@ describe('auth.authorize: one policy for listings and calls', () => {
     expect(read.error!.code).toBe(missing.error!.code);
     expect(read.error!.message).toBe(missing.error!.message.replace('nothing://7', 'orders://7'));
     expect(warnings).toContain("auth.authorize refused client 'clerk' (subject 'clerk') the tool 'place_order'; answered as an unknown tool (request 1)");
+    const complete = { ref: { type: 'ref/resource', uri: 'orders://{id}' }, argument: { name: 'id', value: '1' } };
+    const refusedCompletion = message(await call(policyUrl, clerk, 'completion/complete', complete));
+    const unknownCompletion = message(await call(policyUrl, clerk, 'completion/complete', { ...complete, ref: { type: 'ref/resource', uri: 'nothing://{id}' } }));
+    expect(refusedCompletion.error).toEqual(unknownCompletion.error);
     const manager = await issuer.token(MANAGER, ALL, policyUrl);
     expect(message(await call(policyUrl, manager, 'tools/call', { name: 'place_order', arguments: { item: 'tea' } })).result!.content).toEqual([{ type: 'text', text: 'placed tea' }]);
+    expect(message(await call(policyUrl, manager, 'completion/complete', complete)).result!.completion).toEqual({ values: [], total: 0, hasMore: false });
     expect(message(await call(policyUrl, manager, 'resources/read', { uri: 'orders://7' })).result!.contents).toEqual([{ uri: 'orders://7', mimeType: 'text/plain', text: 'order 7' }]);
   });
 
