@@ -68,6 +68,9 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
   /** `auth` as given, with the guards of Nest providers joining `authorize` when `guardListings` asks for it. */
   private authOptions(): HttpAuthOptions | undefined {
     const { auth, guardListings } = this.options;
+    if (guardListings === true && !auth) {
+      this.logger.warn('guardListings is set without auth: guards decide listings only for callers the endpoint knows; they refuse calls as before.');
+    }
     if (!auth || guardListings !== true) return auth;
     const own = auth.authorize;
     const guarded: AuthorizePolicy = async (caller, item) => ((own ? await own(caller, item) : true) ? this.guardsAllow(caller, item) : false);
