@@ -91,5 +91,5 @@ export type { TaskLimits } from './server/task-quota';
 export type { TelemetryOptions } from './server/telemetry-options';
 export type { ResourceListing, PromptListing } from './server/resource-listing';
 export type { ServeHttpOptions, HttpAddress, HttpHandler, HttpHandlerOptions } from './server/http';
-export type { HttpAuthOptions, JwtVerifierOptions, IntrospectionOptions, CorsOptions } from './server/auth/options';
+export type { HttpAuthOptions, JwtVerifierOptions, IntrospectionOptions, CorsOptions, AuthorizeItem, AuthorizePolicy } from './server/auth/options';
 export type { HealthOptions } from './server/lifecycle';

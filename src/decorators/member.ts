@@ -42,6 +42,19 @@ export function checkScopes(where: string, value: unknown): readonly string[] | 
 }
 
 /**
+ * Checks a `public` option against the member's `scopes`: a public item answers callers without a token, so it
+ * cannot need a scope at the same time. Returns the scopes the item needs: none when it is public.
+ */
+export function checkPublic(where: string, isPublic: unknown, scopes: readonly string[] | undefined): readonly string[] | undefined {
+  if (isPublic === undefined || isPublic === false) return scopes;
+  if (isPublic !== true) throw new TypeError(`${where}: 'public' must be true or false, got ${typeof isPublic}.`);
+  if (scopes !== undefined && scopes.length > 0) {
+    throw new TypeError(`${where}: 'public' and 'scopes' contradict each other: a public item answers callers without a token. Remove one of them.`);
+  }
+  return Object.freeze([]);
+}
+
+/**
  * A frozen copy of plain data (arrays and plain objects, a few levels deep) so that a caller changing its options
  * object after decorating changes nothing; other values are kept as they are, for the schema builder to judge.
  */

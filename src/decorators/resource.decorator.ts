@@ -1,5 +1,5 @@
 import type { CacheOptions, Completer, Icon, ResourceAnnotations } from './listing-options';
-import { checkScopes, checkString, memberDecorator, refuseBareUse, snapshotted, type MemberDecorator } from './member';
+import { checkPublic, checkScopes, checkString, memberDecorator, refuseBareUse, snapshotted, type MemberDecorator } from './member';
 
 /** Options of {@link Resource}. */
 export interface ResourceOptions {
@@ -10,6 +10,8 @@ export interface ResourceOptions {
   readonly mimeType?: string;
   /** Scopes a caller's token must grant, over HTTP with `auth`; default: the class's `@Scopes`, else none. */
   readonly scopes?: readonly string[];
+  /** Over HTTP with `auth: { allowAnonymous: true }`: listed to and served to callers without a token (it needs no scope). */
+  readonly public?: boolean;
   /** Icons a client can show next to the resource (listed from protocol revision 2025-11-25). */
   readonly icons?: readonly Icon[];
   /** Size of the content in bytes, if known (static resources only: a template has no one size). */
@@ -35,5 +37,5 @@ export function Resource(uriTemplate: string, options?: ResourceOptions): Member
   }
   for (const key of ['name', 'title', 'description', 'mimeType'] as const) checkString('Resource', key, options?.[key]);
   const copied = snapshotted({ ...options }, ['icons', 'annotations', 'cache', 'complete']);
-  return memberDecorator({ kind: 'resource', options: { ...copied, scopes: checkScopes('@Resource()', options?.scopes), uriTemplate } });
+  return memberDecorator({ kind: 'resource', options: { ...copied, scopes: checkPublic('@Resource()', options?.public, checkScopes('@Resource()', options?.scopes)), uriTemplate } });
 }

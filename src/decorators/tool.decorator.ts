@@ -1,6 +1,6 @@
 import type { TypeHint } from './hints';
 import type { CacheOptions, Icon } from './listing-options';
-import { checkBoolean, checkScopes, checkString, memberDecorator, refuseBareUse, snapshotted, type MemberDecorator } from './member';
+import { checkBoolean, checkPublic, checkScopes, checkString, memberDecorator, refuseBareUse, snapshotted, type MemberDecorator } from './member';
 
 /** Options of {@link Tool}. */
 export interface ToolOptions {
@@ -31,6 +31,11 @@ export interface ToolOptions {
   readonly taskAfterInput?: boolean;
   /** Scopes a caller's token must grant, over HTTP with `auth`; default: the class's `@Scopes`, else none. */
   readonly scopes?: readonly string[];
+  /**
+   * Over HTTP with `auth: { allowAnonymous: true }`: listed to and callable by callers without a token (it needs
+   * no scope). Its `securitySchemes` say `noauth`.
+   */
+  readonly public?: boolean;
   /** Icons a client can show next to the tool (listed from protocol revision 2025-11-25). */
   readonly icons?: readonly Icon[];
   /** How long a client may reuse a `tools/list` that holds this tool (protocol revision 2026-07-28). */
@@ -56,6 +61,6 @@ export function Tool(nameOrOptions?: string | ToolOptions): MemberDecorator {
   if (options.uiVisibility !== undefined && !Array.isArray(options.uiVisibility)) {
     throw new TypeError(`@Tool(): 'uiVisibility' must be an array such as ['model', 'app'].`);
   }
-  const scopes = checkScopes('@Tool()', options.scopes);
+  const scopes = checkPublic('@Tool()', options.public, checkScopes('@Tool()', options.scopes));
   return memberDecorator({ kind: 'tool', options: { ...options, scopes, uiVisibility: options.uiVisibility && Object.freeze([...options.uiVisibility]) } });
 }

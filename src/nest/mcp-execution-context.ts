@@ -75,6 +75,14 @@ export class McpExecutionContext implements ExecutionContext {
     return this.getInvocation().name;
   }
 
+  /**
+   * Whether the guard runs to decide if the item is listed (the module's `guardListings`), not for a call: there
+   * are no arguments then, and `getContext().auth` is the caller (`undefined` when anonymous).
+   */
+  isListing(): boolean {
+    return (this.getInvocation() as { readonly listing?: unknown }).listing === true;
+  }
+
   /** The read and validated arguments by their listed names (`getArgs()` of `GqlExecutionContext` alike). */
   getArgs<T = Readonly<Record<string, unknown>>>(): T {
     return this.args[0] as T;

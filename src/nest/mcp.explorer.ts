@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, HttpAdapterHost } from '@nestjs/core';
-import { DefinitionError, McpServer, type Diagnostic } from '../index';
+import { DefinitionError, McpServer, RequestContext, type AuthInfo, type AuthorizeItem, type AuthorizePolicy, type Diagnostic, type HttpAuthOptions } from '../index';
 import { MCP_MODULE_OPTIONS } from './constants';
 import type { McpModuleOptions } from './options';
 import { mountHttp } from './http';
@@ -14,6 +14,8 @@ import { McpPipeline, type ProviderWrapper } from './mcp.pipeline';
 @Injectable()
 export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpModule');
+  /** The Nest providers whose members were added, by instance: those whose guards may hide an item. */
+  private readonly providers = new Set<object>();
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -28,8 +30,8 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
     // Routes must be on the adapter before Nest adds its not-found handler, which follows onModuleInit.
     if ((this.options.transport ?? 'http') === 'http') {
       const path = this.options.path ?? '/mcp';
-      const { validateHost = true, allowedHosts, auth, cors } = this.options;
-      mountHttp(this.adapterHost, this.server, path, { validateHost, allowedHosts, auth, cors });
+      const { validateHost = true, allowedHosts, cors } = this.options;
+      mountHttp(this.adapterHost, this.server, path, { validateHost, allowedHosts, auth: this.authOptions(), cors });
       this.logger.log(`Serving MCP over HTTP at ${path}`);
     }
   }
@@ -63,9 +65,30 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
     if (diagnostics.length > 0) throw new DefinitionError('The Nest application', diagnostics);
   }
 
+  /** `auth` as given, with the guards of Nest providers joining `authorize` when `guardListings` asks for it. */
+  private authOptions(): HttpAuthOptions | undefined {
+    const { auth, guardListings } = this.options;
+    if (guardListings === true && !auth) {
+      this.logger.warn('guardListings is set without auth: guards decide listings only for callers the endpoint knows; they refuse calls as before.');
+    }
+    if (!auth || guardListings !== true) return auth;
+    const own = auth.authorize;
+    const guarded: AuthorizePolicy = async (caller, item) => ((own ? await own(caller, item) : true) ? this.guardsAllow(caller, item) : false);
+    return { ...auth, authorize: guarded };
+  }
+
+  /** Whether the guards of the Nest provider method behind an item let the caller see it; true for anything else. */
+  private guardsAllow(caller: AuthInfo | undefined, item: AuthorizeItem): Promise<boolean> | boolean {
+    const member = this.server.memberOf(item);
+    if (!member || !this.providers.has(member.instance)) return true;
+    const kind = item.kind === 'template' ? 'resource' : item.kind;
+    return this.pipeline.guardsAllowListing(member.instance, member.key, { kind, name: item.name, context: new RequestContext({ auth: caller }) });
+  }
+
   private add(instance: object, wrapper: ProviderWrapper): readonly Diagnostic[] {
     try {
       this.server.add(instance, { invoke: this.pipeline.hookFor(wrapper) });
+      this.providers.add(instance);
       return [];
     } catch (error) {
       if (error instanceof DefinitionError) return error.diagnostics;

@@ -27,6 +27,17 @@ interface FilterContextCreator {
   create(instance: object, callback: Function, moduleKey: string, contextId?: ContextId, inquirerId?: string): FilterHandler;
 }
 
+/** Nest's guards of one method, and how it runs them (the parts of `ExternalContextCreator` it uses itself). */
+interface GuardsContextCreator {
+  create(instance: object, callback: Function, moduleKey: string): readonly unknown[];
+}
+interface GuardsConsumer {
+  tryActivate(guards: readonly unknown[], args: unknown[], instance: object, callback: Function, type: string): Promise<boolean>;
+}
+
+/** The invocation a guard sees when it decides whether an item is listed: no arguments, `listing: true`. */
+export type ListingInvocation = Invocation & { readonly listing: true };
+
 type Run = (invocation: Invocation) => Promise<unknown>;
 type MethodOf = (...args: unknown[]) => unknown;
 
@@ -81,6 +92,30 @@ export class McpPipeline {
     // same filters without the proxy's fallback, which logs every non-HTTP error (ToolError included) as
     // "ExceptionsHandler"; the server logs what it masks itself, with the tool name and request id.
     this.filters = (contexts as unknown as { filtersContextCreator?: FilterContextCreator }).filtersContextCreator;
+  }
+
+  /**
+   * Whether the guards of a method let this caller see the item (the module's `guardListings`): they run with the
+   * host type `'mcp'` and an invocation that says it is a listing (`McpExecutionContext.isListing()`), without
+   * arguments. A guard that returns `false` or throws an `HttpException` hides the item; the global, class and
+   * method guards of a singleton provider apply (a request-scoped guard has no instance outside a request).
+   */
+  async guardsAllowListing(instance: object, key: string | symbol, invocation: Omit<ListingInvocation, 'instance' | 'method' | 'args' | 'values' | 'listing'>): Promise<boolean> {
+    const internals = this.contexts as unknown as { guardsContextCreator?: GuardsContextCreator; guardsConsumer?: GuardsConsumer };
+    const creator = internals.guardsContextCreator;
+    const consumer = internals.guardsConsumer;
+    if (!creator || !consumer) return true;
+    const ctor = instance.constructor as Type<unknown>;
+    const callback = (instance as Record<string | symbol, MethodOf>)[key];
+    const guards = creator.create(instance, callback, this.contexts.getContextModuleKey(ctor));
+    if (guards.length === 0) return true;
+    const listing: ListingInvocation = { ...invocation, instance, method: key, args: [], values: {}, listing: true };
+    try {
+      return await consumer.tryActivate(guards, [...hostArguments(listing)], instance, callback, MCP_CONTEXT_TYPE);
+    } catch (error) {
+      if (error instanceof HttpException) return false;
+      throw error;
+    }
   }
 
   /** The `invoke` hook of one provider: a singleton's pipeline is built once per method, a scoped one per call. */

@@ -24,6 +24,13 @@ export interface McpModuleOptions extends ServerInfo, McpServerOptions {
    * and its path-suffixed form.
    */
   readonly auth?: HttpAuthOptions;
+  /**
+   * Let Nest guards decide what is listed too (with `auth`, transport `http`): a tool, resource or prompt whose
+   * guards refuse the caller is absent from its listings and answered as unknown, like `auth.authorize` refuses
+   * (with which it combines). Guards see `McpExecutionContext.isListing()` true and no arguments then. Default
+   * `false`: guards only refuse calls.
+   */
+  readonly guardListings?: boolean;
   /** Cross-origin access for browser hosts on the MCP routes; off unless given. */
   readonly cors?: CorsOptions;
   /**

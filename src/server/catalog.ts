@@ -25,32 +25,47 @@ export { APP_MIME_TYPE };
 /** The MCP Apps extension id, as negotiated in capabilities. */
 export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
 
-export interface RegisteredTool {
+/** Who may use an entry over HTTP with `auth`: the scopes a caller's token must grant, or anyone when public. */
+export interface Access {
+  readonly scopes: readonly string[];
+  /** Listed to and answering callers without a token (with `auth: { allowAnonymous: true }`). */
+  readonly public: boolean;
+}
+
+/** The decorated method behind an entry: what a Nest guard deciding its visibility runs for. */
+export interface Member {
+  readonly instance: object;
+  readonly key: string | symbol;
+}
+
+const PRIVATE: Access = Object.freeze({ scopes: Object.freeze([]) as readonly string[], public: false });
+
+export interface RegisteredTool extends Access {
   readonly model: ToolModel;
   readonly listing: ToolListing;
   /** The listing for clients that did not negotiate MCP Apps (no `_meta.ui`); none for an app-only tool. */
   readonly plainListing: ToolListing | undefined;
   readonly call: ToolCall;
-  /** What a caller's token must grant (over HTTP with auth). */
-  readonly scopes: readonly string[];
+  /** The decorated method, for a tool of a class (none for the quick path). */
+  readonly member?: Member;
 }
 
-export interface RegisteredResource {
+export interface RegisteredResource extends Access {
   readonly model: ResourceModel;
   /** The decorated instance: `this` of its completion functions. */
   readonly instance: object;
+  readonly key: string | symbol;
   readonly listing: ResourceListing;
   readonly match: UriMatcher;
   readonly call: TextMethodCall;
-  readonly scopes: readonly string[];
 }
 
-export interface RegisteredPrompt {
+export interface RegisteredPrompt extends Access {
   readonly model: PromptModel;
   readonly instance: object;
+  readonly key: string | symbol;
   readonly listing: PromptListing;
   readonly call: TextMethodCall;
-  readonly scopes: readonly string[];
 }
 
 export interface Listings {
@@ -77,15 +92,16 @@ export type CatalogKind = 'tool' | 'resource' | 'prompt';
 /** Told after every change of the catalog, with the kind of list that changed. */
 export type CatalogListener = (kind: CatalogKind) => void;
 
-type Pending = { readonly scopes: readonly string[] } & (
+type Pending = Access & (
   | { readonly kind: 'tool'; readonly model: ToolModel; readonly target: ToolTarget }
   | { readonly kind: 'resource'; readonly model: ResourceModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
   | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
 );
 
-/** A member's own `scopes` option, else its class's `@Scopes`, else none. */
-function scopesOf(ctor: Function, record: MemberRecord): readonly string[] {
-  return record.options.scopes ?? classScopesOf(ctor) ?? [];
+/** A member's own `scopes` option, else its class's `@Scopes`, else none; none and public when it is `public`. */
+function accessOf(ctor: Function, record: MemberRecord): Access {
+  if (record.options.public === true) return { scopes: [], public: true };
+  return { scopes: record.options.scopes ?? classScopesOf(ctor) ?? [], public: false };
 }
 
 /** A JSON-RPC request's method and params, whatever shape the body had. */
@@ -111,6 +127,7 @@ export class Catalog {
   private readonly listeners = new Set<CatalogListener>();
   private cached: Listings | undefined;
   private scoped: ScopedListings<Listings> | undefined;
+  private anonymous: Listings | undefined;
   /** `usesApps`, computed once per change of the catalog: every connection asks it. */
   private apps: boolean | undefined;
 
@@ -173,23 +190,23 @@ export class Catalog {
     const problems = new Problems();
     const pending: Pending[] = [];
     for (const record of decoratedMembersOf(ctor)) {
-      const scopes = scopesOf(ctor, record);
+      const access = accessOf(ctor, record);
       if (record.kind === 'tool') {
         const model = toolFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'tool', model, target: { kind: 'method', instance, key: record.key, invoke }, scopes });
+        if (model) pending.push({ kind: 'tool', model, target: { kind: 'method', instance, key: record.key, invoke }, ...access });
       } else if (record.kind === 'resource') {
         const model = resourceFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'resource', model, instance, key: record.key, invoke, scopes });
+        if (model) pending.push({ kind: 'resource', model, instance, key: record.key, invoke, ...access });
       } else {
         const model = promptFromMethod(ctor, record, problems);
-        if (model) pending.push({ kind: 'prompt', model, instance, key: record.key, invoke, scopes });
+        if (model) pending.push({ kind: 'prompt', model, instance, key: record.key, invoke, ...access });
       }
     }
     this.register(ctor.name, pending, problems);
   }
 
-  addTool(model: ToolModel, target: ToolTarget, scopes: readonly string[] = []): void {
-    this.register(model.where, [{ kind: 'tool', model, target, scopes }], new Problems());
+  addTool(model: ToolModel, target: ToolTarget, access: Access = PRIVATE): void {
+    this.register(model.where, [{ kind: 'tool', model, target, scopes: access.scopes, public: access.public }], new Problems());
   }
 
   addUiResource(uri: string, options: unknown): void {
@@ -232,16 +249,20 @@ export class Catalog {
           listing,
           plainListing: !entry.model.ui ? listing : appOnly(entry.model) ? undefined : Object.freeze(listingOf(entry.model, false)),
           call: lazily(() => compileTool(model, target, compiling)),
+          member: target.kind === 'method' ? { instance: target.instance, key: target.key } : undefined,
           scopes: entry.scopes,
+          public: entry.public,
         });
       } else if (entry.kind === 'resource') {
         const registered: RegisteredResource = {
           model: entry.model,
           instance: entry.instance,
+          key: entry.key,
           listing: Object.freeze(resourceListingOf(entry.model)),
           match: uriMatcherOf(entry.model.parts),
           call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', { invoke: entry.invoke, log: this.log }),
           scopes: entry.scopes,
+          public: entry.public,
         };
         if (entry.model.template) this.templates.push(registered);
         else this.resources.set(entry.model.uri, registered);
@@ -249,9 +270,11 @@ export class Catalog {
         this.prompts.set(entry.model.name, {
           model: entry.model,
           instance: entry.instance,
+          key: entry.key,
           listing: Object.freeze(promptListingOf(entry.model)),
           call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', { invoke: entry.invoke, log: this.log }),
           scopes: entry.scopes,
+          public: entry.public,
         });
       }
     }
@@ -278,6 +301,7 @@ export class Catalog {
   private changed(kind: CatalogKind): void {
     this.cached = undefined;
     this.scoped = undefined;
+    this.anonymous = undefined;
     this.apps = undefined;
     for (const listener of [...this.listeners]) listener(kind);
   }
@@ -297,8 +321,13 @@ export class Catalog {
    */
   listingsFor(scopes: readonly string[] | undefined): Listings {
     if (scopes === undefined) return this.listings;
-    this.scoped ??= new ScopedListings(new Set(this.declaredScopes), (granted) => this.listingsWhere((needed) => grants(granted, needed)));
+    this.scoped ??= new ScopedListings(new Set(this.declaredScopes), (granted) => this.listingsWhere((entry) => grants(granted, entry.scopes)));
     return this.scoped.for(scopes);
+  }
+
+  /** What a caller without a token may see (with `auth: { allowAnonymous: true }`): the public entries; built once. */
+  get anonymousListings(): Listings {
+    return (this.anonymous ??= this.listingsWhere((entry) => entry.public));
   }
 
   /** How many distinct scope sets have a listing (for tests and benchmarks). */
@@ -306,18 +335,18 @@ export class Catalog {
     return this.scoped?.size ?? 0;
   }
 
-  private listingsWhere(visible: (scopes: readonly string[]) => boolean): Listings {
+  private listingsWhere(visible: (entry: Access) => boolean): Listings {
     const off = this.disabled;
-    const tools = [...this.tools.values()].filter((t) => visible(t.scopes) && !off.tool.has(t.model.name));
-    const shown = <T extends { readonly scopes: readonly string[] }>(items: Iterable<T>, key: (item: T) => string, hidden: ReadonlySet<string>) =>
-      [...items].filter((i) => visible(i.scopes) && !hidden.has(key(i)));
+    const tools = [...this.tools.values()].filter((t) => visible(t) && !off.tool.has(t.model.name));
+    const shown = <T extends Access>(items: Iterable<T>, key: (item: T) => string, hidden: ReadonlySet<string>) =>
+      [...items].filter((i) => visible(i) && !hidden.has(key(i)));
     const byUri = (r: RegisteredResource) => r.model.uri;
     return {
       tools: Object.freeze(tools.map((t) => t.listing)),
       plainTools: Object.freeze(tools.flatMap((t) => (t.plainListing ? [t.plainListing] : []))),
       resources: Object.freeze([
         ...shown(this.resources.values(), byUri, off.resource).map((r) => r.listing),
-        ...[...this.uiResources.entries()].filter(([uri, u]) => visible(u.scopes) && !off.resource.has(uri)).map(([, u]) => u.listing),
+        ...[...this.uiResources.entries()].filter(([uri, u]) => visible(u) && !off.resource.has(uri)).map(([, u]) => u.listing),
       ]),
       templates: Object.freeze(shown(this.templates, byUri, off.resource).map((t) => t.listing)),
       prompts: Object.freeze(shown(this.prompts.values(), (p) => p.model.name, off.prompt).map((p) => p.listing)),
@@ -332,35 +361,50 @@ export class Catalog {
 
   /** The scopes a JSON-RPC request needs: those of the tool, resource or prompt it names; none for the rest. */
   scopesNeeded(message: unknown): readonly string[] {
+    const named = this.entriesNamed(message);
+    return named.length === 1 ? named[0].scopes : [...new Set(named.flatMap((entry) => entry.scopes))];
+  }
+
+  /**
+   * Whether a caller without a token may send this request: it names no entry, or only public ones. An unknown
+   * name is no reason to ask for a token (the answer is the same unknown-item error for everyone).
+   */
+  openToAnonymous(message: unknown): boolean {
+    return this.entriesNamed(message).every((entry) => entry.public);
+  }
+
+  /** The entries a JSON-RPC request names (the tool, prompt, resource or completion target); none for the rest. */
+  private entriesNamed(message: unknown): readonly Access[] {
     const { method, params } = requestParts(message);
+    const present = (entry: Access | undefined) => (entry === undefined ? [] : [entry]);
     switch (method) {
       case 'tools/call':
-        return this.tools.get(String(params.name))?.scopes ?? [];
+        return present(this.tools.get(String(params.name)));
       case 'prompts/get':
-        return this.prompts.get(String(params.name))?.scopes ?? [];
+        return present(this.prompts.get(String(params.name)));
       case 'resources/read':
       case 'resources/subscribe':
-        return this.resourceScopes(String(params.uri));
+        return present(this.resourceAccess(String(params.uri)));
       case 'subscriptions/listen': {
         // 2026-07-28's subscription path asks for every resource at once: it needs what each of them needs.
         const uris = (params.notifications as { resourceSubscriptions?: unknown } | undefined)?.resourceSubscriptions;
-        return Array.isArray(uris) ? [...new Set(uris.flatMap((uri) => this.resourceScopes(String(uri))))] : [];
+        return Array.isArray(uris) ? uris.flatMap((uri) => present(this.resourceAccess(String(uri)))) : [];
       }
       case 'completion/complete': {
         const ref = requestParts({ params: params.ref }).params;
-        if (ref.type === 'ref/prompt') return this.prompts.get(String(ref.name))?.scopes ?? [];
-        return (this.templates.find((t) => t.model.uri === ref.uri) ?? this.resources.get(String(ref.uri)))?.scopes ?? [];
+        if (ref.type === 'ref/prompt') return present(this.prompts.get(String(ref.name)));
+        return present(this.templates.find((t) => t.model.uri === ref.uri) ?? this.resources.get(String(ref.uri)));
       }
       default:
         return [];
     }
   }
 
-  /** The scopes reading (or following) the resource a URI names needs. */
-  private resourceScopes(uri: string): readonly string[] {
+  /** Who may read (or follow) the resource a URI names. */
+  private resourceAccess(uri: string): Access | undefined {
     const found = this.findResource(uri);
-    if (found?.kind === 'resource') return found.resource.scopes;
-    return found?.kind === 'ui' ? found.ui.scopes : [];
+    if (found?.kind === 'resource') return found.resource;
+    return found?.kind === 'ui' ? found.ui : undefined;
   }
 
   /** Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, if the tool declares any (SEP-2243). */
@@ -408,6 +452,13 @@ export class Catalog {
     const bare = type && unwrap(type);
     if (bare?.kind !== 'enum') return [];
     return bare.listed.filter((n) => n.startsWith(typed));
+  }
+
+  /** The decorated method behind a listed item (by its kind and listed name), if it is one. */
+  memberOf(kind: 'tool' | 'resource' | 'template' | 'prompt', name: string): Member | undefined {
+    if (kind === 'tool') return this.tools.get(name)?.member;
+    const entry = kind === 'prompt' ? this.prompts.get(name) : kind === 'template' ? this.templates.find((t) => t.model.uri === name) : this.resources.get(name);
+    return entry && { instance: entry.instance, key: entry.key };
   }
 
   /** An enabled resource or template by the URI (template) it was registered with. */

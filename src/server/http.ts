@@ -9,6 +9,7 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, type AuthInfo as SdkAu
 import { Log } from '../log';
 import type { CorsOptions, HttpAuthOptions } from './auth/options';
 import { ResourceServer } from './auth/resource-server';
+import { ANONYMOUS_OWNER } from './auth/caller';
 import { Cors } from './cors';
 import { checkAllowedHosts, sourceGuard } from './origin';
 import { InMemoryEventStore, type EventStore } from './event-store';
@@ -339,6 +340,8 @@ export interface ScopeRules {
   scopesNeeded(message: unknown): readonly string[];
   /** Every scope some member needs. */
   readonly declaredScopes: readonly string[];
+  /** Whether a request without a token may be let in (it names no item, or public ones only); default never. */
+  openToAnonymous?(message: unknown): boolean;
   /** Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments (SEP-2243), if they do. */
   paramHeaderRejection?(message: unknown, headerOf: (name: string) => string | undefined): HeaderRejection | undefined;
 }
@@ -383,6 +386,12 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
 /** The scopes a body's requests need, together (a 2025-03-26 batch holds several). */
 function scopesOfBody(rules: ScopeRules, body: unknown): readonly string[] {
   return Array.isArray(body) ? [...new Set(body.flatMap((m) => rules.scopesNeeded(m)))] : rules.scopesNeeded(body);
+}
+
+/** Whether every request of a body may come without a token (with `auth.allowAnonymous`). */
+function openToAnonymous(rules: ScopeRules, body: unknown): boolean {
+  const open = (message: unknown) => rules.openToAnonymous?.(message) ?? false;
+  return Array.isArray(body) ? body.every(open) : open(body);
 }
 
 function resourceServerOf(options: HttpHandlerOptions, rules: ScopeRules, log: Log): ResourceServer | undefined {
@@ -473,7 +482,7 @@ export function createHttpHandler(
 
   /** The verified caller, or `undefined` after answering 401 or 403 (the scope challenge). */
   async function authorize(req: IncomingMessage, res: ServerResponse, server: ResourceServer, body: unknown): Promise<SdkAuthInfo | undefined> {
-    const verified = await server.authorize(req, scopesOfBody(rules, body));
+    const verified = await server.authorize(req, scopesOfBody(rules, body), openToAnonymous(rules, body));
     if (verified instanceof Response) return void (await writeResponse(res, verified));
     return verified;
   }
@@ -482,6 +491,9 @@ export function createHttpHandler(
     const sid = req.headers['mcp-session-id'];
     let session = typeof sid === 'string' ? sessions.get(sid) : undefined;
     // A session id presented by someone other than its owner is treated as unknown: ids must not be transferable.
+    // One opened without a token is taken over by the first verified caller on it: the client that met a 401
+    // challenge on a protected item comes back with a token on the same session (never the other way round).
+    if (session && session.owner === ANONYMOUS_OWNER && owner !== undefined && owner !== ANONYMOUS_OWNER) session.owner = owner;
     if (session && session.owner !== owner) session = undefined;
     if (!session) {
       if (sid !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found');

@@ -4,7 +4,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { checkScopes } from '../decorators/member';
+import { checkPublic, checkScopes } from '../decorators/member';
 import type { CacheOptions, Icon } from '../decorators/listing-options';
 import { Problems } from '../schema/diagnostics';
 import { cacheOf, iconsOf, type CacheHint } from '../schema/listing-metadata';
@@ -15,7 +15,8 @@ import type { AddOptions } from '../invoke/invocation';
 import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
-import { Catalog, type CatalogKind } from './catalog';
+import { Catalog, type CatalogKind, type Member } from './catalog';
+import type { AuthorizeItem } from './auth/caller';
 import type { UiResourceOptions } from './ui-resource';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio';
 import type { HttpAddress, HttpEndpoint, HttpHandler, HttpHandlerOptions, HttpServing, ServeHttpOptions } from './http';
@@ -264,8 +265,9 @@ export class McpServer {
   tool<const P extends QuickParams = Record<never, never>>(name: string, config: QuickToolConfig<P>, handler: (args: QuickArgs<P>, context: RequestContext) => unknown): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
     const call = handler as (args: Record<string, unknown>, context: RequestContext) => unknown;
-    const scopes = checkScopes(`server.tool('${name}')`, config?.scopes) ?? [];
-    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler: call }, scopes);
+    const where = `server.tool('${name}')`;
+    const scopes = checkPublic(where, config?.public, checkScopes(where, config?.scopes)) ?? [];
+    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler: call }, { scopes, public: config?.public === true });
     return this;
   }
 
@@ -319,6 +321,13 @@ export class McpServer {
   notifyResourceUpdated(uri: string): void {
     if (typeof uri !== 'string' || uri.length === 0) throw new TypeError(`server.notifyResourceUpdated() needs a URI, for example server.notifyResourceUpdated('weather://today').`);
     this.bus.publish({ kind: 'resource_updated', uri });
+  }
+
+  /**
+   * @internal The decorated method behind a listed item, for the Nest module's guards deciding visibility.
+   */
+  memberOf(item: AuthorizeItem): Member | undefined {
+    return this.catalog.memberOf(item.kind, item.name);
   }
 
   /**

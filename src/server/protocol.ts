@@ -24,7 +24,8 @@ import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from
 import { promptResult, resourceResult } from '../invoke/contents';
 import type { Log } from '../log';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
-import { callerKeyOf, verifiedCallerOf } from './auth/caller';
+import { callerKeyOf, verifiedCallerOf, type AuthorizeItem } from './auth/caller';
+import { Visibility } from './auth/visibility';
 import type { RequestStates, StateBinding } from './signing';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from './catalog';
 import { negotiatesApps, uiReadResult } from './ui-resource';
@@ -148,9 +149,12 @@ export function contextInitOf(server: Server, ctx: ServerContext, states: Reques
   };
 }
 
-/** What this caller may list: everything without auth, else what its token's scopes allow. */
-function listingsOf(catalog: Catalog, ctx: ServerContext) {
-  return catalog.listingsFor(ctx.http?.authInfo?.scopes);
+/**
+ * Throws what an unknown item answers when `auth.authorize` refuses the caller this item (logged there): a
+ * refused name must be indistinguishable from a name that does not exist.
+ */
+async function requireAllowed(visibility: Visibility, ctx: ServerContext, item: AuthorizeItem, unknown: () => Error): Promise<void> {
+  if (!(await visibility.allows(ctx.http?.authInfo, item, ctx.mcpReq.id, ctx.sessionId))) throw unknown();
 }
 
 async function inputRequiredOf(signal: InputRequired, states: RequestStates, binding: StateBinding): Promise<InputRequiredResult> {
@@ -452,19 +456,18 @@ async function startTaskOf(server: CatalogServer, tool: RegisteredTool, params: 
 }
 
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
-function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings): void {
-  server.handleHot('tools/list', (req, ctx) => {
-    const listings = listingsOf(catalog, ctx);
-    const tools = negotiatedApps(callerOf(server, ctx).clientCapabilities) ? listings.tools : listings.plainTools;
+function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
+  server.handleHot('tools/list', async (req, ctx) => {
+    const tools = await visibility.list(ctx.http?.authInfo, negotiatedApps(callerOf(server, ctx).clientCapabilities) ? 'tools' : 'plainTools');
     return listed(server, ctx, catalog, settings, { list: 'tools', field: 'tools', kind: 'tool', items: tools, keyOf: (t) => t.name, params: req.params }) as never;
   });
   server.handleHot('tools/call', async (req, ctx) => {
     const tool = catalog.tool(req.params.name);
     // An app-only tool (no plain listing) is unknown to a caller without MCP Apps, as it is absent from its
     // listing; the caller's capabilities are read only for such a tool, off the common path.
-    if (!tool || (!tool.plainListing && !negotiatedApps(callerOf(server, ctx).clientCapabilities))) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
-    }
+    const unknown = () => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
+    if (!tool || (!tool.plainListing && !negotiatedApps(callerOf(server, ctx).clientCapabilities))) throw unknown();
+    await requireAllowed(visibility, ctx, { kind: 'tool', name: tool.model.name }, unknown);
     if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings);
     // Tool calls answer errors as results; only `requireInput` rejects.
     return tool.call(req.params.arguments, contextInitOf(server, ctx, settings.states, tool.model.name)).then(
@@ -478,20 +481,27 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
 }
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
-function installResourceHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings): void {
+function installResourceHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
   server.handleHot(
     'resources/list',
-    (req, ctx) =>
-      listed(server, ctx, catalog, settings, { list: 'resources', field: 'resources', kind: 'resource', items: listingsOf(catalog, ctx).resources, keyOf: (r) => r.uri ?? '', params: req.params }) as never,
+    async (req, ctx) =>
+      listed(server, ctx, catalog, settings, {
+        list: 'resources',
+        field: 'resources',
+        kind: 'resource',
+        items: await visibility.list(ctx.http?.authInfo, 'resources'),
+        keyOf: (r) => r.uri ?? '',
+        params: req.params,
+      }) as never,
   );
   server.handleHot(
     'resources/templates/list',
-    (req, ctx) =>
+    async (req, ctx) =>
       listed(server, ctx, catalog, settings, {
         list: 'resourceTemplates',
         field: 'resourceTemplates',
         kind: 'resource',
-        items: listingsOf(catalog, ctx).templates,
+        items: await visibility.list(ctx.http?.authInfo, 'templates'),
         keyOf: (r) => r.uriTemplate ?? '',
         params: req.params,
       }) as never,
@@ -501,6 +511,7 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
     return answer(settings, ctx, uri, async () => {
       const found = catalog.findResource(uri);
       if (!found) throw new ResourceNotFoundError(uri);
+      await requireAllowed(visibility, ctx, resourceItemOf(found), () => new ResourceNotFoundError(uri));
       const modern = callerOf(server, ctx).modern;
       if (found.kind === 'ui') return withCacheFields(await uiReadResult(uri, found.ui), settings.cache, modern);
       const { resource, variables } = found;
@@ -515,18 +526,42 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
 }
 
 /** `prompts/list` and `prompts/get`. */
-function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings): void {
+function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
   server.handleHot(
     'prompts/list',
-    (req, ctx) => listed(server, ctx, catalog, settings, { list: 'prompts', field: 'prompts', kind: 'prompt', items: listingsOf(catalog, ctx).prompts, keyOf: (p) => p.name, params: req.params }) as never,
+    async (req, ctx) =>
+      listed(server, ctx, catalog, settings, {
+        list: 'prompts',
+        field: 'prompts',
+        kind: 'prompt',
+        items: await visibility.list(ctx.http?.authInfo, 'prompts'),
+        keyOf: (p) => p.name,
+        params: req.params,
+      }) as never,
   );
-  server.handleHot('prompts/get', (req, ctx) => {
+  server.handleHot('prompts/get', async (req, ctx) => {
     const prompt = catalog.prompt(req.params.name);
-    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
+    const unknown = () => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name.slice(0, 128)}`);
+    if (!prompt) throw unknown();
+    await requireAllowed(visibility, ctx, { kind: 'prompt', name: prompt.model.name }, unknown);
     return answer(settings, ctx, prompt.model.name, async () =>
       promptResult(await prompt.call(stringArguments(req.params.arguments), contextInitOf(server, ctx, settings.states, prompt.model.name)), prompt.model.description),
     ) as never;
   });
+}
+
+/** A resource as `auth.authorize` is asked about it: a template by its URI template, else by its URI. */
+function resourceItemOf(found: NonNullable<ReturnType<Catalog['findResource']>>): AuthorizeItem {
+  if (found.kind === 'ui') return { kind: 'resource', name: found.ui.listing.uri ?? '' };
+  return { kind: found.resource.model.template ? 'template' : 'resource', name: found.resource.model.uri };
+}
+
+/** The item a completion request completes, as `auth.authorize` is asked about it; none for an unknown reference. */
+function completionItemOf(catalog: Catalog, ref: { type: string; name?: string; uri?: string }): AuthorizeItem | undefined {
+  if (ref.type === 'ref/prompt') return { kind: 'prompt', name: String(ref.name) };
+  if (ref.type !== 'ref/resource') return undefined;
+  const found = catalog.findResource(String(ref.uri));
+  return found ? resourceItemOf(found) : { kind: 'template', name: String(ref.uri) };
 }
 
 /** Most completion values one answer carries (the protocol's limit). */
@@ -541,10 +576,13 @@ function resolvedArguments(context: unknown): Readonly<Record<string, string>> {
 }
 
 /** `completion/complete` for prompt arguments and resource-template variables. */
-function installCompletionHandler(server: Server, catalog: Catalog, settings: ProtocolSettings): void {
+function installCompletionHandler(server: Server, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
   server.setRequestHandler('completion/complete', (req, ctx) =>
     answer(settings, ctx, '', async () => {
       const ref = req.params.ref as { type: string; name?: string; uri?: string };
+      const unknown = () => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource template'}.`);
+      const item = completionItemOf(catalog, ref);
+      if (item) await requireAllowed(visibility, ctx, item, unknown);
       const values = await catalog.complete({
         ref,
         argument: req.params.argument.name,
@@ -553,7 +591,7 @@ function installCompletionHandler(server: Server, catalog: Catalog, settings: Pr
         requestId: ctx.mcpReq.id,
         sessionId: ctx.sessionId,
       });
-      if (!values) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource template'}.`);
+      if (!values) throw unknown();
       const shown = values.slice(0, MAX_COMPLETIONS);
       return { completion: { values: shown, total: values.length, hasMore: values.length > shown.length } };
     }) as never,
@@ -571,11 +609,12 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
     cacheHints: { 'server/discover': { ttlMs: settings.cache.ttlMs, cacheScope: settings.cache.scope } },
   });
   server.onerror = transportErrorReporter(settings.log);
-  installToolHandlers(server, catalog, settings);
+  const visibility = new Visibility(catalog, settings.log);
+  installToolHandlers(server, catalog, settings, visibility);
   if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, catalog, taskRequestsOf(server, settings.states));
-  if (catalog.hasResources) installResourceHandlers(server, catalog, settings);
-  if (catalog.hasPrompts) installPromptHandlers(server, catalog, settings);
-  if (catalog.hasResources || catalog.hasPrompts) installCompletionHandler(server, catalog, settings);
+  if (catalog.hasResources) installResourceHandlers(server, catalog, settings, visibility);
+  if (catalog.hasPrompts) installPromptHandlers(server, catalog, settings, visibility);
+  if (catalog.hasResources || catalog.hasPrompts) installCompletionHandler(server, catalog, settings, visibility);
   return server;
 }
 

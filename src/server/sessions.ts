@@ -27,7 +27,7 @@ export interface Session {
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: Server;
   /** Who opened the session (an auth subject), when the endpoint knows; later requests must come from them. */
-  readonly owner: string | undefined;
+  owner: string | undefined;
   /** Whom the per-caller cap counts the session against: the owner, or the client's address without auth. */
   readonly caller: string;
   /** When the session opened: it is closed at `maxLifetimeMs` whatever it is doing. */

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { checkScopes } from '../decorators/member';
+import { checkPublic, checkScopes } from '../decorators/member';
 import type { ResourceListing } from './resource-listing';
 
 /**
@@ -57,6 +57,8 @@ export interface UiResourceOptions {
   readonly prefersBorder?: boolean;
   /** What a caller's token must grant to list and read the view (default none). */
   readonly scopes?: readonly string[];
+  /** Over HTTP with `auth: { allowAnonymous: true }`: listed to and read by callers without a token (the view of a public tool). */
+  readonly public?: boolean;
 }
 
 /** The `_meta.ui` of a view, as sent. */
@@ -75,6 +77,8 @@ export interface UiResource {
   readonly html: () => Promise<string>;
   /** What a caller's token must grant to list and read it. */
   readonly scopes: readonly string[];
+  /** Whether callers without a token may list and read it. */
+  readonly public: boolean;
 }
 
 const CSP_KEYS: readonly (keyof UiResourceCsp)[] = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'];
@@ -91,6 +95,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'domain',
   'prefersBorder',
   'scopes',
+  'public',
 ]);
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
@@ -188,7 +193,8 @@ export function uiResourceOf(uri: unknown, options: unknown): UiResource {
   const problems = isRecord(options) ? problemsOf(options) : ['the options must be an object such as { html } or { file }'];
   if (problems.length > 0) throw new TypeError(`server.addUiResource('${uri.slice(0, 128)}'): ${problems.join('; ')}.`);
   const view = options as UiResourceOptions;
-  const scopes = checkScopes(`server.addUiResource('${uri.slice(0, 128)}')`, view.scopes) ?? [];
+  const where = `server.addUiResource('${uri.slice(0, 128)}')`;
+  const scopes = checkPublic(where, view.public, checkScopes(where, view.scopes)) ?? [];
   const meta = metaOf(view);
   const listing: Record<string, unknown> = { uri, name: view.name ?? uri.slice('ui://'.length) };
   if (view.title !== undefined) listing.title = view.title;
@@ -200,6 +206,7 @@ export function uiResourceOf(uri: unknown, options: unknown): UiResource {
     meta: meta && Object.freeze({ ui: meta }),
     html: readerOf(uri, view),
     scopes,
+    public: view.public === true,
   };
 }
 

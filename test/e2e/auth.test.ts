@@ -339,9 +339,14 @@ describe('scopes per tool, resource and prompt', () => {
     expect(names(result(await call(wide, 'prompts/list')).prompts)).toEqual(['audit']);
   });
 
-  it('lists each tool exactly as the unfiltered listing does', async () => {
+  it('lists each tool exactly as the unfiltered listing does, with what it needs as securitySchemes', async () => {
     const wide = await issuer.token(WRITER, WRITER.scope, url);
-    expect(JSON.stringify(result(await call(wide, 'tools/list')).tools)).toBe(JSON.stringify(server.listTools()));
+    const needs: Record<string, string[]> = { list_orders: ['orders:read'], place_order: ['orders:write'], ping: [], whoami: [], forecast: ['weather:read'] };
+    const expected = server.listTools().map((tool) => {
+      const securitySchemes = [{ type: 'oauth2', scopes: ['mcp', ...needs[tool.name]] }];
+      return { ...tool, securitySchemes, _meta: { securitySchemes } };
+    });
+    expect(JSON.stringify(result(await call(wide, 'tools/list')).tools)).toBe(JSON.stringify(expected));
   });
 
   it('keeps one listing per distinct scope set', async () => {

@@ -8,6 +8,28 @@ import type { AuthInfo } from '../../request-context';
  */
 
 const CALLER = 'onemodelcontext.caller';
+const ANONYMOUS = 'onemodelcontext.anonymous';
+const ENDPOINT = 'onemodelcontext.endpoint';
+
+/** An item as `auth.authorize` is asked about it: its kind and the name (URI for resources) it is listed under. */
+export interface AuthorizeItem {
+  readonly kind: 'tool' | 'resource' | 'template' | 'prompt';
+  readonly name: string;
+}
+
+/** `auth.authorize`: whether a caller (`undefined` for a caller without a token) may see and use an item. */
+export type AuthorizePolicy = (caller: AuthInfo | undefined, item: AuthorizeItem) => boolean | Promise<boolean>;
+
+/** What the request handlers need to know of the endpoint a request came through (its `auth` options). */
+export interface EndpointAuth {
+  /** Scopes every request with a token needs (`auth.scopes`). */
+  readonly baseScopes: readonly string[];
+  readonly allowAnonymous: boolean;
+  readonly authorize?: AuthorizePolicy;
+}
+
+/** The session owner of a caller without a token: a session opened so is taken over by the first verified caller. */
+export const ANONYMOUS_OWNER = '"anonymous"';
 
 /** The SDK's `AuthInfo` for a verified caller. */
 export function sdkAuthInfoOf(token: string, caller: AuthInfo, resource: string): SdkAuthInfo {
@@ -30,6 +52,29 @@ export function sdkAuthInfoOf(token: string, caller: AuthInfo, resource: string)
 export function callerKeyOf(caller: AuthInfo): string {
   const issuer = caller.claims.iss;
   return JSON.stringify([typeof issuer === 'string' ? issuer : null, caller.subject ?? null, caller.clientId]);
+}
+
+/**
+ * The SDK's `AuthInfo` of a request without a token on an endpoint that lets such requests in
+ * (`allowAnonymous`): no token, no scope, and no verified caller, so handlers see `ctx.auth` undefined.
+ */
+export function anonymousAuthInfo(resource: string): SdkAuthInfo {
+  return { token: '', clientId: '', scopes: [], resource: new URL(resource), extra: { [ANONYMOUS]: true } };
+}
+
+/** Whether the HTTP layer let this request in without a token. */
+export function isAnonymous(info: SdkAuthInfo | undefined): boolean {
+  return info?.extra?.[ANONYMOUS] === true;
+}
+
+/** The `AuthInfo` with the endpoint's options attached, for the handlers (listing filters, `authorize`). */
+export function withEndpoint(info: SdkAuthInfo, endpoint: EndpointAuth): SdkAuthInfo {
+  return { ...info, extra: { ...info.extra, [ENDPOINT]: endpoint } };
+}
+
+/** The auth options of the endpoint a request came through; `undefined` without auth (stdio, in-process, no `auth`). */
+export function endpointOf(info: SdkAuthInfo | undefined): EndpointAuth | undefined {
+  return info?.extra?.[ENDPOINT] as EndpointAuth | undefined;
 }
 
 /** The verified caller of a request, from the SDK's `AuthInfo` the HTTP layer attached. */

@@ -1,6 +1,7 @@
 import type { AuthInfo } from '../../request-context';
+import type { AuthorizeItem, AuthorizePolicy } from './caller';
 
-export type { AuthInfo };
+export type { AuthInfo, AuthorizeItem, AuthorizePolicy };
 
 /**
  * The default verifier: JWT access tokens (RFC 9068) checked against the issuer's published keys.
@@ -79,6 +80,22 @@ export interface HttpAuthOptions {
    * returned `claims` carry `aud`, it must name `resource`; otherwise checking the audience is yours.
    */
   readonly verify?: (token: string) => Promise<AuthInfo | undefined>;
+  /**
+   * Let requests without a token in, as an anonymous caller: it lists and uses the items marked `public: true`;
+   * calling any other item answers the 401 challenge (naming the scopes that item needs), so a client starts
+   * OAuth at that moment. A token that fails its check is still refused (401): anonymity is the absence of a
+   * token. Default `false`: every request needs a token.
+   */
+  readonly allowAnonymous?: boolean;
+  /**
+   * One policy deciding, per caller, which tools, resources, templates and prompts exist for it: what it refuses
+   * is absent from every listing and its calls are answered as an unknown item's (the refusal is logged).
+   * `caller` is the verified caller, `undefined` for an anonymous one; `item.name` is the listed name (the URI
+   * or URI template for resources). Runs after the scope checks; may be async. Listings are cached per
+   * distinct set of answers.
+   * @example authorize: (caller, item) => item.name !== 'delete_tenant' || caller?.claims.role === 'admin'
+   */
+  readonly authorize?: AuthorizePolicy;
   /** `resource_name` in the metadata. */
   readonly resourceName?: string;
   /** Accept an `http:` issuer outside localhost. For tests only. */

@@ -12,7 +12,7 @@ import {
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import { Log } from '../../log';
-import { callerKeyOf, sdkAuthInfoOf, verifiedCallerOf } from './caller';
+import { ANONYMOUS_OWNER, anonymousAuthInfo, callerKeyOf, isAnonymous, sdkAuthInfoOf, verifiedCallerOf, withEndpoint, type EndpointAuth } from './caller';
 import { introspectionVerifier } from './introspection';
 import { Issuer, IssuerUnavailableError } from './issuer';
 import { jwtVerifier } from './jwt';
@@ -70,6 +70,8 @@ export class ResourceServer {
   readonly baseScopes: readonly string[];
   private readonly verifier: OAuthTokenVerifier;
   private readonly metadataPaths: ReadonlySet<string>;
+  /** What the request handlers are told of this endpoint (with every request's `AuthInfo`). */
+  private readonly endpoint: EndpointAuth;
 
   /**
    * @param declaredScopes every scope a member needs now (members can be added after the endpoint starts)
@@ -96,6 +98,7 @@ export class ResourceServer {
       ...(localPath ? [WELL_KNOWN + suffix(localPath)] : []),
     ]);
     this.verifier = { verifyAccessToken: sdkVerifier(checkOf(options), options.resource) };
+    this.endpoint = Object.freeze({ baseScopes: this.baseScopes, allowAnonymous: options.allowAnonymous === true, authorize: options.authorize });
   }
 
   /** Whether a request path names the metadata document. */
@@ -119,6 +122,7 @@ export class ResourceServer {
 
   /** Who a caller is, for tying a session to the caller that opened it. */
   ownerOf(info: SdkAuthInfo): string {
+    if (isAnonymous(info)) return ANONYMOUS_OWNER;
     const caller = verifiedCallerOf(info);
     return caller ? callerKeyOf(caller) : JSON.stringify([null, null, info.clientId]);
   }
@@ -126,11 +130,25 @@ export class ResourceServer {
   /**
    * The verified caller of a request that holds the scopes it needs, or the answer refusing it: 401 without a
    * valid token, 403 when a scope is missing, 500 when the token could not be checked. Each refusal is logged.
+   * With `allowAnonymous`, a request without a token that `openToAnonymous` is let in as an anonymous caller;
+   * one that names a protected item gets the 401 challenge with the scopes that item needs.
    */
-  async authorize(req: IncomingMessage, needed: readonly string[]): Promise<SdkAuthInfo | Response> {
+  async authorize(req: IncomingMessage, needed: readonly string[], openToAnonymous = false): Promise<SdkAuthInfo | Response> {
+    if (!req.headers.authorization && this.endpoint.allowAnonymous) return this.anonymous(req, needed, openToAnonymous);
     const verified = await this.authenticate(req);
     if (verified instanceof Response) return verified;
-    return this.challenge(req, verified, needed) ?? verified;
+    return this.challenge(req, verified, needed) ?? withEndpoint(verified, this.endpoint);
+  }
+
+  /** A request without a token on an endpoint with `allowAnonymous`: let in, or challenged when it needs a caller. */
+  private anonymous(req: IncomingMessage, needed: readonly string[], open: boolean): SdkAuthInfo | Response {
+    if (open) return withEndpoint(anonymousAuthInfo(this.resource), this.endpoint);
+    // The moment a client starts OAuth: not a warning.
+    this.log.info(`${requestLine(req)} refused with 401: it names an item that is not public and carries no access token`, {
+      event: 'auth.refused',
+      sessionId: sessionOf(req),
+    });
+    return this.unauthenticated([...new Set([...this.baseScopes, ...needed])]);
   }
 
   /** The verified caller, or the answer refusing the request (401, or 403 when a base scope is missing). */
@@ -205,9 +223,12 @@ export class ResourceServer {
     return Response.json(body, { status: 503, headers: { 'retry-after': String(Math.ceil(ISSUER_COOLDOWN_MS / 1000)) } });
   }
 
-  /** 401 for a request without credentials: no error code (RFC 6750 section 3.1), where to find the metadata. */
-  private unauthenticated(): Response {
-    const scope = this.baseScopes.length > 0 ? `, scope="${headerQuoted(this.baseScopes.join(' '))}"` : '';
+  /**
+   * 401 for a request without credentials: no error code (RFC 6750 section 3.1), where to find the metadata and
+   * the scopes to ask for.
+   */
+  private unauthenticated(scopes: readonly string[] = this.baseScopes): Response {
+    const scope = scopes.length > 0 ? `, scope="${headerQuoted(scopes.join(' '))}"` : '';
     const body = { error: 'invalid_request', error_description: 'This endpoint needs an access token (Authorization: Bearer).' };
     return Response.json(body, {
       status: 401,

@@ -1,0 +1,81 @@
+import { send, type Reply } from '../support/raw-http';
+import { ensureBuilt } from './support/build';
+import { startCluster, type Cluster } from './support/cluster';
+import { TestIssuer, type TestClient } from './support/issuer';
+
+/**
+ * Per-tool authorization over several instances (issue 26): two instances of the cluster fixture behind nginx
+ * (round robin, one worker, so consecutive requests alternate exactly), OAuth against a real authorization
+ * server (oidc-provider) with `allowAnonymous` and an `authorize` policy by the `client_id` claim. Every
+ * instance lists, refuses and challenges alike: the policy is a function of the request's caller, with no state
+ * an instance could hold alone.
+ */
+jest.setTimeout(180_000);
+
+const RESOURCE = 'http://mcp.cluster.test/mcp';
+const CLERK: TestClient = { client_id: 'clerk', client_secret: 'clerk-secret-0123456789', scope: 'mcp' };
+const MANAGER: TestClient = { client_id: 'manager', client_secret: 'manager-secret-0123456789', scope: 'mcp' };
+const MODERN = '2026-07-28';
+
+let issuer: TestIssuer;
+let cluster: Cluster;
+const tokens = { clerk: '', manager: '' };
+
+beforeAll(async () => {
+  await ensureBuilt();
+  issuer = await TestIssuer.start([CLERK, MANAGER]);
+  tokens.clerk = await issuer.token(CLERK, CLERK.scope, RESOURCE);
+  tokens.manager = await issuer.token(MANAGER, MANAGER.scope, RESOURCE);
+  cluster = await startCluster({ size: 2, env: { AUTH_ISSUER: issuer.url, AUTH_RESOURCE: RESOURCE } });
+}, 300_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  await issuer?.stop();
+});
+
+function call(token: string | undefined, method: string, params: Record<string, unknown> = {}): Promise<Reply> {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': MODERN,
+    'mcp-method': method,
+    ...(typeof params.name === 'string' && { 'mcp-name': params.name }),
+    ...(token !== undefined && { authorization: `Bearer ${token}` }),
+  };
+  return send(cluster.balancer.url, 'POST', headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }));
+}
+
+function message(reply: Reply): { result?: Record<string, unknown>; error?: { code: number; message: string } } {
+  const text = String(reply.headers['content-type']).startsWith('text/event-stream')
+    ? reply.body
+        .split('\n')
+        .find((l) => l.startsWith('data: '))!
+        .slice(6)
+    : reply.body;
+  return JSON.parse(text);
+}
+
+const toolNames = (reply: Reply) => (message(reply).result!.tools as { name: string }[]).map((t) => t.name);
+
+it('every instance lists, refuses and challenges alike', async () => {
+  const answeredBy = new Set<string>();
+  for (let i = 0; i < 2; i++) answeredBy.add((message(await call(tokens.clerk, 'tools/call', { name: 'instance', arguments: {} })).result!.content as { text: string }[])[0].text);
+  expect([...answeredBy].sort()).toEqual(['a', 'b']);
+  // Five requests a round: each lands on the other instance in the next round.
+  for (let round = 0; round < 2; round++) {
+    const clerk = toolNames(await call(tokens.clerk, 'tools/list'));
+    expect(clerk).toContain('instance');
+    expect(clerk).not.toContain('flip');
+    expect(toolNames(await call(tokens.manager, 'tools/list'))).toContain('flip');
+    expect(message(await call(tokens.clerk, 'tools/call', { name: 'flip', arguments: {} })).error).toEqual({ code: -32602, message: 'Unknown tool: flip' });
+    expect(toolNames(await call(undefined, 'tools/list'))).toEqual([]);
+    const challenge = await call(undefined, 'tools/call', { name: 'instance', arguments: {} });
+    expect([challenge.status, challenge.headers['www-authenticate']]).toEqual([401, 'Bearer resource_metadata="http://mcp.cluster.test/.well-known/oauth-protected-resource/mcp"']);
+  }
+});
