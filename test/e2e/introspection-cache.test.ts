@@ -89,7 +89,7 @@ describe('the introspection cache', () => {
 });
 
 describe('an introspection endpoint that redirects', () => {
-  it('is not followed: the token never reaches the target and the request is refused as not checkable (500)', async () => {
+  it('is not followed: the token never reaches the target and the request is answered 503, as an issuer that cannot be reached', async () => {
     redirectedTo = [];
     const target = await listen((req, body) => {
       redirectedTo.push(`${String(req.headers.authorization)} ${body}`);
@@ -98,7 +98,10 @@ describe('an introspection endpoint that redirects', () => {
     const redirecting = await listen(() => ({ status: 307, headers: { location: target } }));
     const url = await serve(redirecting);
     const reply = await ping(url, 'good-token');
-    expect([reply.status, reply.body]).toEqual([500, '{"error":"server_error","error_description":"Token introspection failed."}']);
+    expect([reply.status, reply.body]).toEqual([
+      503,
+      '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Service Unavailable: the authorization server cannot be reached to check the access token; try again shortly."},"id":null}',
+    ]);
     expect(redirectedTo).toEqual([]);
   });
 });
