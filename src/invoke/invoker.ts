@@ -1,10 +1,10 @@
 import { channel } from 'node:diagnostics_channel';
 import { Log } from '../log';
-import type { ToolModel } from '../schema/model';
+import type { RawInputSchema, ToolModel } from '../schema/model';
 import { InputRequired, RequestContext, type RequestContextInit } from '../request-context';
 import { TOOL_FAILED_CHANNEL, ToolError, ToolTimeoutError } from './errors';
 import { INVALID, argumentMessage, buildOrDefer, newFailure, type Failure } from './failure';
-import { errorPath, type RawInputSchema } from '../schema/input-schema';
+import { errorPath } from '../schema/input-schema';
 import { argumentsReader } from './reader';
 import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
 import { methodRunner, type InvokeHook } from './invocation';

@@ -1,18 +1,14 @@
 import type { Completer, Icon } from '../decorators/listing-options';
 import type { Problems } from './diagnostics';
-import type { ParamModel } from './model';
+import type { CacheHint, ParamModel } from './model';
+
+export type { CacheHint } from './model';
 
 /**
  * Checks the listing metadata options (icons, resource size and annotations, cache hints, completions) when a
  * class is added, and turns them into frozen model values. Anything that is not what the protocol defines, or
  * that would bloat every listing, is a definition problem (OMCG0014), never something sent as given.
  */
-
-/** A checked cache hint: a scope is always known. */
-export interface CacheHint {
-  readonly ttlMs: number;
-  readonly scope: 'public' | 'private';
-}
 
 /** Checked resource annotations: `lastModified` as an ISO 8601 string. */
 export interface ResourceAnnotationsModel {

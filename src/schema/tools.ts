@@ -10,10 +10,10 @@ import {
   type MemberRecordOf,
   type ParamRecord,
 } from '../decorators/metadata';
-import type { ToolOptions } from '../decorators/tool.decorator';
+import type { ToolOptions } from '../decorators/member-options';
 import { methodFactsOf, type SourceParamFacts } from '../facts/registry';
-import { RequestContext } from '../request-context';
 import { checkAgainstSource } from './contradiction';
+import { CONTEXT_DESIGN, isContextClass } from './context-class';
 import { Problems } from './diagnostics';
 import { resolveSlot, compiledDefault } from './slots';
 import type { Mutable, ParamModel, ResultModel, ToolAnnotations, ToolModel } from './model';
@@ -61,7 +61,7 @@ export function checkShape(ctor: Function, record: MemberRecord, problems: Probl
 
 /** Design types recognised as filled-in parameters rather than arguments. */
 function contextKind(design: unknown): 'context' | 'signal' | undefined {
-  if (design === RequestContext) return 'context';
+  if (isContextClass(design)) return 'context';
   if (design === AbortSignal) return 'signal';
   return undefined;
 }
@@ -72,7 +72,7 @@ function contextKind(design: unknown): 'context' | 'signal' | undefined {
  * (their declared type comes from the facts).
  */
 function designFromFacts(facts: readonly SourceParamFacts[]): readonly unknown[] {
-  return facts.map((f) => (f.context ? RequestContext : f.signal ? AbortSignal : undefined));
+  return facts.map((f) => (f.context ? CONTEXT_DESIGN : f.signal ? AbortSignal : undefined));
 }
 
 /** What a method's parameters resolve to: the argument slots, and which positions take the context or signal. */
