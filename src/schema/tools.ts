@@ -15,7 +15,7 @@ import { methodFactsOf, type SourceParamFacts } from '../facts/registry';
 import { checkAgainstSource } from './contradiction';
 import { CONTEXT_DESIGN, isContextClass } from './context-class';
 import { Problems } from './diagnostics';
-import { resolveSlot, compiledDefault } from './slots';
+import { defaultOf, resolveSlot } from './slots';
 import type { Mutable, ParamModel, ResultModel, ToolAnnotations, ToolModel } from './model';
 import { isValidName, toolNameOf } from './names';
 import { metadataFix, recordOf } from './records';
@@ -154,18 +154,13 @@ function paramModel(declared: DeclaredParams, index: number, record: ParamRecord
   const type = resolveSlot({ hint: record.type, source: fact?.type, design, constraints: record.constraints, nullable: record.nullable }, site);
   if (!type) return undefined;
   const written = compiled?.default;
-  const fallback = record.hasDefault
-    ? { value: record.default }
-    : fact?.default !== undefined
-      ? { value: fact.default }
-      : written && compiledDefault(written, type);
   return {
     index,
     name,
     type,
     description: record.description ?? fact?.description,
     required: !(record.optional || record.hasDefault || written || fact?.optional),
-    default: fallback,
+    default: defaultOf(record, fact?.default, written, type),
     ...(record.header !== undefined && { header: record.header }),
   };
 }
