@@ -1,4 +1,5 @@
 import type { Completer, Icon } from '../decorators/listing-options';
+import { isPlainObject } from '../objects';
 import type { Problems } from './diagnostics';
 import type { CacheHint, ParamModel } from './model';
 
@@ -33,12 +34,6 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2
 const ICON_KEYS: ReadonlySet<string> = new Set(['src', 'mimeType', 'sizes', 'theme']);
 const ANNOTATION_KEYS: ReadonlySet<string> = new Set(['audience', 'priority', 'lastModified']);
 const CACHE_KEYS: ReadonlySet<string> = new Set(['ttlMs', 'scope']);
-
-function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 /** A value in a message: short, and never more than a glimpse of what was given. */
 function shown(value: unknown): string {
