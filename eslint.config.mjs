@@ -1,21 +1,65 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 /**
- * The floors of the pipeline (docs/architecture.md): decorators <- schema <- invoke <- server <- nest.
- * Each folder may import the floors below it and nothing above; only src/server imports the MCP SDK;
- * src/nest uses the package's public API (src/index.ts) and nothing else of ours.
+ * The floors of the pipeline (docs/architecture.md): decorators <- facts <- schema <- invoke <- server <- nest,
+ * with generate beside schema, errors.ts, log.ts and objects.ts on the ground, request-context.ts on the invoke
+ * floor (it builds elicitation forms with invoke's reader) and redis beside nest. `import-x/no-restricted-paths`
+ * forbids every upward arrow, `import-x/no-cycle` every circle of value imports (the type-only ones are
+ * dependency-cruiser's, .dependency-cruiser.json, also run by `npm run lint`), and `no-restricted-imports` keeps
+ * the MCP SDK inside src/server.
  */
 const SDK = { group: ['@modelcontextprotocol/*'], message: 'Only src/server imports the MCP SDK.' };
-const above = (floor, folders) => ({
-  group: folders.map((f) => `../${f}`).flatMap((p) => [p, `${p}/*`]),
-  message: `${floor} sits below ${folders.join(', ')}: import downwards only (docs/architecture.md).`,
-});
-const floor = (files, ...patterns) => ({
-  files,
-  rules: { 'no-restricted-imports': ['error', { patterns }] },
-});
+const sdkOutsideServer = { files: ['src/**/*.ts'], ignores: ['src/server/**'], rules: { 'no-restricted-imports': ['error', { patterns: [SDK] }] } };
+
+/** Paths under src/, from the ground up. */
+const GROUND = ['errors.ts', 'log.ts', 'objects.ts'];
+const EVERYTHING = [...GROUND, 'decorators', 'facts', 'schema', 'generate', 'invoke', 'request-context.ts', 'server', 'nest', 'redis', 'index.ts'];
+const except = (...keep) => EVERYTHING.filter((f) => !keep.includes(f));
+
+/** What each floor may not import: every floor above it. */
+const ABOVE = {
+  // The ground floor and src/decorators import nothing of ours.
+  ...Object.fromEntries(GROUND.map((f) => [f, except(f)])),
+  decorators: except('decorators'),
+  facts: except(...GROUND, 'decorators', 'facts'),
+  schema: except(...GROUND, 'decorators', 'facts', 'schema'),
+  generate: except(...GROUND, 'decorators', 'facts', 'schema', 'generate'),
+  invoke: except(...GROUND, 'decorators', 'facts', 'schema', 'invoke', 'request-context.ts'),
+  'request-context.ts': except(...GROUND, 'decorators', 'facts', 'schema', 'invoke', 'request-context.ts'),
+  server: except(...GROUND, 'decorators', 'facts', 'schema', 'invoke', 'request-context.ts', 'server'),
+};
+const zones = [
+  ...Object.entries(ABOVE).map(([floor, above]) => ({
+    target: `./src/${floor}`,
+    from: above.map((f) => `./src/${f}`),
+    message: `src/${floor} may not import ${above.join(', ')}: import downwards only (docs/architecture.md).`,
+  })),
+  // The Nest and Redis entries are bundled on their own and share our code through the main entry only.
+  ...['nest', 'redis'].map((entry) => ({
+    target: `./src/${entry}`,
+    from: './src',
+    except: ['./index.ts', `./${entry}`],
+    message: `src/${entry} uses the public API only: import it from ../index (docs/architecture.md).`,
+  })),
+];
+
+const floors = {
+  files: ['src/**/*.ts'],
+  plugins: { 'import-x': importX },
+  settings: {
+    // import-x reads only the files its settings name as modules; without these it sees no .ts import at all.
+    'import-x/extensions': ['.ts'],
+    'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.d.ts', '.js'] })],
+  },
+  rules: {
+    'import-x/no-restricted-paths': ['error', { zones }],
+    'import-x/no-cycle': ['error', { ignoreExternal: true }],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'samples/**', 'test/fixtures/**', 'test/e2e/fixture/**', 'test/.*/**', 'bench/fixtures/**', '**/*.js', '**/*.mjs'] },
@@ -34,11 +78,6 @@ export default tseslint.config(
     // `@Tool` without parentheses is detected through `arguments[1]`, keeping the published signature one-argument.
     rules: { 'prefer-rest-params': 'off' },
   },
-  floor(['src/decorators/**/*.ts'], SDK, { group: ['../*', '../**'], message: 'src/decorators records intent and imports nothing else of ours.' }),
-  floor(['src/facts/**/*.ts'], SDK, above('src/facts', ['schema', 'invoke', 'server', 'nest', 'generate', 'request-context', 'index'])),
-  floor(['src/schema/**/*.ts'], SDK, above('src/schema', ['invoke', 'server', 'nest', 'generate', 'index'])),
-  floor(['src/invoke/**/*.ts'], SDK, above('src/invoke', ['server', 'nest', 'generate', 'index'])),
-  floor(['src/generate/**/*.ts'], SDK, above('src/generate', ['invoke', 'server', 'nest', 'index'])),
-  floor(['src/*.ts'], SDK),
-  floor(['src/nest/**/*.ts'], SDK, { group: ['../*', '../**', '!../index'], message: 'src/nest uses the public API only: import it from ../index.' }),
+  floors,
+  sdkOutsideServer,
 );

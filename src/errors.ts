@@ -12,7 +12,10 @@ export type ErrorCode =
   | 'RESULT_MISMATCH'
   | 'TOOL_TIMEOUT'
   | 'INPUT_REQUIRED'
-  | 'GENERATE_FAILED';
+  | 'GENERATE_FAILED'
+  | 'TOKEN_REFUSED'
+  | 'ISSUER_UNAVAILABLE'
+  | 'REDIS_UNAVAILABLE';
 
 /**
  * The base of every error this library throws, so that `instanceof OneModelContextError` (or `error.code`)

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 
-export { Tool, type ToolOptions } from './decorators/tool.decorator';
-export { Resource, type ResourceOptions } from './decorators/resource.decorator';
-export { Prompt, type PromptOptions } from './decorators/prompt.decorator';
+export { Tool } from './decorators/tool.decorator';
+export { Resource } from './decorators/resource.decorator';
+export { Prompt } from './decorators/prompt.decorator';
+export type { ToolOptions, ResourceOptions, PromptOptions } from './decorators/member-options';
 export { Scopes } from './decorators/scopes.decorator';
 export { Complete } from './decorators/complete.decorator';
 export type { Icon, ResourceAnnotations, CacheOptions, Completer, CompletionContext } from './decorators/listing-options';
@@ -58,7 +59,7 @@ export {
 export { DefinitionError, type Diagnostic, type DiagnosticCode } from './schema/diagnostics';
 export type { QuickToolConfig, QuickParam, QuickParams } from './schema/quick';
 export type { HintValue, QuickArgs, QuickParamOptions, QuickParamValue } from './decorators/hint-value';
-export type { JsonSchema } from './schema/write';
+export type { JsonSchema } from './schema/model';
 export {
   RequestContext,
   type RequestContextInit,

@@ -1,5 +1,6 @@
 import { OneModelContextError } from './errors';
-import { formOf } from './invoke/forms';
+import { formOf, type FormSchema } from './invoke/forms';
+import { markContextClass } from './schema/context-class';
 
 /**
  * The verified caller of a request over an authenticated HTTP endpoint (`RequestContext.auth`). It never holds
@@ -115,11 +116,7 @@ export type ElicitParams =
   | {
       readonly mode?: 'form';
       readonly message: string;
-      readonly requestedSchema: {
-        readonly type: 'object';
-        readonly properties: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-        readonly required?: readonly string[];
-      };
+      readonly requestedSchema: FormSchema;
       readonly _meta?: Readonly<Record<string, unknown>>;
     }
   | { readonly mode: 'url'; readonly message: string; readonly url: string; readonly elicitationId: string; readonly _meta?: Readonly<Record<string, unknown>> };
@@ -260,3 +257,4 @@ export class RequestContext {
     throw new InputRequired(inputRequests, requestState);
   }
 }
+markContextClass(RequestContext);

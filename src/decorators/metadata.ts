@@ -1,9 +1,7 @@
 import 'reflect-metadata';
 import type { TypeHint } from './hints';
 import type { Completer } from './listing-options';
-import type { PromptOptions } from './prompt.decorator';
-import type { ResourceOptions } from './resource.decorator';
-import type { ToolOptions } from './tool.decorator';
+import type { PromptOptions, ResourceOptions, ToolOptions } from './member-options';
 
 /**
  * The one module that owns the metadata keys and the only `Reflect.*` calls. Decorators write small

@@ -1,46 +1,5 @@
-import type { TypeHint } from './hints';
-import type { CacheOptions, Icon } from './listing-options';
+import type { ToolOptions } from './member-options';
 import { checkBoolean, checkPublic, checkScopes, checkString, memberDecorator, refuseBareUse, snapshotted, type MemberDecorator } from './member';
-
-/** Options of {@link Tool}. */
-export interface ToolOptions {
-  /** The tool name; default: the method name in snake_case without a trailing `Async`. */
-  readonly name?: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly readOnly?: boolean;
-  readonly destructive?: boolean;
-  readonly idempotent?: boolean;
-  readonly openWorld?: boolean;
-  /** Type hint of the result, needed for async methods (metadata only says `Promise`). */
-  readonly returns?: TypeHint;
-  /** The `ui://` resource that renders the result (MCP Apps). */
-  readonly uiResource?: string;
-  /** Who may call the tool under MCP Apps; default both. */
-  readonly uiVisibility?: readonly ('model' | 'app')[];
-  /**
-   * Lets a client run the tool as a task (a long-running call it polls): `'optional'` (either way) or
-   * `'required'` (only as a task). Listed as `execution.taskSupport`.
-   */
-  readonly task?: 'optional' | 'required';
-  /**
-   * With `task`, on 2026-07-28: a call without `inputResponses` runs as an ordinary call, so the input the tool
-   * asks for with `ctx.requireInput` goes by multi-round trip on `tools/call`; the call that brings the answers
-   * starts the task. Default `false`: every call from a client that declared the tasks extension starts one.
-   */
-  readonly taskAfterInput?: boolean;
-  /** Scopes a caller's token must grant, over HTTP with `auth`; default: the class's `@Scopes`, else none. */
-  readonly scopes?: readonly string[];
-  /**
-   * Over HTTP with `auth: { allowAnonymous: true }`: listed to and callable by callers without a token (it needs
-   * no scope). Its `securitySchemes` say `noauth`.
-   */
-  readonly public?: boolean;
-  /** Icons a client can show next to the tool (listed from protocol revision 2025-11-25). */
-  readonly icons?: readonly Icon[];
-  /** How long a client may reuse a `tools/list` that holds this tool (protocol revision 2026-07-28). */
-  readonly cache?: CacheOptions;
-}
 
 /**
  * Makes an instance method an MCP tool.

@@ -1,4 +1,3 @@
-import type { ElicitParams } from '../request-context';
 import { Problems } from '../schema/diagnostics';
 import { recordOf } from '../schema/records';
 import { siteOf } from '../schema/tools';
@@ -6,9 +5,16 @@ import { fragmentOf } from '../schema/write';
 import { INVALID, newFailure, formatPath } from './failure';
 import { readerOf } from './reader';
 
+/** The `requestedSchema` of an elicitation form: a flat JSON Schema object of primitive properties. */
+export interface FormSchema {
+  readonly type: 'object';
+  readonly properties: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly required?: readonly string[];
+}
+
 /** An elicitation form built from a record class: the schema sent, and the reader of the user's answer. */
 export interface Form {
-  readonly requestedSchema: Extract<ElicitParams, { readonly requestedSchema: unknown }>['requestedSchema'];
+  readonly requestedSchema: FormSchema;
   readonly read: (content: unknown) => unknown;
 }
 
@@ -27,7 +33,8 @@ export function formOf(ctor: new () => object): Form {
     problems.throwIfAny(ctor.name);
     const read = readerOf(node!);
     form = {
-      requestedSchema: fragmentOf(node!) as Form['requestedSchema'],
+      // A record's fragment is always an object schema of its properties.
+      requestedSchema: fragmentOf(node!) as unknown as FormSchema,
       read: (content) => {
         const f = newFailure();
         const value = read(content, f);

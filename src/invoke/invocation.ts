@@ -1,4 +1,4 @@
-import type { RequestContext } from '../request-context';
+import { RequestContext, type RequestContextInit } from '../request-context';
 import type { ParamModel } from '../schema/model';
 
 /**
@@ -48,6 +48,22 @@ export interface AddOptions {
 
 /** How a compiled call runs the method with its read argument list. */
 export type MethodRunner = (argv: unknown[], context: RequestContext) => unknown;
+
+/**
+ * The step every compiled call (tool, resource, prompt) takes once its arguments are read: the request's context
+ * built, filled into the method's `RequestContext` and `AbortSignal` parameters, and the method run.
+ */
+export function runInContext(
+  run: MethodRunner,
+  argv: unknown[],
+  init: RequestContextInit,
+  at: { readonly contextIndex?: number; readonly signalIndex?: number },
+): unknown {
+  const context = new RequestContext(init);
+  if (at.contextIndex !== undefined) argv[at.contextIndex] = context;
+  if (at.signalIndex !== undefined) argv[at.signalIndex] = context.signal;
+  return run(argv, context);
+}
 
 /**
  * The runner of one decorated method: the method itself, or the `invoke` hook given the call. Values by

@@ -1,13 +1,13 @@
 import { channel } from 'node:diagnostics_channel';
 import { Log } from '../log';
-import type { ToolModel } from '../schema/model';
-import { InputRequired, RequestContext, type RequestContextInit } from '../request-context';
+import type { RawInputSchema, ToolModel } from '../schema/model';
+import { InputRequired, type RequestContext, type RequestContextInit } from '../request-context';
 import { TOOL_FAILED_CHANNEL, ToolError, ToolTimeoutError } from './errors';
 import { INVALID, argumentMessage, buildOrDefer, newFailure, type Failure } from './failure';
-import { errorPath, type RawInputSchema } from '../schema/input-schema';
+import { errorPath } from '../schema/input-schema';
 import { argumentsReader } from './reader';
 import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
-import { methodRunner, type InvokeHook } from './invocation';
+import { methodRunner, runInContext, type InvokeHook } from './invocation';
 
 /** How a registered tool is called. */
 export type ToolTarget =
@@ -87,7 +87,6 @@ export function compileTool(model: ToolModel, target: ToolTarget, options: Compi
   const log = options.log ?? Log.silent;
   const read = model.rawInput ? rawReader(model.rawInput) : buildOrDefer(() => argumentsReader(model.params, model.arity, { lenientJsonStrings: options.lenientJsonStrings }));
   const write = buildOrDefer(() => resultWriter(model.result, model.name));
-  const { contextIndex, signalIndex } = model;
   const names = model.params.map((p) => [p.index, p.name] as const);
   const invoke =
     target.kind === 'method'
@@ -107,12 +106,7 @@ export function compileTool(model: ToolModel, target: ToolTarget, options: Compi
       const argv = read(args, f);
       if (argv === INVALID) return errorResult(argumentMessage(f));
       const value = await withTimeout(
-        (signal) => {
-          const context = new RequestContext(signal === init.signal ? init : { ...init, signal });
-          if (contextIndex !== undefined) argv[contextIndex] = context;
-          if (signalIndex !== undefined) argv[signalIndex] = context.signal;
-          return invoke(argv, context);
-        },
+        (signal) => runInContext(invoke, argv, signal === init.signal ? init : { ...init, signal }, model),
         timeoutMs,
         init.signal,
       );

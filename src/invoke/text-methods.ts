@@ -1,12 +1,12 @@
 import { channel } from 'node:diagnostics_channel';
 import { OneModelContextError } from '../errors';
 import { Log } from '../log';
-import { InputRequired, RequestContext, type RequestContextInit } from '../request-context';
+import { InputRequired, type RequestContextInit } from '../request-context';
 import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, buildOrDefer, newFailure } from './failure';
 import { textArgumentsReader } from './text';
 import type { TextMethodModel } from '../schema/model';
-import { methodRunner, type InvokeHook } from './invocation';
+import { methodRunner, runInContext, type InvokeHook } from './invocation';
 
 /**
  * Calling resource and prompt methods: their arguments are text, and their errors are JSON-RPC errors
@@ -55,16 +55,12 @@ export function compileTextMethod(
   const log = options.log ?? Log.silent;
   const read = buildOrDefer(() => textArgumentsReader(model.params, model.arity));
   const run = methodRunner({ kind, name: model.name, params: model.params }, instance, key, options.invoke);
-  const { contextIndex, signalIndex } = model;
   return async (args, init) => {
     try {
       const f = newFailure();
       const argv = read(args, f);
       if (argv === INVALID) throw new InvalidParamsError(argumentMessage(f));
-      const context = new RequestContext(init);
-      if (contextIndex !== undefined) argv[contextIndex] = context;
-      if (signalIndex !== undefined) argv[signalIndex] = context.signal;
-      return await run(argv, context);
+      return await runInContext(run, argv, init, model);
     } catch (error) {
       if (error instanceof InputRequired || error instanceof ResourceNotFoundError || error instanceof InvalidParamsError) throw error;
       if (error instanceof ToolError) throw new TextMethodFailedError(error.message);

@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { OneModelContextError } from '../index';
 
 /**
  * Start-up and health of the Redis connection the shared stores use. The choice when Redis cannot be reached:
@@ -31,13 +32,14 @@ export function loggerOf(logger: RedisLogger | false | undefined): RedisLogger {
  * @example
  * try { await connectRedis({ client }); } catch (error) { if (error instanceof RedisUnavailableError) process.exit(1); }
  */
-export class RedisUnavailableError extends Error {
+export class RedisUnavailableError extends OneModelContextError {
+  readonly code = 'REDIS_UNAVAILABLE';
+
   constructor(where: string, reason: string) {
     super(
       `Redis at ${where} is unavailable (${reason}). onemodelcontext/redis refuses to start without it: this instance ` +
         'would not share events, stream resumption or tasks with the others. Start Redis or fix the connection options.',
     );
-    this.name = 'RedisUnavailableError';
   }
 }
 

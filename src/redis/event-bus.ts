@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 // The SDK's own interfaces, which McpServerOptions.eventBus takes as they are.
-import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
+import type { ServerEvent, ServerEventBus } from '../index';
 import { deliverAll, loggerOf, watchConnection, type RedisLogger } from './connect';
 
 /** Options of {@link RedisEventBus}. */

@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
 // The SDK's own interface, which serveHttp({ eventStore }) takes as it is.
-import type { EventStore } from '@modelcontextprotocol/server';
+import type { EventStore } from '../index';
 
 /** Options of {@link RedisEventStore}. */
 export interface RedisEventStoreOptions {

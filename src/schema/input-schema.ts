@@ -1,6 +1,8 @@
-import type { default as Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020';
+import type { default as Ajv2020, ErrorObject } from 'ajv/dist/2020';
 import type { Problems } from './diagnostics';
-import type { JsonSchema } from './write';
+import type { RawInputSchema } from './model';
+
+export type { RawInputSchema } from './model';
 
 /**
  * A quick-path tool's hand-written input schema (`server.tool(name, { inputSchema }, handler)`), for what the
@@ -8,12 +10,6 @@ import type { JsonSchema } from './write';
  * listed as given and the arguments are judged by a JSON Schema 2020-12 validator (Ajv with ajv-formats) against
  * exactly that schema; the handler receives them as sent.
  */
-
-/** A checked input schema: the frozen copy that is listed, and its validator. */
-export interface RawInputSchema {
-  readonly schema: JsonSchema;
-  readonly validate: ValidateFunction;
-}
 
 /** Listed in every `tools/list`: a schema larger than this is refused as a definition problem. */
 const MAX_SCHEMA_LENGTH = 262_144;

@@ -1,18 +1,15 @@
 import type { Completer, Icon } from '../decorators/listing-options';
+import { isPlainObject } from '../objects';
 import type { Problems } from './diagnostics';
-import type { ParamModel } from './model';
+import type { CacheHint, ParamModel } from './model';
+
+export type { CacheHint } from './model';
 
 /**
  * Checks the listing metadata options (icons, resource size and annotations, cache hints, completions) when a
  * class is added, and turns them into frozen model values. Anything that is not what the protocol defines, or
  * that would bloat every listing, is a definition problem (OMCG0014), never something sent as given.
  */
-
-/** A checked cache hint: a scope is always known. */
-export interface CacheHint {
-  readonly ttlMs: number;
-  readonly scope: 'public' | 'private';
-}
 
 /** Checked resource annotations: `lastModified` as an ISO 8601 string. */
 export interface ResourceAnnotationsModel {
@@ -37,12 +34,6 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2
 const ICON_KEYS: ReadonlySet<string> = new Set(['src', 'mimeType', 'sizes', 'theme']);
 const ANNOTATION_KEYS: ReadonlySet<string> = new Set(['audience', 'priority', 'lastModified']);
 const CACHE_KEYS: ReadonlySet<string> = new Set(['ttlMs', 'scope']);
-
-function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 /** A value in a message: short, and never more than a glimpse of what was given. */
 function shown(value: unknown): string {

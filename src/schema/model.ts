@@ -1,13 +1,27 @@
 import type { Completer, Icon } from '../decorators/listing-options';
 import type { Constraint } from '../decorators/metadata';
-import type { CacheHint } from './listing-metadata';
-import type { RawInputSchema } from './input-schema';
+import type { ValidateFunction } from 'ajv/dist/2020';
 
 /**
  * The resolved type model: one immutable tree per tool, built once when a class is added. The schema
  * writer and the argument reader both work from it, so what the schema promises and what reading
  * enforces cannot drift.
  */
+
+/** A JSON Schema fragment as written: plain JSON, keys in the order docs/schema-mapping.md gives. */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/** A checked cache hint: a scope is always known. */
+export interface CacheHint {
+  readonly ttlMs: number;
+  readonly scope: 'public' | 'private';
+}
+
+/** A checked input schema: the frozen copy that is listed, and its validator. */
+export interface RawInputSchema {
+  readonly schema: JsonSchema;
+  readonly validate: ValidateFunction;
+}
 
 /** A model node while it is being built, before it is handed out as read-only. */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };

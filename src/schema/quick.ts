@@ -2,7 +2,7 @@ import type { QuickParamOptions } from '../decorators/hint-value';
 import type { TypeHint } from '../decorators/hints';
 import { HINT } from '../decorators/hints';
 import { VALUE_OPTION_KEYS } from '../decorators/param.decorator';
-import type { ToolOptions } from '../decorators/tool.decorator';
+import type { ToolOptions } from '../decorators/member-options';
 import { Problems } from './diagnostics';
 import { rawInputSchemaOf } from './input-schema';
 import { checkHeaders } from './headers';

@@ -13,7 +13,7 @@ import {
 } from '../decorators/foreign';
 import { HINT, StringLiterals, type TypeHint } from '../decorators/hints';
 import { propertyFactsOf, type SourcePropertyFacts } from '../facts/registry';
-import { resolveSlot, compiledDefault } from './slots';
+import { defaultOf, resolveSlot } from './slots';
 import type { PropertyModel, RecordNode } from './model';
 import type { Site } from './resolve';
 import { initializersOf, type CompiledValue } from './compiled';
@@ -172,18 +172,14 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
   );
   if (!type) return undefined;
   const initializer = declared.initializers.get(key);
-  const fallback = record?.hasDefault
-    ? { value: record.default }
-    : declared.constructible && fact?.default !== undefined
-      ? { value: fact.default }
-      : initializer && compiledDefault(initializer, type);
   return {
     key,
     name,
     type,
     description: record?.description ?? api?.description ?? fact?.description,
     required: !(record?.optional || validator.optional || apiValues?.required === false || record?.hasDefault || initializer || fact?.optional),
-    default: fallback,
+    // A source default applies only where `new ctor()` builds the record and so runs the initialisers.
+    default: defaultOf(record, declared.constructible ? fact?.default : undefined, initializer, type),
     examples: api && api.example !== undefined && isJson(api.example) ? [api.example] : undefined,
   };
 }

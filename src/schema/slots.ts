@@ -39,10 +39,26 @@ function withUniqueItems(node: TypeNode, site: Site): TypeNode {
 }
 
 /**
+ * A slot's listed default, in its one order of precedence for parameters and properties alike: the decorator's
+ * (`@Param({ default })`, `@Field({ default })`), else the one the source declares (generated facts; `source` is
+ * `undefined` where it does not apply), else the compiled JavaScript's.
+ */
+export function defaultOf(
+  declared: { readonly hasDefault?: boolean; readonly default?: unknown } | undefined,
+  source: unknown,
+  compiled: CompiledValue | undefined,
+  type: TypeNode,
+): DefaultValue | undefined {
+  if (declared?.hasDefault) return { value: declared.default };
+  if (source !== undefined) return { value: source };
+  return compiled && compiledDefault(compiled, type);
+}
+
+/**
  * The default a slot takes from a compiled literal (`days = 3`, `unit = Unit.Celsius`). Non-literal
  * defaults make the slot optional without a listed default.
  */
-export function compiledDefault(value: CompiledValue, type: TypeNode): DefaultValue | undefined {
+function compiledDefault(value: CompiledValue, type: TypeNode): DefaultValue | undefined {
   if (value.kind === 'literal') return { value: value.value };
   if (value.kind === 'reference') {
     const bare = unwrap(type);

@@ -10,12 +10,12 @@ import {
   type MemberRecordOf,
   type ParamRecord,
 } from '../decorators/metadata';
-import type { ToolOptions } from '../decorators/tool.decorator';
+import type { ToolOptions } from '../decorators/member-options';
 import { methodFactsOf, type SourceParamFacts } from '../facts/registry';
-import { RequestContext } from '../request-context';
 import { checkAgainstSource } from './contradiction';
+import { CONTEXT_DESIGN, isContextClass } from './context-class';
 import { Problems } from './diagnostics';
-import { resolveSlot, compiledDefault } from './slots';
+import { defaultOf, resolveSlot } from './slots';
 import type { Mutable, ParamModel, ResultModel, ToolAnnotations, ToolModel } from './model';
 import { isValidName, toolNameOf } from './names';
 import { metadataFix, recordOf } from './records';
@@ -61,7 +61,7 @@ export function checkShape(ctor: Function, record: MemberRecord, problems: Probl
 
 /** Design types recognised as filled-in parameters rather than arguments. */
 function contextKind(design: unknown): 'context' | 'signal' | undefined {
-  if (design === RequestContext) return 'context';
+  if (isContextClass(design)) return 'context';
   if (design === AbortSignal) return 'signal';
   return undefined;
 }
@@ -72,7 +72,7 @@ function contextKind(design: unknown): 'context' | 'signal' | undefined {
  * (their declared type comes from the facts).
  */
 function designFromFacts(facts: readonly SourceParamFacts[]): readonly unknown[] {
-  return facts.map((f) => (f.context ? RequestContext : f.signal ? AbortSignal : undefined));
+  return facts.map((f) => (f.context ? CONTEXT_DESIGN : f.signal ? AbortSignal : undefined));
 }
 
 /** What a method's parameters resolve to: the argument slots, and which positions take the context or signal. */
@@ -154,18 +154,13 @@ function paramModel(declared: DeclaredParams, index: number, record: ParamRecord
   const type = resolveSlot({ hint: record.type, source: fact?.type, design, constraints: record.constraints, nullable: record.nullable }, site);
   if (!type) return undefined;
   const written = compiled?.default;
-  const fallback = record.hasDefault
-    ? { value: record.default }
-    : fact?.default !== undefined
-      ? { value: fact.default }
-      : written && compiledDefault(written, type);
   return {
     index,
     name,
     type,
     description: record.description ?? fact?.description,
     required: !(record.optional || record.hasDefault || written || fact?.optional),
-    default: fallback,
+    default: defaultOf(record, fact?.default, written, type),
     ...(record.header !== undefined && { header: record.header }),
   };
 }

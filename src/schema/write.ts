@@ -1,8 +1,7 @@
 import { perNode } from './memo';
-import { unwrap, type ExactRule, type SlotModel, type ParamModel, type ResultModel, type TypeNode } from './model';
+import { unwrap, type ExactRule, type JsonSchema, type SlotModel, type ParamModel, type ResultModel, type TypeNode } from './model';
 
-/** A JSON Schema fragment as written: plain JSON, keys in the order docs/schema-mapping.md gives. */
-export type JsonSchema = { readonly [keyword: string]: unknown };
+export type { JsonSchema } from './model';
 
 /** The only keywords written, in the only order they are written. */
 const KEYWORDS = [

@@ -1,4 +1,4 @@
-import { MESSAGE_KEYS, isId, isPlainObject } from './wire';
+import { MESSAGE_KEYS, isCopyableObject, isId, isPlainObject } from './wire';
 
 /**
  * `initialize` and `notifications/initialized` read by hand, as the SDK's 2025-era zod schemas read them.
@@ -49,7 +49,7 @@ function jsonValue(value: unknown, depth: number): Read<unknown> {
 /** A JSON object (zod's `JSONObjectSchema`, a record of JSON values) copied key by key. */
 function jsonObject(value: unknown, depth: number): Read<Json> {
   // An own `__proto__` key would become the copy's prototype.
-  if (!isPlainObject(value) || Object.prototype.hasOwnProperty.call(value, '__proto__')) return UNSURE;
+  if (!isCopyableObject(value)) return UNSURE;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const item = jsonValue(value[key], depth + 1);
@@ -61,7 +61,7 @@ function jsonObject(value: unknown, depth: number): Read<Json> {
 
 /** A record of JSON objects (`experimental`, `extensions`). */
 function recordOfObjects(value: unknown): Read<Json> {
-  if (!isPlainObject(value) || Object.prototype.hasOwnProperty.call(value, '__proto__')) return UNSURE;
+  if (!isCopyableObject(value)) return UNSURE;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const item = jsonObject(value[key], 1);

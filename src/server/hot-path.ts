@@ -18,7 +18,7 @@ import {
 import { isPlainInitialized, readInitialize, type InitializeRequest } from './hot-initialize';
 import { MODERN_REVISION } from './revisions';
 import { TaskCreated } from './task-handlers';
-import { MESSAGE_KEYS, isId, isPlainObject } from './wire';
+import { MESSAGE_KEYS, isCopyableObject, isId, isPlainObject } from './wire';
 
 /**
  * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the
@@ -91,7 +91,7 @@ const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, C
 
 /** A record zod copies key by key: `__proto__` as an own key would become the copy's prototype instead. */
 function isCopyableRecord(value: unknown, values?: (v: unknown) => boolean): boolean {
-  if (!isPlainObject(value) || Object.prototype.hasOwnProperty.call(value, '__proto__')) return false;
+  if (!isCopyableObject(value)) return false;
   return values === undefined || Object.values(value).every(values);
 }
 
@@ -102,7 +102,7 @@ function isCopyableRecord(value: unknown, values?: (v: unknown) => boolean): boo
 function plainMeta(meta: unknown, envelope: boolean): boolean {
   if (meta === undefined) return true;
   // An own `__proto__` key (JSON.parse makes one) would become a prototype when the envelope is lifted out.
-  if (!isPlainObject(meta) || Object.prototype.hasOwnProperty.call(meta, '__proto__')) return false;
+  if (!isCopyableObject(meta)) return false;
   for (const key of Object.keys(meta)) if (key.startsWith(ENVELOPE_PREFIX) && !(envelope && ENVELOPE_KEYS.has(key))) return false;
   return meta.progressToken === undefined || isId(meta.progressToken);
 }

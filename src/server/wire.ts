@@ -8,12 +8,7 @@ import type { IncomingMessage } from 'node:http';
 /** The keys a JSON-RPC request may have. */
 export const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 
-/** An object as `JSON.parse` makes them (no class instance, no array). */
-export function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
+export { isCopyableObject, isPlainObject } from '../objects';
 
 /** A JSON-RPC request id as the SDK's schema takes it: a string or an integer. */
 export const isId = (value: unknown): value is string | number => typeof value === 'string' || Number.isSafeInteger(value);

@@ -1,3 +1,5 @@
+import { OneModelContextError } from '../../errors';
+
 /**
  * The authorization server as a resource server needs it: its metadata (RFC 8414, or OpenID Connect discovery),
  * fetched on first use and kept. A failed fetch is not kept, so the next request tries again, but at most once
@@ -12,11 +14,8 @@ export interface IssuerMetadata {
 }
 
 /** A refusal or failure while talking to the authorization server; its message names no token. */
-export class IssuerUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'IssuerUnavailableError';
-  }
+export class IssuerUnavailableError extends OneModelContextError {
+  readonly code = 'ISSUER_UNAVAILABLE';
 }
 
 const TIMEOUT_MS = 5000;

@@ -1,3 +1,4 @@
+import { OneModelContextError } from '../../errors';
 import type { AuthInfo } from './options';
 
 /**
@@ -5,11 +6,8 @@ import type { AuthInfo } from './options';
  */
 
 /** A token refused (answered 401 `invalid_token`); the message is sent as `error_description` and names no token. */
-export class TokenRefusedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TokenRefusedError';
-  }
+export class TokenRefusedError extends OneModelContextError {
+  readonly code = 'TOKEN_REFUSED';
 }
 
 /** Checks one access token: resolves the caller or throws `TokenRefusedError` (or a failure to reach the issuer). */

@@ -1,0 +1,18 @@
+/**
+ * Ground floor (docs/architecture.md): what every floor asks of a value that should be a plain JSON object.
+ */
+
+/** An object as `JSON.parse` makes them (no class instance, no array). */
+export function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A plain object that can be copied key by key: an own `__proto__` key (`JSON.parse` makes one) would become
+ * the copy's prototype instead of one of its properties.
+ */
+export function isCopyableObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return isPlainObject(value) && !Object.prototype.hasOwnProperty.call(value, '__proto__');
+}
