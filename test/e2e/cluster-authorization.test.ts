@@ -1,4 +1,5 @@
-import { send, type Reply } from '../support/raw-http';
+import type { Reply } from '../support/raw-http';
+import { answerOf, modernRequest } from '../support/modern-http';
 import { ensureBuilt } from './support/build';
 import { startCluster, type Cluster } from './support/cluster';
 import { TestIssuer, type TestClient } from './support/issuer';
@@ -15,7 +16,6 @@ jest.setTimeout(180_000);
 const RESOURCE = 'http://mcp.cluster.test/mcp';
 const CLERK: TestClient = { client_id: 'clerk', client_secret: 'clerk-secret-0123456789', scope: 'mcp' };
 const MANAGER: TestClient = { client_id: 'manager', client_secret: 'manager-secret-0123456789', scope: 'mcp' };
-const MODERN = '2026-07-28';
 
 let issuer: TestIssuer;
 let cluster: Cluster;
@@ -34,32 +34,10 @@ afterAll(async () => {
   await issuer?.stop();
 });
 
-function call(token: string | undefined, method: string, params: Record<string, unknown> = {}): Promise<Reply> {
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': MODERN,
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-    'io.modelcontextprotocol/clientCapabilities': {},
-  };
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': MODERN,
-    'mcp-method': method,
-    ...(typeof params.name === 'string' && { 'mcp-name': params.name }),
-    ...(token !== undefined && { authorization: `Bearer ${token}` }),
-  };
-  return send(cluster.balancer.url, 'POST', headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }));
-}
-
-function message(reply: Reply): { result?: Record<string, unknown>; error?: { code: number; message: string } } {
-  const text = String(reply.headers['content-type']).startsWith('text/event-stream')
-    ? reply.body
-        .split('\n')
-        .find((l) => l.startsWith('data: '))!
-        .slice(6)
-    : reply.body;
-  return JSON.parse(text);
-}
+/** One raw 2026-07-28 request through the balancer, with an optional bearer token. */
+const call = (token: string | undefined, method: string, params: Record<string, unknown> = {}): Promise<Reply> =>
+  modernRequest(cluster.balancer.url, method, params, { token });
+const message = answerOf;
 
 const toolNames = (reply: Reply) => (message(reply).result!.tools as { name: string }[]).map((t) => t.name);
 

@@ -1,4 +1,5 @@
 import { send, type Reply } from '../support/raw-http';
+import { answerOf, modernRequest } from '../support/modern-http';
 import { Client as V2Client, ClientCredentialsProvider as V2ClientCredentials, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ClientCredentialsProvider as V1ClientCredentials } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
@@ -85,35 +86,10 @@ afterAll(async () => {
   await issuer?.stop();
 });
 
-const MODERN = '2026-07-28';
-
-function call(target: string, token: string | undefined, method: string, params: Record<string, unknown> = {}): Promise<Reply> {
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': MODERN,
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-    'io.modelcontextprotocol/clientCapabilities': {},
-  };
-  const named = params.name ?? params.uri;
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': MODERN,
-    'mcp-method': method,
-    ...(typeof named === 'string' && { 'mcp-name': named }),
-    ...(token !== undefined && { authorization: `Bearer ${token}` }),
-  };
-  return send(target, 'POST', headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }));
-}
-
-function message(reply: Reply): { result?: Record<string, unknown>; error?: { code: number; message: string } } {
-  const text = String(reply.headers['content-type']).startsWith('text/event-stream')
-    ? reply.body
-        .split('\n')
-        .find((l) => l.startsWith('data: '))!
-        .slice(6)
-    : reply.body;
-  return JSON.parse(text);
-}
+/** One raw 2026-07-28 request with an optional bearer token, and its answer. */
+const call = (target: string, token: string | undefined, method: string, params: Record<string, unknown> = {}): Promise<Reply> =>
+  modernRequest(target, method, params, { token });
+const message = answerOf;
 
 const names = (items: unknown) => (items as { name: string }[]).map((i) => i.name);
 const metadataUrlOf = (endpoint: string) => `${new URL(endpoint).origin}/.well-known/oauth-protected-resource${new URL(endpoint).pathname}`;
