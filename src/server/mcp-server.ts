@@ -15,23 +15,23 @@ import type { AddOptions } from '../invoke/invocation';
 import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../request-context';
-import { Catalog, type CatalogKind, type Member } from './catalog';
+import { Catalog, type CatalogKind, type Member } from './catalog/catalog';
 import type { AuthorizeItem } from './auth/caller';
-import type { UiResourceOptions } from './ui-resource';
-import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio';
-import type { HttpAddress, HttpEndpoint, HttpHandler, HttpHandlerOptions, HttpServing, ServeHttpOptions } from './http';
-import type { ToolListing } from './listing';
-import { routeByOpening } from './opening';
-import { followBus, listChangedEvent } from './live';
-import { checkPageSizes, Pager, type PageSizes } from './pages';
+import type { UiResourceOptions } from './catalog/ui-resource';
+import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio/stdio';
+import type { HttpAddress, HttpEndpoint, HttpHandler, HttpHandlerOptions, HttpServing, ServeHttpOptions } from './http/endpoint';
+import type { ToolListing } from './catalog/listing';
+import { routeByOpening } from './protocol/opening';
+import { followBus, listChangedEvent } from './catalog/live';
+import { checkPageSizes, Pager, type PageSizes } from './catalog/pages';
 import type { ToolModel } from '../schema/model';
-import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol';
-import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks';
-import { checkStoreTimeout, guardedTaskStore } from './degraded';
-import { checkMaxResultBytes } from './result-size';
-import { Telemetry, type Network } from './telemetry';
-import { RequestStates, signingKeys } from './signing';
-import type { TelemetryOptions } from './telemetry-options';
+import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol/server';
+import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks/tasks';
+import { checkStoreTimeout, guardedTaskStore } from './stores/degraded';
+import { checkMaxResultBytes } from './protocol/result-size';
+import { Telemetry, type Network } from './telemetry/telemetry';
+import { RequestStates, signingKeys } from './protocol/signing';
+import type { TelemetryOptions } from './telemetry/options';
 
 /** Server identity sent in `initialize` (and, on 2026-07-28, in every result's `_meta`). */
 export interface ServerInfo {
@@ -152,9 +152,9 @@ function checkMaxMessageBytes(value: number | undefined): number {
  * The HTTP endpoint's modules (the SDK's Node adapter with Hono, auth, sessions), loaded when a server first
  * serves HTTP: a stdio server never pays for them at start-up.
  */
-function http(): typeof import('./http') {
+function http(): typeof import('./http/endpoint') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./http') as typeof import('./http');
+  return require('./http/endpoint') as typeof import('./http/endpoint');
 }
 
 /** The protocol's conservative default: results may not be reused. */

@@ -12,7 +12,7 @@ import { ClientCredentialsProvider as V1ClientCredentials } from '@modelcontextp
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decodeJwt, decodeProtectedHeader, exportSPKI, importJWK, type KeyLike } from 'jose';
 import { McpServer, Prompt, RequestContext, Resource, Scopes, Tool } from 'onemodelcontext';
-import type { Catalog } from '../../src/server/catalog';
+import type { Catalog } from '../../src/server/catalog/catalog';
 import { KID, TestIssuer, type TestClient } from './support/issuer';
 
 /**

@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import type { TaskRecord } from '../../src';
 import { InputRequired } from '../../src/request-context';
-import { TaskRunner, type TaskWork } from '../../src/server/tasks';
+import { TaskRunner, type TaskWork } from '../../src/server/tasks/tasks';
 import { connectRedis, RedisEventBus, RedisEventStore, RedisTaskStore, RedisUnavailableError, type RedisStores } from '../../src/redis';
 import { startRedis, type Redis as RedisServer } from '../e2e/support/cluster';
 

@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import { createServer, request, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Int32, McpServer, Prompt, Resource, type McpLogger } from '../../src';
-import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuning } from '../../src/server/http';
+import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuning } from '../../src/server/http/endpoint';
 import { Log } from '../../src/log';
-import { ModernDirect } from '../../src/server/direct-modern';
-import { HotPath } from '../../src/server/hot-path';
+import { ModernDirect } from '../../src/server/http/modern';
+import { HotPath } from '../../src/server/protocol/hot-path';
 import { LEGACY_HEADERS, eventsOf, open, openSession, readAll, until, type Stream } from '../support/raw-http';
 
 /**

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { InMemoryTransport } from '@modelcontextprotocol/client';
-import { RequestStates, signingKeys } from '../../src/server/signing';
+import { RequestStates, signingKeys } from '../../src/server/protocol/signing';
 import { Field, Int32, Param, Prompt, Resource, RequestContext, Tool } from '../../src';
-import { Catalog } from '../../src/server/catalog';
-import { createProtocolServer, type CatalogServer } from '../../src/server/protocol';
-import { Pager } from '../../src/server/pages';
-import { InMemoryTaskStore, TaskRunner } from '../../src/server/tasks';
+import { Catalog } from '../../src/server/catalog/catalog';
+import { createProtocolServer, type CatalogServer } from '../../src/server/protocol/server';
+import { Pager } from '../../src/server/catalog/pages';
+import { InMemoryTaskStore, TaskRunner } from '../../src/server/tasks/tasks';
 import { Log } from '../../src/log';
 
 /**

@@ -1,5 +1,5 @@
 import { McpServer, Prompt, Resource, Scopes, Tool, type AuthorizeItem, type LogDetails, type McpLogger } from 'onemodelcontext';
-import type { Catalog } from '../../src/server/catalog';
+import type { Catalog } from '../../src/server/catalog/catalog';
 import { anonymousAuthInfo, sdkAuthInfoOf, withEndpoint, type AuthorizePolicy, type EndpointAuth } from '../../src/server/auth/caller';
 import { Visibility } from '../../src/server/auth/visibility';
 

@@ -1,5 +1,5 @@
 import { McpServer, Prompt, Resource, Scopes, Tool } from 'onemodelcontext';
-import type { Catalog } from '../../src/server/catalog';
+import type { Catalog } from '../../src/server/catalog/catalog';
 
 /**
  * Scopes as declared (member option, class default, quick path) and the listings a caller's scopes select,

@@ -1,7 +1,7 @@
 import { InMemoryTaskStore, type TaskChange, type TaskRecord } from '../../src';
 import { Log } from '../../src/log';
 import { InputRequired } from '../../src/request-context';
-import { TaskRunner, type TaskWork } from '../../src/server/tasks';
+import { TaskRunner, type TaskWork } from '../../src/server/tasks/tasks';
 
 /**
  * The task runner on its own (issue 29): two `tasks/update` answers that both complete a task's input, given in

@@ -1,8 +1,8 @@
 import type { AuthInfo as SdkAuthInfo } from '@modelcontextprotocol/server';
 import type { Log } from '../../log';
-import type { Access, Catalog, Listings } from '../catalog';
-import type { ToolListing } from '../listing';
-import type { PromptListing, ResourceListing } from '../resource-listing';
+import type { Access, Catalog, Listings } from '../catalog/catalog';
+import type { ToolListing } from '../catalog/listing';
+import type { PromptListing, ResourceListing } from '../catalog/resource-listing';
 import { endpointOf, isAnonymous, verifiedCallerOf, type AuthorizeItem, type AuthorizePolicy, type EndpointAuth } from './caller';
 
 /**

@@ -11,8 +11,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { PER_REQUEST_EXCHANGES } from './exchanges';
 import { HEADER_MISMATCH } from './param-headers';
-import { MODERN_REVISION } from './revisions';
-import { SSE_HEADERS, headerOf } from './wire';
+import { MODERN_REVISION } from '../protocol/revisions';
+import { SSE_HEADERS, headerOf } from '../protocol/wire';
 
 /**
  * 2026-07-28 requests answered without the SDK's per-request machinery. The SDK's entry builds a `Server` for every

@@ -1,6 +1,6 @@
-import type { Icon } from '../decorators/listing-options';
-import type { ToolModel } from '../schema/model';
-import { inputSchemaOf, outputSchemaOf, type JsonSchema } from '../schema/write';
+import type { Icon } from '../../decorators/listing-options';
+import type { ToolModel } from '../../schema/model';
+import { inputSchemaOf, outputSchemaOf, type JsonSchema } from '../../schema/write';
 
 /** One `tools/list` entry exactly as it is sent. */
 export interface ToolListing {

@@ -1,4 +1,4 @@
-import type { ParamModel } from '../schema/model';
+import type { ParamModel } from '../../schema/model';
 
 /**
  * SEP-2243 `Mcp-Param-*` headers on 2026-07-28 HTTP requests: a `tools/call` whose arguments declare an

@@ -7,10 +7,10 @@ import {
   type ServerContext,
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
-import type { RequestContextInit } from '../request-context';
-import type { Catalog, RegisteredTool } from './catalog';
-import type { Pager } from './pages';
-import { createTaskResult, detailedTask, legacyPayload, legacyTask } from './task-wire';
+import type { RequestContextInit } from '../../request-context';
+import type { Catalog, RegisteredTool } from '../catalog/catalog';
+import type { Pager } from '../catalog/pages';
+import { createTaskResult, detailedTask, legacyPayload, legacyTask } from './wire';
 import { type TaskCaller, type TaskRecord, type TaskRunner, type TaskWork } from './tasks';
 
 /**

@@ -1,19 +1,19 @@
-import { Log } from '../log';
-import { classScopesOf, type MemberRecord } from '../decorators/metadata';
-import { Problems } from '../schema/diagnostics';
-import { unwrap, type ToolModel, type TypeNode } from '../schema/model';
-import { promptFromMethod, type PromptModel } from '../schema/prompts';
-import { resourceFromMethod, type ResourceModel } from '../schema/resources';
-import { decoratedMembersOf, toolFromMethod } from '../schema/tools';
-import { compileTool, type CompileOptions, type ToolCall, type ToolTarget } from '../invoke/invoker';
-import { compileTextMethod, type TextMethodCall } from '../invoke/text-methods';
-import type { AddOptions, InvokeHook } from '../invoke/invocation';
+import { Log } from '../../log';
+import { classScopesOf, type MemberRecord } from '../../decorators/metadata';
+import { Problems } from '../../schema/diagnostics';
+import { unwrap, type ToolModel, type TypeNode } from '../../schema/model';
+import { promptFromMethod, type PromptModel } from '../../schema/prompts';
+import { resourceFromMethod, type ResourceModel } from '../../schema/resources';
+import { decoratedMembersOf, toolFromMethod } from '../../schema/tools';
+import { compileTool, type CompileOptions, type ToolCall, type ToolTarget } from '../../invoke/invoker';
+import { compileTextMethod, type TextMethodCall } from '../../invoke/text-methods';
+import type { AddOptions, InvokeHook } from '../../invoke/invocation';
 import { appOnly, listingOf, type ToolListing } from './listing';
 import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
 import { grants, ScopedListings } from './scoped-listings';
-import { runCompleter } from '../invoke/completions';
-import { headerRejection, type HeaderRejection } from './param-headers';
-import type { CacheHint } from '../schema/listing-metadata';
+import { runCompleter } from '../../invoke/completions';
+import { headerRejection, type HeaderRejection } from '../http/param-headers';
+import type { CacheHint } from '../../schema/listing-metadata';
 import { APP_MIME_TYPE, uiResourceOf, type UiResource } from './ui-resource';
 
 /**

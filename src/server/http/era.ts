@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest, type InboundClassificationOutcome } from '@modelcontextprotocol/server';
-import { isPlainHotRequest } from './hot-path';
-import { MODERN_REVISION } from './revisions';
-import { MESSAGE_KEYS, headerOf, isId, isPlainObject } from './wire';
+import { isPlainHotRequest } from '../protocol/hot-path';
+import { MODERN_REVISION } from '../protocol/revisions';
+import { MESSAGE_KEYS, headerOf, isId, isPlainObject } from '../protocol/wire';
 
 /**
  * The SDK entry's era classification of an HTTP request (its `classifyInboundRequest`; `legacy` is its

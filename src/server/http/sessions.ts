@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { DirectPosts, isDirectTarget } from './direct-posts';
-import { sessionScoped, type EventStore } from './event-store';
-import { withLegacyNotFoundCode } from './protocol';
+import { DirectPosts, isDirectTarget } from './legacy-posts';
+import { sessionScoped, type EventStore } from '../stores/event-store';
+import { withLegacyNotFoundCode } from '../protocol/server';
 
 /**
  * The session table: every 2025-era client on an HTTP endpoint gets a session, an SDK transport plus its own

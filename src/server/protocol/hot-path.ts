@@ -15,9 +15,9 @@ import {
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { isPlainInitialized, readInitialize, type InitializeRequest } from './hot-initialize';
+import { isPlainInitialized, readInitialize, type InitializeRequest } from './initialize';
 import { MODERN_REVISION } from './revisions';
-import { TaskCreated } from './task-handlers';
+import { TaskCreated } from '../tasks/handlers';
 import { MESSAGE_KEYS, isCopyableObject, isId, isPlainObject } from './wire';
 
 /**

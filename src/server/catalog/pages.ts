@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from './node-crypto';
+import { createHmac, timingSafeEqual } from '../node-crypto';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 /**

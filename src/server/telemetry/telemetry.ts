@@ -8,10 +8,10 @@ import {
   type Server,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { TOOL_FAILED_CHANNEL } from '../invoke/errors';
-import { PER_REQUEST_EXCHANGES } from './exchanges';
-import type { Log } from '../log';
-import type { TelemetryOptions } from './telemetry-options';
+import { TOOL_FAILED_CHANNEL } from '../../invoke/errors';
+import { PER_REQUEST_EXCHANGES } from '../http/exchanges';
+import type { Log } from '../../log';
+import type { TelemetryOptions } from './options';
 
 /**
  * OpenTelemetry per the semantic conventions for MCP: one SERVER span per request, named
@@ -39,7 +39,7 @@ type Api = typeof Otel;
 const NAME = 'onemodelcontext';
 // From src/server or dist/server alike, the package's own manifest (the bundle inlines it).
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON file outside rootDir, read once
-const VERSION = (require('../../package.json') as { readonly version: string }).version;
+const VERSION = (require('../../../package.json') as { readonly version: string }).version;
 // The conventions' advice for both histograms.
 const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 

@@ -1,5 +1,5 @@
-import { randomUUID } from './node-crypto';
-import { StoreUnavailableError } from './degraded';
+import { randomUUID } from '../node-crypto';
+import { StoreUnavailableError } from '../stores/degraded';
 import { transportErrorReporter } from './client-faults';
 import { boundedResult, DEFAULT_MAX_RESULT_BYTES } from './result-size';
 import {
@@ -20,25 +20,25 @@ import {
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from '../invoke/text-methods';
-import { promptResult, resourceResult } from '../invoke/contents';
-import type { Log } from '../log';
-import { InputRequired, type LogLevel, type RequestContextInit } from '../request-context';
-import { callerKeyOf, verifiedCallerOf, type AuthorizeItem } from './auth/caller';
-import { Visibility } from './auth/visibility';
+import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from '../../invoke/text-methods';
+import { promptResult, resourceResult } from '../../invoke/contents';
+import type { Log } from '../../log';
+import { InputRequired, type LogLevel, type RequestContextInit } from '../../request-context';
+import { callerKeyOf, verifiedCallerOf, type AuthorizeItem } from '../auth/caller';
+import { Visibility } from '../auth/visibility';
 import type { RequestStates, StateBinding } from './signing';
-import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from './catalog';
-import { negotiatesApps, uiReadResult } from './ui-resource';
-import type { ListName, Pager } from './pages';
+import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from '../catalog/catalog';
+import { negotiatesApps, uiReadResult } from '../catalog/ui-resource';
+import type { ListName, Pager } from '../catalog/pages';
 import { HotPath, invalidToolResult, type HotHandler, type HotHost, type HotMethod } from './hot-path';
-import type { InitializeRequest } from './hot-initialize';
-import { TASKS_EXTENSION, TaskCreated, callAsTask, installTaskHandlers, notifyStatus, type TaskRequests } from './task-handlers';
-import { type TaskRunner } from './tasks';
+import type { InitializeRequest } from './initialize';
+import { TASKS_EXTENSION, TaskCreated, callAsTask, installTaskHandlers, notifyStatus, type TaskRequests } from '../tasks/handlers';
+import { type TaskRunner } from '../tasks/tasks';
 import { MODERN_REVISION } from './revisions';
 import { forRevision, serverInfoFor } from './revisions';
-import type { Icon } from '../decorators/listing-options';
-import type { CacheHint } from '../schema/listing-metadata';
-import type { CatalogKind } from './catalog';
+import type { Icon } from '../../decorators/listing-options';
+import type { CacheHint } from '../../schema/listing-metadata';
+import type { CatalogKind } from '../catalog/catalog';
 
 /**
  * One SDK `Server` instance over the precomputed catalog. The SDK makes one per HTTP request (2026-07-28),

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, createRequestStateCodec, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
-import type { AuthInfo } from '../request-context';
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from './node-crypto';
+import type { AuthInfo } from '../../request-context';
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from '../node-crypto';
 
 /**
  * What the server signs, and what each signature is bound to (issue 29). One secret (`requestStateSecret`)

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import type { Log } from '../log';
+import type { Log } from '../../log';
 import type { EventStore } from './event-store';
-import type { TaskStore } from './tasks';
+import type { TaskStore } from '../tasks/tasks';
 
 /**
  * Degraded mode (issue 25): an operation that needs a shared store (Redis) has a time bound; past it, or when

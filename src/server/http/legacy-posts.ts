@@ -9,7 +9,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { SSE_HEADERS } from './wire';
+import { SSE_HEADERS } from '../protocol/wire';
 
 /**
  * A 2025-era session's POST of one hot request (`tools/call`, `tools/list`, `resources/read`, `prompts/get`,

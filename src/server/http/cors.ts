@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CorsOptions } from './auth/options';
+import type { CorsOptions } from '../auth/options';
 
 /**
  * CORS for browser hosts, off unless origins are given. Allowed origins get their own origin echoed (never `*`:

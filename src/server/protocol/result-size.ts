@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { Log } from '../log';
+import type { Log } from '../../log';
 
 /**
  * A bound on what one tool result may weigh (`McpServerOptions.maxResultBytes`): a 50 MB result would otherwise be

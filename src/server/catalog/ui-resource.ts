@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { checkPublic, checkScopes } from '../decorators/member';
+import { checkPublic, checkScopes } from '../../decorators/member';
 import type { ResourceListing } from './resource-listing';
 
 /**

@@ -1,9 +1,9 @@
-import { randomUUID } from './node-crypto';
-import { MODERN_REVISION } from './revisions';
+import { randomUUID } from '../node-crypto';
+import { MODERN_REVISION } from '../protocol/revisions';
 import type { TaskStatus } from '@modelcontextprotocol/server';
-import { TaskQuota, type TaskLimits } from './task-quota';
-import { InputRequired, type AuthInfo, type InputRequest, type RequestContextInit } from '../request-context';
-import type { Log } from '../log';
+import { TaskQuota, type TaskLimits } from './quota';
+import { InputRequired, type AuthInfo, type InputRequest, type RequestContextInit } from '../../request-context';
+import type { Log } from '../../log';
 
 /**
  * Long-running tool calls as tasks: a `tools/call` answers at once with a task, the tool runs on, and the client
