@@ -40,6 +40,20 @@ function exportNames(file) {
   return [...(exported.__esModule ? ['__esModule'] : []), ...Object.keys(exported).sort()];
 }
 
+/**
+ * The package's own `package.json`, as the bundle carries it: the version only (telemetry names it as the
+ * instrumentation scope's version). Bundled whole it would ship the scripts, the devDependencies and the rest.
+ */
+const versionOnly = {
+  name: 'package-version-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]package\.json$/ }, (args) => {
+      const { version } = createRequire(import.meta.url)(args.path);
+      return { contents: JSON.stringify({ version }), loader: 'json' };
+    });
+  },
+};
+
 /** Leaves the main entry, where another entry requires it, a `require` of the main entry's file. */
 function mainEntryExternal(file) {
   const main = join(DIST, MAIN);
@@ -70,7 +84,7 @@ async function bundle(file, names) {
     format: 'cjs',
     target: 'node20',
     packages: 'external',
-    plugins: file === MAIN ? [] : [mainEntryExternal(file)],
+    plugins: file === MAIN ? [versionOnly] : [versionOnly, mainEntryExternal(file)],
     footer: annotation && { js: annotation },
     metafile: true,
     write: false,

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BUILD_HOOK_TIMEOUT_MS, ensureBuilt, ROOT } from './support/build';
 
@@ -34,6 +34,13 @@ function filesOf(folder: string, suffix: string, dir = join(ROOT, folder)): stri
 describe('the bundled package', () => {
   it('ships one file per entry and the generator, and none of tsc’s modules', () => {
     expect(filesOf('dist', '.js').sort()).toEqual(['generate/cli.js', 'index.js', 'nest/index.js', 'redis/index.js']);
+  });
+
+  it('carries only the version of the package’s own package.json, which the telemetry scope names', () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const main = readFileSync(join(ROOT, 'dist/index.js'), 'utf8');
+    expect(main).toContain(`.exports = { version: ${JSON.stringify(version)} };`);
+    expect(main).not.toContain('devDependencies');
   });
 
   it('keeps tsc’s declarations, one per source module', () => {
