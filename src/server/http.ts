@@ -83,6 +83,13 @@ export interface ServeHttpOptions {
   readonly eventStore?: EventStore;
   /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
   readonly sseRetryMs?: number;
+  /**
+   * SSE polling (2025-11-25 sessions): a request still running this long after it arrived has its response
+   * stream closed, after the priming event's `retry` hint; the client reconnects with `GET` and `Last-Event-ID`
+   * and receives the rest there, so no response holds a connection longer than this (proxies with a read
+   * timeout). Off by default: a stream stays open until its reply.
+   */
+  readonly sseCloseAfterMs?: number;
   /** The bound of one operation of a given `eventStore` (Redis); past it the store counts as unavailable (see docs/scaling.md). Default 1,000 ms. */
   readonly storeTimeoutMs?: number;
   /** Makes the endpoint an OAuth 2.1 resource server; `resource` defaults to the endpoint's URL. */
@@ -322,6 +329,13 @@ export interface HttpHandlerOptions {
   readonly eventStore?: EventStore;
   /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
   readonly sseRetryMs?: number;
+  /**
+   * SSE polling (2025-11-25 sessions): a request still running this long after it arrived has its response
+   * stream closed, after the priming event's `retry` hint; the client reconnects with `GET` and `Last-Event-ID`
+   * and receives the rest there, so no response holds a connection longer than this (proxies with a read
+   * timeout). Off by default: a stream stays open until its reply.
+   */
+  readonly sseCloseAfterMs?: number;
   /** The bound of one operation of a given `eventStore` (Redis); past it the store counts as unavailable (see docs/scaling.md). Default 1,000 ms. */
   readonly storeTimeoutMs?: number;
   /**
@@ -429,6 +443,13 @@ function checkRetry(retryMs: number): number {
   return retryMs;
 }
 
+function checkCloseAfter(ms: number | undefined): number | undefined {
+  if (ms !== undefined && (!Number.isInteger(ms) || ms < 1)) {
+    throw new TypeError(`sseCloseAfterMs takes a whole number of milliseconds from 1, for example { sseCloseAfterMs: 30000 }; got ${String(ms)}.`);
+  }
+  return ms;
+}
+
 /**
  * The endpoint's request handling; `serving` makes one SDK `Server` per modern request or legacy session. A
  * request goes through CORS, the Host/Origin check, the metadata document, the path, the body, the bearer token
@@ -470,6 +491,7 @@ export function createHttpHandler(
     newSessionId: sessionIds(options.route),
     eventStore: guardedStore ?? new InMemoryEventStore(),
     retryMs: checkRetry(options.sseRetryMs ?? 1000),
+    sseCloseAfterMs: checkCloseAfter(options.sseCloseAfterMs),
     direct: tuning.direct,
     sseAfterMs: tuning.sseAfterMs,
   });
@@ -651,6 +673,7 @@ export async function startHttp(serving: HttpServing, options: ServeHttpOptions 
         sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
         eventStore: options.eventStore,
         sseRetryMs: options.sseRetryMs,
+        sseCloseAfterMs: options.sseCloseAfterMs,
         storeTimeoutMs: options.storeTimeoutMs,
         validateHost: LOOPBACK.test(host),
         allowedHosts: options.allowedHosts,
