@@ -19,6 +19,7 @@ import { checkStoreTimeout, guardedEventStore, StoreUnavailableError, type Guard
 import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
 import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan, valueNestsDeeperThan } from './json-depth';
 import { SessionTable, type Session, type SessionTableOptions } from './sessions';
+import { isDirectTarget } from './direct-posts';
 import { webRequestOf, writeWebResponse } from './web';
 
 /**
@@ -129,12 +130,27 @@ const NO_BATCHES_FROM = '2025-06-18';
 
 /**
  * The revision a batch is sent under: an `initialize` in it names its own, anything else the
- * `MCP-Protocol-Version` header; a request without either is 2025-03-26, which allows batches.
+ * `MCP-Protocol-Version` header (on a session, the negotiated revision when the header is missing); a request
+ * with neither is 2025-03-26, which allows batches.
  */
 function batchRevisionOf(req: IncomingMessage, batch: readonly unknown[]): string | undefined {
   const initialize = batch.find((m) => (m as { method?: unknown } | null)?.method === 'initialize') as { params?: { protocolVersion?: unknown } } | undefined;
   const version = initialize ? initialize.params?.protocolVersion : req.headers['mcp-protocol-version'];
   return typeof version === 'string' ? version : undefined;
+}
+
+/**
+ * A request on an established session without `MCP-Protocol-Version` is taken under the session's negotiated
+ * revision: the spec assumes 2025-03-26 only when a server "has no other way to identify the version - for
+ * example, by relying on the protocol version negotiated during initialization". Written into the header, so
+ * the batch rule and the SDK's transport (priming, polling) read the same revision; whether it was.
+ */
+function adoptedSessionRevision(req: IncomingMessage, session: Session): boolean {
+  if (req.headers['mcp-protocol-version'] !== undefined || !isDirectTarget(session.server)) return false;
+  const negotiated = session.server.legacyVersion();
+  if (negotiated === undefined) return false;
+  req.headers['mcp-protocol-version'] = negotiated;
+  return true;
 }
 
 /** Answers 400 to a JSON-RPC batch where the revision forbids batches; whether it did. */
@@ -530,6 +546,7 @@ export function createHttpHandler(
       if (guardedStore && !guardedStore.health.available) return storeUnavailable(res, guardedStore.health.unavailable('open a new session'));
       session = await sessions.open(owner, caller);
     }
+    if (adoptedSessionRevision(req, session) && refusedBatch(req, res, body)) return;
     const resumeFrom = lastEventIdOf(req);
     if (resumeFrom !== undefined && (await refusedResume(session, resumeFrom, res))) return;
     return sessions.handle(session, req, res, body);
