@@ -20,6 +20,7 @@ import { types } from 'node:util';
 export type LogEvent =
   | 'tool.failed'
   | 'result.mismatch'
+  | 'result.inexact'
   | 'tool.timeout'
   | 'resource.failed'
   | 'prompt.failed'
@@ -49,7 +50,7 @@ export interface LogDetails {
   readonly argument?: string;
   readonly requestId?: string | number;
   readonly sessionId?: string;
-  /** Where a result broke its output schema, such as `items[2].qty`. */
+  /** Where a result broke its output schema or held an inexact bigint, such as `items[2].qty`. */
   readonly path?: string;
   /** The error itself, with its stack and `cause` chain. */
   readonly error?: unknown;

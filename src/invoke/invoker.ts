@@ -7,6 +7,7 @@ import { INVALID, argumentMessage, buildOrDefer, newFailure, type Failure } from
 import { errorPath } from '../schema/input-schema';
 import { argumentsReader } from './reader';
 import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
+import { InexactIntegerError } from './exact-integers';
 import { methodRunner, runInContext, type InvokeHook } from './invocation';
 
 /** How a registered tool is called. */
@@ -19,11 +20,18 @@ export type ToolCall = (args: unknown, init: RequestContextInit) => Promise<Call
 
 const failed = channel(TOOL_FAILED_CHANNEL);
 
-/** Answers an exception: a `ToolError` with its message, anything else masked, published and logged. */
+/**
+ * Answers an exception: a `ToolError` with its message, a bigint result no JSON number carries with its
+ * path, anything else masked; all but the `ToolError` published and logged.
+ */
 export function failureResult(tool: string, error: unknown, init: RequestContextInit, log: Log): CallToolResult {
   if (error instanceof ToolError) return errorResult(error.message);
   if (failed.hasSubscribers) failed.publish({ tool, error });
   const { requestId, sessionId } = init;
+  if (error instanceof InexactIntegerError) {
+    log.error(`The result of tool '${tool}' was not sent: it holds a bigint at '${error.path}'`, { event: 'result.inexact', tool, requestId, sessionId, path: error.path, error });
+    return errorResult(error.answer);
+  }
   if (error instanceof ResultMismatchError) {
     log.error(`The result of tool '${tool}' does not match its output schema at '${error.path}'`, { event: 'result.mismatch', tool, requestId, sessionId, path: error.path, error });
   } else {

@@ -3,6 +3,7 @@ import { transformsOf } from '../decorators/foreign';
 import { perNode } from '../schema/memo';
 import { unwrap, type RecordNode, type ResultModel, type TypeNode } from '../schema/model';
 import { INVALID, formatPath, newFailure } from './failure';
+import { InexactIntegerError, exactNumber, inexactIntegerSteps, jsonWithExactNumbers } from './exact-integers';
 import { msToTimeSpan } from './formats';
 import { readerOf } from './reader';
 
@@ -47,12 +48,14 @@ export const writerOf: (node: TypeNode) => Writer = perNode((node: TypeNode) => 
 function compileWriter(node: TypeNode): Writer {
   switch (node.kind) {
     case 'integer':
-      return (v) => (typeof v === 'bigint' ? Number(v) : v);
+    case 'number':
+      return (v) => (typeof v === 'bigint' ? exactNumber(v) : v);
     case 'string':
       if (node.as === 'date') return (v) => (v instanceof Date ? (Number.isNaN(v.getTime()) ? v : v.toISOString()) : v);
       if (node.as === 'url') return (v) => (v instanceof URL ? v.href : v);
       if (node.as === 'timespan') return (v) => (typeof v === 'number' && Number.isFinite(v) ? msToTimeSpan(v) : v);
-      return (v) => v;
+      // A bigint declared as text is written as its digits, exact at any size.
+      return (v) => (typeof v === 'bigint' ? String(v) : v);
     case 'bytes':
       return bytesToBase64;
     case 'enum': {
@@ -77,6 +80,8 @@ function compileWriter(node: TypeNode): Writer {
     }
     case 'record':
       return recordWriter(node);
+    case 'json':
+      return (v) => jsonWithExactNumbers(v);
     default:
       return (v) => v;
   }
@@ -113,10 +118,13 @@ function isCallToolResult(v: unknown): v is CallToolResult {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Array.isArray((v as { content?: unknown }).content) && !('type' in v);
 }
 
-/** JSON text of a value not described by a model: `Map`, `Set`, `bigint` and bytes made JSON. */
-function looseJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => {
-    if (typeof v === 'bigint') return Number(v);
+/**
+ * JSON text of a value not described by a model: `Map`, `Set`, `bigint` and bytes made JSON. A bigint
+ * without an exact JSON number is left one, so that stringify throws and the result is refused.
+ */
+function looseJson(value: unknown, tool: string): string {
+  return jsonText(value, tool, (_k, v) => {
+    if (typeof v === 'bigint') return exactNumber(v);
     if (v instanceof Map) return Object.fromEntries(v);
     if (v instanceof Set) return [...v];
     if (v instanceof Uint8Array) return bytesToBase64(v);
@@ -124,14 +132,29 @@ function looseJson(value: unknown): string {
   }) ?? 'null';
 }
 
+/** `JSON.stringify`, except that a bigint it could not write is refused with its path. */
+function jsonText(value: unknown, tool: string, replacer?: (key: string, v: unknown) => unknown): string {
+  try {
+    return JSON.stringify(value, replacer);
+  } catch (error) {
+    throw inexactOr(error, value, tool);
+  }
+}
+
+/** An `InexactIntegerError` when `value` holds a bigint with no exact JSON number, else `error`. */
+function inexactOr(error: unknown, value: unknown, tool: string): unknown {
+  const steps = inexactIntegerSteps(value);
+  return steps ? new InexactIntegerError(tool, steps) : error;
+}
+
 /** A result whose type is only known at run time (undeclared async and `Object` results). */
-function autoResult(value: unknown): CallToolResult {
+function autoResult(value: unknown, tool: string): CallToolResult {
   if (value === undefined) return { content: [] };
   if (typeof value === 'string') return textResult(value);
   if (isCallToolResult(value)) return value;
   if (isContentBlock(value)) return { content: [value] };
   if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value };
-  return textResult(looseJson(value));
+  return textResult(looseJson(value, tool));
 }
 
 /**
@@ -145,7 +168,7 @@ export function resultWriter(result: ResultModel, tool: string): (value: unknown
 
 function declaredWriter(result: ResultModel, tool: string): (value: unknown) => CallToolResult {
   if (result.kind === 'void') return () => ({ content: [] });
-  if (result.kind === 'auto') return autoResult;
+  if (result.kind === 'auto') return (v) => autoResult(v, tool);
   const type = result.type;
   const bare = unwrap(type);
   if (bare.kind === 'string' && bare.as === 'string' && bare.format === undefined && bare.minLength === undefined) {
@@ -162,8 +185,8 @@ function declaredWriter(result: ResultModel, tool: string): (value: unknown) => 
     if ((v === undefined || v === null) && type.kind === 'nullable') return textResult('null');
     const json = write(v);
     const f = newFailure();
-    if (check(json, f) === INVALID) throw new ResultMismatchError(tool, formatPath(f.path) || '(result)', f.expected);
-    const text = JSON.stringify(json);
+    if (check(json, f) === INVALID) throw inexactOr(new ResultMismatchError(tool, formatPath(f.path) || '(result)', f.expected), json, tool);
+    const text = jsonText(json, tool);
     return structured ? { content: [{ type: 'text', text }], structuredContent: json as Record<string, unknown> } : textResult(text);
   };
 }

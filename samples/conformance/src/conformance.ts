@@ -12,6 +12,11 @@ export const WAV = 'UklGRigAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQQAAAAA
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How long an SSE response stream of a 2025-11-25 call stays open (`sseCloseAfterMs`, main.ts). */
+export const SSE_CLOSE_AFTER_MS = 1000;
+/** How long `test_reconnection` runs: past the close, well within the suite's 10 s read and 5 s resume. */
+const RECONNECTION_MS = 2 * SSE_CLOSE_AFTER_MS;
+
 /** Waits `ms`, or less when `signal` aborts first (a cancelled task). */
 function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -161,6 +166,16 @@ export class ContextTools {
   async testLoggingTool(ctx: RequestContext): Promise<string> {
     await ctx.log('info', 'only delivered when the request carries a log level');
     return 'logged';
+  }
+
+  /**
+   * Outlasts the endpoint's `sseCloseAfterMs` (main.ts): a 2025-11-25 client sees its stream closed after the
+   * priming event, reconnects with `Last-Event-ID` and receives this result there (SSE polling, SEP-1699).
+   */
+  @Tool({ description: 'Runs past the SSE close, so the client resumes its stream to get the result' })
+  async testReconnection(): Promise<string> {
+    await sleep(RECONNECTION_MS);
+    return 'Reconnection test completed successfully';
   }
 }
 

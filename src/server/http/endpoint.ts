@@ -19,6 +19,7 @@ import { checkStoreTimeout, guardedEventStore, StoreUnavailableError, type Guard
 import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
 import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan, valueNestsDeeperThan } from './json-depth';
 import { SessionTable, type Session, type SessionTableOptions } from './sessions';
+import { isDirectTarget } from './direct-posts';
 import { webRequestOf, writeWebResponse } from './web';
 
 /**
@@ -83,6 +84,13 @@ export interface ServeHttpOptions {
   readonly eventStore?: EventStore;
   /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
   readonly sseRetryMs?: number;
+  /**
+   * SSE polling (2025-11-25 sessions): a request still running this long after it arrived has its response
+   * stream closed, after the priming event's `retry` hint; the client reconnects with `GET` and `Last-Event-ID`
+   * and receives the rest there, so no response holds a connection longer than this (proxies with a read
+   * timeout). Off by default: a stream stays open until its reply.
+   */
+  readonly sseCloseAfterMs?: number;
   /** The bound of one operation of a given `eventStore` (Redis); past it the store counts as unavailable (see docs/scaling.md). Default 1,000 ms. */
   readonly storeTimeoutMs?: number;
   /** Makes the endpoint an OAuth 2.1 resource server; `resource` defaults to the endpoint's URL. */
@@ -122,12 +130,27 @@ const NO_BATCHES_FROM = '2025-06-18';
 
 /**
  * The revision a batch is sent under: an `initialize` in it names its own, anything else the
- * `MCP-Protocol-Version` header; a request without either is 2025-03-26, which allows batches.
+ * `MCP-Protocol-Version` header (on a session, the negotiated revision when the header is missing); a request
+ * with neither is 2025-03-26, which allows batches.
  */
 function batchRevisionOf(req: IncomingMessage, batch: readonly unknown[]): string | undefined {
   const initialize = batch.find((m) => (m as { method?: unknown } | null)?.method === 'initialize') as { params?: { protocolVersion?: unknown } } | undefined;
   const version = initialize ? initialize.params?.protocolVersion : req.headers['mcp-protocol-version'];
   return typeof version === 'string' ? version : undefined;
+}
+
+/**
+ * A request on an established session without `MCP-Protocol-Version` is taken under the session's negotiated
+ * revision: the spec assumes 2025-03-26 only when a server "has no other way to identify the version - for
+ * example, by relying on the protocol version negotiated during initialization". Written into the header, so
+ * the batch rule and the SDK's transport (priming, polling) read the same revision; whether it was.
+ */
+function adoptedSessionRevision(req: IncomingMessage, session: Session): boolean {
+  if (req.headers['mcp-protocol-version'] !== undefined || !isDirectTarget(session.server)) return false;
+  const negotiated = session.server.legacyVersion();
+  if (negotiated === undefined) return false;
+  req.headers['mcp-protocol-version'] = negotiated;
+  return true;
 }
 
 /** Answers 400 to a JSON-RPC batch where the revision forbids batches; whether it did. */
@@ -322,6 +345,13 @@ export interface HttpHandlerOptions {
   readonly eventStore?: EventStore;
   /** The `retry` (milliseconds) each SSE stream's priming event suggests for reconnecting. Default 1,000. */
   readonly sseRetryMs?: number;
+  /**
+   * SSE polling (2025-11-25 sessions): a request still running this long after it arrived has its response
+   * stream closed, after the priming event's `retry` hint; the client reconnects with `GET` and `Last-Event-ID`
+   * and receives the rest there, so no response holds a connection longer than this (proxies with a read
+   * timeout). Off by default: a stream stays open until its reply.
+   */
+  readonly sseCloseAfterMs?: number;
   /** The bound of one operation of a given `eventStore` (Redis); past it the store counts as unavailable (see docs/scaling.md). Default 1,000 ms. */
   readonly storeTimeoutMs?: number;
   /**
@@ -429,6 +459,13 @@ function checkRetry(retryMs: number): number {
   return retryMs;
 }
 
+function checkCloseAfter(ms: number | undefined): number | undefined {
+  if (ms !== undefined && (!Number.isInteger(ms) || ms < 1)) {
+    throw new TypeError(`sseCloseAfterMs takes a whole number of milliseconds from 1, for example { sseCloseAfterMs: 30000 }; got ${String(ms)}.`);
+  }
+  return ms;
+}
+
 /**
  * The endpoint's request handling; `serving` makes one SDK `Server` per modern request or legacy session. A
  * request goes through CORS, the Host/Origin check, the metadata document, the path, the body, the bearer token
@@ -470,6 +507,7 @@ export function createHttpHandler(
     newSessionId: sessionIds(options.route),
     eventStore: guardedStore ?? new InMemoryEventStore(),
     retryMs: checkRetry(options.sseRetryMs ?? 1000),
+    sseCloseAfterMs: checkCloseAfter(options.sseCloseAfterMs),
     direct: tuning.direct,
     sseAfterMs: tuning.sseAfterMs,
   });
@@ -508,6 +546,7 @@ export function createHttpHandler(
       if (guardedStore && !guardedStore.health.available) return storeUnavailable(res, guardedStore.health.unavailable('open a new session'));
       session = await sessions.open(owner, caller);
     }
+    if (adoptedSessionRevision(req, session) && refusedBatch(req, res, body)) return;
     const resumeFrom = lastEventIdOf(req);
     if (resumeFrom !== undefined && (await refusedResume(session, resumeFrom, res))) return;
     return sessions.handle(session, req, res, body);
@@ -651,6 +690,7 @@ export async function startHttp(serving: HttpServing, options: ServeHttpOptions 
         sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
         eventStore: options.eventStore,
         sseRetryMs: options.sseRetryMs,
+        sseCloseAfterMs: options.sseCloseAfterMs,
         storeTimeoutMs: options.storeTimeoutMs,
         validateHost: LOOPBACK.test(host),
         allowedHosts: options.allowedHosts,

@@ -24,7 +24,8 @@ import { SSE_HEADERS } from '../protocol/wire';
  * - The first message before the reply turns the response into an SSE stream, primed as the SDK primes one (an
  *   event id and `retry`, 2025-11-25 on) and with every event kept in the session's event store, so a client that
  *   loses the stream resumes it with `Last-Event-ID`. A call still running after `sseAfterMs` is switched to SSE
- *   too, so a long call stays resumable though it says nothing.
+ *   too, so a long call stays resumable though it says nothing. With `sseCloseAfterMs`, a call still running then
+ *   has its stream closed after the priming event (SSE polling) and is handed over as below.
  * - A client that leaves an SSE response hands the request over to the SDK's transport (its request-to-stream
  *   map), which stores what follows under the same stream for the client's `Last-Event-ID` reconnection. A client
  *   that leaves before anything was written cannot resume: what follows is dropped, as an SDK JSON response would be.
@@ -75,6 +76,8 @@ export interface DirectPostsOptions {
   readonly retryMs: number;
   /** A call that has not answered after this long gets an SSE stream (primed, so resumable). Default 1,000 ms. */
   readonly sseAfterMs?: number;
+  /** A call still running this long after it arrived has its stream closed after the priming event: SSE polling. */
+  readonly sseCloseAfterMs?: number;
 }
 
 /** One session's direct POSTs: decides which requests qualify and routes what the session sends for them. */
@@ -159,6 +162,7 @@ class DirectPost {
   private queue: Promise<void> = Promise.resolve();
   private state: 'pending' | 'streaming' | 'answered' | 'left' = 'pending';
   private readonly timer: NodeJS.Timeout | undefined;
+  private readonly closer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly res: ServerResponse,
@@ -172,6 +176,10 @@ class DirectPost {
     if (primes) {
       this.timer = setTimeout(() => void this.enqueue(() => this.openStream()), options.sseAfterMs ?? 1000);
       this.timer.unref();
+    }
+    if (primes && options.sseCloseAfterMs !== undefined) {
+      this.closer = setTimeout(() => void this.enqueue(() => this.closeForPolling()), options.sseCloseAfterMs);
+      this.closer.unref();
     }
   }
 
@@ -233,9 +241,21 @@ class DirectPost {
     if (!this.res.writableEnded) this.res.write(`id: ${primingId}\nretry: ${this.options.retryMs}\ndata: \n\n`);
   }
 
+  /**
+   * SSE polling (SEP-1699): ends the response of a call still running, after the priming event's `retry`; the
+   * request is handed over as if the client had left, so the client's `Last-Event-ID` reconnection gets the rest.
+   */
+  private async closeForPolling(): Promise<void> {
+    if (this.state === 'pending') await this.openStream();
+    if (this.state !== 'streaming') return;
+    this.res.end();
+    this.left();
+  }
+
   private answered(): void {
     this.state = 'answered';
     if (this.timer) clearTimeout(this.timer);
+    if (this.closer) clearTimeout(this.closer);
     this.end.settled();
     this.finish();
   }
@@ -250,6 +270,7 @@ class DirectPost {
     const streaming = this.state === 'streaming';
     this.state = 'left';
     if (this.timer) clearTimeout(this.timer);
+    if (this.closer) clearTimeout(this.closer);
     if (streaming) this.end.settled();
     this.finish();
   }

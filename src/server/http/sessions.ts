@@ -43,6 +43,9 @@ export interface Session {
   active: number;
 }
 
+/** The first revision whose POST streams open with a priming event (an id and `retry`), so they can be resumed. */
+const PRIMED_FROM = '2025-11-25';
+
 export interface SessionTableOptions {
   /** Most sessions open at once. Default 1,000. */
   readonly maxSessions?: number;
@@ -60,6 +63,8 @@ export interface SessionTableOptions {
   readonly eventStore: EventStore;
   /** The `retry` of each stream's priming event, in milliseconds. */
   readonly retryMs: number;
+  /** A request still running this long after it arrived has its (primed) stream closed: SSE polling. Off when absent. */
+  readonly sseCloseAfterMs?: number;
   /** Answer a session's hot requests directly on Node's response (see `direct-posts.ts`); default true. */
   readonly direct?: boolean;
   /** A direct call that has not answered after this long gets an SSE stream, so it stays resumable. Default 1,000 ms. */
@@ -126,7 +131,7 @@ export class SessionTable {
     });
     const server = this.factory();
     // Installed first, under every later wrapper of `send` (the not-found code, telemetry): they see each message as before.
-    const direct = this.options.direct !== false && isDirectTarget(server) ? new DirectPosts(transport, server, { sessionId: id, events, retryMs: this.options.retryMs, sseAfterMs: this.options.sseAfterMs }) : undefined;
+    const direct = this.options.direct !== false && isDirectTarget(server) ? new DirectPosts(transport, server, { sessionId: id, events, retryMs: this.options.retryMs, sseAfterMs: this.options.sseAfterMs, sseCloseAfterMs: this.options.sseCloseAfterMs }) : undefined;
     direct?.intercept();
     withLegacyNotFoundCode(transport);
     const now = Date.now();
@@ -144,15 +149,35 @@ export class SessionTable {
     session.active++;
     const stream = req.method === 'GET';
     if (stream) session.streams++;
+    let polling: NodeJS.Timeout | undefined;
     try {
       const { direct } = session;
       if (direct?.qualifies(req, body)) await direct.handle(req, res, body);
-      else await session.transport.handleRequest(req, res, body);
+      else {
+        polling = this.pollingTimer(session, req, body);
+        await session.transport.handleRequest(req, res, body);
+      }
     } finally {
+      clearTimeout(polling);
       if (stream) session.streams--;
       session.active--;
       session.lastSeen = Date.now();
     }
+  }
+
+  /**
+   * SSE polling through the SDK's transport: closes the stream of a request still running at `sseCloseAfterMs`.
+   * Only where the SDK primed the stream (2025-11-25 on), since a client can resume only a primed stream.
+   */
+  private pollingTimer(session: Session, req: IncomingMessage, body: unknown): NodeJS.Timeout | undefined {
+    const after = this.options.sseCloseAfterMs;
+    const version = req.headers['mcp-protocol-version'];
+    const id = (body as { id?: unknown; method?: unknown } | null)?.id;
+    if (after === undefined || req.method !== 'POST' || typeof version !== 'string' || version < PRIMED_FROM) return undefined;
+    if ((typeof id !== 'string' && typeof id !== 'number') || typeof (body as { method?: unknown }).method !== 'string') return undefined;
+    const timer = setTimeout(() => session.transport.closeSSEStream(id), after);
+    timer.unref();
+    return timer;
   }
 
   /** Closes every session and stops the sweep: the endpoint is shutting down. */
