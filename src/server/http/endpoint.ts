@@ -19,7 +19,7 @@ import { checkStoreTimeout, guardedEventStore, StoreUnavailableError, type Guard
 import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
 import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan, valueNestsDeeperThan } from './json-depth';
 import { SessionTable, type Session, type SessionTableOptions } from './sessions';
-import { isDirectTarget } from './direct-posts';
+import { isDirectTarget } from './legacy-posts';
 import { webRequestOf, writeWebResponse } from './web';
 
 /**
