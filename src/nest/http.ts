@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAdapterHost } from '@nestjs/core';
 import type { CorsOptions, HttpAuthOptions, McpServer } from '../index';
+import { bypassExpressRouter, skippedMiddleware, type ExpressAdapterLike } from './router-bypass';
 
 /** What Express (Node objects with `body`) and Fastify (`raw`, `hijack`) hand a route. */
 interface FrameworkRequest {
@@ -18,6 +19,16 @@ export interface MountOptions {
   readonly allowedHosts?: readonly string[];
   readonly auth?: HttpAuthOptions;
   readonly cors?: CorsOptions;
+  /** Answer the MCP path on the Node server ahead of Express (router-bypass.ts); default true. */
+  readonly bypassRouter?: boolean;
+}
+
+/** How the endpoint was mounted. */
+export interface Mounted {
+  /** Whether POST, GET and DELETE of the path are answered ahead of Express's middleware and router. */
+  readonly bypassed: boolean;
+  /** What Express would have run on the path first, and does not for those requests (empty unless bypassed). */
+  readonly skipped: readonly string[];
 }
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -31,10 +42,11 @@ function metadataRoutes(path: string, auth: HttpAuthOptions): readonly string[] 
 
 /**
  * Mounts the MCP endpoint on the application's own HTTP adapter, Express or Fastify, for POST, GET and
- * DELETE at `path` (and OPTIONS with CORS, the metadata routes with auth). The framework's JSON body parser has
- * already read the body; it is handed on parsed.
+ * DELETE at `path` (and OPTIONS with CORS, the metadata routes with auth). On a route, the framework's JSON body
+ * parser has already read the body; it is handed on parsed. With Express (and `bypassRouter` not false), POST,
+ * GET and DELETE of exactly `path` are answered before Express sees them, by the same handler.
  */
-export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string, options: MountOptions): void {
+export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string, options: MountOptions): Mounted {
   const adapter = host.httpAdapter;
   if (!adapter) {
     throw new Error(
@@ -42,7 +54,8 @@ export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string
         "(NestFactory.createApplicationContext) use transport 'stdio' or 'none'.",
     );
   }
-  const handler = server.createHttpHandler(options);
+  const { bypassRouter, ...handlerOptions } = options;
+  const handler = server.createHttpHandler(handlerOptions);
   const route = (req: FrameworkRequest & IncomingMessage, res: FrameworkReply & ServerResponse): Promise<void> => {
     const fastify = typeof res.hijack === 'function';
     if (fastify) res.hijack!();
@@ -56,4 +69,8 @@ export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string
   const metadata = options.auth ? metadataRoutes(path, options.auth) : [];
   for (const at of metadata) adapter.get(at, route);
   if (options.cors) for (const at of [path, ...metadata]) adapter.options(at, route);
+  if (bypassRouter === false) return { bypassed: false, skipped: [] };
+  const express = adapter as unknown as ExpressAdapterLike;
+  if (!bypassExpressRouter(express, handler, path)) return { bypassed: false, skipped: [] };
+  return { bypassed: true, skipped: skippedMiddleware(express.getInstance(), path, route) };
 }

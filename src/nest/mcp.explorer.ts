@@ -30,9 +30,15 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
     // Routes must be on the adapter before Nest adds its not-found handler, which follows onModuleInit.
     if ((this.options.transport ?? 'http') === 'http') {
       const path = this.options.path ?? '/mcp';
-      const { validateHost = true, allowedHosts, cors } = this.options;
-      mountHttp(this.adapterHost, this.server, path, { validateHost, allowedHosts, auth: this.authOptions(), cors });
-      this.logger.log(`Serving MCP over HTTP at ${path}`);
+      const { validateHost = true, allowedHosts, cors, bypassRouter } = this.options;
+      const mounted = mountHttp(this.adapterHost, this.server, path, { validateHost, allowedHosts, auth: this.authOptions(), cors, bypassRouter });
+      this.logger.log(`Serving MCP over HTTP at ${path}${mounted.bypassed ? ", ahead of Express's router" : ''}`);
+      if (mounted.skipped.length > 0 && bypassRouter === undefined) {
+        this.logger.warn(
+          `${mounted.skipped.join(', ')} ${mounted.skipped.length === 1 ? 'is' : 'are'} registered on ${path} but ${mounted.skipped.length === 1 ? 'does' : 'do'} not run for MCP requests, ` +
+            "which are answered ahead of Express's middleware and router: set bypassRouter: false to route them through Express, or true to keep this and silence the warning.",
+        );
+      }
     }
   }
 
