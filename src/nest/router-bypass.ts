@@ -21,10 +21,11 @@ export interface ExpressAdapterLike {
   readonly isShuttingDown?: boolean;
 }
 
-/** The Express application: its settings and its router's stack (Express 5 builds the router lazily). */
+/** The Express application: its settings and its router's stack (`router` in Express 5, `_router` in Express 4). */
 export interface ExpressAppLike {
   enabled(setting: string): boolean;
   readonly router?: { readonly stack?: readonly ExpressLayer[] };
+  readonly _router?: { readonly stack?: readonly ExpressLayer[] };
 }
 
 interface ExpressLayer {
@@ -84,7 +85,8 @@ export function bypassExpressRouter(adapter: ExpressAdapterLike, handler: HttpHa
  */
 export function skippedMiddleware(app: ExpressAppLike, path: string, route: Function): readonly string[] {
   const skipped: string[] = [];
-  for (const layer of app.router?.stack ?? []) {
+  // Express 4's `app.router` getter throws; its router is `_router`, which Express 5 no longer has.
+  for (const layer of (app._router ?? app.router)?.stack ?? []) {
     if (layer.route) {
       if (layer.route.stack?.some((r) => r.handle === route)) break; // nothing after the endpoint's routes runs first
       if (layer.match?.(path)) skipped.push(`the route ${Object.keys(layer.route.methods ?? {}).join('/').toUpperCase()} ${String(layer.route.path)}`);
