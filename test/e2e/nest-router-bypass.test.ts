@@ -202,6 +202,20 @@ it('closes with an open 2025-era GET stream, running the shutdown hooks, with re
   await client.close();
 });
 
+it("routes MCP requests through Express while the adapter has a request hook, which then sees them", async () => {
+  const { app, base, middlewareSaw } = await start(undefined);
+  const hooked: string[] = [];
+  const adapter = app.getHttpAdapter() as unknown as { setOnRequestHook(hook: (req: IncomingMessage, res: ServerResponse, done: () => void) => void): void };
+  adapter.setOnRequestHook((req, _res, done) => {
+    hooked.push(`${req.method} ${req.url}`);
+    done();
+  });
+  const answer = await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList() });
+  await app.close();
+  expect(answer.status).toBe(200);
+  expect([hooked, middlewareSaw]).toEqual([['POST /mcp'], ['POST /mcp']]);
+});
+
 it('says nothing when bypassRouter is set to true, middleware or not', async () => {
   const { app, logger } = await start(true);
   await app.close();
