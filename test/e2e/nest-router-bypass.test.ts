@@ -216,6 +216,24 @@ it("routes MCP requests through Express while the adapter has a request hook, wh
   expect([hooked, middlewareSaw]).toEqual([['POST /mcp'], ['POST /mcp']]);
 });
 
+it('answers with the same status, headers and body ahead of the router as through it, a malformed body aside', async () => {
+  const apps = [await start(undefined), await start(false)];
+  const exchange = async ({ base }: Started, body: string) => {
+    const answer = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...MODERN_HEADERS, origin: ORIGIN }, body });
+    const headers = [...answer.headers].filter(([name]) => name !== 'date');
+    return { status: answer.status, headers, body: await answer.text() };
+  };
+  const [fast, routed] = [await exchange(apps[0], toolsList()), await exchange(apps[1], toolsList())];
+  const [fastBad, routedBad] = [await exchange(apps[0], '{"jsonrpc":'), await exchange(apps[1], '{"jsonrpc":')];
+  await Promise.all(apps.map(({ app }) => app.close()));
+  expect(fast).toEqual(routed);
+  expect(fast.status).toBe(200);
+  // The documented difference: a malformed body is answered by the endpoint (as serveHttp answers it), not by
+  // Express's body parser through Nest's exception handler.
+  expect([fastBad.status, fastBad.body]).toEqual([400, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: the request body is not valid JSON."},"id":null}']);
+  expect([routedBad.status, routedBad.body]).toEqual([400, '{"message":"Unexpected end of JSON input","error":"Bad Request","statusCode":400}']);
+});
+
 it('says nothing when bypassRouter is set to true, middleware or not', async () => {
   const { app, logger } = await start(true);
   await app.close();
