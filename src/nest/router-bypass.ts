@@ -48,8 +48,8 @@ function pathOf(url: string | undefined): string {
 
 /**
  * Puts the fast path in front of the Express application on the adapter's Node server; false when the adapter
- * is not Express or has no Node server of its own (an application only `init()`ed for a serverless wrapper,
- * which calls Express directly: the routed endpoint serves it).
+ * is not Express or has no Node server. An application only `init()`ed and handed to a serverless wrapper,
+ * which calls Express itself, never reaches this listener: the routed endpoint serves it.
  */
 export function bypassExpressRouter(adapter: ExpressAdapterLike, handler: HttpHandler, path: string): boolean {
   if (adapter.getType() !== 'express') return false;
