@@ -19,7 +19,10 @@ export interface MountOptions {
   readonly allowedHosts?: readonly string[];
   readonly auth?: HttpAuthOptions;
   readonly cors?: CorsOptions;
-  /** Answer the MCP path on the Node server ahead of Express (router-bypass.ts); default true. */
+  /**
+   * Answer the MCP path on the Node server ahead of Express (router-bypass.ts): `true` always, `false` never,
+   * unset when nothing the application registered on the path would be skipped.
+   */
   readonly bypassRouter?: boolean;
 }
 
@@ -27,7 +30,7 @@ export interface MountOptions {
 export interface Mounted {
   /** Whether POST, GET and DELETE of the path are answered ahead of Express's middleware and router. */
   readonly bypassed: boolean;
-  /** What Express would have run on the path first, and does not for those requests (empty unless bypassed). */
+  /** What the application registered on the path that Express runs first (skipped when bypassed). */
   readonly skipped: readonly string[];
 }
 
@@ -43,8 +46,9 @@ function metadataRoutes(path: string, auth: HttpAuthOptions): readonly string[] 
 /**
  * Mounts the MCP endpoint on the application's own HTTP adapter, Express or Fastify, for POST, GET and
  * DELETE at `path` (and OPTIONS with CORS, the metadata routes with auth). On a route, the framework's JSON body
- * parser has already read the body; it is handed on parsed. With Express (and `bypassRouter` not false), POST,
- * GET and DELETE of exactly `path` are answered before Express sees them, by the same handler.
+ * parser has already read the body; it is handed on parsed. With Express, POST, GET and DELETE of exactly `path`
+ * are answered before Express sees them, by the same handler, when `bypassRouter` is true, or unset and no
+ * middleware or route of the application's is on the path.
  */
 export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string, options: MountOptions): Mounted {
   const adapter = host.httpAdapter;
@@ -69,8 +73,10 @@ export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string
   const metadata = options.auth ? metadataRoutes(path, options.auth) : [];
   for (const at of metadata) adapter.get(at, route);
   if (options.cors) for (const at of [path, ...metadata]) adapter.options(at, route);
-  if (bypassRouter === false) return { bypassed: false, skipped: [] };
+  if (bypassRouter === false || adapter.getType() !== 'express') return { bypassed: false, skipped: [] };
   const express = adapter as unknown as ExpressAdapterLike;
-  if (!bypassExpressRouter(express, handler, path)) return { bypassed: false, skipped: [] };
-  return { bypassed: true, skipped: skippedMiddleware(express.getInstance(), path, route) };
+  const skipped = skippedMiddleware(express.getInstance(), path, route);
+  // Unset, the fast path is taken only where it skips nothing the application put on the path.
+  if (bypassRouter === undefined && skipped.length > 0) return { bypassed: false, skipped };
+  return { bypassed: bypassExpressRouter(express, handler, path), skipped };
 }

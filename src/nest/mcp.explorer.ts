@@ -33,12 +33,7 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
       const { validateHost = true, allowedHosts, cors, bypassRouter } = this.options;
       const mounted = mountHttp(this.adapterHost, this.server, path, { validateHost, allowedHosts, auth: this.authOptions(), cors, bypassRouter });
       this.logger.log(`Serving MCP over HTTP at ${path}${mounted.bypassed ? ", ahead of Express's router" : ''}`);
-      if (mounted.skipped.length > 0 && bypassRouter === undefined) {
-        this.logger.warn(
-          `${mounted.skipped.join(', ')} ${mounted.skipped.length === 1 ? 'is' : 'are'} registered on ${path} but ${mounted.skipped.length === 1 ? 'does' : 'do'} not run for MCP requests, ` +
-            "which are answered ahead of Express's middleware and router: set bypassRouter: false to route them through Express, or true to keep this and silence the warning.",
-        );
-      }
+      if (mounted.skipped.length > 0 && bypassRouter === undefined) this.logger.log(routedBecause(path, mounted.skipped));
     }
   }
 
@@ -101,4 +96,13 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
       throw error;
     }
   }
+}
+
+/** Why MCP requests take Express's way although `bypassRouter` was left unset, and how to change it. */
+function routedBecause(path: string, skipped: readonly string[]): string {
+  const what = skipped.join(', ');
+  return (
+    `MCP requests to ${path} go through Express, because ${what} ${skipped.length === 1 ? 'is' : 'are'} registered on the path. ` +
+    `Set bypassRouter: true to answer them ahead of Express's middleware and router (faster; ${skipped.length === 1 ? 'it' : 'these'} would not run for them), or false to silence this.`
+  );
 }

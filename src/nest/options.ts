@@ -37,9 +37,9 @@ export interface McpModuleOptions extends ServerInfo, McpServerOptions {
    * With the Express adapter, answer POST, GET and DELETE of exactly `path` on the application's Node server,
    * ahead of Express: no Express middleware (`app.use()`, `app.enableCors()`, `MiddlewareConsumer`) and no body
    * parser runs for them (the endpoint reads the body itself, up to 4 MiB). Guards, interceptors, pipes,
-   * filters and request scope apply as before: they run per call. Default `true`; `false` routes every MCP
-   * request through Express. Fastify is routed either way. Left unset, start-up warns about middleware on the
-   * path that the fast path skips.
+   * filters and request scope apply as before: they run per call. `true` always, `false` never; left unset, the
+   * fast path is taken when nothing the application registered on the path would be skipped, and otherwise
+   * start-up logs what keeps MCP requests on Express's way. Fastify is routed either way.
    */
   readonly bypassRouter?: boolean;
   /**

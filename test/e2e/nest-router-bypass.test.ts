@@ -7,11 +7,12 @@ import { connectClient, textOf, type Flavour, type TestClient } from './support/
 import { CapturingLogger, PipelineModule, Seen } from './support/nest-pipeline-app';
 
 /**
- * `bypassRouter` on a real Express application over real HTTP: by default POST, GET and DELETE of the MCP path
- * are answered ahead of Express's middleware and router, and everything a Nest user relies on behaves as when
- * they go through Express (guards, interceptors, filters, pipes, request scope through the module's own pipeline;
- * the global prefix, the module's CORS, shutdown hooks). With `bypassRouter: false` Express's middleware and
- * body parser see the MCP requests again.
+ * `bypassRouter` on a real Express application over real HTTP: ahead of the router, POST, GET and DELETE of the
+ * MCP path are answered before Express's middleware and router, and everything a Nest user relies on behaves as
+ * when they go through Express (guards, interceptors, filters, pipes, request scope through the module's own
+ * pipeline; the global prefix, the module's CORS, shutdown hooks). With `bypassRouter: false` Express's
+ * middleware and body parser see the MCP requests again. Left unset, the fast path is taken only when the
+ * application put no middleware or route of its own on the path.
  */
 jest.setTimeout(60_000);
 
@@ -42,7 +43,7 @@ interface Started {
   readonly middlewareSaw: string[];
 }
 
-async function start(bypassRouter: boolean | undefined): Promise<Started> {
+async function start(bypassRouter: boolean | undefined, { middleware = true } = {}): Promise<Started> {
   const mcp = { cors: { origins: [ORIGIN] }, ...(bypassRouter === undefined ? {} : { bypassRouter }) };
   const moduleRef = await Test.createTestingModule({
     imports: [PipelineModule.register({ mcp })],
@@ -54,10 +55,12 @@ async function start(bypassRouter: boolean | undefined): Promise<Started> {
   const middlewareSaw: string[] = [];
   app.setGlobalPrefix('api');
   app.enableShutdownHooks();
-  app.use(function recordPath(req: IncomingMessage, _res: ServerResponse, next: () => void) {
-    middlewareSaw.push(`${req.method} ${req.url}`);
-    next();
-  });
+  if (middleware) {
+    app.use(function recordPath(req: IncomingMessage, _res: ServerResponse, next: () => void) {
+      middlewareSaw.push(`${req.method} ${req.url}`);
+      next();
+    });
+  }
   await app.listen(0, '127.0.0.1');
   const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   return { app, base, logger, middlewareSaw };
@@ -82,7 +85,7 @@ function toolsList(padding = 0): string {
 }
 
 describe.each([
-  ['ahead of the router (default)', undefined],
+  ['ahead of the router (bypassRouter: true)', true],
   ['through Express (bypassRouter: false)', false],
 ] as const)('McpModule on Express, %s', (_name, bypassRouter) => {
   const routed = bypassRouter === false;
@@ -170,27 +173,48 @@ describe.each([
     },
   );
 
-  it(
-    routed
-      ? 'warns about nothing at start-up'
-      : 'names at start-up, once, the Express middleware on the path that MCP requests skip, and the option',
-    () => {
-      const warnings = started.logger.lines.filter((l) => l.level === 'warn' && l.rest.at(-1) === 'McpModule').map((l) => l.message);
-      expect(warnings).toEqual(
-        routed
-          ? []
-          : [
-              "recordPath is registered on /mcp but does not run for MCP requests, which are answered ahead of Express's middleware and router: " +
-                'set bypassRouter: false to route them through Express, or true to keep this and silence the warning.',
-            ],
-      );
-    },
-  );
+  it('logs nothing about the way MCP requests take at start-up, since the option says which', () => {
+    expect(started.logger.lines.filter((l) => l.rest.at(-1) === 'McpModule' && String(l.message).includes('bypassRouter'))).toEqual([]);
+  });
+});
+
+/** What the module logged at start-up about the way MCP requests take. */
+function wayLines(logger: CapturingLogger): { level: string; message: unknown }[] {
+  return logger.lines.filter((l) => l.rest.at(-1) === 'McpModule' && String(l.message).includes('bypassRouter')).map(({ level, message }) => ({ level, message }));
+}
+
+describe('McpModule on Express, bypassRouter unset', () => {
+  it('keeps MCP requests on Express’s way when the application registered middleware on the path, and says so once', async () => {
+    const { app, base, logger, middlewareSaw } = await start(undefined);
+    const answer = await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList() });
+    const oversized = await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList(200_000) });
+    await app.close();
+    expect([answer.status, oversized.status]).toEqual([200, 413]);
+    expect(middlewareSaw).toEqual(['POST /mcp', 'POST /mcp']);
+    expect(wayLines(logger)).toEqual([
+      {
+        level: 'log',
+        message:
+          'MCP requests to /mcp go through Express, because recordPath is registered on the path. ' +
+          "Set bypassRouter: true to answer them ahead of Express's middleware and router (faster; it would not run for them), or false to silence this.",
+      },
+    ]);
+  });
+
+  it('answers ahead of Express when nothing of the application is on the path, and logs nothing about it', async () => {
+    const { app, base, logger } = await start(undefined, { middleware: false });
+    const oversized = await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList(200_000) });
+    await app.close();
+    // Express's body parser would answer 413 over 100 KB; the endpoint reads up to 4 MiB itself.
+    expect(oversized.status).toBe(200);
+    expect(wayLines(logger)).toEqual([]);
+    expect(logger.lines.filter((l) => l.rest.at(-1) === 'McpModule').map((l) => l.message)).toContain("Serving MCP over HTTP at /mcp, ahead of Express's router");
+  });
 });
 
 it('closes with an open 2025-era GET stream, running the shutdown hooks, with requests on the fast path', async () => {
   ShutdownProbe.signals = [];
-  const { app, base } = await start(undefined);
+  const { app, base } = await start(true);
   // The v1 client opens its GET stream once the session is initialized.
   const client = new V1Client({ name: 'shutdown-test', version: '1.0.0' });
   await client.connect(new V1Http(new URL(`${base}/mcp`)));
@@ -203,7 +227,7 @@ it('closes with an open 2025-era GET stream, running the shutdown hooks, with re
 });
 
 it("routes MCP requests through Express while the adapter has a request hook, which then sees them", async () => {
-  const { app, base, middlewareSaw } = await start(undefined);
+  const { app, base, middlewareSaw } = await start(true);
   const hooked: string[] = [];
   const adapter = app.getHttpAdapter() as unknown as { setOnRequestHook(hook: (req: IncomingMessage, res: ServerResponse, done: () => void) => void): void };
   adapter.setOnRequestHook((req, _res, done) => {
@@ -217,7 +241,7 @@ it("routes MCP requests through Express while the adapter has a request hook, wh
 });
 
 it('answers with the same status, headers and body ahead of the router as through it, a malformed body aside', async () => {
-  const apps = [await start(undefined), await start(false)];
+  const apps = [await start(true), await start(false)];
   const exchange = async ({ base }: Started, body: string) => {
     const answer = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...MODERN_HEADERS, origin: ORIGIN }, body });
     const headers = [...answer.headers].filter(([name]) => name !== 'date');
@@ -232,10 +256,4 @@ it('answers with the same status, headers and body ahead of the router as throug
   // Express's body parser through Nest's exception handler.
   expect([fastBad.status, fastBad.body]).toEqual([400, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: the request body is not valid JSON."},"id":null}']);
   expect([routedBad.status, routedBad.body]).toEqual([400, '{"message":"Unexpected end of JSON input","error":"Bad Request","statusCode":400}']);
-});
-
-it('says nothing when bypassRouter is set to true, middleware or not', async () => {
-  const { app, logger } = await start(true);
-  await app.close();
-  expect(logger.lines.filter((l) => l.level === 'warn' && l.rest.at(-1) === 'McpModule')).toEqual([]);
 });
