@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAdapterHost } from '@nestjs/core';
 import type { CorsOptions, HttpAuthOptions, McpServer } from '../index';
+import { bypassExpressRouter, skippedMiddleware, type ExpressAdapterLike } from './router-bypass';
 
 /** What Express (Node objects with `body`) and Fastify (`raw`, `hijack`) hand a route. */
 interface FrameworkRequest {
@@ -18,6 +19,19 @@ export interface MountOptions {
   readonly allowedHosts?: readonly string[];
   readonly auth?: HttpAuthOptions;
   readonly cors?: CorsOptions;
+  /**
+   * Answer the MCP path on the Node server ahead of Express (router-bypass.ts): `true` always, `false` never,
+   * unset when nothing the application registered on the path would be skipped.
+   */
+  readonly bypassRouter?: boolean;
+}
+
+/** How the endpoint was mounted. */
+export interface Mounted {
+  /** Whether POST, GET and DELETE of the path are answered ahead of Express's middleware and router. */
+  readonly bypassed: boolean;
+  /** What the application registered on the path that Express runs first (skipped when bypassed). */
+  readonly skipped: readonly string[];
 }
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -31,10 +45,12 @@ function metadataRoutes(path: string, auth: HttpAuthOptions): readonly string[] 
 
 /**
  * Mounts the MCP endpoint on the application's own HTTP adapter, Express or Fastify, for POST, GET and
- * DELETE at `path` (and OPTIONS with CORS, the metadata routes with auth). The framework's JSON body parser has
- * already read the body; it is handed on parsed.
+ * DELETE at `path` (and OPTIONS with CORS, the metadata routes with auth). On a route, the framework's JSON body
+ * parser has already read the body; it is handed on parsed. With Express, POST, GET and DELETE of exactly `path`
+ * are answered before Express sees them, by the same handler, when `bypassRouter` is true, or unset and no
+ * middleware or route of the application's is on the path.
  */
-export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string, options: MountOptions): void {
+export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string, options: MountOptions): Mounted {
   const adapter = host.httpAdapter;
   if (!adapter) {
     throw new Error(
@@ -42,7 +58,8 @@ export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string
         "(NestFactory.createApplicationContext) use transport 'stdio' or 'none'.",
     );
   }
-  const handler = server.createHttpHandler(options);
+  const { bypassRouter, ...handlerOptions } = options;
+  const handler = server.createHttpHandler(handlerOptions);
   const route = (req: FrameworkRequest & IncomingMessage, res: FrameworkReply & ServerResponse): Promise<void> => {
     const fastify = typeof res.hijack === 'function';
     if (fastify) res.hijack!();
@@ -56,4 +73,10 @@ export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string
   const metadata = options.auth ? metadataRoutes(path, options.auth) : [];
   for (const at of metadata) adapter.get(at, route);
   if (options.cors) for (const at of [path, ...metadata]) adapter.options(at, route);
+  if (bypassRouter === false || adapter.getType() !== 'express') return { bypassed: false, skipped: [] };
+  const express = adapter as unknown as ExpressAdapterLike;
+  const skipped = skippedMiddleware(express.getInstance(), path, route);
+  // Unset, the fast path is taken only where it skips nothing the application put on the path.
+  if (bypassRouter === undefined && skipped.length > 0) return { bypassed: false, skipped };
+  return { bypassed: bypassExpressRouter(express, handler, path), skipped };
 }

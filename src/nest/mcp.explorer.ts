@@ -30,9 +30,10 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
     // Routes must be on the adapter before Nest adds its not-found handler, which follows onModuleInit.
     if ((this.options.transport ?? 'http') === 'http') {
       const path = this.options.path ?? '/mcp';
-      const { validateHost = true, allowedHosts, cors } = this.options;
-      mountHttp(this.adapterHost, this.server, path, { validateHost, allowedHosts, auth: this.authOptions(), cors });
-      this.logger.log(`Serving MCP over HTTP at ${path}`);
+      const { validateHost = true, allowedHosts, cors, bypassRouter } = this.options;
+      const mounted = mountHttp(this.adapterHost, this.server, path, { validateHost, allowedHosts, auth: this.authOptions(), cors, bypassRouter });
+      this.logger.log(`Serving MCP over HTTP at ${path}${mounted.bypassed ? ", ahead of Express's router" : ''}`);
+      if (mounted.skipped.length > 0 && bypassRouter === undefined) this.logger.log(routedBecause(path, mounted.skipped));
     }
   }
 
@@ -95,4 +96,13 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
       throw error;
     }
   }
+}
+
+/** Why MCP requests take Express's way although `bypassRouter` was left unset, and how to change it. */
+function routedBecause(path: string, skipped: readonly string[]): string {
+  const what = skipped.join(', ');
+  return (
+    `MCP requests to ${path} go through Express, because ${what} ${skipped.length === 1 ? 'is' : 'are'} registered on the path. ` +
+    `Set bypassRouter: true to answer them ahead of Express's middleware and router (faster; ${skipped.length === 1 ? 'it' : 'these'} would not run for them), or false to silence this.`
+  );
 }

@@ -34,6 +34,15 @@ export interface McpModuleOptions extends ServerInfo, McpServerOptions {
   /** Cross-origin access for browser hosts on the MCP routes; off unless given. */
   readonly cors?: CorsOptions;
   /**
+   * With the Express adapter, answer POST, GET and DELETE of exactly `path` on the application's Node server,
+   * ahead of Express: no Express middleware (`app.use()`, `app.enableCors()`, `MiddlewareConsumer`) and no body
+   * parser runs for them (the endpoint reads the body itself, up to 4 MiB). Guards, interceptors, pipes,
+   * filters and request scope apply as before: they run per call. `true` always, `false` never; left unset, the
+   * fast path is taken when nothing the application registered on the path would be skipped, and otherwise
+   * start-up logs what keeps MCP requests on Express's way. Fastify is routed either way.
+   */
+  readonly bypassRouter?: boolean;
+  /**
    * Where the server logs masked failures, output-schema mismatches, timeouts, refused requests and transport
    * errors. Default: the application's Nest logger, context `McpServer` (`NestMcpLogger`), kept off stdout over
    * stdio; `false` logs nothing.

@@ -5,9 +5,10 @@ import { connectClient, textOf, type TestClient } from './support/clients';
 import { CapturingLogger, PipelineModule, Seen } from './support/nest-pipeline-app';
 
 /**
- * Nest's enhancer pipeline on MCP calls, on a real application over HTTP (Express and Fastify) with a real
- * SDK client: global, class and method guards, interceptors and exception filters, HTTP exceptions,
- * masked failures logged through the application's logger, request-scoped and transient providers.
+ * Nest's enhancer pipeline on MCP calls, on a real application over HTTP (Express, ahead of its router and
+ * through it, and Fastify) with a real SDK client: global, class and method guards, interceptors and exception
+ * filters, HTTP exceptions, masked failures logged through the application's logger, request-scoped and
+ * transient providers.
  */
 jest.setTimeout(60_000);
 
@@ -16,8 +17,12 @@ function answer(result: Record<string, unknown>): Record<string, unknown> {
   return 'isError' in result ? { content: result.content, isError: result.isError } : { content: result.content };
 }
 
-async function start(adapter: 'express' | 'fastify', options: { denyAll?: boolean } = {}) {
-  const moduleRef = await Test.createTestingModule({ imports: [PipelineModule.register(options)] }).compile();
+/** `express` answers the MCP path ahead of Express's router (the default), `express-routed` through it (`bypassRouter: false`). */
+type Adapter = 'express' | 'express-routed' | 'fastify';
+
+async function start(adapter: Adapter, options: { denyAll?: boolean } = {}) {
+  const mcp = adapter === 'express-routed' ? { bypassRouter: false } : {};
+  const moduleRef = await Test.createTestingModule({ imports: [PipelineModule.register({ ...options, mcp })] }).compile();
   const logger = new CapturingLogger();
   const app: INestApplication =
     adapter === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), { logger }) : moduleRef.createNestApplication({ logger });
@@ -27,7 +32,7 @@ async function start(adapter: 'express' | 'fastify', options: { denyAll?: boolea
   return { app, client, logger, seen: app.get(Seen) };
 }
 
-describe.each(['express', 'fastify'] as const)('Nest pipeline on %s', (adapter) => {
+describe.each(['express', 'express-routed', 'fastify'] as const)('Nest pipeline on %s', (adapter) => {
   describe('with a global guard that denies everything', () => {
     let app: INestApplication;
     let client: TestClient;

@@ -25,7 +25,7 @@ import {
 import { APP_GUARD, APP_INTERCEPTOR, REQUEST } from '@nestjs/core';
 import { map, of, tap, type Observable } from 'rxjs';
 import { Int32, Param, Prompt, RequestContext, Resource, Tool, ToolError } from 'onemodelcontext';
-import { McpExecutionContext, McpModule, type McpContextType } from 'onemodelcontext/nest';
+import { McpExecutionContext, McpModule, type McpContextType, type McpModuleOptions } from 'onemodelcontext/nest';
 
 /** Everything the enhancers of the pipeline tests saw, for the tests to read. */
 export class Seen {
@@ -241,11 +241,11 @@ export class CapturingLogger extends ConsoleLogger {
 
 @Module({})
 export class PipelineModule {
-  /** The orders application; `denyAll` adds a global guard that refuses everything. */
-  static register(options: { readonly denyAll?: boolean } = {}): DynamicModule {
+  /** The orders application; `denyAll` adds a global guard that refuses everything, `mcp` is added to the module's options. */
+  static register(options: { readonly denyAll?: boolean; readonly mcp?: Partial<McpModuleOptions> } = {}): DynamicModule {
     return {
       module: PipelineModule,
-      imports: [McpModule.forRoot({ name: 'orders', version: '1.0.0', transport: 'http' })],
+      imports: [McpModule.forRoot({ name: 'orders', version: '1.0.0', transport: 'http', ...options.mcp })],
       providers: [
         Seen,
         UnluckyGuard,
