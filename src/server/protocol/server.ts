@@ -10,7 +10,6 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError as SdkResourceNotFoundError,
   Server,
-  inputRequired,
   type InputRequiredResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -35,7 +34,7 @@ import type { InitializeRequest } from './initialize';
 import { TASKS_EXTENSION, TaskCreated, callAsTask, installTaskHandlers, notifyStatus, type TaskRequests } from '../tasks/handlers';
 import { type TaskRunner } from '../tasks/tasks';
 import { MODERN_REVISION } from './revisions';
-import { SeamServer, type RequestHandler } from '../sdk/server';
+import { SeamServer, askClient, handleRequest, inputRequiredResult, type RequestHandler } from '../sdk/server';
 import { SdkSeam } from '../sdk/seam';
 import { interceptSend } from '../sdk/transports';
 import { forRevision, serverInfoFor } from './revisions';
@@ -126,7 +125,7 @@ export function contextInitOf(server: Server, ctx: ServerContext, states: Reques
   // they travel on its own response stream.
   const ask = (method: string, capability: string) =>
     !caller.modern && caps?.[capability] !== undefined
-      ? (params: object) => ctx.mcpReq.send({ method, params } as never) as Promise<unknown>
+      ? (params: object) => askClient(ctx, method, params)
       : undefined;
   return {
     signal: ctx.mcpReq.signal,
@@ -161,10 +160,7 @@ async function requireAllowed(visibility: Visibility, ctx: ServerContext, item: 
 }
 
 async function inputRequiredOf(signal: InputRequired, states: RequestStates, binding: StateBinding): Promise<InputRequiredResult> {
-  return inputRequired({
-    inputRequests: signal.inputRequests as never,
-    requestState: signal.requestState === undefined ? undefined : await states.mint(signal.requestState, binding),
-  });
+  return inputRequiredResult(signal.inputRequests, signal.requestState === undefined ? undefined : await states.mint(signal.requestState, binding));
 }
 
 /** Maps our errors to JSON-RPC errors; nothing else escapes, so no internals reach the wire. */
@@ -268,7 +264,7 @@ export class CatalogServer extends SeamServer implements HotHost {
 
   /** Registers a hot method's handler with the SDK and keeps it for the hot path. */
   handleHot<M extends Exclude<HotMethod, 'ping'>>(method: M, handler: (request: RequestTypeMap[M], ctx: ServerContext) => unknown): void {
-    this.setRequestHandler(method, handler as never);
+    handleRequest(this, method, handler);
     this.hotHandlers.set(method, handler as unknown as HotHandler);
   }
 
@@ -442,7 +438,7 @@ async function startTaskOf(server: CatalogServer, tool: RegisteredTool, params: 
 function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
   server.handleHot('tools/list', async (req, ctx) => {
     const tools = await visibility.list(ctx.http?.authInfo, negotiatedApps(callerOf(server, ctx).clientCapabilities) ? 'tools' : 'plainTools');
-    return listed(server, ctx, catalog, settings, { list: 'tools', field: 'tools', kind: 'tool', items: tools, keyOf: (t) => t.name, params: req.params }) as never;
+    return listed(server, ctx, catalog, settings, { list: 'tools', field: 'tools', kind: 'tool', items: tools, keyOf: (t) => t.name, params: req.params });
   });
   server.handleHot('tools/call', async (req, ctx) => {
     const tool = catalog.tool(req.params.name);
@@ -459,7 +455,7 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
         if (error instanceof InputRequired) return inputRequiredOf(error, settings.states, bindingOf(ctx, tool.model.name));
         throw protocolErrorOf(error, settings.log, ctx);
       },
-    ) as never;
+    );
   });
 }
 
@@ -475,7 +471,7 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
         items: await visibility.list(ctx.http?.authInfo, 'resources'),
         keyOf: (r) => r.uri ?? '',
         params: req.params,
-      }) as never,
+      }),
   );
   server.handleHot(
     'resources/templates/list',
@@ -487,7 +483,7 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
         items: await visibility.list(ctx.http?.authInfo, 'templates'),
         keyOf: (r) => r.uriTemplate ?? '',
         params: req.params,
-      }) as never,
+      }),
   );
   server.handleHot('resources/read', (req, ctx) => {
     const uri = req.params.uri;
@@ -500,7 +496,7 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
       const { resource, variables } = found;
       const result = resourceResult(await resource.call(variables, contextInitOf(server, ctx, settings.states, uri)), uri, resource.model.mimeType);
       return withCacheFields(result, resource.model.cache ?? settings.cache, modern);
-    }) as never;
+    });
   });
   // A connection that outlives its requests tracks its subscriptions (live.ts); a request-scoped instance
   // accepts them, having no later moment to deliver an update in.
@@ -520,7 +516,7 @@ function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings
         items: await visibility.list(ctx.http?.authInfo, 'prompts'),
         keyOf: (p) => p.name,
         params: req.params,
-      }) as never,
+      }),
   );
   server.handleHot('prompts/get', async (req, ctx) => {
     const prompt = catalog.prompt(req.params.name);
@@ -529,7 +525,7 @@ function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings
     await requireAllowed(visibility, ctx, { kind: 'prompt', name: prompt.model.name }, unknown);
     return answer(settings, ctx, prompt.model.name, async () =>
       promptResult(await prompt.call(stringArguments(req.params.arguments), contextInitOf(server, ctx, settings.states, prompt.model.name)), prompt.model.description),
-    ) as never;
+    );
   });
 }
 
@@ -560,7 +556,7 @@ function resolvedArguments(context: unknown): Readonly<Record<string, string>> {
 
 /** `completion/complete` for prompt arguments and resource-template variables. */
 function installCompletionHandler(server: Server, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
-  server.setRequestHandler('completion/complete', (req, ctx) =>
+  handleRequest(server, 'completion/complete', (req, ctx) =>
     answer(settings, ctx, '', async () => {
       const ref = req.params.ref as { type: string; name?: string; uri?: string };
       const unknown = () => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource template'}.`);
@@ -577,7 +573,7 @@ function installCompletionHandler(server: Server, catalog: Catalog, settings: Pr
       if (!values) throw unknown();
       const shown = values.slice(0, MAX_COMPLETIONS);
       return { completion: { values: shown, total: values.length, hasMore: values.length > shown.length } };
-    }) as never,
+    }),
   );
 }
 

@@ -1,4 +1,15 @@
-import { Server, type Implementation, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  Server,
+  type Implementation,
+  type JSONRPCRequest,
+  type RequestMethod,
+  type RequestTypeMap,
+  type Result,
+  type ServerContext,
+  type StandardSchemaV1,
+  inputRequired,
+  type InputRequiredResult,
+} from '@modelcontextprotocol/server';
 
 /**
  * The SDK `Server` as this library extends it: its two subclass hooks (`_wrapHandler`, `_onclose`) and the private
@@ -105,4 +116,44 @@ export function servesRevision(server: Server, revision: string): void {
   const fields = fieldsOf(server);
   if (!fields._supportedProtocolVersions.includes(revision)) fields._supportedProtocolVersions = [...fields._supportedProtocolVersions, revision];
   fields._negotiatedProtocolVersion = revision;
+}
+
+/*
+ * The SDK types each method's answer as the one result type of its schema set. Ours are wider on purpose: a list or
+ * a read answers the shape of the revision the caller speaks (2026-07-28 adds `ttlMs` and `cacheScope`), a handler
+ * may answer an input-required result, `tasks/get` answers the 2025-11-25 or the 2026-07-28 task. The SDK's codec
+ * checks every answer on the way out, so the typings are loosened here, once, rather than at each handler.
+ */
+
+/** A handler for a request method whose answer the SDK's codec checks (see above). */
+export type AnswerOf<M extends RequestMethod> = (request: RequestTypeMap[M], ctx: ServerContext) => unknown;
+
+/** Registers `handler` for one of the protocol's request methods. */
+export function handleRequest<M extends RequestMethod>(server: Server, method: M, handler: AnswerOf<M>): void {
+  server.setRequestHandler(method, handler as never);
+}
+
+/** Registers `handler` for a method whose params `params` reads (the SDK's three-argument form). */
+export function handleRequestWithParams<P>(
+  server: Server,
+  method: string,
+  params: StandardSchemaV1<unknown, P>,
+  handler: (params: P, ctx: ServerContext) => Promise<object>,
+): void {
+  server.setRequestHandler(method, { params }, handler as never);
+}
+
+/** Sends a notification of any method on the server's connection. */
+export function sendNotification(server: Server, notification: { readonly method: string; readonly params?: object }): Promise<void> {
+  return server.notification(notification as never);
+}
+
+/** Sends a server-to-client request (sampling, elicitation) tied to the request `ctx` serves; resolves with its answer. */
+export function askClient(ctx: ServerContext, method: string, params: object): Promise<unknown> {
+  return ctx.mcpReq.send({ method, params } as never);
+}
+
+/** An input-required result: our `requireInput` requests are the SDK's input requests, typed by our own model. */
+export function inputRequiredResult(inputRequests: Readonly<Record<string, object>>, requestState: string | undefined): InputRequiredResult {
+  return inputRequired({ inputRequests: inputRequests as never, requestState });
 }
