@@ -1,5 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type Server, type ServerEvent, type ServerEventBus } from '@modelcontextprotocol/server';
 import type { CatalogKind } from './catalog';
+import { sendNotification } from '../sdk/server';
 
 /**
  * Change notifications for the connections that outlive a request: a 2025-era session (stdio or HTTP) and a
@@ -64,7 +65,7 @@ export function followBus(server: Server, bus: ServerEventBus, era: 'legacy' | '
   const stop = bus.subscribe((event) => {
     if (!declares(server, event)) return;
     if (era === 'legacy' && event.kind === 'resource_updated' && !subscribed.has(event.uri)) return;
-    server.notification(notificationOf(event) as never).catch((error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    sendNotification(server, notificationOf(event)).catch((error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error))));
   });
   return () => {
     subscribed.clear();

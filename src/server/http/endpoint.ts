@@ -18,7 +18,7 @@ import { transportErrorReporter } from '../protocol/client-faults';
 import { checkStoreTimeout, guardedEventStore, StoreUnavailableError, type GuardedEventStore } from '../stores/degraded';
 import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
 import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan, valueNestsDeeperThan } from './json-depth';
-import { SessionTable, type Session, type SessionTableOptions } from './sessions';
+import { SessionTable, httpFastPaths, type Session, type SessionTableOptions } from './sessions';
 import { isDirectTarget } from './legacy-posts';
 import { webRequestOf, writeWebResponse } from './web';
 
@@ -489,7 +489,9 @@ export function createHttpHandler(
   });
   const inFlight = new InFlight();
   const eras = new EraClassifier();
-  const directModern = tuning.direct === false ? undefined : new ModernDirect(serving.exchange ?? serving.request, tuning.maxExchangeServers);
+  // The fast paths, unless switched off or the installed SDK lacks a member they use (sdk/seam.ts).
+  const fast = tuning.direct !== false && httpFastPaths(log);
+  const directModern = !fast ? undefined : new ModernDirect(serving.exchange ?? serving.request, tuning.maxExchangeServers);
   /** The SDK's web-standard handler, given the parsed body beside a body-less `Request`. */
   const modern = async (req: IncomingMessage, res: ServerResponse, request: Request, body: unknown, gone: AbortSignal) => {
     const authInfo = (req as IncomingMessage & { auth?: SdkAuthInfo }).auth;
@@ -508,7 +510,7 @@ export function createHttpHandler(
     eventStore: guardedStore ?? new InMemoryEventStore(),
     retryMs: checkRetry(options.sseRetryMs ?? 1000),
     sseCloseAfterMs: checkCloseAfter(options.sseCloseAfterMs),
-    direct: tuning.direct,
+    direct: fast,
     sseAfterMs: tuning.sseAfterMs,
   });
   const trustedProxies = checkTrustedProxies(options.trustedProxies);

@@ -5,11 +5,11 @@ import {
   type AuthInfo,
   type EventStore,
   type JSONRPCMessage,
-  type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { SSE_HEADERS } from '../protocol/wire';
+import { handOverStream, interceptSend, type Send } from '../sdk/transports';
 
 /**
  * A 2025-era session's POST of one hot request (`tools/call`, `tools/list`, `resources/read`, `prompts/get`,
@@ -50,11 +50,6 @@ export function isDirectTarget(server: object): server is DirectTarget {
   );
 }
 
-/** The SDK transport's private request-to-stream map (pinned SDK version), for the hand-over of a left stream. */
-interface SdkStreams {
-  readonly _requestToStreamMapping: Map<string | number, string>;
-}
-
 type Id = string | number;
 
 /** Where a message the session sends belongs: a reply by its id, anything else by the request it relates to. */
@@ -83,7 +78,7 @@ export interface DirectPostsOptions {
 /** One session's direct POSTs: decides which requests qualify and routes what the session sends for them. */
 export class DirectPosts {
   private readonly open = new Map<Id, DirectPost>();
-  private sdkSend!: Transport['send'];
+  private sdkSend!: Send;
 
   constructor(
     private readonly transport: NodeStreamableHTTPServerTransport,
@@ -93,16 +88,17 @@ export class DirectPosts {
 
   /** Puts the routing in front of the SDK transport's `send` (call before anything wraps it). */
   intercept(): void {
-    const sdkSend = this.transport.send.bind(this.transport);
-    this.sdkSend = sdkSend;
-    this.transport.send = (message, options) => {
-      if (this.open.size > 0) {
-        const id = requestIdOf(message, options);
-        const post = id === undefined ? undefined : this.open.get(id);
-        if (post) return post.send(message);
-      }
-      return sdkSend(message, options);
-    };
+    interceptSend(this.transport, (sdkSend) => {
+      this.sdkSend = sdkSend;
+      return (message, options) => {
+        if (this.open.size > 0) {
+          const id = requestIdOf(message, options);
+          const post = id === undefined ? undefined : this.open.get(id);
+          if (post) return post.send(message);
+        }
+        return sdkSend(message, options);
+      };
+    });
   }
 
   /** Whether this POST can be answered directly; nothing is written when it cannot. */
@@ -141,9 +137,7 @@ export class DirectPosts {
     if (this.open.get(id) !== post) return;
     this.open.delete(id);
     const streamId = post.handedOverStream;
-    if (streamId !== undefined) {
-      (this.transport as unknown as { _webStandardTransport: SdkStreams })._webStandardTransport._requestToStreamMapping.set(id, streamId);
-    }
+    if (streamId !== undefined) handOverStream(this.transport, id, streamId);
   }
 }
 

@@ -13,6 +13,7 @@ import { PER_REQUEST_EXCHANGES } from './exchanges';
 import { HEADER_MISMATCH } from './param-headers';
 import { MODERN_REVISION } from '../protocol/revisions';
 import { SSE_HEADERS, headerOf } from '../protocol/wire';
+import { servesRevision } from '../sdk/server';
 
 /**
  * 2026-07-28 requests answered without the SDK's per-request machinery. The SDK's entry builds a `Server` for every
@@ -118,25 +119,13 @@ export class ModernDirect {
     const free = this.members.find((m) => !m.transport.busy(id));
     if (free || this.closed || this.members.length >= this.maxServers) return free;
     const server = this.factory();
-    servesModernRevision(server);
+    servesRevision(server, MODERN_REVISION);
     const transport = new ExchangeTransport();
     const member = { server, transport };
     this.members.push(member);
     await server.connect(transport);
     return member.transport.busy(id) ? undefined : member;
   }
-}
-
-/**
- * Fixes the instance's revision to 2026-07-28 as the SDK's entry does for each per-request instance (the same
- * fields; the SDK is pinned). Nothing else is per request: client info, capabilities and the log level come with
- * each request's envelope.
- */
-function servesModernRevision(server: Server): void {
-  const fields = server as unknown as { _negotiatedProtocolVersion?: string; _supportedProtocolVersions: string[] };
-  if (!fields._supportedProtocolVersions.includes(MODERN_REVISION))
-    fields._supportedProtocolVersions = [...fields._supportedProtocolVersions, MODERN_REVISION];
-  fields._negotiatedProtocolVersion = MODERN_REVISION;
 }
 
 /**

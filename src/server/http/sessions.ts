@@ -5,6 +5,9 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { DirectPosts, isDirectTarget } from './legacy-posts';
 import { sessionScoped, type EventStore } from '../stores/event-store';
 import { withLegacyNotFoundCode } from '../protocol/server';
+import { afterClose } from '../sdk/transports';
+import { SdkSeam } from '../sdk/seam';
+import type { Log } from '../../log';
 
 /**
  * The session table: every 2025-era client on an HTTP endpoint gets a session, an SDK transport plus its own
@@ -69,6 +72,14 @@ export interface SessionTableOptions {
   readonly direct?: boolean;
   /** A direct call that has not answered after this long gets an SSE stream, so it stays resumable. Default 1,000 ms. */
   readonly sseAfterMs?: number;
+}
+
+/**
+ * Whether the endpoint's fast paths may run: the seam finds every SDK member they use, the session transport's
+ * among them, on a fresh transport that is never started (the first check of a server logs what is missing).
+ */
+export function httpFastPaths(log: Log): boolean {
+  return SdkSeam.of(log).httpPaths(() => new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined }));
 }
 
 export class SessionTable {
@@ -136,9 +147,9 @@ export class SessionTable {
     withLegacyNotFoundCode(transport);
     const now = Date.now();
     const session: Session = { transport, server, owner, caller, openedAt: now, streams: 0, events, direct, lastSeen: now, active: 0 };
-    transport.onclose = () => {
+    afterClose(transport, () => {
       if (transport.sessionId) this.removed(transport.sessionId);
-    };
+    });
     await session.server.connect(transport);
     return session;
   }

@@ -18,6 +18,7 @@ import {
 import { isPlainInitialized, readInitialize, type InitializeRequest } from './initialize';
 import { MODERN_REVISION } from './revisions';
 import { TaskCreated } from '../tasks/handlers';
+import { interceptMessages, type Receive } from '../sdk/transports';
 import { MESSAGE_KEYS, isCopyableObject, isId, isPlainObject } from './wire';
 
 /**
@@ -239,17 +240,18 @@ const REDISPATCH = Symbol('redispatch');
 export class HotPath {
   /** Requests in progress, by id, as the SDK keeps its own: cancellation aborts the latest of an id. */
   private readonly inFlight = new Map<string | number, AbortController>();
-  private sdk: Transport['onmessage'];
+  private sdk: Receive | undefined;
 
   constructor(private readonly host: HotHost) {}
 
   /** Puts the hot path in front of the SDK's dispatch on a transport the SDK `Server` just connected to. */
   attach(transport: Transport): void {
-    const sdk = transport.onmessage;
-    this.sdk = sdk;
-    transport.onmessage = (message, extra) => {
-      if (!this.take(message, extra)) sdk?.(message, extra);
-    };
+    interceptMessages(transport, (sdk) => {
+      this.sdk = sdk;
+      return (message, extra) => {
+        if (!this.take(message, extra)) sdk?.(message, extra);
+      };
+    });
   }
 
   /** Aborts every request in progress: the connection closed (the SDK does the same with its own). */

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
+import { HeldView, deliverTo } from '../sdk/transports';
 
 /**
  * Reads a connection's opening message and hands the connection to whoever serves that era: an
@@ -16,49 +17,19 @@ function isInitialize(message: JSONRPCMessage): boolean {
 /** Starts the transport, waits for its first message and routes the connection by it. */
 export async function routeByOpening(transport: Transport, routes: { readonly legacy: Route; readonly other: Route }): Promise<void> {
   const waiting: [JSONRPCMessage, MessageExtraInfo | undefined][] = [];
-  let installed: Transport['onmessage'];
-  let live = false;
-  // A view of the started transport that a server can connect to: `start` does nothing, and the handler
-  // the server installs takes over once the messages that arrived while it connected are delivered.
-  const view: Transport = {
-    start: async () => {},
-    send: (message, options) => transport.send(message, options),
-    close: () => transport.close(),
-    get sessionId() {
-      return transport.sessionId;
-    },
-    get onmessage() {
-      return installed;
-    },
-    set onmessage(handler) {
-      installed = handler;
-      if (live) transport.onmessage = handler;
-    },
-    get onclose() {
-      return transport.onclose;
-    },
-    set onclose(handler) {
-      transport.onclose = handler;
-    },
-    get onerror() {
-      return transport.onerror;
-    },
-    set onerror(handler) {
-      transport.onerror = handler;
-    },
-    setProtocolVersion: (version) => transport.setProtocolVersion?.(version),
-  };
-  transport.onmessage = (message, extra) => {
+  // The view the route's server connects to: the handler it installs takes over once the messages that arrived
+  // while it connected are delivered.
+  const view = new HeldView(transport);
+  deliverTo(transport, (message, extra) => {
     waiting.push([message, extra]);
     if (waiting.length > 1) return;
     void Promise.resolve((isInitialize(message) ? routes.legacy : routes.other)(view, message)).then(
       () => {
-        for (const [m, e] of waiting.splice(0)) installed?.(m, e);
-        live = true;
-        transport.onmessage = installed;
+        for (const [m, e] of waiting.splice(0)) view.installed?.(m, e);
+        view.live();
       },
       (error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error))),
     );
-  };
+  });
   await transport.start();
 }

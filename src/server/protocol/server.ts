@@ -10,7 +10,6 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError as SdkResourceNotFoundError,
   Server,
-  inputRequired,
   type InputRequiredResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -35,6 +34,9 @@ import type { InitializeRequest } from './initialize';
 import { TASKS_EXTENSION, TaskCreated, callAsTask, installTaskHandlers, notifyStatus, type TaskRequests } from '../tasks/handlers';
 import { type TaskRunner } from '../tasks/tasks';
 import { MODERN_REVISION } from './revisions';
+import { SeamServer, askClient, handleRequest, inputRequiredResult, type RequestHandler } from '../sdk/server';
+import { SdkSeam } from '../sdk/seam';
+import { interceptSend } from '../sdk/transports';
 import { forRevision, serverInfoFor } from './revisions';
 import type { Icon } from '../../decorators/listing-options';
 import type { CacheHint } from '../../schema/listing-metadata';
@@ -123,7 +125,7 @@ export function contextInitOf(server: Server, ctx: ServerContext, states: Reques
   // they travel on its own response stream.
   const ask = (method: string, capability: string) =>
     !caller.modern && caps?.[capability] !== undefined
-      ? (params: object) => ctx.mcpReq.send({ method, params } as never) as Promise<unknown>
+      ? (params: object) => askClient(ctx, method, params)
       : undefined;
   return {
     signal: ctx.mcpReq.signal,
@@ -158,10 +160,7 @@ async function requireAllowed(visibility: Visibility, ctx: ServerContext, item: 
 }
 
 async function inputRequiredOf(signal: InputRequired, states: RequestStates, binding: StateBinding): Promise<InputRequiredResult> {
-  return inputRequired({
-    inputRequests: signal.inputRequests as never,
-    requestState: signal.requestState === undefined ? undefined : await states.mint(signal.requestState, binding),
-  });
+  return inputRequiredResult(signal.inputRequests, signal.requestState === undefined ? undefined : await states.mint(signal.requestState, binding));
 }
 
 /** Maps our errors to JSON-RPC errors; nothing else escapes, so no internals reach the wire. */
@@ -209,25 +208,12 @@ function precheck(method: string, request: JSONRPCRequest): void {
   if (LIST_METHODS.has(method) && params?.cursor !== undefined && typeof params.cursor !== 'string') throw invalidParams('cursor must be a string.');
 }
 
-type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
-
 /** An `initialize` result whose server info holds only what the negotiated revision defines (no icons before 2025-11-25). */
 function withRevisionServerInfo(result: Result): Result {
   const { protocolVersion, serverInfo } = result as { protocolVersion?: string; serverInfo?: { icons?: unknown } };
   if (serverInfo === undefined) return result;
   const shown = serverInfoFor(serverInfo, protocolVersion);
   return shown === serverInfo ? result : { ...result, serverInfo: shown };
-}
-
-/** What a codec's result check answers (the SDK's `WireCodec.validateResult`). */
-type Checked = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: 'not-in-era' | 'invalid'; readonly message?: string };
-
-/** The part of the SDK's wire codec the hot path encodes with: the very functions `Protocol` answers through. */
-interface Codec {
-  readonly era: string;
-  validateResult(method: string, raw: unknown): Checked;
-  encodeResult(method: string, result: unknown, serverInfo: unknown): unknown;
-  encodeErrorCode(code: number): number;
 }
 
 /** The wire era of protocol revision 2026-07-28, as the SDK's codecs name it. */
@@ -240,10 +226,12 @@ const FOREIGN_RESULT_KEYS = ['task', 'inputRequests', 'requestState'];
  * The SDK `Server` with this library's parameter checks in front of every handler, release hooks run on close, and,
  * on a 2025-era connection that asks for it, the hot requests answered below the SDK's dispatch (hot-path.ts).
  */
-export class CatalogServer extends Server implements HotHost {
+export class CatalogServer extends SeamServer implements HotHost {
   private readonly releases: (() => void)[] = [];
   private readonly hotHandlers = new Map<HotMethod, HotHandler>([['ping', () => ({})]]);
   private hot: HotPath | undefined;
+  /** Whether the hot path may run: every SDK member it uses is there (sdk/seam.ts); set once made. */
+  fastPaths = true;
   private followsTasks = false;
   private id: string | undefined;
 
@@ -276,7 +264,7 @@ export class CatalogServer extends Server implements HotHost {
 
   /** Registers a hot method's handler with the SDK and keeps it for the hot path. */
   handleHot<M extends Exclude<HotMethod, 'ping'>>(method: M, handler: (request: RequestTypeMap[M], ctx: ServerContext) => unknown): void {
-    this.setRequestHandler(method, handler as never);
+    handleRequest(this, method, handler);
     this.hotHandlers.set(method, handler as unknown as HotHandler);
   }
 
@@ -285,7 +273,7 @@ export class CatalogServer extends Server implements HotHost {
    * an instance of the HTTP endpoint's 2026-07-28 pool (its requests arrive classified by the SDK's classifier).
    */
   answerHotRequests(): void {
-    this.hot = new HotPath(this);
+    if (this.fastPaths) this.hot = new HotPath(this);
   }
 
   /** Whether the hot path answers this message once it arrives (an HTTP session asks before it bypasses the SDK's transport). */
@@ -298,15 +286,16 @@ export class CatalogServer extends Server implements HotHost {
     this.hot?.attach(transport);
   }
 
-  protected override _onclose(): void {
+  protected override closing(): void {
     this.hot?.abortAll();
-    super._onclose();
+  }
+
+  protected override closed(): void {
     for (const release of this.releases.splice(0)) release();
   }
 
   // Called from the base constructor too (for the built-in handlers), so it touches no instance field.
-  protected override _wrapHandler(method: string, handler: Handler): Handler {
-    const wrapped = super._wrapHandler(method, handler);
+  protected override wrapRequestHandler(method: string, wrapped: RequestHandler): RequestHandler {
     if (method === 'initialize') return async (request, ctx) => withRevisionServerInfo(await wrapped(request, ctx));
     // A tools/call that created a task answers with it, which the SDK's CallToolResult check would refuse.
     if (method === 'tools/call') {
@@ -330,40 +319,35 @@ export class CatalogServer extends Server implements HotHost {
 
   legacyVersion(): string | undefined {
     const version = this.getNegotiatedProtocolVersion();
-    return version !== undefined && this.codec().era !== MODERN_ERA ? version : undefined;
+    return version !== undefined && this.wireCodec().era !== MODERN_ERA ? version : undefined;
   }
 
   /**
    * As `Server` decides for `ctx.mcpReq.log` on a 2025-era connection: the threshold `logging/setLevel` stored for
-   * the session, else the one stored without a session (its fields are public in JavaScript, private in the typings).
+   * the session, else the one stored without a session.
    */
   logSuppressed(level: string, sessionId: string | undefined): boolean {
     if (!this.getCapabilities().logging) return true;
-    const { _loggingLevels: levels, LOG_LEVEL_SEVERITY: severity } = this as unknown as {
-      _loggingLevels: ReadonlyMap<string | undefined, string>;
-      LOG_LEVEL_SEVERITY: ReadonlyMap<string, number>;
-    };
-    const threshold = levels.get(sessionId) ?? levels.get(undefined);
-    return threshold !== undefined && severity.get(level)! < severity.get(threshold)!;
+    const threshold = this.logThreshold(sessionId);
+    return threshold !== undefined && this.logSeverity(level)! < this.logSeverity(threshold)!;
   }
 
   modernVersion(): string | undefined {
     const version = this.getNegotiatedProtocolVersion();
-    return version !== undefined && this.codec().era === MODERN_ERA ? version : undefined;
+    return version !== undefined && this.wireCodec().era === MODERN_ERA ? version : undefined;
   }
 
   /** As `Server` decides for `ctx.mcpReq.log` on a 2026-07-28 request: its envelope's `logLevel`, none meaning none. */
   logSuppressedAt(level: string, threshold: unknown): boolean {
     if (!this.getCapabilities().logging || threshold === undefined) return true;
-    const { LOG_LEVEL_SEVERITY: severity } = this as unknown as { LOG_LEVEL_SEVERITY: ReadonlyMap<unknown, number> };
-    return (severity.get(level) as number) < (severity.get(threshold) as number);
+    return this.logSeverity(level)! < this.logSeverity(threshold)!;
   }
 
   /** As `Server` checks a `tools/call` result: contentless results get `content: []`, then the era's schema. */
   checkToolResult(result: unknown): unknown {
     const plain = typeof result === 'object' && result !== null && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
     const normalized = plain && plain.content === undefined && !FOREIGN_RESULT_KEYS.some((key) => key in plain) ? { ...plain, content: [] } : result;
-    const checked = this.codec().validateResult('tools/call', normalized);
+    const checked = this.wireCodec().validateResult('tools/call', normalized);
     if (checked.ok) return checked.value;
     if (checked.reason === 'not-in-era') throw new ProtocolError(ProtocolErrorCode.InternalError, 'No wire schema for tools/call in the resolved era');
     throw invalidToolResult(checked.message ?? '');
@@ -372,8 +356,7 @@ export class CatalogServer extends Server implements HotHost {
   async initialize(request: InitializeRequest): Promise<unknown> {
     // `Server`'s own answer (it negotiates the revision and keeps the client's capabilities and info), which its
     // handler wrapper and ours would give for the request the schema read.
-    const server = this as unknown as { _oninitialize(request: InitializeRequest): Promise<Result> };
-    return withRevisionServerInfo(await server._oninitialize(request));
+    return withRevisionServerInfo(await this.answerInitialize(request));
   }
 
   initialized(): void {
@@ -384,15 +367,11 @@ export class CatalogServer extends Server implements HotHost {
   }
 
   encodeResult(method: string, result: unknown): unknown {
-    return this.codec().encodeResult(method, result, this._outboundServerInfo());
+    return this.wireCodec().encodeResult(method, result, this.outboundServerInfo());
   }
 
   encodeErrorCode(code: number): number {
-    return this.codec().encodeErrorCode(code);
-  }
-
-  private codec(): Codec {
-    return this._wireCodec() as unknown as Codec;
+    return this.wireCodec().encodeErrorCode(code);
   }
 }
 
@@ -459,7 +438,7 @@ async function startTaskOf(server: CatalogServer, tool: RegisteredTool, params: 
 function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
   server.handleHot('tools/list', async (req, ctx) => {
     const tools = await visibility.list(ctx.http?.authInfo, negotiatedApps(callerOf(server, ctx).clientCapabilities) ? 'tools' : 'plainTools');
-    return listed(server, ctx, catalog, settings, { list: 'tools', field: 'tools', kind: 'tool', items: tools, keyOf: (t) => t.name, params: req.params }) as never;
+    return listed(server, ctx, catalog, settings, { list: 'tools', field: 'tools', kind: 'tool', items: tools, keyOf: (t) => t.name, params: req.params });
   });
   server.handleHot('tools/call', async (req, ctx) => {
     const tool = catalog.tool(req.params.name);
@@ -476,7 +455,7 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
         if (error instanceof InputRequired) return inputRequiredOf(error, settings.states, bindingOf(ctx, tool.model.name));
         throw protocolErrorOf(error, settings.log, ctx);
       },
-    ) as never;
+    );
   });
 }
 
@@ -492,7 +471,7 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
         items: await visibility.list(ctx.http?.authInfo, 'resources'),
         keyOf: (r) => r.uri ?? '',
         params: req.params,
-      }) as never,
+      }),
   );
   server.handleHot(
     'resources/templates/list',
@@ -504,7 +483,7 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
         items: await visibility.list(ctx.http?.authInfo, 'templates'),
         keyOf: (r) => r.uriTemplate ?? '',
         params: req.params,
-      }) as never,
+      }),
   );
   server.handleHot('resources/read', (req, ctx) => {
     const uri = req.params.uri;
@@ -517,7 +496,7 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
       const { resource, variables } = found;
       const result = resourceResult(await resource.call(variables, contextInitOf(server, ctx, settings.states, uri)), uri, resource.model.mimeType);
       return withCacheFields(result, resource.model.cache ?? settings.cache, modern);
-    }) as never;
+    });
   });
   // A connection that outlives its requests tracks its subscriptions (live.ts); a request-scoped instance
   // accepts them, having no later moment to deliver an update in.
@@ -537,7 +516,7 @@ function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings
         items: await visibility.list(ctx.http?.authInfo, 'prompts'),
         keyOf: (p) => p.name,
         params: req.params,
-      }) as never,
+      }),
   );
   server.handleHot('prompts/get', async (req, ctx) => {
     const prompt = catalog.prompt(req.params.name);
@@ -546,7 +525,7 @@ function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings
     await requireAllowed(visibility, ctx, { kind: 'prompt', name: prompt.model.name }, unknown);
     return answer(settings, ctx, prompt.model.name, async () =>
       promptResult(await prompt.call(stringArguments(req.params.arguments), contextInitOf(server, ctx, settings.states, prompt.model.name)), prompt.model.description),
-    ) as never;
+    );
   });
 }
 
@@ -577,7 +556,7 @@ function resolvedArguments(context: unknown): Readonly<Record<string, string>> {
 
 /** `completion/complete` for prompt arguments and resource-template variables. */
 function installCompletionHandler(server: Server, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
-  server.setRequestHandler('completion/complete', (req, ctx) =>
+  handleRequest(server, 'completion/complete', (req, ctx) =>
     answer(settings, ctx, '', async () => {
       const ref = req.params.ref as { type: string; name?: string; uri?: string };
       const unknown = () => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource template'}.`);
@@ -594,7 +573,7 @@ function installCompletionHandler(server: Server, catalog: Catalog, settings: Pr
       if (!values) throw unknown();
       const shown = values.slice(0, MAX_COMPLETIONS);
       return { completion: { values: shown, total: values.length, hasMore: values.length > shown.length } };
-    }) as never,
+    }),
   );
 }
 
@@ -609,6 +588,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
     cacheHints: { 'server/discover': { ttlMs: settings.cache.ttlMs, cacheScope: settings.cache.scope } },
   });
   server.onerror = transportErrorReporter(settings.log);
+  server.fastPaths = SdkSeam.of(settings.log).serverPaths();
   const visibility = new Visibility(catalog, settings.log);
   installToolHandlers(server, catalog, settings, visibility);
   if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, catalog, taskRequestsOf(server, settings.states));
@@ -629,11 +609,11 @@ function isNotFound(message: JSONRPCMessage): boolean {
  * resource-not-found as -32602; a 2025-era connection's transport writes the older code back.
  */
 export function withLegacyNotFoundCode<T extends Transport>(transport: T, isLegacy: () => boolean = () => true): T {
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) =>
+  interceptSend(transport, (send) => (message, options) =>
     send(
       isLegacy() && isNotFound(message) ? ({ ...message, error: { ...(message as { error: object }).error, code: -32002 } } as JSONRPCMessage) : message,
       options,
-    );
+    ),
+  );
   return transport;
 }

@@ -10,6 +10,7 @@ import {
 import type { RequestContextInit } from '../../request-context';
 import type { Catalog, RegisteredTool } from '../catalog/catalog';
 import type { Pager } from '../catalog/pages';
+import { handleRequestWithParams, sendNotification } from '../sdk/server';
 import { createTaskResult, detailedTask, legacyPayload, legacyTask } from './wire';
 import { type TaskCaller, type TaskRecord, type TaskRunner, type TaskWork } from './tasks';
 
@@ -129,9 +130,7 @@ export async function callAsTask(tool: RegisteredTool, params: Readonly<Record<s
 export function notifyStatus(server: Server, runner: TaskRunner, owner: string): () => void {
   return runner.watch((task) => {
     if (task.owner !== owner) return;
-    server
-      .notification({ method: 'notifications/tasks/status', params: legacyTask(task) } as never)
-      .catch((error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    sendNotification(server, { method: 'notifications/tasks/status', params: legacyTask(task) }).catch((error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error))));
   });
 }
 
@@ -154,24 +153,24 @@ export function installTaskHandlers(server: Server, runner: TaskRunner, pager: P
     if (requests.modern(ctx)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: ${method} is not part of protocol revision 2026-07-28.`);
   };
 
-  server.setRequestHandler('tasks/get', { params: TASK_ID }, async ({ taskId }, ctx) => {
+  handleRequestWithParams(server, 'tasks/get', TASK_ID, async ({ taskId }, ctx) => {
     const modern = gate('tasks/get', ctx);
     const task = await runner.find(requests.ownerOf(ctx), taskId);
     if (!task) throw unknownTask();
-    return (modern ? detailedTask(task) : legacyTask(task)) as never;
+    return (modern ? detailedTask(task) : legacyTask(task));
   });
 
-  server.setRequestHandler('tasks/cancel', { params: TASK_ID }, async ({ taskId }, ctx) => {
+  handleRequestWithParams(server, 'tasks/cancel', TASK_ID, async ({ taskId }, ctx) => {
     const modern = gate('tasks/cancel', ctx);
     const outcome = await runner.cancel(requests.ownerOf(ctx), taskId);
     if (outcome === 'unknown') throw unknownTask();
     // 2026-07-28 acknowledges (again, for an ended task); 2025-11-25 answers the task, and refuses an ended one.
-    if (modern) return {} as never;
+    if (modern) return {};
     if (outcome === 'ended') throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: the task already ended; it cannot be cancelled.');
-    return legacyTask(outcome) as never;
+    return legacyTask(outcome);
   });
 
-  server.setRequestHandler('tasks/update', { params: UPDATE }, async (params, ctx) => {
+  handleRequestWithParams(server, 'tasks/update', UPDATE, async (params, ctx) => {
     if (!requests.modern(ctx)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found: tasks/update is part of protocol revision 2026-07-28.');
     gate('tasks/update', ctx);
     const inputResponses = ctx.mcpReq.inputResponses ?? params.inputResponses;
@@ -181,20 +180,20 @@ export function installTaskHandlers(server: Server, runner: TaskRunner, pager: P
       return tool && workOf(tool, t.call.arguments, t.caller);
     });
     if (!task) throw unknownTask();
-    return {} as never;
+    return {};
   });
 
-  server.setRequestHandler('tasks/result', { params: TASK_ID }, async ({ taskId }, ctx) => {
+  handleRequestWithParams(server, 'tasks/result', TASK_ID, async ({ taskId }, ctx) => {
     legacyOnly('tasks/result', ctx);
     const task = await runner.settled(requests.ownerOf(ctx), taskId, ctx.mcpReq.signal);
     if (!task) throw unknownTask();
-    return legacyResultOf(task) as never;
+    return legacyResultOf(task);
   });
 
-  server.setRequestHandler('tasks/list', { params: LIST }, async ({ cursor }, ctx) => {
+  handleRequestWithParams(server, 'tasks/list', LIST, async ({ cursor }, ctx) => {
     legacyOnly('tasks/list', ctx);
     const tasks = (await runner.store.list(requests.ownerOf(ctx))).map(legacyTask);
     const page = pager.page('tasks', tasks, (t) => t.taskId, cursor);
-    return (page.nextCursor === undefined ? { tasks: page.items } : { tasks: page.items, nextCursor: page.nextCursor }) as never;
+    return (page.nextCursor === undefined ? { tasks: page.items } : { tasks: page.items, nextCursor: page.nextCursor });
   });
 }

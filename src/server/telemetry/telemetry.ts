@@ -12,6 +12,7 @@ import { TOOL_FAILED_CHANNEL } from '../../invoke/errors';
 import { PER_REQUEST_EXCHANGES } from '../http/exchanges';
 import type { Log } from '../../log';
 import type { TelemetryOptions } from './options';
+import { afterClose, afterConnect, interceptMessages, interceptSend } from '../sdk/transports';
 
 /**
  * OpenTelemetry per the semantic conventions for MCP: one SERVER span per request, named
@@ -210,11 +211,7 @@ export class Telemetry {
 
   /** Traces every request of each connection the protocol server takes. */
   instrument(server: Server, network: Network): void {
-    const connect = server.connect.bind(server);
-    server.connect = async (transport: Transport) => {
-      await connect(transport);
-      this.observe(server, transport, network);
-    };
+    afterConnect(server, (transport) => this.observe(server, transport, network));
   }
 
   /**
@@ -223,8 +220,7 @@ export class Telemetry {
    */
   private observe(server: Server, transport: Transport, network: Network): void {
     const open = new Map<string | number, Operation>();
-    const dispatch = transport.onmessage;
-    transport.onmessage = (message, extra) => {
+    interceptMessages(transport, (dispatch) => (message, extra) => {
       if (!isRequest(message)) {
         const cancelled = cancelledId(message);
         if (cancelled !== undefined) this.settle(open, cancelled, 'cancelled', server);
@@ -236,9 +232,8 @@ export class Telemetry {
       open.set(message.id, operation);
       if (!operation.span) return dispatch?.(message, extra);
       return api.context.with(api.trace.setSpan(api.context.active(), operation.span), () => dispatch?.(message, extra));
-    };
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
+    });
+    interceptSend(transport, (send) => (message, options) => {
       if (open.size > 0 && isReply(message)) {
         const operation = open.get(message.id);
         if (operation) {
@@ -247,23 +242,18 @@ export class Telemetry {
         }
       }
       return send(message, options);
-    };
+    });
     // A per-request HTTP exchange is no session; every other connection is one, from now until it closes.
     const perRequest = transport instanceof PerRequestHTTPServerTransport || PER_REQUEST_EXCHANGES in transport;
     // process.hrtime rather than performance.now(): the first use of `performance` loads perf_hooks (~2-5 ms),
     // which a connection no provider records should not cost at start-up.
     const session = perRequest ? undefined : process.hrtime.bigint();
-    const closed = transport.onclose;
-    transport.onclose = () => {
-      try {
-        closed?.();
-      } finally {
-        // A 2026-07-28 client cancels an HTTP request by closing its stream, which closes the exchange.
-        const reason = perRequest ? 'cancelled' : 'connection_closed';
-        for (const id of [...open.keys()]) this.settle(open, id, reason, server);
-        if (session !== undefined) this.recordSession(session, network, server);
-      }
-    };
+    afterClose(transport, () => {
+      // A 2026-07-28 client cancels an HTTP request by closing its stream, which closes the exchange.
+      const reason = perRequest ? 'cancelled' : 'connection_closed';
+      for (const id of [...open.keys()]) this.settle(open, id, reason, server);
+      if (session !== undefined) this.recordSession(session, network, server);
+    });
   }
 
   /** Ends an operation the request will never answer (cancelled, or its connection closed). */
