@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { executable, startBalancer, startRedis } from '../test/e2e/support/cluster';
-import { InMemoryServerEventBus, InMemoryTaskStore, type ServerEventBus, type TaskRecord, type TaskStore } from '../src';
+import { InMemoryEventStore, InMemoryServerEventBus, InMemoryTaskStore, type EventStore, type ServerEventBus, type TaskRecord, type TaskStore } from '../src';
 import { connectRedis } from '../src/redis';
 import { validOrder } from './order';
 
@@ -13,8 +13,10 @@ import { validOrder } from './order';
  * requests (stateless, so round robin spreads them), a fixed number of concurrent requests for a fixed time.
  * Every process shares the machine's cores with the load generator and nginx, so the ratio says what
  * running more processes buys here, not on a machine with a core per instance. Then what each store shared
- * through Redis costs: the SSE event store per 2025-era call (its events are written to a Redis stream), and
- * the event bus per published event (publish on one instance, heard on another).
+ * through Redis costs: a 2025-era call with the SSE event store in memory and in Redis (a lone reply is answered
+ * as JSON and never stored, so the two are level), what storing one SSE event costs in each (what a call answered
+ * on a stream, a notification on the GET stream, pays per event), and the event bus per published event
+ * (publish on one instance, heard on another).
  */
 
 const CONCURRENCY = 32;
@@ -129,7 +131,7 @@ function post(
 
 const LEGACY = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
 
-/** Mean microseconds of one 2025-era session's tools/call (answered on an SSE stream), one at a time. */
+/** Mean microseconds of one 2025-era session's tools/call (a lone reply: answered as JSON, nothing stored), one at a time. */
 async function legacyCallMicros(port: number, calls: number): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const init = await post(port, agent, LEGACY, {
@@ -155,6 +157,15 @@ async function legacyCallMicros(port: number, calls: number): Promise<number> {
   const micros = ((performance.now() - start) * 1000) / calls;
   agent.destroy();
   return micros;
+}
+
+/** Mean microseconds to store one SSE event (a tools/call result) in `store`, one at a time. */
+async function storeEventMicros(store: EventStore, events: number): Promise<number> {
+  const message = { jsonrpc: '2.0' as const, id: 1, result: { content: [{ type: 'text', text: 'Order 42 placed: 3 items.' }] } };
+  for (let i = 0; i < 200; i++) await store.storeEvent('bench-warm', message);
+  const start = performance.now();
+  for (let i = 0; i < events; i++) await store.storeEvent('bench-stream', message);
+  return ((performance.now() - start) * 1000) / events;
 }
 
 /** Mean microseconds from `publish` on one bus to delivery on another (a listener of another instance). */
@@ -214,16 +225,18 @@ async function sharedStoreCosts(): Promise<void> {
     const a = await connectRedis({ client: new Redis(redis.url, { lazyConnect: true }), prefix: 'bench:', logger: false });
     const b = await connectRedis({ client: new Redis(redis.url, { lazyConnect: true }), prefix: 'bench:', logger: false });
     const crossing = await busMicros(a.eventBus, b.eventBus, 2000);
+    const eventInMemory = await storeEventMicros(new InMemoryEventStore(), 5000);
+    const eventInRedis = await storeEventMicros(a.eventStore, 2000);
     const taskInMemory = await taskMicros(new InMemoryTaskStore(), 2000);
     const taskInRedis = await taskMicros(a.taskStore, 2000);
     await a.close();
     await b.close();
 
     console.log('\nWhat each store shared through Redis costs (one at a time, means)');
-    console.log(`  2025-era tools/call, in-memory SSE event store   ${inMemory.toFixed(0).padStart(8)} µs`);
-    console.log(
-      `  2025-era tools/call, Redis SSE event store       ${inRedis.toFixed(0).padStart(8)} µs   (+${(inRedis - inMemory).toFixed(0)} µs per call, ${(inRedis / inMemory).toFixed(2)}x)`,
-    );
+    console.log(`  2025-era tools/call (JSON), in-memory event store ${inMemory.toFixed(0).padStart(7)} µs`);
+    console.log(`  2025-era tools/call (JSON), Redis event store    ${inRedis.toFixed(0).padStart(8)} µs   (${(inMemory / inRedis).toFixed(2)}x: a lone reply is not stored)`);
+    console.log(`  SSE event stored, in-memory event store          ${eventInMemory.toFixed(1).padStart(8)} µs`);
+    console.log(`  SSE event stored, Redis event store              ${eventInRedis.toFixed(0).padStart(8)} µs`);
     console.log(`  event, in-process bus (publish to listener)      ${local2.toFixed(1).padStart(8)} µs`);
     console.log(`  event, Redis bus (one instance to another)       ${crossing.toFixed(0).padStart(8)} µs`);
     console.log(`  task (create, poll, complete), in-memory store   ${taskInMemory.toFixed(1).padStart(8)} µs`);
