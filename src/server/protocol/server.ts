@@ -230,9 +230,6 @@ interface Codec {
   encodeErrorCode(code: number): number;
 }
 
-/** The wire era of protocol revision 2026-07-28, as the SDK's codecs name it. */
-const MODERN_ERA = '2026-07-28';
-
 /** Keys that make a result something other than a `tools/call` answer (the SDK leaves such results contentless). */
 const FOREIGN_RESULT_KEYS = ['task', 'inputRequests', 'requestState'];
 
@@ -330,7 +327,7 @@ export class CatalogServer extends Server implements HotHost {
 
   legacyVersion(): string | undefined {
     const version = this.getNegotiatedProtocolVersion();
-    return version !== undefined && this.codec().era !== MODERN_ERA ? version : undefined;
+    return version !== undefined && this.codec().era !== MODERN_REVISION ? version : undefined;
   }
 
   /**
@@ -349,7 +346,7 @@ export class CatalogServer extends Server implements HotHost {
 
   modernVersion(): string | undefined {
     const version = this.getNegotiatedProtocolVersion();
-    return version !== undefined && this.codec().era === MODERN_ERA ? version : undefined;
+    return version !== undefined && this.codec().era === MODERN_REVISION ? version : undefined;
   }
 
   /** As `Server` decides for `ctx.mcpReq.log` on a 2026-07-28 request: its envelope's `logLevel`, none meaning none. */
