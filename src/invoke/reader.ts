@@ -139,38 +139,16 @@ function compileBare(node: TypeNode, mode: ReadMode): Reader {
         return buffer ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
       };
     }
-    case 'enum': {
-      const values = new Map(node.listed.map((n, i) => [n, node.values[i]] as const));
-      const shown = node.listed.length <= 20 ? node.listed.join(', ') : `${node.listed.slice(0, 20).join(', ')}, ...`;
-      const expected = `Expected one of: ${shown}.`;
-      if (mode === 'check') return (v, f) => (typeof v === 'string' && values.has(v) ? v : fail(f, expected));
-      return (v, f) => (typeof v === 'string' && values.has(v) ? values.get(v) : fail(f, expected));
-    }
+    case 'enum':
+      return enumReader(node, mode);
     case 'nullable': {
       const inner = readerOf(node.inner, mode);
       return (v, f) => (v === null ? null : inner(v, f));
     }
     case 'array':
       return arrayReader(node, mode);
-    case 'dictionary': {
-      const value = readerOf(node.values, mode);
-      const asMap = node.as === 'map' && mode !== 'check';
-      return (v, f) => {
-        if (!isObject(v)) return fail(f, `Expected an object, got ${typeName(v)}.`);
-        const out: Map<string, unknown> | Record<string, unknown> = asMap ? new Map() : Object.create(null);
-        for (const k in v) {
-          if (!hasOwn.call(v, k)) continue;
-          const item = value(v[k], f);
-          if (item === INVALID) {
-            f.path.push(k);
-            return INVALID;
-          }
-          if (asMap) (out as Map<string, unknown>).set(k, item);
-          else (out as Record<string, unknown>)[k] = item;
-        }
-        return out;
-      };
-    }
+    case 'dictionary':
+      return dictionaryReader(node, mode);
     case 'json':
       if (node.shape === 'object') return (v, f) => (isObject(v) ? v : fail(f, `Expected a JSON object, got ${typeName(v)}.`));
       if (node.shape === 'array') return (v, f) => (Array.isArray(v) ? v : fail(f, `Expected a JSON array, got ${typeName(v)}.`));
@@ -178,6 +156,34 @@ function compileBare(node: TypeNode, mode: ReadMode): Reader {
     case 'record':
       return recordReader(node, mode);
   }
+}
+
+function enumReader(node: Extract<TypeNode, { kind: 'enum' }>, mode: ReadMode): Reader {
+  const values = new Map(node.listed.map((n, i) => [n, node.values[i]] as const));
+  const shown = node.listed.length <= 20 ? node.listed.join(', ') : `${node.listed.slice(0, 20).join(', ')}, ...`;
+  const expected = `Expected one of: ${shown}.`;
+  if (mode === 'check') return (v, f) => (typeof v === 'string' && values.has(v) ? v : fail(f, expected));
+  return (v, f) => (typeof v === 'string' && values.has(v) ? values.get(v) : fail(f, expected));
+}
+
+function dictionaryReader(node: Extract<TypeNode, { kind: 'dictionary' }>, mode: ReadMode): Reader {
+  const value = readerOf(node.values, mode);
+  const asMap = node.as === 'map' && mode !== 'check';
+  return (v, f) => {
+    if (!isObject(v)) return fail(f, `Expected an object, got ${typeName(v)}.`);
+    const out: Map<string, unknown> | Record<string, unknown> = asMap ? new Map() : Object.create(null);
+    for (const k in v) {
+      if (!hasOwn.call(v, k)) continue;
+      const item = value(v[k], f);
+      if (item === INVALID) {
+        f.path.push(k);
+        return INVALID;
+      }
+      if (asMap) (out as Map<string, unknown>).set(k, item);
+      else (out as Record<string, unknown>)[k] = item;
+    }
+    return out;
+  };
 }
 
 /**

@@ -294,25 +294,8 @@ function applyOne(node: TypeNode, c: SchemaConstraint, site: Site): TypeNode {
       }
       return misfit(site, c, node);
     }
-    case 'pattern': {
-      const changing = [...(c.flags ?? '')].filter((flag) => !HARMLESS_FLAGS.includes(flag));
-      if (changing.length > 0) {
-        site.problems.add(
-          'OMCG0013',
-          site.where,
-          `${c.decorator} has the flag${changing.length > 1 ? 's' : ''} '${changing.join('')}', which JSON Schema patterns cannot carry.`,
-          'write the flag into the pattern itself (for example [A-Za-z] instead of the i flag), or drop it.',
-        );
-        return node;
-      }
-      try {
-        new RegExp(c.pattern, 'u');
-      } catch {
-        return misfit(site, c, node, `${c.decorator} has a pattern that is not a valid regular expression: /${c.pattern}/.`);
-      }
-      if (node.kind === 'string' && node.pattern === undefined) return { ...node, pattern: c.pattern };
-      return misfit(site, c, node);
-    }
+    case 'pattern':
+      return applyPattern(node, c, site);
     case 'format': {
       if (node.kind === 'string' && (node.format === undefined || node.format === c.format) && node.as !== 'timespan') {
         return { ...node, format: c.format };
@@ -320,6 +303,26 @@ function applyOne(node: TypeNode, c: SchemaConstraint, site: Site): TypeNode {
       return misfit(site, c, node);
     }
   }
+}
+
+function applyPattern(node: TypeNode, c: Extract<SchemaConstraint, { kind: 'pattern' }>, site: Site): TypeNode {
+  const changing = [...(c.flags ?? '')].filter((flag) => !HARMLESS_FLAGS.includes(flag));
+  if (changing.length > 0) {
+    site.problems.add(
+      'OMCG0013',
+      site.where,
+      `${c.decorator} has the flag${changing.length > 1 ? 's' : ''} '${changing.join('')}', which JSON Schema patterns cannot carry.`,
+      'write the flag into the pattern itself (for example [A-Za-z] instead of the i flag), or drop it.',
+    );
+    return node;
+  }
+  try {
+    new RegExp(c.pattern, 'u');
+  } catch {
+    return misfit(site, c, node, `${c.decorator} has a pattern that is not a valid regular expression: /${c.pattern}/.`);
+  }
+  if (node.kind === 'string' && node.pattern === undefined) return { ...node, pattern: c.pattern };
+  return misfit(site, c, node);
 }
 
 function pick(current: number | undefined, next: number | undefined, combine: (a: number, b: number) => number): number | undefined {

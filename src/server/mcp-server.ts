@@ -19,7 +19,7 @@ import { Catalog, type CatalogKind, type Member } from './catalog/catalog';
 import type { AuthorizeItem } from './auth/caller';
 import type { UiResourceOptions } from './catalog/ui-resource';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio/stdio';
-import type { HttpAddress, HttpEndpoint, HttpHandler, HttpHandlerOptions, HttpServing, ServeHttpOptions } from './http/endpoint';
+import type { HttpAddress, HttpHandler, HttpHandlerOptions, HttpServing, ListeningEndpoint, ServeHttpOptions } from './http/endpoint';
 import type { ToolListing } from './catalog/listing';
 import { routeByOpening } from './protocol/opening';
 import { followBus, listChangedEvent } from './catalog/live';
@@ -417,7 +417,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: HttpEndpoint = await http().startHttp(this.httpServing(), options, this.catalog, this.log);
+    const endpoint: ListeningEndpoint = await http().startHttp(this.httpServing(), options, this.catalog, this.log);
     this.track(endpoint);
     if (options.shutdown) this.shutdownOn(options.shutdown.signals, { deadlineMs: options.shutdown.deadlineMs });
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };

@@ -2,6 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ArrayOf, McpServer, Tool, type HttpAuthOptions, type LogDetails, type McpLogger } from 'onemodelcontext';
 import { TestIssuer, type TestClient } from './support/issuer';
+import type { Reply } from '../support/raw-http';
+import { modernRequest } from '../support/modern-http';
 
 /**
  * Every request `auth` refuses is logged through the server's logger for its developer, against a real
@@ -63,24 +65,8 @@ beforeEach(() => {
 });
 
 /** A 2026-07-28 tools/call of `tool`, as the v2 client sends one, with or without a bearer token. */
-function callTool(target: string, token: string | undefined, tool: string, args: Record<string, unknown> = {}): Promise<Response> {
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-    'io.modelcontextprotocol/clientCapabilities': {},
-  };
-  return fetch(target, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': tool,
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args, _meta: meta } }),
-  });
+function callTool(target: string, token: string | undefined, tool: string, args: Record<string, unknown> = {}): Promise<Reply> {
+  return modernRequest(target, 'tools/call', { name: tool, arguments: args }, { token });
 }
 
 /** A port nothing listens on: one the system just gave out and took back. */

@@ -1,5 +1,6 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { send, type Reply } from '../support/raw-http';
+import { answerOf, modernRequest } from '../support/modern-http';
 import {
   Client as V2Client,
   ClientCredentialsProvider as V2ClientCredentials,
@@ -114,39 +115,13 @@ afterAll(async () => {
 
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const MODERN = '2026-07-28';
-
-/** A stateless 2026-07-28 request, as the v2 client sends one. */
-function modern(method: string, params: Record<string, unknown> = {}, id = 1): string {
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': MODERN,
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-    'io.modelcontextprotocol/clientCapabilities': {},
-  };
-  return JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } });
-}
-
-function call(token: string | undefined, method: string, params?: Record<string, unknown>, target = url): Promise<Reply> {
-  const auth: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
-  const named = params?.name ?? params?.uri;
-  const name: Record<string, string> = typeof named === 'string' ? { 'mcp-name': named } : {};
-  return send(
-    target,
-    'POST',
-    { ...JSON_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...name, ...auth },
-    modern(method, params),
-  );
+function call(token: string | undefined, method: string, params: Record<string, unknown> = {}, target = url): Promise<Reply> {
+  return modernRequest(target, method, params, { token });
 }
 
 function result(reply: Reply): Record<string, unknown> {
-  const text = String(reply.headers['content-type']).startsWith('text/event-stream')
-    ? reply.body
-        .split('\n')
-        .find((l) => l.startsWith('data: '))!
-        .slice(6)
-    : reply.body;
-  const message = JSON.parse(text) as { result?: Record<string, unknown>; error?: unknown };
-  if (!message.result) throw new Error(`no result: ${text}`);
+  const message = answerOf(reply);
+  if (!message.result) throw new Error(`no result: ${reply.body}`);
   return message.result;
 }
 
@@ -242,7 +217,7 @@ describe('refused tokens (raw HTTP)', () => {
   });
 
   it('a malformed Authorization header', async () => {
-    const reply = await send(url, 'POST', { ...JSON_HEADERS, authorization: 'Basic cmVhZGVyOnNlY3JldA==' }, modern('tools/list'));
+    const reply = await modernRequest(url, 'tools/list', {}, { headers: { authorization: 'Basic cmVhZGVyOnNlY3JldA==' } });
     expect(reply.status).toBe(401);
     expect(reply.headers['www-authenticate']).toMatch(
       /^Bearer error="invalid_token", error_description="Invalid Authorization header format/,

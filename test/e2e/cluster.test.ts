@@ -11,6 +11,7 @@ import { ensureBuilt } from './support/build';
 import { freePort, startCluster, startInstance, type Cluster } from './support/cluster';
 import { textOf } from './support/clients';
 import { eventsOf, LEGACY_HEADERS, open, openSession, until } from '../support/raw-http';
+import { modernRequest } from '../support/modern-http';
 
 /**
  * Three instances of the fixture behind a real nginx configured as samples/cluster and docs/scaling.md say.
@@ -242,32 +243,25 @@ describe('three instances sharing the event bus, the SSE event store and the tas
   it('polls and cancels through other instances a task started through one; the cancellation reaches the running tool', async () => {
     const port = cluster.balancer.port;
     // 2026-07-28 requests are spread round robin: each of the next three lands on another instance.
-    // `name` is the Mcp-Name header: the tool's name, or the task's id for the task methods.
-    const modern = async (method: string, params: Record<string, unknown>, name?: string) => {
-      const meta = {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-        'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-      };
-      const headers: Record<string, string> = { ...LEGACY_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) };
-      const reply = await open(port, 'POST', headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }));
-      await reply.ended;
-      const text = reply.text();
-      const json = text.trimStart().startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : eventsOf(text).at(-1)!.data;
+    // The Mcp-Name header is the tool's name, or the task's id for the task methods (modernRequest sets it).
+    const tasks = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const modern = async (method: string, params: Record<string, unknown>) => {
+      const reply = await modernRequest(`http://127.0.0.1:${port}/mcp`, method, params, { capabilities: tasks });
+      const json = reply.body.trimStart().startsWith('{') ? (JSON.parse(reply.body) as Record<string, unknown>) : eventsOf(reply.body).at(-1)!.data;
       if (json.error) throw new Error(`${method}: ${JSON.stringify(json.error)}`);
       return json.result as Record<string, unknown>;
     };
-    const task = await modern('tools/call', { name: 'vigil', arguments: { name: 'v1' } }, 'vigil');
+    const task = await modern('tools/call', { name: 'vigil', arguments: { name: 'v1' } });
     expect(task).toMatchObject({ resultType: 'task', status: 'working' });
     const taskId = String(task.taskId);
     await until(() => cluster.instances.some((i) => i.output().includes('vigil v1 started on')), 1_000);
     const runner = cluster.instances.find((i) => i.output().includes('vigil v1 started on'))!;
 
-    expect(await modern('tasks/get', { taskId }, taskId)).toMatchObject({ taskId, status: 'working' });
-    await modern('tasks/cancel', { taskId }, taskId);
+    expect(await modern('tasks/get', { taskId })).toMatchObject({ taskId, status: 'working' });
+    await modern('tasks/cancel', { taskId });
     await until(() => runner.output().includes(`vigil v1 cancelled on ${runner.name}`), 1_000);
     expect(runner.output()).toContain(`vigil v1 cancelled on ${runner.name}`);
-    expect(await modern('tasks/get', { taskId }, taskId)).toMatchObject({ taskId, status: 'cancelled' });
+    expect(await modern('tasks/get', { taskId })).toMatchObject({ taskId, status: 'cancelled' });
     expect(cluster.instances.filter((i) => i.output().includes('vigil v1 started'))).toEqual([runner]);
   });
 

@@ -1,4 +1,5 @@
 import { send } from '../support/raw-http';
+import { modernRequest } from '../support/modern-http';
 import { McpServer, Tool, type AuthInfo } from 'onemodelcontext';
 
 /**
@@ -46,31 +47,8 @@ afterAll(async () => {
 });
 
 
-const list = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/list',
-  params: {
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'browser', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    },
-  },
-});
-const post = (target: string, headers: Record<string, string>) =>
-  send(
-    target,
-    'POST',
-    {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/list',
-      ...headers,
-    },
-    list,
-  );
+/** A 2026-07-28 `tools/list`, with the browser's headers (Origin ...). */
+const post = (target: string, headers: Record<string, string>) => modernRequest(target, 'tools/list', {}, { headers });
 const preflight = (target: string, origin: string) =>
   send(target, 'OPTIONS', {
     origin,

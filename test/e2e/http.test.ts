@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { fixtureServer } from './fixture/src/fixture';
+import { modernRequest } from '../support/modern-http';
 
 /**
  * Streamable HTTP as a raw peer sees it: sessions for 2025-era clients (GET, DELETE, unknown session 404),
@@ -100,13 +101,7 @@ describe('sessions for 2025-era clients', () => {
 });
 
 describe('stateless 2026-07-28 requests', () => {
-  const envelope = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-    'io.modelcontextprotocol/clientCapabilities': {},
-  };
-  const modern = (method: string, params: Record<string, unknown>, name?: string) =>
-    send('POST', { ...JSON_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) }, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: envelope } }));
+  const modern = (method: string, params: Record<string, unknown>) => modernRequest(`http://127.0.0.1:${port}/mcp`, method, params);
 
   it('answers server/discover without a session', async () => {
     const reply = await modern('server/discover', {});
@@ -116,7 +111,7 @@ describe('stateless 2026-07-28 requests', () => {
   });
 
   it('calls a tool without a session', async () => {
-    const reply = await modern('tools/call', { name: 'add', arguments: { a: 20, b: 22 } }, 'add');
+    const reply = await modern('tools/call', { name: 'add', arguments: { a: 20, b: 22 } });
     expect(messages(reply)[0]).toMatchObject({ result: { content: [{ type: 'text', text: '42' }] } });
   });
 });

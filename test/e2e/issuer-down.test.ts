@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { McpServer, Tool, type HttpAuthOptions, type LogDetails, type McpLogger } from 'onemodelcontext';
 import { TestIssuer, type TestClient } from './support/issuer';
+import type { Reply } from '../support/raw-http';
+import { modernRequest } from '../support/modern-http';
 
 /**
  * An authorization server that cannot be reached is the server's trouble, not the token's (issue 25): a valid
@@ -72,30 +74,14 @@ async function failing(behaviour: '503' | 'hang'): Promise<Failing> {
   return started;
 }
 
-function callTool(target: string, token: string): Promise<Response> {
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-    'io.modelcontextprotocol/clientCapabilities': {},
-  };
-  return fetch(target, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'list_orders',
-      authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_orders', arguments: {}, _meta: meta } }),
-  });
+function callTool(target: string, token: string): Promise<Reply> {
+  return modernRequest(target, 'tools/call', { name: 'list_orders', arguments: {} }, { token });
 }
 
 const UNAVAILABLE = '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Service Unavailable: the authorization server cannot be reached to check the access token; try again shortly."},"id":null}';
 
-async function answers(responses: Response[]): Promise<string[]> {
-  return Promise.all(responses.map(async (r) => `${r.status} ${r.headers.get('retry-after')} ${await r.text()}`));
+function answers(replies: Reply[]): string[] {
+  return replies.map((r) => `${r.status} ${r.headers['retry-after']} ${r.body}`);
 }
 
 beforeAll(async () => {
@@ -116,7 +102,7 @@ describe('an issuer that cannot be reached', () => {
     const keys = await failing('503');
     const url = await serve({ issuer: issuer.url, scopes: ['mcp'], resource: 'http://127.0.0.1/jwks-503', jwt: { jwksUri: keys.url } });
     const token = await issuer.token(READER, READER.scope, 'http://127.0.0.1/jwks-503');
-    const burst = await answers(await Promise.all(Array.from({ length: 20 }, () => callTool(url, token))));
+    const burst = answers(await Promise.all(Array.from({ length: 20 }, () => callTool(url, token))));
     process.stderr.write(`[figure] key set answering 503: ${keys.hits} fetch(es) for a burst of 20 requests\n`);
     expect(burst).toEqual(Array.from({ length: 20 }, () => `503 5 ${UNAVAILABLE}`));
     expect(keys.hits).toBe(1);
@@ -132,7 +118,7 @@ describe('an issuer that cannot be reached', () => {
     const keys = await failing('hang');
     const url = await serve({ issuer: issuer.url, scopes: ['mcp'], resource: 'http://127.0.0.1/jwks-hang', jwt: { jwksUri: keys.url } });
     const token = await issuer.token(READER, READER.scope, 'http://127.0.0.1/jwks-hang');
-    expect(await answers([await callTool(url, token)])).toEqual([`503 5 ${UNAVAILABLE}`]);
+    expect(answers([await callTool(url, token)])).toEqual([`503 5 ${UNAVAILABLE}`]);
     expect(entries.map((e) => e.message)).toEqual([
       `HTTP POST /mcp answered 503: the authorization server ${issuer.url} cannot be reached, so the access token could not be checked: IssuerUnavailableError: The key set at ${keys.url} could not be fetched. <- caused by JWKSTimeout: request timed out`,
     ]);
@@ -141,8 +127,8 @@ describe('an issuer that cannot be reached', () => {
   it.each(['503', 'hang'] as const)('an introspection endpoint that answers %s: 503, and a burst asks it once', async (behaviour) => {
     const endpoint = await failing(behaviour);
     const url = await serve({ issuer: issuer.url, resource: `http://127.0.0.1/introspect-${behaviour}`, introspection: { endpoint: endpoint.url, clientId: 'rs', clientSecret: 'rs-secret' } });
-    const first = await answers([await callTool(url, 'opaque-token-1')]);
-    const burst = await answers(await Promise.all(Array.from({ length: 20 }, (_, i) => callTool(url, `opaque-token-${i + 2}`))));
+    const first = answers([await callTool(url, 'opaque-token-1')]);
+    const burst = answers(await Promise.all(Array.from({ length: 20 }, (_, i) => callTool(url, `opaque-token-${i + 2}`))));
     process.stderr.write(`[figure] introspection ${behaviour}: ${endpoint.hits} request(s) to it for 21 requests\n`);
     expect([...first, ...burst]).toEqual(Array.from({ length: 21 }, () => `503 5 ${UNAVAILABLE}`));
     expect(endpoint.hits).toBe(1);

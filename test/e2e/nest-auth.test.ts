@@ -5,6 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Scopes, Tool, type AuthInfo } from 'onemodelcontext';
 import { McpExecutionContext, McpModule, type McpContextType } from 'onemodelcontext/nest';
 import { TestIssuer, type TestClient } from './support/issuer';
+import { modernRequest } from '../support/modern-http';
 
 /**
  * McpModule with `auth` against a real authorization server (oidc-provider), called by the real v2 SDK
@@ -133,33 +134,9 @@ describe.each(['express', 'fastify'] as const)('McpModule with auth on %s', (ada
     const reader = await connect('reader');
     const before = seen.callers.length;
     await expect(reader.callTool({ name: 'place_order', arguments: { item: 'tea' } })).rejects.toThrow('Insufficient scope: required "mcp orders:read orders:write"');
-    const raw = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'place_order',
-        authorization: `Bearer ${tokens.reader}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'place_order',
-          arguments: { item: 'tea' },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
-    });
+    const raw = await modernRequest(url.href, 'tools/call', { name: 'place_order', arguments: { item: 'tea' } }, { token: tokens.reader });
     expect(raw.status).toBe(403);
-    expect(raw.headers.get('www-authenticate')).toBe(
+    expect(raw.headers['www-authenticate']).toBe(
       `Bearer error="insufficient_scope", error_description="This request needs the scope orders:write.", scope="mcp orders:read orders:write", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/nest-orders/mcp"`,
     );
     expect(seen.callers.length).toBe(before);

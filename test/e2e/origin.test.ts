@@ -1,6 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { send, type Reply } from '../support/raw-http';
+import type { Reply } from '../support/raw-http';
+import { modernRequest } from '../support/modern-http';
 import { McpServer, type McpLogger } from 'onemodelcontext';
 
 /**
@@ -30,37 +31,10 @@ async function serve(options: Parameters<McpServer['serveHttp']>[0]): Promise<nu
   return (await server.serveHttp({ port: 0, ...options })).port;
 }
 
-const CALL = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: {
-    name: 'ping',
-    arguments: {},
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    },
-  },
-});
-
 /** A 2026-07-28 `tools/call` of `ping` sent to 127.0.0.1:`port`, with the given Host and Origin. */
 function callPing(port: number, headers: { host?: string; origin?: string }): Promise<Reply> {
-  return send(
-    `http://127.0.0.1:${port}/mcp`,
-    'POST',
-    {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'ping',
-      host: headers.host ?? `127.0.0.1:${port}`,
-      ...(headers.origin !== undefined && { origin: headers.origin }),
-    },
-    CALL,
-  );
+  const sent = { host: headers.host ?? `127.0.0.1:${port}`, ...(headers.origin !== undefined && { origin: headers.origin }) };
+  return modernRequest(`http://127.0.0.1:${port}/mcp`, 'tools/call', { name: 'ping', arguments: {} }, { headers: sent });
 }
 
 const ran = (reply: Reply) => reply.status === 200 && reply.body.includes('"text":"pong"');

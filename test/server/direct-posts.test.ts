@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Int32, McpServer, Prompt, Resource, type McpLogger } from '../../src';
 import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuning } from '../../src/server/http/endpoint';
 import { Log } from '../../src/log';
-import { ModernDirect } from '../../src/server/http/modern';
+import { ModernPool } from '../../src/server/http/modern';
 import { HotPath } from '../../src/server/protocol/hot-path';
 import { LEGACY_HEADERS, eventsOf, open, openSession, readAll, until, type Stream } from '../support/raw-http';
 
@@ -419,7 +419,7 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
 
   /** What the direct path answered itself, as `handle` reports it. */
   const taken = () => directHandle.mock.results.filter((r) => r.type === 'return').length;
-  const directHandle = jest.spyOn(ModernDirect.prototype, 'handle');
+  const directHandle = jest.spyOn(ModernPool.prototype, 'handle');
   /** Requests the hot path ran itself, below the SDK's dispatch. */
   const hotRuns = jest.spyOn(HotPath.prototype as unknown as { run: () => void }, 'run');
   beforeEach(() => {
@@ -538,7 +538,7 @@ describe('2026-07-28 requests that flood one id', () => {
   afterAll(() => close(direct));
 
   it('grows the pool only to its bound; the SDK entry answers the rest, each with its own result', async () => {
-    const directHandle = jest.spyOn(ModernDirect.prototype, 'handle');
+    const directHandle = jest.spyOn(ModernPool.prototype, 'handle');
     directHandle.mockClear();
     // Two requests of id 7 hold the pool's two servers: each has written its first progress event (so its
     // response has begun) before the flood of the same id arrives.

@@ -1,6 +1,6 @@
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { DefinitionError, Int32, McpServer, Param, Prompt, Tool } from '../../src';
-import { open, readAll } from '../support/raw-http';
+import { answerOf, modernRequest } from '../support/modern-http';
 
 class Routed {
   @Tool({ description: 'Forecast for a region' })
@@ -20,12 +20,6 @@ const SCHEMA = {
   additionalProperties: false,
 };
 
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-
 // Real HTTP round trips: on a loaded machine some take longer than Jest's 5 s default.
 jest.setTimeout(30_000);
 
@@ -40,16 +34,8 @@ describe('x-mcp-header arguments (SEP-2243)', () => {
 
   /** A raw 2026-07-28 tools/call with the given Mcp-Param-* headers: the status and the JSON-RPC answer. */
   async function call(args: Record<string, unknown>, headers: Record<string, string>) {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'forecast', arguments: args, _meta: ENVELOPE } });
-    const stream = await open(
-      port,
-      'POST',
-      { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'forecast', ...headers },
-      body,
-    );
-    const text = await readAll(stream);
-    const json = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1];
-    return { status: stream.response.statusCode, answer: JSON.parse(json) as { result?: { content: { text: string }[] }; error?: { code: number; message: string; data: unknown } } };
+    const reply = await modernRequest(`http://127.0.0.1:${port}/mcp`, 'tools/call', { name: 'forecast', arguments: args }, { id: 7, headers });
+    return { status: reply.status, answer: answerOf(reply) as { result?: { content: { text: string }[] }; error?: { code: number; message: string; data: unknown } } };
   }
 
   it('lists the header name on each argument that declares one, after the other keywords', () => {

@@ -8,6 +8,8 @@ export interface ModernOptions {
   readonly token?: string;
   readonly capabilities?: Record<string, unknown>;
   readonly id?: number;
+  /** More headers (Host, Origin, `Mcp-Param-*` ...), sent after and over the ones built here. */
+  readonly headers?: Record<string, string>;
 }
 
 /** Sends one 2026-07-28 request (`_meta` envelope, `Mcp-*` headers, a bearer token when given). */
@@ -25,6 +27,7 @@ export function modernRequest(url: string, method: string, params: Record<string
     'mcp-method': method,
     ...(typeof named === 'string' && { 'mcp-name': named }),
     ...(options.token !== undefined && { authorization: `Bearer ${options.token}` }),
+    ...options.headers,
   };
   return send(url, 'POST', headers, JSON.stringify({ jsonrpc: '2.0', id: options.id ?? 1, method, params: { ...params, _meta: meta } }));
 }

@@ -1,7 +1,7 @@
 import { Log } from '../../log';
 import { classScopesOf, type MemberRecord } from '../../decorators/metadata';
 import { Problems } from '../../schema/diagnostics';
-import { unwrap, type ToolModel, type TypeNode } from '../../schema/model';
+import { unwrap, type ParamModel, type ToolModel, type TypeNode } from '../../schema/model';
 import { promptFromMethod, type PromptModel } from '../../schema/prompts';
 import { resourceFromMethod, type ResourceModel } from '../../schema/resources';
 import { decoratedMembersOf, toolFromMethod } from '../../schema/tools';
@@ -12,7 +12,6 @@ import { appOnly, listingOf, type ToolListing } from './listing';
 import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
 import { grants, ScopedListings } from './scoped-listings';
 import { runCompleter } from '../../invoke/completions';
-import { headerRejection, type HeaderRejection } from '../http/param-headers';
 import type { CacheHint } from '../../schema/listing-metadata';
 import { APP_MIME_TYPE, uiResourceOf, type UiResource } from './ui-resource';
 
@@ -48,6 +47,8 @@ export interface RegisteredTool extends Access {
   readonly call: ToolCall;
   /** The decorated method, for a tool of a class (none for the quick path). */
   readonly member?: Member;
+  /** The parameters that declare an `x-mcp-header` (SEP-2243), in their order; empty for most tools. */
+  readonly headerParams: readonly ParamModel[];
 }
 
 export interface RegisteredResource extends Access {
@@ -108,6 +109,13 @@ function accessOf(ctor: Function, record: MemberRecord): Access {
 function requestParts(message: unknown): { readonly method: unknown; readonly params: Readonly<Record<string, unknown>> } {
   const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: unknown };
   return { method, params: typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {} };
+}
+
+const NO_PARAMS: readonly ParamModel[] = Object.freeze([]);
+
+/** A tool's parameters that declare an `x-mcp-header`, found once so that a call without any costs a lookup. */
+function headerParamsOf(model: ToolModel): readonly ParamModel[] {
+  return model.params.some((p) => p.header !== undefined) ? Object.freeze(model.params.filter((p) => p.header !== undefined)) : NO_PARAMS;
 }
 
 /** Compiles a tool's reader and writer on its first call: a server with many tools starts without paying for all. */
@@ -217,6 +225,23 @@ export class Catalog {
   }
 
   private register(subject: string, pending: readonly Pending[], problems: Problems): void {
+    this.checkClashes(pending, problems);
+    problems.throwIfAny(subject);
+    // Indexed loops: `server.tool()` comes here once per tool at start-up, where each `for...of` step of
+    // code not yet optimised allocates.
+    for (let i = 0; i < pending.length; i++) {
+      const entry = pending[i];
+      if (entry.kind === 'tool') this.storeTool(entry);
+      else if (entry.kind === 'resource') this.storeResource(entry);
+      else this.storePrompt(entry);
+    }
+    const kinds: CatalogKind[] = [];
+    for (let i = 0; i < pending.length; i++) if (!kinds.includes(pending[i].kind)) kinds.push(pending[i].kind);
+    for (let i = 0; i < kinds.length; i++) this.changed(kinds[i]);
+  }
+
+  /** Adds a problem for every name or URI already taken, by the catalog or by another entry of `pending`. */
+  private checkClashes(pending: readonly Pending[], problems: Problems): void {
     // Names of the valid members are compared too, so that one error reports every problem of the class.
     // `server.tool()` registers one entry at a time: it can only clash with what is already registered.
     const names = pending.length > 1 ? { tool: new Set<string>(), resource: new Set<string>(), prompt: new Set<string>() } : undefined;
@@ -235,52 +260,49 @@ export class Catalog {
       names?.[entry.kind].add(key);
       if (entry.kind === 'tool') this.checkView(entry.model, problems);
     }
-    problems.throwIfAny(subject);
-    // Indexed loops: `server.tool()` comes here once per tool at start-up, where each `for...of` step of
-    // code not yet optimised allocates.
-    for (let i = 0; i < pending.length; i++) {
-      const entry = pending[i];
-      if (entry.kind === 'tool') {
-        const { model, target } = entry;
-        const compiling = this.compiling;
-        const listing = Object.freeze(listingOf(entry.model, true));
-        this.tools.set(entry.model.name, {
-          model: entry.model,
-          listing,
-          plainListing: !entry.model.ui ? listing : appOnly(entry.model) ? undefined : Object.freeze(listingOf(entry.model, false)),
-          call: lazily(() => compileTool(model, target, compiling)),
-          member: target.kind === 'method' ? { instance: target.instance, key: target.key } : undefined,
-          scopes: entry.scopes,
-          public: entry.public,
-        });
-      } else if (entry.kind === 'resource') {
-        const registered: RegisteredResource = {
-          model: entry.model,
-          instance: entry.instance,
-          key: entry.key,
-          listing: Object.freeze(resourceListingOf(entry.model)),
-          match: uriMatcherOf(entry.model.parts),
-          call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', { invoke: entry.invoke, log: this.log }),
-          scopes: entry.scopes,
-          public: entry.public,
-        };
-        if (entry.model.template) this.templates.push(registered);
-        else this.resources.set(entry.model.uri, registered);
-      } else {
-        this.prompts.set(entry.model.name, {
-          model: entry.model,
-          instance: entry.instance,
-          key: entry.key,
-          listing: Object.freeze(promptListingOf(entry.model)),
-          call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', { invoke: entry.invoke, log: this.log }),
-          scopes: entry.scopes,
-          public: entry.public,
-        });
-      }
-    }
-    const kinds: CatalogKind[] = [];
-    for (let i = 0; i < pending.length; i++) if (!kinds.includes(pending[i].kind)) kinds.push(pending[i].kind);
-    for (let i = 0; i < kinds.length; i++) this.changed(kinds[i]);
+  }
+
+  private storeTool(entry: Extract<Pending, { kind: 'tool' }>): void {
+    const { model, target } = entry;
+    const compiling = this.compiling;
+    const listing = Object.freeze(listingOf(model, true));
+    this.tools.set(model.name, {
+      model,
+      listing,
+      plainListing: !model.ui ? listing : appOnly(model) ? undefined : Object.freeze(listingOf(model, false)),
+      call: lazily(() => compileTool(model, target, compiling)),
+      member: target.kind === 'method' ? { instance: target.instance, key: target.key } : undefined,
+      headerParams: headerParamsOf(model),
+      scopes: entry.scopes,
+      public: entry.public,
+    });
+  }
+
+  private storeResource(entry: Extract<Pending, { kind: 'resource' }>): void {
+    const registered: RegisteredResource = {
+      model: entry.model,
+      instance: entry.instance,
+      key: entry.key,
+      listing: Object.freeze(resourceListingOf(entry.model)),
+      match: uriMatcherOf(entry.model.parts),
+      call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', { invoke: entry.invoke, log: this.log }),
+      scopes: entry.scopes,
+      public: entry.public,
+    };
+    if (entry.model.template) this.templates.push(registered);
+    else this.resources.set(entry.model.uri, registered);
+  }
+
+  private storePrompt(entry: Extract<Pending, { kind: 'prompt' }>): void {
+    this.prompts.set(entry.model.name, {
+      model: entry.model,
+      instance: entry.instance,
+      key: entry.key,
+      listing: Object.freeze(promptListingOf(entry.model)),
+      call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', { invoke: entry.invoke, log: this.log }),
+      scopes: entry.scopes,
+      public: entry.public,
+    });
   }
 
   /**
@@ -407,13 +429,9 @@ export class Catalog {
     return found?.kind === 'ui' ? found.ui : undefined;
   }
 
-  /** Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, if the tool declares any (SEP-2243). */
-  paramHeaderRejection(message: unknown, headerOf: (name: string) => string | undefined): HeaderRejection | undefined {
-    const { method, params } = requestParts(message);
-    if (method !== 'tools/call') return undefined;
-    const tool = this.tool(String(params.name));
-    if (!tool?.model.params.some((p) => p.header !== undefined)) return undefined;
-    return headerRejection(tool.model.params, params.arguments, headerOf);
+  /** The parameters of the enabled tool of that name that carry an `Mcp-Param-*` header (SEP-2243; checked in http/param-headers.ts). */
+  headerParamsOf(name: string): readonly ParamModel[] | undefined {
+    return this.tool(name)?.headerParams;
   }
 
   /** The resource a URI names: a static resource, a UI resource, or the first template that matches. */

@@ -1,5 +1,5 @@
 /**
- * Marks a transport whose requests are independent HTTP exchanges (the 2026-07-28 pool of `direct-modern.ts`):
+ * Marks a transport whose requests are independent HTTP exchanges (the 2026-07-28 pool of `modern.ts`):
  * telemetry records no session for it. Its own module so that telemetry, loaded on stdio too, does not load the
  * HTTP pool's.
  */

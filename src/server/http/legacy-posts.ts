@@ -10,6 +10,7 @@ import {
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { SSE_HEADERS } from '../protocol/wire';
 import { handOverStream, interceptSend, type Send } from '../sdk/transports';
+import { REVISION_2025_11_25 } from '../protocol/revisions';
 
 /**
  * A 2025-era session's POST of one hot request (`tools/call`, `tools/list`, `resources/read`, `prompts/get`,
@@ -122,7 +123,7 @@ export class DirectPosts {
   handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const id = (body as { id: Id }).id;
     const version = this.server.legacyVersion()!;
-    const post: DirectPost = new DirectPost(res, this.options, version >= '2025-11-25', {
+    const post: DirectPost = new DirectPost(res, this.options, version >= REVISION_2025_11_25, {
       settled: () => this.settled(id, post),
       forward: (message) => this.sdkSend(message, { relatedRequestId: id }),
     });

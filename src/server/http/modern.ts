@@ -68,7 +68,7 @@ const plainlyEqual = (value: unknown, headerValue: string | undefined) =>
   typeof value === 'string' && value === headerValue && /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !value.includes('=?');
 
 /** The modern request this path takes, or `undefined` when the SDK's entry must answer. */
-export function directModernRequest(req: IncomingMessage, route: InboundClassificationOutcome): Route | undefined {
+export function modernPoolRoute(req: IncomingMessage, route: InboundClassificationOutcome): Route | undefined {
   if (route.kind !== 'modern' || route.messageKind !== 'request' || route.classification.revision !== MODERN_REVISION) return undefined;
   const message = route.message as { method: string; params?: Record<string, unknown> };
   if (!HOT_METHODS.has(message.method)) return undefined;
@@ -90,7 +90,7 @@ interface Member {
 }
 
 /** The pool of long-lived servers and the dispatch of a request to one of them. */
-export class ModernDirect {
+export class ModernPool {
   private readonly members: Member[] = [];
   private closed = false;
 

@@ -1,4 +1,7 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ParamModel } from '../../schema/model';
+import { MODERN_REVISION } from '../protocol/revisions';
+import { headerOf } from '../protocol/wire';
 
 /**
  * SEP-2243 `Mcp-Param-*` headers on 2026-07-28 HTTP requests: a `tools/call` whose arguments declare an
@@ -10,6 +13,12 @@ import type { ParamModel } from '../../schema/model';
 
 /** JSON-RPC code of a header that disagrees with the body (2026-07-28). */
 export const HEADER_MISMATCH = -32020;
+
+/** What the check needs of the served tools: the parameters of a tool that carry a header, found once per tool. */
+export interface HeaderParams {
+  /** The parameters of the enabled tool of that name that declare an `x-mcp-header`; none for an unknown tool. */
+  headerParamsOf(tool: string): readonly ParamModel[] | undefined;
+}
 
 export interface HeaderRejection {
   readonly header: string;
@@ -42,7 +51,7 @@ function decoded(value: string): string | undefined {
 }
 
 /** Why the headers disagree with the arguments of a tool's call, or `undefined` when they agree. */
-export function headerRejection(params: readonly ParamModel[], args: unknown, headerOf: (name: string) => string | undefined): HeaderRejection | undefined {
+function headerRejection(params: readonly ParamModel[], args: unknown, headerValue: (name: string) => string | undefined): HeaderRejection | undefined {
   const values = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
   for (const p of params) {
     if (p.header === undefined) continue;
@@ -50,7 +59,7 @@ export function headerRejection(params: readonly ParamModel[], args: unknown, he
     const body = values[p.name];
     const text = body === null || body === undefined ? undefined : headerText(body);
     if (text === undefined) continue;
-    const sent = headerOf(header.toLowerCase());
+    const sent = headerValue(header.toLowerCase());
     const disagree = (why: string): HeaderRejection => ({ header, message: `Bad Request: the request headers and body disagree: ${why}` });
     if (sent === undefined) return disagree(`the body carries ${p.name}=${JSON.stringify(body)} but the ${header} header is absent`);
     const value = decoded(sent);
@@ -59,4 +68,26 @@ export function headerRejection(params: readonly ParamModel[], args: unknown, he
     if (!equal) return disagree(`the ${header} header decodes to ${JSON.stringify(value.slice(0, 256))} but the body carries ${p.name}=${JSON.stringify(body)}`);
   }
   return undefined;
+}
+
+/** Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, if its tool declares any. */
+function rejectionOf(tools: HeaderParams, message: unknown, req: IncomingMessage): HeaderRejection | undefined {
+  const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: unknown };
+  if (method !== 'tools/call' || typeof params !== 'object' || params === null) return undefined;
+  const call = params as { name?: unknown; arguments?: unknown };
+  const headed = tools.headerParamsOf(String(call.name));
+  if (headed === undefined || headed.length === 0) return undefined;
+  return headerRejection(headed, call.arguments, (name) => headerOf(req, name));
+}
+
+/** Answers 400 (-32020) when a 2026-07-28 request's `Mcp-Param-*` headers disagree with its body; whether it did. */
+export function refusedParamHeaders(tools: HeaderParams, req: IncomingMessage, res: ServerResponse, body: unknown): boolean {
+  const version = req.headers['mcp-protocol-version'];
+  if (typeof version !== 'string' || version < MODERN_REVISION) return false;
+  const rejection = rejectionOf(tools, body, req);
+  if (!rejection) return false;
+  const id = (body as { id?: unknown } | null)?.id ?? null;
+  const error = { code: HEADER_MISMATCH, message: rejection.message, data: { mismatch: { header: rejection.header, body: rejection.message } } };
+  res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error }));
+  return true;
 }

@@ -4,18 +4,29 @@
  * listing without such fields is sent as it is, so servers that declare none send exactly what they always did.
  */
 
-/** The first revision with the per-request envelope, stateless requests and no server-to-client requests. */
+/**
+ * The revisions the server tells apart, one constant each; everything else imports them. Revisions are dates, so
+ * they compare as strings.
+ */
+
+/** 2025-06-18: JSON-RPC batches removed; a resource's `annotations.lastModified` added. */
+export const REVISION_2025_06_18 = '2025-06-18';
+
+/** 2025-11-25: icons (listings and server info); an SSE stream opens with a priming event. */
+export const REVISION_2025_11_25 = '2025-11-25';
+
+/**
+ * 2026-07-28, the modern era: the per-request envelope, stateless requests, no server-to-client requests,
+ * `Mcp-Param-*` headers (SEP-2243).
+ */
 export const MODERN_REVISION = '2026-07-28';
 
-const ICONS_FROM = '2025-11-25';
-const LAST_MODIFIED_FROM = '2025-06-18';
-
-/** Which fields a revision lacks. Revisions are dates, so they compare as strings. */
+/** Which fields a revision lacks. */
 type Omitted = 'icons' | 'icons+lastModified';
 
 function omittedBy(version: string | undefined): Omitted | undefined {
-  if (version === undefined || version >= ICONS_FROM) return undefined;
-  return version >= LAST_MODIFIED_FROM ? 'icons' : 'icons+lastModified';
+  if (version === undefined || version >= REVISION_2025_11_25) return undefined;
+  return version >= REVISION_2025_06_18 ? 'icons' : 'icons+lastModified';
 }
 
 interface Entry {

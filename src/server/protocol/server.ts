@@ -216,8 +216,6 @@ function withRevisionServerInfo(result: Result): Result {
   return shown === serverInfo ? result : { ...result, serverInfo: shown };
 }
 
-/** The wire era of protocol revision 2026-07-28, as the SDK's codecs name it. */
-const MODERN_ERA = '2026-07-28';
 
 /** Keys that make a result something other than a `tools/call` answer (the SDK leaves such results contentless). */
 const FOREIGN_RESULT_KEYS = ['task', 'inputRequests', 'requestState'];
@@ -319,7 +317,7 @@ export class CatalogServer extends SeamServer implements HotHost {
 
   legacyVersion(): string | undefined {
     const version = this.getNegotiatedProtocolVersion();
-    return version !== undefined && this.wireCodec().era !== MODERN_ERA ? version : undefined;
+    return version !== undefined && this.wireCodec().era !== MODERN_REVISION ? version : undefined;
   }
 
   /**
@@ -334,7 +332,7 @@ export class CatalogServer extends SeamServer implements HotHost {
 
   modernVersion(): string | undefined {
     const version = this.getNegotiatedProtocolVersion();
-    return version !== undefined && this.wireCodec().era === MODERN_ERA ? version : undefined;
+    return version !== undefined && this.wireCodec().era === MODERN_REVISION ? version : undefined;
   }
 
   /** As `Server` decides for `ctx.mcpReq.log` on a 2026-07-28 request: its envelope's `logLevel`, none meaning none. */

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 
 /**
- * What the era classification, the hot path and the direct HTTP paths (`era.ts`, `hot-path.ts`,
- * `direct-posts.ts`, `direct-modern.ts`) all need to know about JSON-RPC messages and Node's requests.
+ * What the era classification, the hot path and the HTTP hot paths of both eras (`http/era.ts`, `hot-path.ts`,
+ * `http/legacy-posts.ts`, `http/modern.ts`) all need to know about JSON-RPC messages and Node's requests.
  */
 
 /** The keys a JSON-RPC request may have. */

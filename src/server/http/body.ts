@@ -1,0 +1,98 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonRpcError } from './answers';
+import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan } from './json-depth';
+import { REVISION_2025_06_18 } from '../protocol/revisions';
+
+/**
+ * A POST body, read once: within the size limit (413 past it), valid UTF-8, valid JSON, not nested too deep
+ * (400 otherwise), and not a JSON-RPC batch where the revision forbids batches (400).
+ */
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The bytes of a request body, or `'too large'` as soon as they pass `limit`. Chunks are gathered and joined
+ * once at the end, with plain stream events (an async iterator costs a promise per chunk).
+ */
+function readBytes(req: IncomingMessage, limit: number): Promise<Buffer | 'too large'> {
+  // Read by someone else already: nothing more will arrive.
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (outcome: Buffer | 'too large' | Error) => {
+      req.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) finish('too large');
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    const onClose = () => finish(new Error('The request was closed before its body ended.'));
+    req.on('data', onData).once('end', onEnd).once('error', finish).once('close', onClose);
+  });
+}
+
+/** Answers 413 and closes the connection after the answer. */
+function tooLarge(req: IncomingMessage, res: ServerResponse, limit: number): undefined {
+  res.setHeader('connection', 'close');
+  jsonRpcError(res, 413, -32000, `Payload Too Large: the request body must not exceed ${limit} bytes.`);
+  req.resume();
+  return undefined;
+}
+
+/** Reads a POST body up to `limit` bytes; `undefined` after answering 413 or 400 itself. */
+export async function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<{ body: unknown } | undefined> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return tooLarge(req, res, limit);
+  const bytes = await readBytes(req, limit);
+  if (bytes === 'too large') {
+    tooLarge(req, res, limit);
+    // Stop reading a body that is still arriving: the connection closes after the answer.
+    req.destroy();
+    return undefined;
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    // Silently replacing bad bytes (U+FFFD) would hand the tool something the client never sent.
+    jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid UTF-8.');
+    return undefined;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
+    return undefined;
+  }
+  if (textNestsDeeperThan(text, MAX_BODY_DEPTH)) {
+    jsonRpcError(res, 400, -32600, TOO_DEEP);
+    return undefined;
+  }
+  return { body };
+}
+
+/**
+ * The revision a batch is sent under: an `initialize` in it names its own, anything else the
+ * `MCP-Protocol-Version` header (on a session, the negotiated revision when the header is missing); a request
+ * with neither is 2025-03-26, which allows batches.
+ */
+function batchRevisionOf(req: IncomingMessage, batch: readonly unknown[]): string | undefined {
+  const initialize = batch.find((m) => (m as { method?: unknown } | null)?.method === 'initialize') as { params?: { protocolVersion?: unknown } } | undefined;
+  const version = initialize ? initialize.params?.protocolVersion : req.headers['mcp-protocol-version'];
+  return typeof version === 'string' ? version : undefined;
+}
+
+/** Answers 400 to a JSON-RPC batch where the revision forbids batches (2025-06-18 removed them); whether it did. */
+export function refusedBatch(req: IncomingMessage, res: ServerResponse, body: unknown): boolean {
+  if (!Array.isArray(body)) return false;
+  const revision = batchRevisionOf(req, body);
+  if (revision === undefined || revision < REVISION_2025_06_18) return false;
+  jsonRpcError(res, 400, -32600, `Invalid Request: protocol revision ${revision.replace(/[^\w.-]/g, '?').slice(0, 20)} does not allow JSON-RPC batches (removed in ${REVISION_2025_06_18}); send one message per request.`);
+  return true;
+}
