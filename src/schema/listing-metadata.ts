@@ -3,7 +3,6 @@ import { isPlainObject } from '../objects';
 import type { Problems } from './diagnostics';
 import type { CacheHint, ParamModel } from './model';
 
-export type { CacheHint } from './model';
 
 /**
  * Checks the listing metadata options (icons, resource size and annotations, cache hints, completions) when a

@@ -1,7 +1,6 @@
 import { perNode } from './memo';
 import { unwrap, type ExactRule, type JsonSchema, type SlotModel, type ParamModel, type ResultModel, type TypeNode } from './model';
 
-export type { JsonSchema } from './model';
 
 /** The only keywords written, in the only order they are written. */
 const KEYWORDS = [

@@ -7,7 +7,8 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import { checkPublic, checkScopes } from '../decorators/member';
 import type { CacheOptions, Icon } from '../decorators/listing-options';
 import { Problems } from '../schema/diagnostics';
-import { cacheOf, iconsOf, type CacheHint } from '../schema/listing-metadata';
+import { cacheOf, iconsOf } from '../schema/listing-metadata';
+import type { CacheHint } from '../schema/model';
 import type { QuickArgs } from '../decorators/hint-value';
 import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/quick';
 import { UnknownToolError } from '../invoke/errors';

@@ -12,7 +12,7 @@ import { appOnly, listingOf, type ToolListing } from './listing';
 import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
 import { grants, ScopedListings } from './scoped-listings';
 import { runCompleter } from '../../invoke/completions';
-import type { CacheHint } from '../../schema/listing-metadata';
+import type { CacheHint } from '../../schema/model';
 import { APP_MIME_TYPE, uiResourceOf, type UiResource } from './ui-resource';
 
 /**

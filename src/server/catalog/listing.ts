@@ -1,6 +1,7 @@
 import type { Icon } from '../../decorators/listing-options';
 import type { ToolModel } from '../../schema/model';
-import { inputSchemaOf, outputSchemaOf, type JsonSchema } from '../../schema/write';
+import { inputSchemaOf, outputSchemaOf } from '../../schema/write';
+import type { JsonSchema } from '../../schema/model';
 
 /** One `tools/list` entry exactly as it is sent. */
 export interface ToolListing {

@@ -39,7 +39,7 @@ import { SdkSeam } from '../sdk/seam';
 import { interceptSend } from '../sdk/transports';
 import { forRevision, serverInfoFor } from './revisions';
 import type { Icon } from '../../decorators/listing-options';
-import type { CacheHint } from '../../schema/listing-metadata';
+import type { CacheHint } from '../../schema/model';
 import type { CatalogKind } from '../catalog/catalog';
 
 /**
