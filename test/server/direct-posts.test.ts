@@ -5,7 +5,7 @@ import { Int32, McpServer, Prompt, Resource, type McpLogger } from '../../src';
 import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuning } from '../../src/server/http/endpoint';
 import { Log } from '../../src/log';
 import { ModernDirect } from '../../src/server/http/modern';
-import { HotPath } from '../../src/server/protocol/hot-path';
+import { HotDispatch } from '../../src/server/protocol/hot-path';
 import { LEGACY_HEADERS, eventsOf, open, openSession, readAll, until, type Stream } from '../support/raw-http';
 
 /**
@@ -421,7 +421,7 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
   const taken = () => directHandle.mock.results.filter((r) => r.type === 'return').length;
   const directHandle = jest.spyOn(ModernDirect.prototype, 'handle');
   /** Requests the hot path ran itself, below the SDK's dispatch. */
-  const hotRuns = jest.spyOn(HotPath.prototype as unknown as { run: () => void }, 'run');
+  const hotRuns = jest.spyOn(HotDispatch.prototype as unknown as { run: () => void }, 'run');
   beforeEach(() => {
     directHandle.mockClear();
     hotRuns.mockClear();
