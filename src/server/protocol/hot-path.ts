@@ -24,8 +24,9 @@ import { MESSAGE_KEYS, isCopyableObject, isId, isPlainObject, withLegacyNotFound
 /**
  * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the
  * SDK's Protocol layer: `tools/call`, the four lists, `resources/read`, `prompts/get` and `ping`, and the opening
- * that establishes it (`initialize`, `notifications/initialized`; hot-initialize.ts). The transport is still the
- * SDK's (it frames, routes and streams the answers); only the dispatch between it and the handlers is ours.
+ * that establishes it (`initialize`, `notifications/initialized`; initialize.ts). The transport is still the
+ * SDK's (it frames, routes and streams the answers), except for an HTTP session's hot POST, which the session hands
+ * to the dispatch directly and whose answer it writes itself (http/legacy-posts.ts); see {@link HotDispatch}.
  *
  * The SDK validates every inbound message with zod several times (classifying it, then the request schema twice,
  * then the `tools/call` result) and builds a context of spread objects for each; for a tool call that is most of
@@ -363,7 +364,7 @@ export class HotDispatch {
 
   /**
    * The connection's opening, `initialize` then `notifications/initialized`, when both are read by hand
-   * (hot-initialize.ts): answered as the SDK answers them, without building its schemas for them.
+   * (initialize.ts): answered as the SDK answers them, without building its schemas for them.
    */
   private opening(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): boolean {
     const negotiated = this.host.legacyVersion() !== undefined || this.host.modernVersion() !== undefined;

@@ -25,7 +25,8 @@ import { afterClose, afterConnect, interceptMessages, interceptSend } from '../s
  * used from its next request on. The
  * instrumentation sits on the transport a protocol server is connected to, so it sees every request,
  * the SDK's own answers (initialize, ping, method not found) included, and the handler (so the tool's
- * own code) runs inside the span's context.
+ * own code) runs inside the span's context; an HTTP session's hot POST, which passes no transport, takes
+ * the same steps (`ConnectionTelemetry`) from the hot dispatch.
  */
 
 /** How a protocol server is reached, as the conventions record it. */
