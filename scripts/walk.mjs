@@ -9,6 +9,11 @@
  * those trees in time order is the walk, returns to a caller included. A stay is a run of frames in one file (or
  * room: the folder under src/server, else the floor); a return is a stay in a file or room the walk was in before.
  * Frames of node itself are left out; "ours+SDK" counts the MCP SDK's files too.
+ *
+ * Two stacks share a frame when its function and line are the same. An async function that creates two async
+ * resources is then seen at two lines, as if it had returned to its caller and been called again (one stay in the
+ * caller's file, one return, that no code takes). WALK_BY_FUNCTION=1 counts a frame as the same call when its
+ * function and file are; when its line differs, the frames below it are new calls. That leaves those out.
  */
 import { createRequire } from 'node:module';
 
@@ -91,6 +96,8 @@ function roomOf(file, withSdk) {
   return undefined;
 }
 
+const byFunction = process.env.WALK_BY_FUNCTION === '1';
+
 function analyse() {
   for (const withSdk of [false, true]) {
     for (const unit of ['file', 'room']) {
@@ -103,7 +110,12 @@ function analyse() {
         const fr = raw.map(parse).filter(Boolean).reverse().map((f) => ({ ...f, key: unit === 'file' ? (f.file.startsWith(root) || (withSdk && f.file.includes('@modelcontextprotocol')) ? path.relative(root, f.file) : undefined) : roomOf(f.file, withSdk) })).filter((f) => f.key !== undefined && (withSdk || !f.file.includes('node_modules')));
         if (seg !== prevSeg) prev = [];
         let common = 0;
-        while (common < prev.length && common < fr.length && prev[common].fn === fr[common].fn && prev[common].line === fr[common].line) common++;
+        while (common < prev.length && common < fr.length && prev[common].fn === fr[common].fn) {
+          if (byFunction ? prev[common].file !== fr[common].file : prev[common].line !== fr[common].line) break;
+          common++;
+          // The same call, gone on to another line: what either stack has below it are different calls.
+          if (byFunction && prev[common - 1].line !== fr[common - 1].line) break;
+        }
         // Returning up to the common ancestor, then calling down.
         for (let i = prev.length - 1; i >= common; i--) if (i - 1 >= 0) seq.push(prev[i - 1].key);
         for (let i = common; i < fr.length; i++) seq.push(fr[i].key);

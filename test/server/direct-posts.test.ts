@@ -5,7 +5,7 @@ import { Int32, McpServer, Prompt, Resource, type McpLogger } from '../../src';
 import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuning } from '../../src/server/http/endpoint';
 import { Log } from '../../src/log';
 import { ModernPool } from '../../src/server/http/modern';
-import { HotPath } from '../../src/server/protocol/hot-path';
+import { HotDispatch } from '../../src/server/protocol/hot-path';
 import { LEGACY_HEADERS, eventsOf, open, openSession, readAll, until, type Stream } from '../support/raw-http';
 
 /**
@@ -192,11 +192,17 @@ describe('direct answers compared with the SDK transport', () => {
     ['prompts/list with a cursor that is not one', { jsonrpc: '2.0', id: 15, method: 'prompts/list', params: { cursor: 'bogus' } }],
   ];
 
+  /** What the session handed straight to its hot dispatch (`true`: the dispatch answered it), bypassing the transport. */
+  const posted = jest.spyOn(HotDispatch.prototype, 'post');
+  beforeEach(() => posted.mockClear());
+
   it.each(lone)('answers %s with the same message, as application/json', async (_label, body) => {
     const [ours, theirs] = await both(body);
     expect(JSON.stringify(ours.messages)).toBe(JSON.stringify(theirs.messages));
     expect([ours.status, theirs.status]).toEqual([200, 200]);
     expect([ours.framing, theirs.framing]).toEqual(['json', 'sse']);
+    // Only the direct endpoint's session hands the POST to the dispatch; the SDK's transport delivers the other's.
+    expect(posted.mock.results.map((r) => r.value)).toEqual([true]);
   });
 
   const refused: [string, unknown, Record<string, string>][] = [
@@ -218,6 +224,7 @@ describe('direct answers compared with the SDK transport', () => {
   it.each(refused)('leaves %s to the SDK, which answers both alike', async (_label, body, headers) => {
     const [ours, theirs] = await both(body, headers);
     expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+    expect(posted).not.toHaveBeenCalled();
   });
 
   it('switches to SSE for a call that reports progress and logs, with the same events', async () => {
@@ -421,7 +428,7 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
   const taken = () => directHandle.mock.results.filter((r) => r.type === 'return').length;
   const directHandle = jest.spyOn(ModernPool.prototype, 'handle');
   /** Requests the hot path ran itself, below the SDK's dispatch. */
-  const hotRuns = jest.spyOn(HotPath.prototype as unknown as { run: () => void }, 'run');
+  const hotRuns = jest.spyOn(HotDispatch.prototype as unknown as { run: () => void }, 'run');
   beforeEach(() => {
     directHandle.mockClear();
     hotRuns.mockClear();

@@ -82,9 +82,15 @@ export class Visibility {
    * Whether `auth.authorize` lets this request's caller use an item; logs a refusal. Without a policy (or without
    * auth) everything the scope checks let through is allowed.
    */
-  async allows(info: SdkAuthInfo | undefined, item: AuthorizeItem, requestId?: string | number, sessionId?: string): Promise<boolean> {
+  allows(info: SdkAuthInfo | undefined, item: AuthorizeItem, requestId?: string | number, sessionId?: string): boolean | Promise<boolean> {
     const authorize = endpointOf(info)?.authorize;
+    // Answered at once without a policy: a call that no policy narrows does not wait on one.
     if (!authorize) return true;
+    return this.asked(authorize, info, item, requestId, sessionId);
+  }
+
+  /** What `authorize` answers for the item; a refusal is logged. */
+  private async asked(authorize: AuthorizePolicy, info: SdkAuthInfo | undefined, item: AuthorizeItem, requestId?: string | number, sessionId?: string): Promise<boolean> {
     const caller = verifiedCallerOf(info);
     if (await ask(authorize, caller, item, this.log)) return true;
     const who = caller ? `client '${caller.clientId}'${caller.subject === undefined ? '' : ` (subject '${caller.subject}')`}` : 'an anonymous caller';

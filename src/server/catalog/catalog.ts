@@ -118,10 +118,17 @@ function headerParamsOf(model: ToolModel): readonly ParamModel[] {
   return model.params.some((p) => p.header !== undefined) ? Object.freeze(model.params.filter((p) => p.header !== undefined)) : NO_PARAMS;
 }
 
+type LazyCall = ToolCall & { compiled?: ToolCall };
+
 /** Compiles a tool's reader and writer on its first call: a server with many tools starts without paying for all. */
 function lazily(compile: () => ToolCall): ToolCall {
-  let compiled: ToolCall | undefined;
-  return (args, init) => (compiled ??= compile())(args, init);
+  const call: LazyCall = (args, init) => (call.compiled ??= compile())(args, init);
+  return call;
+}
+
+/** The tool's call: once compiled (its first call compiles it), the compiled one itself, without the lazy step. */
+export function callOf(tool: RegisteredTool): ToolCall {
+  return (tool.call as LazyCall).compiled ?? tool.call;
 }
 
 export class Catalog {

@@ -17,9 +17,10 @@ import { REVISION_2025_11_25 } from '../protocol/revisions';
  * `ping`), answered on Node's own response instead of through the SDK's transport, which builds a web `Request`,
  * runs it through its Hono adapter, validates the message with zod and frames even a lone answer as an SSE stream.
  *
- * The message goes to the session's `onmessage` as the SDK's transport would deliver it, so the session's hot path
- * (and telemetry) answer it as always; what the session sends for it, its reply and anything related to it
- * (progress, log messages, a sampling or elicitation request), comes back here instead of to the SDK's streams:
+ * The message goes straight to the session's hot dispatch (`HotDispatch.post` in protocol/hot-path.ts), which takes
+ * the telemetry steps itself and hands its answer to this request's response; what else the session sends for it
+ * (progress, log messages, a sampling or elicitation request, an answer of the SDK's own) comes back here through
+ * the transport's `send` instead of going to the SDK's streams:
  *
  * - A reply with nothing before it is written as `application/json`, as a transport in JSON-response mode does.
  * - The first message before the reply turns the response into an SSE stream, primed as the SDK primes one (an
@@ -40,6 +41,8 @@ import { REVISION_2025_11_25 } from '../protocol/revisions';
 export interface DirectTarget {
   /** Whether the hot path answers this message. */
   takesHot(message: unknown): boolean;
+  /** Answers a hot request, its answer given to `write` (protocol/hot-path.ts, `HotDispatch.post`); `false` when not taken. */
+  answerHot(message: JSONRPCMessage, authInfo: AuthInfo | undefined, write: (message: JSONRPCMessage) => Promise<void>): boolean;
   /** The negotiated 2025-era revision, `undefined` before `initialize`. */
   legacyVersion(): string | undefined;
 }
@@ -47,6 +50,7 @@ export interface DirectTarget {
 export function isDirectTarget(server: object): server is DirectTarget {
   return (
     typeof (server as Partial<DirectTarget>).takesHot === 'function' &&
+    typeof (server as Partial<DirectTarget>).answerHot === 'function' &&
     typeof (server as Partial<DirectTarget>).legacyVersion === 'function'
   );
 }
@@ -129,7 +133,11 @@ export class DirectPosts {
     });
     this.open.set(id, post);
     const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
-    this.transport.onmessage?.(body as JSONRPCMessage, authInfo === undefined ? undefined : { authInfo });
+    // Straight to the hot dispatch, its answer straight to this post; the transport's way stays for what `qualifies`
+    // let through and the dispatch still declines (nothing does today).
+    if (!this.server.answerHot(body as JSONRPCMessage, authInfo, (message) => post.send(message))) {
+      this.transport.onmessage?.(body as JSONRPCMessage, authInfo === undefined ? undefined : { authInfo });
+    }
     return post.done;
   }
 

@@ -39,7 +39,7 @@ export interface Session {
   streams: number;
   /** This session's view of the event store (its own stream names). */
   readonly events: EventStore;
-  /** The session's POSTs answered on Node's response without the SDK's transport (see `direct-posts.ts`). */
+  /** The session's POSTs answered on Node's response without the SDK's transport (see `legacy-posts.ts`). */
   readonly direct: DirectPosts | undefined;
   lastSeen: number;
   /** Requests (and open GET streams) in progress: a busy session is never idle. */
@@ -68,7 +68,7 @@ export interface SessionTableOptions {
   readonly retryMs: number;
   /** A request still running this long after it arrived has its (primed) stream closed: SSE polling. Off when absent. */
   readonly sseCloseAfterMs?: number;
-  /** Answer a session's hot requests directly on Node's response (see `direct-posts.ts`); default true. */
+  /** Answer a session's hot requests directly on Node's response (see `legacy-posts.ts`); default true. */
   readonly direct?: boolean;
   /** A direct call that has not answered after this long gets an SSE stream, so it stays resumable. Default 1,000 ms. */
   readonly sseAfterMs?: number;

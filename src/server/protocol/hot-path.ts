@@ -19,13 +19,14 @@ import { isPlainInitialized, readInitialize, type InitializeRequest } from './in
 import { MODERN_REVISION } from './revisions';
 import { TaskCreated } from '../tasks/handlers';
 import { interceptMessages, type Receive } from '../sdk/transports';
-import { MESSAGE_KEYS, isCopyableObject, isId, isPlainObject } from './wire';
+import { MESSAGE_KEYS, isCopyableObject, isId, isPlainObject, withLegacyNotFound } from './wire';
 
 /**
  * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the
  * SDK's Protocol layer: `tools/call`, the four lists, `resources/read`, `prompts/get` and `ping`, and the opening
- * that establishes it (`initialize`, `notifications/initialized`; hot-initialize.ts). The transport is still the
- * SDK's (it frames, routes and streams the answers); only the dispatch between it and the handlers is ours.
+ * that establishes it (`initialize`, `notifications/initialized`; initialize.ts). The transport is still the
+ * SDK's (it frames, routes and streams the answers), except for an HTTP session's hot POST, which the session hands
+ * to the dispatch directly and whose answer it writes itself (http/legacy-posts.ts); see {@link HotDispatch}.
  *
  * The SDK validates every inbound message with zod several times (classifying it, then the request schema twice,
  * then the `tools/call` result) and builds a context of spread objects for each; for a tool call that is most of
@@ -237,21 +238,60 @@ function plainlyValidToolResult(result: unknown): boolean {
 
 const REDISPATCH = Symbol('redispatch');
 
-export class HotPath {
+/**
+ * The telemetry steps of a request the dispatch takes straight from an HTTP session (`post`); on a transport, the
+ * telemetry's wraps of the transport take them (telemetry/telemetry.ts provides both).
+ */
+export interface DispatchTelemetry {
+  /** Opens the request's operation; `undefined` when nothing records (then nothing else is asked). */
+  begin(request: JSONRPCMessage): object | undefined;
+  /** Runs the dispatch inside the operation's context (its span's, when it has one). */
+  within(operation: object, run: () => void): void;
+  /** The answer is about to be written: its request's operation ends. */
+  answered(reply: JSONRPCMessage): void;
+}
+
+/** Where a request's answer goes, and which steps it takes on the way there. */
+interface Way {
+  /** The request's telemetry, when the dispatch opened it (else a transport wrap did). */
+  readonly telemetry?: DispatchTelemetry;
+  /** Whether the answer gets the 2025-era resource-not-found code here (else a transport wrap writes it). */
+  readonly legacyCodes: boolean;
+  write(message: JSONRPCMessage): Promise<void>;
+}
+
+/**
+ * The dispatch of the hot requests, in named steps. A request comes in one of two ways: from an HTTP session's POST
+ * (`post`, called by http/legacy-posts.ts), or from a transport (`attach`: stdio, in-memory, an HTTP session's
+ * request the SDK's transport reads, a 2026-07-28 request of the HTTP pool). Either way it is checked
+ * (`accepted`, `acceptedModern`), run (`run`, `answer`: the registered handler, which authorizes and calls the
+ * catalog's tool), encoded (`encoded`, `errorResponse`) and answered (`reply`). A POST's answer is written by
+ * `reply` itself, after the telemetry and not-found steps; a transport's goes out through its `send`, whose wraps
+ * take those steps for every message the SDK sends too.
+ */
+export class HotDispatch {
   /** Requests in progress, by id, as the SDK keeps its own: cancellation aborts the latest of an id. */
   private readonly inFlight = new Map<string | number, AbortController>();
   private sdk: Receive | undefined;
+  private telemetry: DispatchTelemetry | undefined;
+  /** A transport's way out: its `send` (and the wraps on it). */
+  private readonly onTransport: Way = { legacyCodes: false, write: async (message) => this.host.transport?.send(message) };
 
   constructor(private readonly host: HotHost) {}
 
-  /** Puts the hot path in front of the SDK's dispatch on a transport the SDK `Server` just connected to. */
+  /** Puts the dispatch in front of the SDK's on a transport the SDK `Server` just connected to. */
   attach(transport: Transport): void {
     interceptMessages(transport, (sdk) => {
       this.sdk = sdk;
       return (message, extra) => {
-        if (!this.take(message, extra)) sdk?.(message, extra);
+        if (!this.receive(message, extra)) sdk?.(message, extra);
       };
     });
+  }
+
+  /** The connection's telemetry, for the requests that come by `post` (they pass no transport wrap). */
+  observe(telemetry: DispatchTelemetry): void {
+    this.telemetry = telemetry;
   }
 
   /** Aborts every request in progress: the connection closed (the SDK does the same with its own). */
@@ -267,8 +307,25 @@ export class HotPath {
     return this.accepted(message) !== undefined;
   }
 
-  /** Answers a hot request itself (`true`), or leaves the message to the SDK (`false`). */
-  private take(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): boolean {
+  /**
+   * A 2025-era session's hot POST, handed over by the HTTP session (http/legacy-posts.ts): the request checked, its
+   * telemetry opened, run inside it, and its answer given to `write` (see `reply`). `false` when the dispatch does
+   * not answer the message (nothing ran).
+   */
+  post(message: JSONRPCMessage, authInfo: AuthInfo | undefined, write: (message: JSONRPCMessage) => Promise<void>): boolean {
+    const accepted = this.accepted(message);
+    if (!accepted) return false;
+    const { telemetry } = this;
+    const way: Way = { telemetry, legacyCodes: true, write };
+    const extra = authInfo === undefined ? undefined : { authInfo };
+    const operation = telemetry?.begin(message);
+    if (operation === undefined) this.run(accepted.request, accepted.handler, message, extra, way);
+    else telemetry!.within(operation, () => this.run(accepted.request, accepted.handler, message, extra, way));
+    return true;
+  }
+
+  /** A message from the transport: a hot request is answered here (`true`); anything else is left to the SDK (`false`). */
+  private receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): boolean {
     const method = (message as { method?: unknown }).method;
     if (method === 'notifications/cancelled') {
       this.cancelled((message as { params?: unknown }).params);
@@ -278,7 +335,7 @@ export class HotPath {
     if (classification === undefined && (method === 'initialize' || method === 'notifications/initialized')) return this.opening(message, extra);
     const accepted = classification === undefined ? this.accepted(message) : this.acceptedModern(message, classification);
     if (!accepted) return false;
-    this.run(accepted.request, accepted.handler, message, extra);
+    this.run(accepted.request, accepted.handler, message, extra, this.onTransport);
     return true;
   }
 
@@ -307,7 +364,7 @@ export class HotPath {
 
   /**
    * The connection's opening, `initialize` then `notifications/initialized`, when both are read by hand
-   * (hot-initialize.ts): answered as the SDK answers them, without building its schemas for them.
+   * (initialize.ts): answered as the SDK answers them, without building its schemas for them.
    */
   private opening(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): boolean {
     const negotiated = this.host.legacyVersion() !== undefined || this.host.modernVersion() !== undefined;
@@ -321,7 +378,7 @@ export class HotPath {
     // Negotiated at once: messages that follow in the same read are then served as the negotiated revision's,
     // as the SDK serves them (its handlers run in order, this one first).
     const answer = this.host.initialize(request);
-    this.run(request, () => answer, message, extra);
+    this.run(request, () => answer, message, extra, this.onTransport);
     return true;
   }
 
@@ -332,7 +389,8 @@ export class HotPath {
     if (controller) void Promise.resolve().then(() => controller.abort(params.reason));
   }
 
-  private run(request: HotRequest<HotMethod | 'initialize'>, handler: HotHandler, message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+  /** Runs the handler, then answers: the encoded result or error, nothing once aborted; the SDK's own shim for `REDISPATCH`. */
+  private run(request: HotRequest<HotMethod | 'initialize'>, handler: HotHandler, message: JSONRPCMessage, extra: MessageExtraInfo | undefined, way: Way): void {
     const controller = new AbortController();
     this.inFlight.set(request.id, controller);
     const ctx = this.contextOf(request, controller.signal, extra?.authInfo);
@@ -349,18 +407,11 @@ export class HotPath {
             this.sdk?.(message, extra);
             return;
           }
-          let encoded: unknown;
-          try {
-            encoded = this.host.encodeResult(request.method, result);
-          } catch (error) {
-            this.host.onerror?.(new Error(`Failed to encode result for ${request.method}: ${String(error)}`));
-            return this.send({ jsonrpc: '2.0', id: request.id, error: { code: ProtocolErrorCode.InternalError, message: 'Internal error' } });
-          }
-          return this.send({ result: encoded, jsonrpc: '2.0', id: request.id } as JSONRPCMessage);
+          return this.reply(this.encoded(request, result), way);
         },
         async (error: unknown) => {
           if (controller.signal.aborted) return;
-          return this.send(this.errorResponse(request.id, error));
+          return this.reply(this.errorResponse(request.id, error), way);
         },
       )
       .catch((error: unknown) => this.host.onerror?.(new Error(`Failed to send response: ${String(error)}`)))
@@ -384,6 +435,18 @@ export class HotPath {
     return this.host.checkToolResult(result);
   }
 
+  /** The result as the SDK's codec encodes it; an internal error (reported) when it cannot. */
+  private encoded(request: HotRequest<HotMethod | 'initialize'>, result: unknown): JSONRPCMessage {
+    let encoded: unknown;
+    try {
+      encoded = this.host.encodeResult(request.method, result);
+    } catch (error) {
+      this.host.onerror?.(new Error(`Failed to encode result for ${request.method}: ${String(error)}`));
+      return { jsonrpc: '2.0', id: request.id, error: { code: ProtocolErrorCode.InternalError, message: 'Internal error' } };
+    }
+    return { result: encoded, jsonrpc: '2.0', id: request.id } as JSONRPCMessage;
+  }
+
   private errorResponse(id: string | number, error: unknown): JSONRPCMessage {
     const thrown = error as { code?: unknown; message?: unknown; data?: unknown };
     const code = Number.isSafeInteger(thrown.code) ? (thrown.code as number) : ProtocolErrorCode.InternalError;
@@ -398,8 +461,13 @@ export class HotPath {
     } as JSONRPCMessage;
   }
 
-  private async send(message: JSONRPCMessage): Promise<void> {
-    await this.host.transport?.send(message);
+  /**
+   * The answer's way out: its telemetry ends (seeing the SDK's code, as the transport's wrap, outermost, would), the
+   * 2025-era not-found code is written back, and the answer is written.
+   */
+  private reply(answer: JSONRPCMessage, way: Way): Promise<void> {
+    way.telemetry?.answered(answer);
+    return way.write(way.legacyCodes ? withLegacyNotFound(answer) : answer);
   }
 
   /** The handler context, with what the handlers read: as the SDK builds it for a 2025-era connection or a 2026-07-28 request. */

@@ -10,6 +10,7 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError as SdkResourceNotFoundError,
   Server,
+  type AuthInfo,
   type InputRequiredResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -26,14 +27,15 @@ import { InputRequired, type LogLevel, type RequestContextInit } from '../../req
 import { callerKeyOf, verifiedCallerOf, type AuthorizeItem } from '../auth/caller';
 import { Visibility } from '../auth/visibility';
 import type { RequestStates, StateBinding } from './signing';
-import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog, type RegisteredTool } from '../catalog/catalog';
+import { APP_MIME_TYPE, APPS_EXTENSION, callOf, type Catalog, type RegisteredTool } from '../catalog/catalog';
 import { negotiatesApps, uiReadResult } from '../catalog/ui-resource';
 import type { ListName, Pager } from '../catalog/pages';
-import { HotPath, invalidToolResult, type HotHandler, type HotHost, type HotMethod } from './hot-path';
+import { HotDispatch, invalidToolResult, type DispatchTelemetry, type HotHandler, type HotHost, type HotMethod } from './hot-path';
 import type { InitializeRequest } from './initialize';
 import { TASKS_EXTENSION, TaskCreated, callAsTask, installTaskHandlers, notifyStatus, type TaskRequests } from '../tasks/handlers';
 import { type TaskRunner } from '../tasks/tasks';
 import { MODERN_REVISION } from './revisions';
+import { withLegacyNotFound } from './wire';
 import { SeamServer, askClient, handleRequest, inputRequiredResult, type RequestHandler } from '../sdk/server';
 import { SdkSeam } from '../sdk/seam';
 import { interceptSend } from '../sdk/transports';
@@ -227,7 +229,7 @@ const FOREIGN_RESULT_KEYS = ['task', 'inputRequests', 'requestState'];
 export class CatalogServer extends SeamServer implements HotHost {
   private readonly releases: (() => void)[] = [];
   private readonly hotHandlers = new Map<HotMethod, HotHandler>([['ping', () => ({})]]);
-  private hot: HotPath | undefined;
+  private hot: HotDispatch | undefined;
   /** Whether the hot path may run: every SDK member it uses is there (sdk/seam.ts); set once made. */
   fastPaths = true;
   private followsTasks = false;
@@ -271,12 +273,25 @@ export class CatalogServer extends SeamServer implements HotHost {
    * an instance of the HTTP endpoint's 2026-07-28 pool (its requests arrive classified by the SDK's classifier).
    */
   answerHotRequests(): void {
-    if (this.fastPaths) this.hot = new HotPath(this);
+    if (this.fastPaths) this.hot = new HotDispatch(this);
   }
 
   /** Whether the hot path answers this message once it arrives (an HTTP session asks before it bypasses the SDK's transport). */
   takesHot(message: unknown): boolean {
     return this.hot?.takes(message) ?? false;
+  }
+
+  /**
+   * Answers an HTTP session's hot POST straight from the session (http/legacy-posts.ts), its answer given to `write`;
+   * `false` when the hot dispatch does not take it (nothing ran).
+   */
+  answerHot(message: JSONRPCMessage, authInfo: AuthInfo | undefined, write: (message: JSONRPCMessage) => Promise<void>): boolean {
+    return this.hot?.post(message, authInfo, write) ?? false;
+  }
+
+  /** The connection's telemetry (telemetry/telemetry.ts hands it over once connected), for the hot dispatch's own steps. */
+  observedBy(telemetry: DispatchTelemetry): void {
+    this.hot?.observe(telemetry);
   }
 
   override async connect(transport: Transport): Promise<void> {
@@ -447,7 +462,7 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
     await requireAllowed(visibility, ctx, { kind: 'tool', name: tool.model.name }, unknown);
     if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings);
     // Tool calls answer errors as results; only `requireInput` rejects.
-    return tool.call(req.params.arguments, contextInitOf(server, ctx, settings.states, tool.model.name)).then(
+    return callOf(tool)(req.params.arguments, contextInitOf(server, ctx, settings.states, tool.model.name)).then(
       (result) => boundedResult(result, req.params.name, settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, settings.log),
       (error: unknown) => {
         if (error instanceof InputRequired) return inputRequiredOf(error, settings.states, bindingOf(ctx, tool.model.name));
@@ -596,22 +611,11 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
   return server;
 }
 
-function isNotFound(message: JSONRPCMessage): boolean {
-  if (!('error' in message)) return false;
-  const error = message.error as { code: number; message: string; data?: { uri?: unknown } };
-  return error.code === ProtocolErrorCode.InvalidParams && error.message.startsWith('Resource not found') && typeof error.data?.uri === 'string';
-}
-
 /**
- * Before 2026-07-28 an unknown resource is -32002 (DESIGN.md section 8), but the SDK's codecs write every
- * resource-not-found as -32602; a 2025-era connection's transport writes the older code back.
+ * A 2025-era connection's transport writes the older resource-not-found code back (wire.ts); the hot dispatch's
+ * direct answers take the same step themselves.
  */
 export function withLegacyNotFoundCode<T extends Transport>(transport: T, isLegacy: () => boolean = () => true): T {
-  interceptSend(transport, (send) => (message, options) =>
-    send(
-      isLegacy() && isNotFound(message) ? ({ ...message, error: { ...(message as { error: object }).error, code: -32002 } } as JSONRPCMessage) : message,
-      options,
-    ),
-  );
+  interceptSend(transport, (send) => (message, options) => send(isLegacy() ? withLegacyNotFound(message) : message, options));
   return transport;
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
+import { ProtocolErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/server';
 
 /**
- * What the era classification, the hot path and the HTTP hot paths of both eras (`http/era.ts`, `hot-path.ts`,
+ * What the era classification, the hot dispatch and the HTTP hot paths of both eras (`http/era.ts`, `hot-path.ts`,
  * `http/legacy-posts.ts`, `http/modern.ts`) all need to know about JSON-RPC messages and Node's requests.
  */
 
@@ -26,3 +27,17 @@ export const SSE_HEADERS = {
   connection: 'keep-alive',
   'x-accel-buffering': 'no',
 };
+
+function isNotFound(message: JSONRPCMessage): boolean {
+  if (!('error' in message)) return false;
+  const error = message.error as { code: number; message: string; data?: { uri?: unknown } };
+  return error.code === ProtocolErrorCode.InvalidParams && error.message.startsWith('Resource not found') && typeof error.data?.uri === 'string';
+}
+
+/**
+ * A reply as a 2025-era connection is sent it: before 2026-07-28 an unknown resource is -32002 (DESIGN.md section
+ * 8), but the SDK's codecs write every resource-not-found as -32602, so the older code is written back.
+ */
+export function withLegacyNotFound(message: JSONRPCMessage): JSONRPCMessage {
+  return isNotFound(message) ? ({ ...message, error: { ...(message as { error: object }).error, code: -32002 } } as JSONRPCMessage) : message;
+}

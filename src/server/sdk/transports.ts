@@ -3,8 +3,9 @@ import type { JSONRPCMessage, MessageExtraInfo, Server, Transport, TransportSend
 /**
  * Where this library puts itself between an SDK transport and the SDK `Server` connected to it. A transport has one
  * `onmessage`, one `send`, one `onclose`, which the SDK sets on `connect` and which several of our layers wrap (the
- * hot path, telemetry, the 2025-era not-found code, the direct session posts): each wrap is one call here, so the
- * order the layers see a message in is the order of these calls, written at one place each.
+ * hot dispatch, telemetry, the 2025-era not-found code, the direct session posts): each wrap is one call here, so the
+ * order the layers see a message in is the order of these calls, written at one place each. An HTTP session's hot
+ * POST passes none of them: the hot dispatch takes it and takes those steps itself (protocol/hot-path.ts).
  */
 
 export type Send = (message: JSONRPCMessage, options?: TransportSendOptions) => Promise<void>;

@@ -25,7 +25,8 @@ import { afterClose, afterConnect, interceptMessages, interceptSend } from '../s
  * used from its next request on. The
  * instrumentation sits on the transport a protocol server is connected to, so it sees every request,
  * the SDK's own answers (initialize, ping, method not found) included, and the handler (so the tool's
- * own code) runs inside the span's context.
+ * own code) runs inside the span's context; an HTTP session's hot POST, which passes no transport, takes
+ * the same steps (`ConnectionTelemetry`) from the hot dispatch.
  */
 
 /** How a protocol server is reached, as the conventions record it. */
@@ -92,7 +93,7 @@ interface Instruments {
 }
 
 /** One request being answered: its span when tracing, its histogram when measuring (at least one of them). */
-interface Operation {
+export interface Operation {
   readonly api: Api;
   readonly span: Otel.Span | undefined;
   readonly instruments: Instruments | undefined;
@@ -209,70 +210,26 @@ export class Telemetry {
     return registered() ? loadApi(this.log) : undefined;
   }
 
-  /** Traces every request of each connection the protocol server takes. */
-  instrument(server: Server, network: Network): void {
-    afterConnect(server, (transport) => this.observe(server, transport, network));
-  }
-
   /**
-   * Wraps the handlers the SDK installed on the transport: an arriving request opens a span and is
-   * dispatched inside its context; the reply sent for its id ends it, and so does its cancellation.
+   * Traces every request of each connection the protocol server takes. A server that answers some requests
+   * without its transport (the hot dispatch's HTTP posts: `observedBy`) is handed the connection's telemetry to
+   * take the same steps itself.
    */
-  private observe(server: Server, transport: Transport, network: Network): void {
-    const open = new Map<string | number, Operation>();
-    interceptMessages(transport, (dispatch) => (message, extra) => {
-      if (!isRequest(message)) {
-        const cancelled = cancelledId(message);
-        if (cancelled !== undefined) this.settle(open, cancelled, 'cancelled', server);
-        return dispatch?.(message, extra);
-      }
-      const api = this.api;
-      const operation = api && this.start(api, message, transport, network);
-      if (!operation) return dispatch?.(message, extra);
-      open.set(message.id, operation);
-      if (!operation.span) return dispatch?.(message, extra);
-      return api.context.with(api.trace.setSpan(api.context.active(), operation.span), () => dispatch?.(message, extra));
-    });
-    interceptSend(transport, (send) => (message, options) => {
-      if (open.size > 0 && isReply(message)) {
-        const operation = open.get(message.id);
-        if (operation) {
-          open.delete(message.id);
-          this.end(operation, message, server);
-        }
-      }
-      return send(message, options);
-    });
-    // A per-request HTTP exchange is no session; every other connection is one, from now until it closes.
-    const perRequest = transport instanceof PerRequestHTTPServerTransport || PER_REQUEST_EXCHANGES in transport;
-    // process.hrtime rather than performance.now(): the first use of `performance` loads perf_hooks (~2-5 ms),
-    // which a connection no provider records should not cost at start-up.
-    const session = perRequest ? undefined : process.hrtime.bigint();
-    afterClose(transport, () => {
-      // A 2026-07-28 client cancels an HTTP request by closing its stream, which closes the exchange.
-      const reason = perRequest ? 'cancelled' : 'connection_closed';
-      for (const id of [...open.keys()]) this.settle(open, id, reason, server);
-      if (session !== undefined) this.recordSession(session, network, server);
+  instrument(server: Server, network: Network): void {
+    afterConnect(server, (transport) => {
+      const connection = new ConnectionTelemetry(this, server, transport, network);
+      connection.wrap();
+      (server as Partial<Observed>).observedBy?.(connection);
     });
   }
 
-  /** Ends an operation the request will never answer (cancelled, or its connection closed). */
-  private settle(
-    open: Map<string | number, Operation>,
-    id: string | number,
-    reason: 'cancelled' | 'connection_closed',
-    server: Server,
-  ): void {
-    const operation = open.get(id);
-    if (!operation) return;
-    open.delete(id);
-    const description =
-      reason === 'cancelled' ? 'The client cancelled the request.' : 'The connection closed before the request was answered.';
-    this.finish(operation, reason, server, description);
+  /** The API, once something has registered with it (see `api`). */
+  loadedApi(): Api | undefined {
+    return this.api;
   }
 
   /** Opens the operation of an arriving request; `undefined` when no provider records anything. */
-  private start(api: Api, request: Request, transport: Transport, network: Network): Operation | undefined {
+  start(api: Api, request: Request, transport: Transport, network: Network): Operation | undefined {
     const tracer = this.activeTracer(api);
     const instruments = this.activeInstruments(api);
     if (!tracer && !instruments) return undefined;
@@ -316,7 +273,7 @@ export class Telemetry {
     return span;
   }
 
-  private end(operation: Operation, reply: Reply, server: Server): void {
+  end(operation: Operation, reply: Reply, server: Server): void {
     if (reply.error) {
       const code = String(reply.error.code);
       operation.span?.setAttribute('rpc.response.status_code', code);
@@ -327,7 +284,7 @@ export class Telemetry {
     }
   }
 
-  private finish(operation: Operation, errorType: string | undefined, server: Server, description?: string): void {
+  finish(operation: Operation, errorType: string | undefined, server: Server, description?: string): void {
     const { span, attributes } = operation;
     const version = operation.envelopeVersion ?? server.getNegotiatedProtocolVersion();
     if (version !== undefined) attributes['mcp.protocol.version'] = version;
@@ -340,7 +297,7 @@ export class Telemetry {
     operation.instruments?.operation.record((performance.now() - operation.started) / 1000, attributes);
   }
 
-  private recordSession(started: bigint, network: Network, server: Server): void {
+  recordSession(started: bigint, network: Network, server: Server): void {
     const api = this.api;
     const instruments = api && this.activeInstruments(api);
     if (!instruments) return;
@@ -378,5 +335,89 @@ export class Telemetry {
       this.instruments = meter === api.createNoopMeter() ? undefined : histograms(meter);
     }
     return this.instruments;
+  }
+}
+
+/** A server that takes the telemetry steps of some requests itself (the hot dispatch's, for HTTP posts). */
+interface Observed {
+  observedBy(connection: ConnectionTelemetry): void;
+}
+
+/**
+ * One connection's telemetry: its operations in flight, and the steps that open, run inside and end them. The hot
+ * dispatch calls the steps for the requests it takes without the transport (`begin`, `within`, `answered`); the
+ * wraps of the transport (`wrap`) call them for everything else, the SDK's own answers included.
+ */
+export class ConnectionTelemetry {
+  private readonly open = new Map<string | number, Operation>();
+
+  constructor(
+    private readonly telemetry: Telemetry,
+    private readonly server: Server,
+    private readonly transport: Transport,
+    private readonly network: Network,
+  ) {}
+
+  /** Opens the operation of an arriving request; `undefined` when it is none or no provider records anything. */
+  begin(message: JSONRPCMessage): Operation | undefined {
+    if (!isRequest(message)) return undefined;
+    const api = this.telemetry.loadedApi();
+    const operation = api && this.telemetry.start(api, message, this.transport, this.network);
+    if (operation) this.open.set(message.id, operation);
+    return operation;
+  }
+
+  /** Runs the request's dispatch inside its span's context (as it is, when the operation only measures). */
+  within<T>(operation: Operation, run: () => T): T {
+    const { api, span } = operation;
+    return span ? api.context.with(api.trace.setSpan(api.context.active(), span), run) : run();
+  }
+
+  /** A message is about to be sent: a reply ends its request's operation. */
+  answered(message: JSONRPCMessage): void {
+    if (this.open.size === 0 || !isReply(message)) return;
+    const operation = this.open.get(message.id);
+    if (!operation) return;
+    this.open.delete(message.id);
+    this.telemetry.end(operation, message, this.server);
+  }
+
+  /**
+   * Wraps the handlers the SDK installed on the transport: an arriving request opens a span and is dispatched
+   * inside its context; the reply sent for its id ends it, and so does its cancellation.
+   */
+  wrap(): void {
+    const { transport } = this;
+    interceptMessages(transport, (dispatch) => (message, extra) => {
+      const cancelled = cancelledId(message);
+      if (cancelled !== undefined) this.settle(cancelled, 'cancelled');
+      const operation = this.begin(message);
+      return operation ? this.within(operation, () => dispatch?.(message, extra)) : dispatch?.(message, extra);
+    });
+    interceptSend(transport, (send) => (message, options) => {
+      this.answered(message);
+      return send(message, options);
+    });
+    // A per-request HTTP exchange is no session; every other connection is one, from now until it closes.
+    const perRequest = transport instanceof PerRequestHTTPServerTransport || PER_REQUEST_EXCHANGES in transport;
+    // process.hrtime rather than performance.now(): the first use of `performance` loads perf_hooks (~2-5 ms),
+    // which a connection no provider records should not cost at start-up.
+    const session = perRequest ? undefined : process.hrtime.bigint();
+    afterClose(transport, () => {
+      // A 2026-07-28 client cancels an HTTP request by closing its stream, which closes the exchange.
+      const reason = perRequest ? 'cancelled' : 'connection_closed';
+      for (const id of [...this.open.keys()]) this.settle(id, reason);
+      if (session !== undefined) this.telemetry.recordSession(session, this.network, this.server);
+    });
+  }
+
+  /** Ends an operation the request will never answer (cancelled, or its connection closed). */
+  private settle(id: string | number, reason: 'cancelled' | 'connection_closed'): void {
+    const operation = this.open.get(id);
+    if (!operation) return;
+    this.open.delete(id);
+    const description =
+      reason === 'cancelled' ? 'The client cancelled the request.' : 'The connection closed before the request was answered.';
+    this.telemetry.finish(operation, reason, this.server, description);
   }
 }
