@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest, type InboundClassificationOutcome } from '@modelcontextprotocol/server';
 import { isPlainHotRequest } from '../protocol/hot-path';
 import { MODERN_REVISION } from '../protocol/revisions';
-import { MESSAGE_KEYS, headerOf, isId, isPlainObject } from '../protocol/wire';
+import { MESSAGE_KEYS, headerOf, isId } from '../protocol/wire';
+import { isPlainObject } from '../../objects';
 
 /**
  * The SDK entry's era classification of an HTTP request (its `classifyInboundRequest`; `legacy` is its

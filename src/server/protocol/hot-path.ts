@@ -19,7 +19,8 @@ import { isPlainInitialized, readInitialize, type InitializeRequest } from './in
 import { MODERN_REVISION } from './revisions';
 import { TaskCreated } from '../tasks/handlers';
 import { interceptMessages, type Receive } from '../sdk/transports';
-import { MESSAGE_KEYS, isCopyableObject, isId, isPlainObject, withLegacyNotFound } from './wire';
+import { MESSAGE_KEYS, isId, withLegacyNotFound } from './wire';
+import { isCopyableObject, isPlainObject } from '../../objects';
 
 /**
  * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the

@@ -1,4 +1,5 @@
-import { MESSAGE_KEYS, isCopyableObject, isId, isPlainObject } from './wire';
+import { MESSAGE_KEYS, isId } from './wire';
+import { isCopyableObject, isPlainObject } from '../../objects';
 
 /**
  * `initialize` and `notifications/initialized` read by hand, as the SDK's 2025-era zod schemas read them.

@@ -9,7 +9,6 @@ import { ProtocolErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/se
 /** The keys a JSON-RPC request may have. */
 export const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 
-export { isCopyableObject, isPlainObject } from '../../objects';
 
 /** A JSON-RPC request id as the SDK's schema takes it: a string or an integer. */
 export const isId = (value: unknown): value is string | number => typeof value === 'string' || Number.isSafeInteger(value);
