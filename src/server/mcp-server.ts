@@ -499,7 +499,7 @@ export class McpServer {
   /** A `Server` for a connection that outlives its requests: it follows the event bus until it closes. */
   private connectionServer(era: 'legacy' | 'modern', network: Network): CatalogServer {
     const server = this.protocolServer(network);
-    server.onClosed(followBus(server, this.bus, era));
+    server.onClosed(followBus(server, this.bus, era, server.subscriptions));
     return server;
   }
 

@@ -1,4 +1,7 @@
-import { McpServer, Resource } from 'onemodelcontext';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, Resource, type AuthorizeItem } from 'onemodelcontext';
 import { answerOf, modernRequest } from '../support/modern-http';
 import type { Reply } from '../support/raw-http';
 import { TestIssuer } from './support/issuer';
@@ -6,7 +9,8 @@ import { TestIssuer } from './support/issuer';
 /**
  * Issue 29: the same scope checks on every path to a resource. 2025's `resources/subscribe` checked a resource's
  * scopes; 2026-07-28's `subscriptions/listen` (which names the resources in `resourceSubscriptions`) did not. UI
- * resources (MCP Apps) could have no scopes. Real issuer, real HTTP.
+ * resources (MCP Apps) could have no scopes. Real issuer, real HTTP. And `auth.authorize` on 2025's
+ * `resources/subscribe`: a refused resource is answered as an unknown URI and its updates never reach the caller.
  */
 jest.setTimeout(120_000);
 
@@ -26,12 +30,21 @@ const now = () => Math.floor(Date.now() / 1000);
 let issuer: TestIssuer;
 let server: McpServer;
 let url: string;
+let policyUrl: string;
+const warnings: string[] = [];
+
+/** Only the subject 'boss' may read (or follow) the secret note. */
+function authorize(caller: { claims: Readonly<Record<string, unknown>> } | undefined, item: AuthorizeItem): boolean {
+  return item.name !== 'notes://secret' || caller?.claims.sub === 'boss';
+}
 
 beforeAll(async () => {
   issuer = await TestIssuer.start([{ client_id: 'app', client_secret: 'app-secret-0123456789', scope: 'mcp' }]);
-  server = new McpServer({ name: 'notes', version: '1.0.0' }, { logger: false }).add(new Notes());
+  const logger = { error: () => {}, warn: (message: string) => void warnings.push(message), info: () => {}, debug: () => {} };
+  server = new McpServer({ name: 'notes', version: '1.0.0' }, { logger }).add(new Notes());
   server.addUiResource('ui://notes/view', { html: '<!doctype html><p>Notes</p>', scopes: ['notes:read'] });
   ({ url } = await server.serveHttp({ port: 0, auth: { issuer: issuer.url, scopes: ['mcp'] } }));
+  ({ url: policyUrl } = await server.serveHttp({ port: 0, path: '/policy', auth: { issuer: issuer.url, scopes: ['mcp'], authorize } }));
 });
 
 afterAll(async () => {
@@ -39,8 +52,8 @@ afterAll(async () => {
   await issuer?.stop();
 });
 
-function tokenWith(scope: string): Promise<string> {
-  return issuer.sign({ iss: issuer.url, aud: url, sub: 'reader', client_id: 'app', scope, iat: now(), exp: now() + 300 });
+function tokenWith(scope: string, { sub = 'reader', aud = url } = {}): Promise<string> {
+  return issuer.sign({ iss: issuer.url, aud, sub, client_id: 'app', scope, iat: now(), exp: now() + 300 });
 }
 
 function challengeOf(reply: Reply): string {
@@ -77,5 +90,38 @@ describe('UI resources', () => {
     expect(() => server.addUiResource('ui://notes/other', { html: '<p></p>', scopes: ['has space'] })).toThrow(
       new TypeError(`server.addUiResource('ui://notes/other'): 'scopes' must be a list of OAuth scopes without spaces, such as ['orders:read'].`),
     );
+  });
+});
+
+describe('resources/subscribe with auth.authorize (2025-11-25 session)', () => {
+  /** Subscribes a real v1 client as `sub` to both notes; returns the URIs of the updates it hears. */
+  async function subscriber(sub: string): Promise<{ heard: string[]; close: () => Promise<void> }> {
+    const token = await tokenWith('mcp notes:read', { sub, aud: policyUrl });
+    const client = new V1Client({ name: `subscriber-${sub}`, version: '1.0.0' });
+    const heard: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.push(n.params.uri));
+    const transport = new V1Http(new URL(policyUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+    await client.connect(transport);
+    expect(await client.subscribeResource({ uri: 'notes://secret' })).toEqual({});
+    expect(await client.subscribeResource({ uri: 'notes://open' })).toEqual({});
+    return { heard, close: () => client.close() };
+  }
+
+  async function until(heard: readonly string[], count: number): Promise<void> {
+    for (let i = 0; i < 1000 && heard.length < count; i++) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  it('accepts the subscription as for an unknown URI but never delivers the refused resource’s updates', async () => {
+    const reader = await subscriber('reader');
+    const boss = await subscriber('boss');
+    // In order on each session's stream: once the open note's update has arrived, the secret one would have too.
+    server.notifyResourceUpdated('notes://secret');
+    server.notifyResourceUpdated('notes://open');
+    await until(reader.heard, 1);
+    await until(boss.heard, 2);
+    await Promise.all([reader.close(), boss.close()]);
+    expect(reader.heard).toEqual(['notes://open']);
+    expect(boss.heard).toEqual(['notes://secret', 'notes://open']);
+    expect(warnings.filter((w) => w.includes('notes://secret'))).toEqual([expect.stringContaining("auth.authorize refused client 'app' (subject 'reader') the resource 'notes://secret'")]);
   });
 });

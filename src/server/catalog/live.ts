@@ -38,30 +38,20 @@ function declares(server: Server, event: ServerEvent): boolean {
   return capabilities.resources?.subscribe === true;
 }
 
-function uriOf(params: unknown): string {
+/** The URI of a `resources/subscribe` or `resources/unsubscribe` request. */
+export function subscribedUri(params: unknown): string {
   const uri = (params as { uri?: unknown } | undefined)?.uri;
   if (typeof uri !== 'string' || uri.length === 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: uri must be a non-empty string.');
   return uri;
 }
 
 /**
- * Makes a connection's `Server` follow the bus. A 2025-era connection answers `resources/subscribe` and
- * `resources/unsubscribe` and receives `notifications/resources/updated` only for the URIs it subscribed to;
- * a 2026-07-28 connection receives every event and the SDK's entry filters by subscription. Returns the
- * function that stops following (call it when the connection closes; the subscriptions go with it).
+ * Makes a connection's `Server` follow the bus. A 2025-era connection receives `notifications/resources/updated`
+ * only for the URIs in `subscribed` (what its `resources/subscribe` requests admitted: protocol/server.ts); a
+ * 2026-07-28 connection receives every event and the SDK's entry filters by subscription. Returns the function
+ * that stops following (call it when the connection closes; the subscriptions go with it).
  */
-export function followBus(server: Server, bus: ServerEventBus, era: 'legacy' | 'modern'): () => void {
-  const subscribed = new Set<string>();
-  if (era === 'legacy' && server.getCapabilities().resources?.subscribe) {
-    server.setRequestHandler('resources/subscribe', (req) => {
-      subscribed.add(uriOf(req.params));
-      return {};
-    });
-    server.setRequestHandler('resources/unsubscribe', (req) => {
-      subscribed.delete(uriOf(req.params));
-      return {};
-    });
-  }
+export function followBus(server: Server, bus: ServerEventBus, era: 'legacy' | 'modern', subscribed: Set<string>): () => void {
   const stop = bus.subscribe((event) => {
     if (!declares(server, event)) return;
     if (era === 'legacy' && event.kind === 'resource_updated' && !subscribed.has(event.uri)) return;

@@ -29,6 +29,7 @@ import { Visibility } from '../auth/visibility';
 import type { RequestStates, StateBinding } from './signing';
 import { APP_MIME_TYPE, APPS_EXTENSION, callOf, type Catalog, type RegisteredTool } from '../catalog/catalog';
 import { negotiatesApps, uiReadResult } from '../catalog/ui-resource';
+import { subscribedUri } from '../catalog/live';
 import type { ListName, Pager } from '../catalog/pages';
 import { HotDispatch, invalidToolResult, type DispatchTelemetry, type HotHandler, type HotHost, type HotMethod } from './hot-path';
 import type { InitializeRequest } from './initialize';
@@ -233,6 +234,8 @@ export class CatalogServer extends SeamServer implements HotHost {
   /** Whether the hot path may run: every SDK member it uses is there (sdk/seam.ts); set once made. */
   fastPaths = true;
   private followsTasks = false;
+  /** The URIs a 2025-era connection subscribed to and may follow (`resources/subscribe`); catalog/live.ts delivers. */
+  readonly subscriptions = new Set<string>();
   private id: string | undefined;
 
   /** Names this connection as the owner of its tasks when it has no HTTP session id (stdio, in-process). */
@@ -511,10 +514,19 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
       return withCacheFields(result, resource.model.cache ?? settings.cache, modern);
     });
   });
-  // A connection that outlives its requests tracks its subscriptions (live.ts); a request-scoped instance
-  // accepts them, having no later moment to deliver an update in.
-  server.setRequestHandler('resources/subscribe', () => ({}));
-  server.setRequestHandler('resources/unsubscribe', () => ({}));
+  // A connection that outlives its requests follows what it subscribed to (catalog/live.ts); a request-scoped
+  // instance keeps them with nothing to deliver later. A resource `auth.authorize` refuses the caller is
+  // answered as an unknown URI is, and never followed (the refusal is logged by the policy's check).
+  server.setRequestHandler('resources/subscribe', async (req, ctx) => {
+    const uri = subscribedUri(req.params);
+    const found = catalog.findResource(uri);
+    if (!found || (await visibility.allows(ctx.http?.authInfo, resourceItemOf(found), ctx.mcpReq.id, ctx.sessionId))) server.subscriptions.add(uri);
+    return {};
+  });
+  server.setRequestHandler('resources/unsubscribe', (req) => {
+    server.subscriptions.delete(subscribedUri(req.params));
+    return {};
+  });
 }
 
 /** `prompts/list` and `prompts/get`. */
