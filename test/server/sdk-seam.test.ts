@@ -9,7 +9,7 @@ import { SDK_MEMBERS, memberFound, missingMembers } from '../../src/server/sdk/m
 import { simulateMissingSdkMembers } from '../../src/server/sdk/seam';
 import { HotDispatch } from '../../src/server/protocol/hot-path';
 import { ModernPool } from '../../src/server/http/modern';
-import { DirectPosts } from '../../src/server/http/legacy-posts';
+import { LegacyPosts } from '../../src/server/http/legacy-posts';
 import { LEGACY_HEADERS, eventsOf, openSession, send, type Reply } from '../support/raw-http';
 import { answerOf, modernRequest } from '../support/modern-http';
 
@@ -161,7 +161,7 @@ async function modernAnswers(endpoint: HttpAddress): Promise<string[]> {
 
 /** How often each fast path ran while `run` ran (spies that call through to the real methods). */
 async function fastPathUse(run: () => Promise<void>): Promise<{ hot: number; modernPool: number; legacyPosts: number }> {
-  const spies = { hot: jest.spyOn(HotDispatch.prototype, 'attach'), modernPool: jest.spyOn(ModernPool.prototype, 'handle'), legacyPosts: jest.spyOn(DirectPosts.prototype, 'handle') };
+  const spies = { hot: jest.spyOn(HotDispatch.prototype, 'attach'), modernPool: jest.spyOn(ModernPool.prototype, 'handle'), legacyPosts: jest.spyOn(LegacyPosts.prototype, 'handle') };
   try {
     await run();
     return { hot: spies.hot.mock.calls.length, modernPool: spies.modernPool.mock.calls.length, legacyPosts: spies.legacyPosts.mock.calls.length };

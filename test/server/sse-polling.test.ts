@@ -59,7 +59,7 @@ async function endpoint(server: McpServer, tuning: SessionTuning): Promise<Endpo
 
 describe.each([
   ['the direct path', {}],
-  ["the SDK's transport", { direct: false }],
+  ["the SDK's transport", { fastPaths: false }],
 ] as const)('SSE polling through %s', (_label, tuning) => {
   it('closes a long call\'s stream after the priming event; the client resumes with Last-Event-ID and gets the result', async () => {
     let resumed!: () => void;

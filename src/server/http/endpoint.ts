@@ -18,7 +18,7 @@ import { checkStoreTimeout, guardedEventStore, StoreUnavailableError, type Guard
 import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
 import { MAX_BODY_DEPTH, TOO_DEEP, valueNestsDeeperThan } from './json-depth';
 import { SessionTable, httpFastPaths, type Session, type SessionTableOptions } from './sessions';
-import { isDirectTarget } from './legacy-posts';
+import { isLegacyPostTarget } from './legacy-posts';
 import { webRequestOf, writeWebResponse } from './web';
 import { jsonRpcError } from './answers';
 import { readJsonBody, refusedBatch } from './body';
@@ -173,7 +173,7 @@ export interface MemberRules extends HeaderParams {
 const NO_RULES: MemberRules = { scopesNeeded: () => [], declaredScopes: [], headerParamsOf: () => undefined };
 
 /** Internal knobs of the hot paths, for tests that compare them with the SDK's and bound them. */
-export type SessionTuning = Pick<SessionTableOptions, 'direct' | 'sseAfterMs'> & {
+export type SessionTuning = Pick<SessionTableOptions, 'fastPaths' | 'sseAfterMs'> & {
   /** Most servers in the 2026-07-28 pool (http/modern.ts); default 256. */
   readonly maxExchangeServers?: number;
 };
@@ -239,7 +239,7 @@ function checkCloseAfter(ms: number | undefined): number | undefined {
  * the batch rule and the SDK's transport (priming, polling) read the same revision; whether it was.
  */
 function adoptedSessionRevision(req: IncomingMessage, session: Session): boolean {
-  if (req.headers['mcp-protocol-version'] !== undefined || !isDirectTarget(session.server)) return false;
+  if (req.headers['mcp-protocol-version'] !== undefined || !isLegacyPostTarget(session.server)) return false;
   const negotiated = session.server.legacyVersion();
   if (negotiated === undefined) return false;
   req.headers['mcp-protocol-version'] = negotiated;
@@ -389,7 +389,7 @@ class HttpEndpoint implements HttpHandler {
       onerror: transportErrorReporter(log),
     });
     // The fast paths, unless switched off or the installed SDK lacks a member they use (sdk/seam.ts).
-    const fast = tuning.direct !== false && httpFastPaths(log);
+    const fast = tuning.fastPaths !== false && httpFastPaths(log);
     this.modernPool = !fast ? undefined : new ModernPool(serving.exchange ?? serving.request, tuning.maxExchangeServers);
     this.guardedStore = options.eventStore && guardedEventStore(options.eventStore, checkStoreTimeout(options.storeTimeoutMs), log);
     this.sessions = new SessionTable(serving.session, {
@@ -402,7 +402,7 @@ class HttpEndpoint implements HttpHandler {
       eventStore: this.guardedStore ?? new InMemoryEventStore(),
       retryMs: checkRetry(options.sseRetryMs ?? 1000),
       sseCloseAfterMs: checkCloseAfter(options.sseCloseAfterMs),
-      direct: fast,
+      fastPaths: fast,
       sseAfterMs: tuning.sseAfterMs,
     });
     this.trustedProxies = checkTrustedProxies(options.trustedProxies);

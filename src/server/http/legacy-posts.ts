@@ -37,8 +37,8 @@ import { REVISION_2025_11_25 } from '../protocol/revisions';
  * the SDK, which writes every error answer.
  */
 
-/** What the direct path needs of a session's `Server`. */
-export interface DirectTarget {
+/** What the legacy posts need of a session's `Server`. */
+export interface LegacyPostTarget {
   /** Whether the hot path answers this message. */
   takesHot(message: unknown): boolean;
   /** Answers a hot request, its answer given to `write` (protocol/hot-path.ts, `HotDispatch.post`); `false` when not taken. */
@@ -47,11 +47,11 @@ export interface DirectTarget {
   legacyVersion(): string | undefined;
 }
 
-export function isDirectTarget(server: object): server is DirectTarget {
+export function isLegacyPostTarget(server: object): server is LegacyPostTarget {
   return (
-    typeof (server as Partial<DirectTarget>).takesHot === 'function' &&
-    typeof (server as Partial<DirectTarget>).answerHot === 'function' &&
-    typeof (server as Partial<DirectTarget>).legacyVersion === 'function'
+    typeof (server as Partial<LegacyPostTarget>).takesHot === 'function' &&
+    typeof (server as Partial<LegacyPostTarget>).answerHot === 'function' &&
+    typeof (server as Partial<LegacyPostTarget>).legacyVersion === 'function'
   );
 }
 
@@ -80,14 +80,14 @@ export interface DirectPostsOptions {
   readonly sseCloseAfterMs?: number;
 }
 
-/** One session's direct POSTs: decides which requests qualify and routes what the session sends for them. */
-export class DirectPosts {
-  private readonly open = new Map<Id, DirectPost>();
+/** One session's hot POSTs answered on Node's own response: decides which requests qualify and routes what the session sends for them. */
+export class LegacyPosts {
+  private readonly open = new Map<Id, LegacyPost>();
   private sdkSend!: Send;
 
   constructor(
     private readonly transport: NodeStreamableHTTPServerTransport,
-    private readonly server: DirectTarget,
+    private readonly server: LegacyPostTarget,
     private readonly options: DirectPostsOptions,
   ) {}
 
@@ -127,7 +127,7 @@ export class DirectPosts {
   handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const id = (body as { id: Id }).id;
     const version = this.server.legacyVersion()!;
-    const post: DirectPost = new DirectPost(res, this.options, version >= REVISION_2025_11_25, {
+    const post: LegacyPost = new LegacyPost(res, this.options, version >= REVISION_2025_11_25, {
       settled: () => this.settled(id, post),
       forward: (message) => this.sdkSend(message, { relatedRequestId: id }),
     });
@@ -142,7 +142,7 @@ export class DirectPosts {
   }
 
   /** The request left this table: answered, or handed to the SDK's transport after its client left. */
-  private settled(id: Id, post: DirectPost): void {
+  private settled(id: Id, post: LegacyPost): void {
     if (this.open.get(id) !== post) return;
     this.open.delete(id);
     const streamId = post.handedOverStream;
@@ -151,14 +151,14 @@ export class DirectPosts {
 }
 
 interface PostEnd {
-  /** The request leaves the table (answered, or handed over: see {@link DirectPost.handedOverStream}). */
+  /** The request leaves the table (answered, or handed over: see {@link LegacyPost.handedOverStream}). */
   settled(): void;
   /** Sends through the SDK's transport, once the request is handed over. */
   forward(message: JSONRPCMessage): Promise<void>;
 }
 
 /** One request's response: pending (nothing written), then JSON, or an SSE stream. */
-class DirectPost {
+class LegacyPost {
   readonly done: Promise<void>;
   private finish!: () => void;
   private stream: string | undefined;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { DirectPosts, isDirectTarget } from './legacy-posts';
+import { LegacyPosts, isLegacyPostTarget } from './legacy-posts';
 import { sessionScoped, type EventStore } from '../stores/event-store';
 import { withLegacyNotFoundCode } from '../protocol/server';
 import { afterClose } from '../sdk/transports';
@@ -40,7 +40,7 @@ export interface Session {
   /** This session's view of the event store (its own stream names). */
   readonly events: EventStore;
   /** The session's POSTs answered on Node's response without the SDK's transport (see `legacy-posts.ts`). */
-  readonly direct: DirectPosts | undefined;
+  readonly posts: LegacyPosts | undefined;
   lastSeen: number;
   /** Requests (and open GET streams) in progress: a busy session is never idle. */
   active: number;
@@ -69,8 +69,8 @@ export interface SessionTableOptions {
   /** A request still running this long after it arrived has its (primed) stream closed: SSE polling. Off when absent. */
   readonly sseCloseAfterMs?: number;
   /** Answer a session's hot requests directly on Node's response (see `legacy-posts.ts`); default true. */
-  readonly direct?: boolean;
-  /** A direct call that has not answered after this long gets an SSE stream, so it stays resumable. Default 1,000 ms. */
+  readonly fastPaths?: boolean;
+  /** A legacy post (a hot request answered on Node's own response) that has not answered after this long gets an SSE stream, so it stays resumable. Default 1,000 ms. */
   readonly sseAfterMs?: number;
 }
 
@@ -142,11 +142,11 @@ export class SessionTable {
     });
     const server = this.factory();
     // Installed first, under every later wrapper of `send` (the not-found code, telemetry): they see each message as before.
-    const direct = this.options.direct !== false && isDirectTarget(server) ? new DirectPosts(transport, server, { sessionId: id, events, retryMs: this.options.retryMs, sseAfterMs: this.options.sseAfterMs, sseCloseAfterMs: this.options.sseCloseAfterMs }) : undefined;
-    direct?.intercept();
+    const posts = this.options.fastPaths !== false && isLegacyPostTarget(server) ? new LegacyPosts(transport, server, { sessionId: id, events, retryMs: this.options.retryMs, sseAfterMs: this.options.sseAfterMs, sseCloseAfterMs: this.options.sseCloseAfterMs }) : undefined;
+    posts?.intercept();
     withLegacyNotFoundCode(transport);
     const now = Date.now();
-    const session: Session = { transport, server, owner, caller, openedAt: now, streams: 0, events, direct, lastSeen: now, active: 0 };
+    const session: Session = { transport, server, owner, caller, openedAt: now, streams: 0, events, posts, lastSeen: now, active: 0 };
     afterClose(transport, () => {
       if (transport.sessionId) this.removed(transport.sessionId);
     });
@@ -162,8 +162,8 @@ export class SessionTable {
     if (stream) session.streams++;
     let polling: NodeJS.Timeout | undefined;
     try {
-      const { direct } = session;
-      if (direct?.qualifies(req, body)) await direct.handle(req, res, body);
+      const { posts } = session;
+      if (posts?.qualifies(req, body)) await posts.handle(req, res, body);
       else {
         polling = this.pollingTimer(session, req, body);
         await session.transport.handleRequest(req, res, body);

@@ -168,7 +168,7 @@ function hotRequest(message: unknown, envelope = false): HotRequest | undefined 
 
 /**
  * The 2025-era checks of each message, kept while it is alive: an HTTP session's request is checked by the era
- * classification, the direct POST and the hot path in turn, and the same parsed object reaches all three.
+ * classification, the legacy post and the hot dispatch in turn, and the same parsed object reaches all three.
  */
 const checked = new WeakMap<object, HotRequest | null>();
 

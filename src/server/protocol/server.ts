@@ -625,7 +625,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
 
 /**
  * A 2025-era connection's transport writes the older resource-not-found code back (wire.ts); the hot dispatch's
- * direct answers take the same step themselves.
+ * legacy posts (http/legacy-posts.ts) take the same step themselves.
  */
 export function withLegacyNotFoundCode<T extends Transport>(transport: T, isLegacy: () => boolean = () => true): T {
   interceptSend(transport, (send) => (message, options) => send(isLegacy() ? withLegacyNotFound(message) : message, options));

@@ -3,7 +3,7 @@ import type { JSONRPCMessage, MessageExtraInfo, Server, Transport, TransportSend
 /**
  * Where this library puts itself between an SDK transport and the SDK `Server` connected to it. A transport has one
  * `onmessage`, one `send`, one `onclose`, which the SDK sets on `connect` and which several of our layers wrap (the
- * hot dispatch, telemetry, the 2025-era not-found code, the direct session posts): each wrap is one call here, so the
+ * hot dispatch, telemetry, the 2025-era not-found code, the legacy session posts): each wrap is one call here, so the
  * order the layers see a message in is the order of these calls, written at one place each. An HTTP session's hot
  * POST passes none of them: the hot dispatch takes it and takes those steps itself (protocol/hot-path.ts).
  */
@@ -110,7 +110,7 @@ interface SessionStreams {
 
 /**
  * Tells the SDK's session transport that what the session sends for `requestId` from now on belongs to `streamId`
- * (a stream a direct post opened and its client left), so it stores it there for the client's `Last-Event-ID`.
+ * (a stream a legacy post opened and its client left), so it stores it there for the client's `Last-Event-ID`.
  */
 export function handOverStream(transport: Transport, requestId: string | number, streamId: string): void {
   (transport as unknown as SessionStreams)._webStandardTransport._requestToStreamMapping.set(requestId, streamId);

@@ -157,7 +157,7 @@ describe('direct answers compared with the SDK transport', () => {
 
   beforeAll(async () => {
     direct = await endpoint(server, {});
-    sdk = await endpoint(server, { direct: false });
+    sdk = await endpoint(server, { fastPaths: false });
     directSession = await openSession(direct.port);
     sdkSession = await openSession(sdk.port);
   });
@@ -358,7 +358,7 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
 
   beforeAll(async () => {
     direct = await endpoint(server, {});
-    sdk = await endpoint(server, { direct: false });
+    sdk = await endpoint(server, { fastPaths: false });
   });
 
   afterAll(async () => {
