@@ -10,7 +10,7 @@ import type { Log } from '../../log';
  * polls it. Task records are plain JSON kept in a {@link TaskStore}, so any process sharing the store can answer
  * for a task; the running calls (their abort controllers) live in the process that runs them, which hears of a
  * cancellation through the store's {@link TaskStore.watch}. The wire shapes of both revisions are in
- * `task-wire.ts`; the methods in `task-handlers.ts`.
+ * `wire.ts`; the methods in `handlers.ts`.
  */
 
 /**
