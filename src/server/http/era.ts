@@ -13,7 +13,8 @@ import { MESSAGE_KEYS, headerOf, isId, isPlainObject } from '../protocol/wire';
  * - A request whose envelope the classifier already accepted is modern again: the classifier's answer for a
  *   request depends only on the version and method headers, the method and the `_meta` (it checks the envelope
  *   there; validating it costs more than a tools/call's own reading), and clients send the same envelope with
- *   every request. Only accepted (modern) answers are remembered, keyed by exactly those inputs.
+ *   every request. Only accepted (modern) answers are remembered, with exactly those inputs, and a request
+ *   takes a remembered answer only when every one of them is equal (the envelope compared value by value).
  */
 
 /** What the classifier answers a request that claims no revision (the 2025 era's). */
@@ -21,21 +22,60 @@ const NO_CLAIM = { kind: 'legacy', reason: 'no-claim' } as const satisfies Inbou
 
 /** Most remembered envelopes; the memory starts over when full (one client sends one envelope). */
 const MAX_REMEMBERED = 1024;
+/** Most envelopes remembered under one {@link slotOf} (clients of one name with different envelopes). */
+const PER_SLOT = 8;
 
 type Modern = Extract<InboundClassificationOutcome, { kind: 'modern' }>;
 
-/** The memo key of a JSON-RPC request with a `_meta`, when its shape is beyond doubt; else `undefined`. */
-function keyOf(req: IncomingMessage, body: unknown): string | undefined {
+/** What the classifier's answer depends on, for a request it accepted, and that answer. */
+interface Remembered {
+  readonly version: string | undefined;
+  readonly mcpMethod: string | undefined;
+  readonly method: string;
+  /** A copy: the request's own `_meta` is handed on and may change. */
+  readonly meta: unknown;
+  readonly classification: Modern['classification'];
+}
+
+/** The `_meta` of a JSON-RPC request whose shape is beyond doubt (the memo's input), else `undefined`. */
+function metaOf(body: unknown): Readonly<Record<string, unknown>> | undefined {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || body.method === 'initialize') return undefined;
   if (!isId(body.id)) return undefined;
   for (const key of Object.keys(body)) if (!MESSAGE_KEYS.has(key)) return undefined;
   const params = body.params;
-  if (!isPlainObject(params) || !isPlainObject(params._meta)) return undefined;
-  return JSON.stringify([headerOf(req, 'mcp-protocol-version') ?? null, headerOf(req, 'mcp-method') ?? null, body.method, params._meta]);
+  return isPlainObject(params) && isPlainObject(params._meta) ? params._meta : undefined;
+}
+
+/**
+ * Where remembered answers are looked for: the method and the client's name. Only a lookup, not the memo's key:
+ * every input is compared in full (`sameJson`), which costs far less than serialising the envelope per request.
+ */
+function slotOf(method: string, meta: Readonly<Record<string, unknown>>): string {
+  const client = meta[CLIENT_INFO] as { name?: unknown } | undefined;
+  return typeof client?.name === 'string' ? `${method} ${client.name}` : method;
+}
+
+const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+
+/** Whether two parsed JSON values are equal, key order included (as their JSON texts would be). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (let i = 0; i < keysA.length; i++) {
+    const key = keysA[i];
+    // An own `__proto__` (JSON.parse makes one) is not reachable by indexing: never taken as equal.
+    if (key !== keysB[i] || key === '__proto__') return false;
+    if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 export class EraClassifier {
-  private readonly accepted = new Map<string, Modern['classification']>();
+  private readonly accepted = new Map<string, Remembered[]>();
+  private remembered = 0;
 
   classify(req: IncomingMessage, body: unknown): InboundClassificationOutcome {
     const version = req.headers['mcp-protocol-version'];
@@ -49,8 +89,8 @@ export class EraClassifier {
     const httpMethod = (req.method ?? 'GET').toUpperCase();
     // A POST without a JSON body is the 2025 transport's to refuse.
     if (httpMethod === 'POST' && body === undefined) return NO_CLAIM;
-    const key = httpMethod === 'POST' ? keyOf(req, body) : undefined;
-    const known = key === undefined ? undefined : this.accepted.get(key);
+    const meta = httpMethod === 'POST' ? metaOf(body) : undefined;
+    const known = meta && this.recall(req, (body as { method: string }).method, meta);
     if (known) return { kind: 'modern', messageKind: 'request', message: body, classification: known } as Modern;
     const outcome = classifyInboundRequest({
       httpMethod,
@@ -59,12 +99,31 @@ export class EraClassifier {
       mcpNameHeader: headerOf(req, 'mcp-name'),
       ...(body !== undefined && { body }),
     });
-    if (key !== undefined && outcome.kind === 'modern' && outcome.messageKind === 'request') this.remember(key, outcome.classification);
+    if (meta && outcome.kind === 'modern' && outcome.messageKind === 'request') this.remember(req, (body as { method: string }).method, meta, outcome.classification);
     return outcome;
   }
 
-  private remember(key: string, classification: Modern['classification']): void {
-    if (this.accepted.size >= MAX_REMEMBERED) this.accepted.clear();
-    this.accepted.set(key, classification);
+  private recall(req: IncomingMessage, method: string, meta: Readonly<Record<string, unknown>>): Modern['classification'] | undefined {
+    const slot = this.accepted.get(slotOf(method, meta));
+    if (!slot) return undefined;
+    const version = headerOf(req, 'mcp-protocol-version');
+    const mcpMethod = headerOf(req, 'mcp-method');
+    for (const r of slot) {
+      if (r.version === version && r.mcpMethod === mcpMethod && r.method === method && sameJson(r.meta, meta)) return r.classification;
+    }
+    return undefined;
+  }
+
+  private remember(req: IncomingMessage, method: string, meta: Readonly<Record<string, unknown>>, classification: Modern['classification']): void {
+    if (this.remembered >= MAX_REMEMBERED) {
+      this.accepted.clear();
+      this.remembered = 0;
+    }
+    const key = slotOf(method, meta);
+    const slot = this.accepted.get(key) ?? [];
+    if (slot.length >= PER_SLOT) slot.shift();
+    else this.remembered++;
+    slot.push({ version: headerOf(req, 'mcp-protocol-version'), mcpMethod: headerOf(req, 'mcp-method'), method, meta: structuredClone(meta), classification });
+    this.accepted.set(key, slot);
   }
 }

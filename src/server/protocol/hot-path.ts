@@ -20,6 +20,7 @@ import { MODERN_REVISION } from './revisions';
 import { TaskCreated } from '../tasks/handlers';
 import { interceptMessages, type Receive } from '../sdk/transports';
 import { MESSAGE_KEYS, isCopyableObject, isId, isPlainObject } from './wire';
+import { LazyAbort } from './lazy-abort';
 
 /**
  * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the
@@ -239,7 +240,7 @@ const REDISPATCH = Symbol('redispatch');
 
 export class HotPath {
   /** Requests in progress, by id, as the SDK keeps its own: cancellation aborts the latest of an id. */
-  private readonly inFlight = new Map<string | number, AbortController>();
+  private readonly inFlight = new Map<string | number, LazyAbort>();
   private sdk: Receive | undefined;
 
   constructor(private readonly host: HotHost) {}
@@ -333,9 +334,9 @@ export class HotPath {
   }
 
   private run(request: HotRequest<HotMethod | 'initialize'>, handler: HotHandler, message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
-    const controller = new AbortController();
+    const controller = new LazyAbort();
     this.inFlight.set(request.id, controller);
-    const ctx = this.contextOf(request, controller.signal, extra?.authInfo);
+    const ctx = this.contextOf(request, controller, extra?.authInfo);
     const settled = () => {
       if (this.inFlight.get(request.id) === controller) this.inFlight.delete(request.id);
     };
@@ -343,7 +344,7 @@ export class HotPath {
       .then(() => this.answer(request, handler, ctx))
       .then(
         async (result) => {
-          if (controller.signal.aborted) return;
+          if (controller.aborted) return;
           if (result === REDISPATCH) {
             settled();
             this.sdk?.(message, extra);
@@ -359,7 +360,7 @@ export class HotPath {
           return this.send({ result: encoded, jsonrpc: '2.0', id: request.id } as JSONRPCMessage);
         },
         async (error: unknown) => {
-          if (controller.signal.aborted) return;
+          if (controller.aborted) return;
           return this.send(this.errorResponse(request.id, error));
         },
       )
@@ -403,7 +404,7 @@ export class HotPath {
   }
 
   /** The handler context, with what the handlers read: as the SDK builds it for a 2025-era connection or a 2026-07-28 request. */
-  private contextOf(request: HotRequest<HotMethod | 'initialize'>, signal: AbortSignal, authInfo: AuthInfo | undefined): ServerContext {
+  private contextOf(request: HotRequest<HotMethod | 'initialize'>, abort: LazyAbort, authInfo: AuthInfo | undefined): ServerContext {
     const { host } = this;
     const id = request.id;
     const sessionId = host.transport?.sessionId;
@@ -418,7 +419,10 @@ export class HotPath {
         method: request.method,
         _meta: request.params?._meta,
         ...(envelope !== undefined && { envelope }),
-        signal,
+        // Made on first read (lazy-abort.ts): most handlers never read it.
+        get signal() {
+          return abort.signal;
+        },
         requestState: () => undefined,
         notify,
         log: (level: string, data: unknown, logger?: string) =>

@@ -128,7 +128,10 @@ export function contextInitOf(server: Server, ctx: ServerContext, states: Reques
       ? (params: object) => askClient(ctx, method, params)
       : undefined;
   return {
-    signal: ctx.mcpReq.signal,
+    // Read when the tool reads it: the hot path makes its signal on first read (protocol/lazy-abort.ts).
+    get signal() {
+      return ctx.mcpReq.signal;
+    },
     requestId: ctx.mcpReq.id,
     sessionId: ctx.sessionId,
     protocolVersion: caller.protocolVersion,
