@@ -32,8 +32,8 @@ interface Remembered {
   readonly version: string | undefined;
   readonly mcpMethod: string | undefined;
   readonly method: string;
-  /** A copy: the request's own `_meta` is handed on and may change. */
-  readonly meta: unknown;
+  /** Whether a `_meta` equals the remembered one (a snapshot: the request's own is handed on and may change). */
+  readonly meta: (value: unknown) => boolean;
   readonly classification: Modern['classification'];
 }
 
@@ -41,14 +41,14 @@ interface Remembered {
 function metaOf(body: unknown): Readonly<Record<string, unknown>> | undefined {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || body.method === 'initialize') return undefined;
   if (!isId(body.id)) return undefined;
-  for (const key of Object.keys(body)) if (!MESSAGE_KEYS.has(key)) return undefined;
+  for (const key in body) if (!MESSAGE_KEYS.has(key)) return undefined;
   const params = body.params;
   return isPlainObject(params) && isPlainObject(params._meta) ? params._meta : undefined;
 }
 
 /**
  * Where remembered answers are looked for: the method and the client's name. Only a lookup, not the memo's key:
- * every input is compared in full (`sameJson`), which costs far less than serialising the envelope per request.
+ * every input is compared in full (`matcherOf`), which costs far less than serialising the envelope per request.
  */
 function slotOf(method: string, meta: Readonly<Record<string, unknown>>): string {
   const client = meta[CLIENT_INFO] as { name?: unknown } | undefined;
@@ -57,20 +57,30 @@ function slotOf(method: string, meta: Readonly<Record<string, unknown>>): string
 
 const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 
-/** Whether two parsed JSON values are equal, key order included (as their JSON texts would be). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  const keysA = Object.keys(a);
-  const keysB = Object.keys(b);
-  if (keysA.length !== keysB.length) return false;
-  for (let i = 0; i < keysA.length; i++) {
-    const key = keysA[i];
-    // An own `__proto__` (JSON.parse makes one) is not reachable by indexing: never taken as equal.
-    if (key !== keysB[i] || key === '__proto__') return false;
-    if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+/**
+ * A test of equality with a parsed JSON value, key order included (as their JSON texts would be equal), made once
+ * when an answer is remembered. It walks the value it is given with `for...in`, which for a plain object visits the
+ * own keys in `Object.keys` order without making their list: every request is compared, few are remembered.
+ */
+function matcherOf(expected: unknown): (value: unknown) => boolean {
+  if (typeof expected !== 'object' || expected === null) return (value) => value === expected;
+  if (Array.isArray(expected)) {
+    const items = expected.map(matcherOf);
+    return (value) => Array.isArray(value) && value.length === items.length && items.every((item, i) => item(value[i]));
   }
-  return true;
+  const keys = Object.keys(expected);
+  // An own `__proto__` (JSON.parse makes one) is not reachable by indexing: such an envelope never matches.
+  if (keys.includes('__proto__')) return () => false;
+  const values = keys.map((key) => matcherOf((expected as Record<string, unknown>)[key]));
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    let i = 0;
+    for (const key in value) {
+      if (key !== keys[i] || !values[i]((value as Record<string, unknown>)[key])) return false;
+      i++;
+    }
+    return i === keys.length;
+  };
 }
 
 export class EraClassifier {
@@ -109,7 +119,7 @@ export class EraClassifier {
     const version = headerOf(req, 'mcp-protocol-version');
     const mcpMethod = headerOf(req, 'mcp-method');
     for (const r of slot) {
-      if (r.version === version && r.mcpMethod === mcpMethod && r.method === method && sameJson(r.meta, meta)) return r.classification;
+      if (r.version === version && r.mcpMethod === mcpMethod && r.method === method && r.meta(meta)) return r.classification;
     }
     return undefined;
   }
@@ -123,7 +133,7 @@ export class EraClassifier {
     const slot = this.accepted.get(key) ?? [];
     if (slot.length >= PER_SLOT) slot.shift();
     else this.remembered++;
-    slot.push({ version: headerOf(req, 'mcp-protocol-version'), mcpMethod: headerOf(req, 'mcp-method'), method, meta: structuredClone(meta), classification });
+    slot.push({ version: headerOf(req, 'mcp-protocol-version'), mcpMethod: headerOf(req, 'mcp-method'), method, meta: matcherOf(meta), classification });
     this.accepted.set(key, slot);
   }
 }
