@@ -20,7 +20,7 @@ import { MODERN_REVISION } from './revisions';
 import { TaskCreated } from '../tasks/handlers';
 import { interceptMessages, type Receive } from '../sdk/transports';
 import { MESSAGE_KEYS, isCopyableObject, isId, isPlainObject } from './wire';
-import { LazyAbort } from './lazy-abort';
+import { LazyAbort, SIGNAL_FROM } from './lazy-abort';
 
 /**
  * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the
@@ -415,14 +415,13 @@ export class HotPath {
     return {
       sessionId,
       mcpReq: {
+        // `signal` comes from the prototype, made on first read: most handlers never read it (lazy-abort.ts).
+        __proto__: SIGNAL_FROM,
+        signalFrom: abort,
         id,
         method: request.method,
         _meta: request.params?._meta,
         ...(envelope !== undefined && { envelope }),
-        // Made on first read (lazy-abort.ts): most handlers never read it.
-        get signal() {
-          return abort.signal;
-        },
         requestState: () => undefined,
         notify,
         log: (level: string, data: unknown, logger?: string) =>
