@@ -10,7 +10,8 @@ import { MEASURE_MS, ROUNDS, WARM_MS, load, medianOf, row, start as startFixture
  * window. Reported: requests per second, p99 latency, and the server process's CPU time (user + system)
  * per request.
  *
- * Goals: at least 3x McpServer's throughput, p99 at most a third of its, CPU per request within 3x the floor.
+ * Goals: at least 3x McpServer's throughput; p99 at most a quarter of its and CPU per request within 2x the floor
+ * (issue 27; they were a third and 3x).
  * All processes share this machine's cores with the load generator, so absolute figures are low; the ratios
  * are what compares.
  */
@@ -48,7 +49,7 @@ async function toolsCall(): Promise<void> {
         ours: `${a.p99.toFixed(2)} ms`,
         baseline: `${b.p99.toFixed(2)} ms`,
         ratio: a.p99 / b.p99,
-        goal: 1 / 3,
+        goal: 1 / 4,
         direction: 'at most',
       });
       recordGoal({
@@ -57,7 +58,7 @@ async function toolsCall(): Promise<void> {
         baseline: `${b.cpu.toFixed(0)} µs`,
         floor: `${f.cpu.toFixed(0)} µs`,
         ratio: a.cpu / f.cpu,
-        goal: 3,
+        goal: 2,
         direction: 'at most',
         vs: 'floor',
       });

@@ -166,8 +166,6 @@ export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'crit
  * }
  */
 export class RequestContext {
-  /** Aborts when the client cancels the request, the server times it out, or the connection closes. */
-  readonly signal: AbortSignal;
   readonly requestId: string | number | undefined;
   readonly sessionId: string | undefined;
   /** The negotiated protocol revision, such as `2025-11-25` or `2026-07-28`. */
@@ -183,9 +181,9 @@ export class RequestContext {
   /** The verified caller (subject, client id, scopes, expiry, claims) over HTTP with `auth`; never the token. */
   readonly auth: AuthInfo | undefined;
   readonly #init: RequestContextInit;
+  #signal: AbortSignal | undefined;
 
   constructor(init: RequestContextInit = {}) {
-    this.signal = init.signal ?? new AbortController().signal;
     this.requestId = init.requestId;
     this.sessionId = init.sessionId;
     this.protocolVersion = init.protocolVersion;
@@ -196,6 +194,14 @@ export class RequestContext {
     this.requestState = init.requestState;
     this.auth = init.auth;
     this.#init = init;
+  }
+
+  /**
+   * Aborts when the client cancels the request, the server times it out, or the connection closes. Made when
+   * first read: few tools read it, and an `AbortSignal` is costly to make on every call.
+   */
+  get signal(): AbortSignal {
+    return (this.#signal ??= this.#init.signal ?? new AbortController().signal);
   }
 
   /** Sends `notifications/progress` when the caller asked for progress; does nothing otherwise. */

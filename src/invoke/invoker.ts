@@ -41,11 +41,14 @@ export function failureResult(tool: string, error: unknown, init: RequestContext
 }
 
 /**
- * Runs `run` with a signal that aborts after `ms` (and when `signal` aborts); a run that has not settled
- * by then rejects with a `ToolTimeoutError` (also the signal's abort reason). Without `ms`, `run` gets `signal` itself.
+ * Runs `run` with a signal that aborts after `ms` (and when the request's `init.signal` aborts); a run that has not
+ * settled by then rejects with a `ToolTimeoutError` (also the signal's abort reason). Without `ms`, `run` gets
+ * `undefined` and the request's own signal stays in `init`.
  */
-async function withTimeout<T>(run: (signal: AbortSignal | undefined) => T | Promise<T>, ms: number | undefined, signal: AbortSignal | undefined): Promise<T> {
-  if (ms === undefined) return run(signal);
+async function withTimeout<T>(run: (signal: AbortSignal | undefined) => T | Promise<T>, ms: number | undefined, init: RequestContextInit): Promise<T> {
+  // Without a bound the signal is not read here: the request's is made only if the tool reads it.
+  if (ms === undefined) return run(undefined);
+  const signal = init.signal;
   const controller = new AbortController();
   const forward = () => controller.abort(signal!.reason);
   if (signal?.aborted) forward();
@@ -114,9 +117,9 @@ export function compileTool(model: ToolModel, target: ToolTarget, options: Compi
       const argv = read(args, f);
       if (argv === INVALID) return errorResult(argumentMessage(f));
       const value = await withTimeout(
-        (signal) => runInContext(invoke, argv, signal === init.signal ? init : { ...init, signal }, model),
+        (signal) => runInContext(invoke, argv, signal === undefined ? init : { ...init, signal }, model),
         timeoutMs,
-        init.signal,
+        init,
       );
       return write(value);
     } catch (error) {

@@ -44,6 +44,47 @@ const cases: [string, Record<string, string>, unknown, string?][] = [
     { 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'tools/call' },
     { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { _meta: ENVELOPE } },
   ],
+  // The memo finds remembered answers by method and client name and then compares every input: an envelope of the
+  // same client that differs anywhere (a value, a key, the order of keys, deep inside) is the classifier's again.
+  [
+    'the envelope of the same client with capabilities the classifier refuses',
+    modernHeaders('tools/call'),
+    { jsonrpc: '2.0', id: 14, method: 'tools/call', params: { name: 'add', _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': 'none' } } },
+  ],
+  [
+    'the envelope of the same client naming another revision',
+    modernHeaders('tools/call'),
+    { jsonrpc: '2.0', id: 15, method: 'tools/call', params: { name: 'add', _meta: { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } } },
+  ],
+  [
+    'the envelope of the same client with its keys in another order',
+    modernHeaders('tools/call'),
+    {
+      jsonrpc: '2.0',
+      id: 16,
+      method: 'tools/call',
+      params: {
+        name: 'add',
+        _meta: {
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientInfo': { version: '1', name: 'raw' },
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        },
+      },
+    },
+  ],
+  [
+    'the envelope of the same client with a capability deep inside',
+    modernHeaders('tools/call'),
+    { jsonrpc: '2.0', id: 17, method: 'tools/call', params: { name: 'add', _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': { sampling: { tools: {} } } } } },
+  ],
+  [
+    'the envelope of the same client with an own __proto__ key',
+    modernHeaders('tools/call'),
+    JSON.parse(
+      '{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":"add","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/clientCapabilities":{},"__proto__":{"x":1}}}}',
+    ),
+  ],
   [
     'an envelope whose clientInfo is a string',
     modernHeaders('tools/list'),

@@ -32,7 +32,8 @@ function readBytes(req: IncomingMessage, limit: number): Promise<Buffer | 'too l
     };
     const onEnd = () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
     const onClose = () => finish(new Error('The request was closed before its body ended.'));
-    req.on('data', onData).once('end', onEnd).once('error', finish).once('close', onClose);
+    // `on`, not `once`: `finish` removes all four at the first that fires, and `once` costs a wrapper each.
+    req.on('data', onData).on('end', onEnd).on('error', finish).on('close', onClose);
   });
 }
 

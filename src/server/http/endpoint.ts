@@ -355,6 +355,8 @@ const WITHOUT_AUTH: Admitted = Object.freeze({ owner: undefined });
  */
 class HttpEndpoint implements HttpHandler {
   private readonly path: string | undefined;
+  /** The path, when it is its own parsed pathname and no metadata path: a request for exactly it is for the endpoint. */
+  private readonly plainPath: string | undefined;
   private readonly limit: number;
   private readonly stateless: boolean;
   /** The SDK's web-standard per-request handler: 2026-07-28 requests the pool does not take, and stateless 2025-era ones. */
@@ -409,6 +411,9 @@ class HttpEndpoint implements HttpHandler {
     this.cors = options.cors ? new Cors(options.cors) : undefined;
     this.validSource = sourceGuard({ loopback: options.validateHost ?? true, allowedHosts: checkAllowedHosts(options.allowedHosts), cors: this.cors });
     this.resourceServer = resourceServerOf(options, rules, log);
+    const path = this.path;
+    const plain = path !== undefined && new URL(path, 'http://localhost').pathname === path && !this.resourceServer?.servesMetadata(path);
+    this.plainPath = plain ? path : undefined;
   }
 
   // Arrow properties, not methods: frameworks are handed `handler.handle` detached from its object.
@@ -449,7 +454,9 @@ class HttpEndpoint implements HttpHandler {
 
   /** The metadata document, the path and the method; whether the request is for the MCP endpoint (else answered). */
   private checkTarget(req: IncomingMessage, res: ServerResponse): boolean {
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    // The endpoint's own path as sent needs no URL parse (the usual request); anything else is parsed.
+    const plain = this.plainPath;
+    const pathname = plain !== undefined && req.url === plain ? plain : new URL(req.url ?? '/', 'http://localhost').pathname;
     if (this.resourceServer?.servesMetadata(pathname)) {
       metadata(req, res, this.resourceServer);
       return false;

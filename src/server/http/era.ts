@@ -14,7 +14,8 @@ import { isPlainObject } from '../../objects';
  * - A request whose envelope the classifier already accepted is modern again: the classifier's answer for a
  *   request depends only on the version and method headers, the method and the `_meta` (it checks the envelope
  *   there; validating it costs more than a tools/call's own reading), and clients send the same envelope with
- *   every request. Only accepted (modern) answers are remembered, keyed by exactly those inputs.
+ *   every request. Only accepted (modern) answers are remembered, with exactly those inputs, and a request
+ *   takes a remembered answer only when every one of them is equal (the envelope compared value by value).
  */
 
 /** What the classifier answers a request that claims no revision (the 2025 era's). */
@@ -22,21 +23,70 @@ const NO_CLAIM = { kind: 'legacy', reason: 'no-claim' } as const satisfies Inbou
 
 /** Most remembered envelopes; the memory starts over when full (one client sends one envelope). */
 const MAX_REMEMBERED = 1024;
+/** Most envelopes remembered under one {@link slotOf} (clients of one name with different envelopes). */
+const PER_SLOT = 8;
 
 type Modern = Extract<InboundClassificationOutcome, { kind: 'modern' }>;
 
-/** The memo key of a JSON-RPC request with a `_meta`, when its shape is beyond doubt; else `undefined`. */
-function keyOf(req: IncomingMessage, body: unknown): string | undefined {
+/** What the classifier's answer depends on, for a request it accepted, and that answer. */
+interface Remembered {
+  readonly version: string | undefined;
+  readonly mcpMethod: string | undefined;
+  readonly method: string;
+  /** Whether a `_meta` equals the remembered one (a snapshot: the request's own is handed on and may change). */
+  readonly meta: (value: unknown) => boolean;
+  readonly classification: Modern['classification'];
+}
+
+/** The `_meta` of a JSON-RPC request whose shape is beyond doubt (the memo's input), else `undefined`. */
+function metaOf(body: unknown): Readonly<Record<string, unknown>> | undefined {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || body.method === 'initialize') return undefined;
   if (!isId(body.id)) return undefined;
-  for (const key of Object.keys(body)) if (!MESSAGE_KEYS.has(key)) return undefined;
+  for (const key in body) if (!MESSAGE_KEYS.has(key)) return undefined;
   const params = body.params;
-  if (!isPlainObject(params) || !isPlainObject(params._meta)) return undefined;
-  return JSON.stringify([headerOf(req, 'mcp-protocol-version') ?? null, headerOf(req, 'mcp-method') ?? null, body.method, params._meta]);
+  return isPlainObject(params) && isPlainObject(params._meta) ? params._meta : undefined;
+}
+
+/**
+ * Where remembered answers are looked for: the method and the client's name. Only a lookup, not the memo's key:
+ * every input is compared in full (`matcherOf`), which costs far less than serialising the envelope per request.
+ */
+function slotOf(method: string, meta: Readonly<Record<string, unknown>>): string {
+  const client = meta[CLIENT_INFO] as { name?: unknown } | undefined;
+  return typeof client?.name === 'string' ? `${method} ${client.name}` : method;
+}
+
+const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+
+/**
+ * A test of equality with a parsed JSON value, key order included (as their JSON texts would be equal), made once
+ * when an answer is remembered. It walks the value it is given with `for...in`, which for a plain object visits the
+ * own keys in `Object.keys` order without making their list: every request is compared, few are remembered.
+ */
+function matcherOf(expected: unknown): (value: unknown) => boolean {
+  if (typeof expected !== 'object' || expected === null) return (value) => value === expected;
+  if (Array.isArray(expected)) {
+    const items = expected.map(matcherOf);
+    return (value) => Array.isArray(value) && value.length === items.length && items.every((item, i) => item(value[i]));
+  }
+  const keys = Object.keys(expected);
+  // An own `__proto__` (JSON.parse makes one) is not reachable by indexing: such an envelope never matches.
+  if (keys.includes('__proto__')) return () => false;
+  const values = keys.map((key) => matcherOf((expected as Record<string, unknown>)[key]));
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    let i = 0;
+    for (const key in value) {
+      if (key !== keys[i] || !values[i]((value as Record<string, unknown>)[key])) return false;
+      i++;
+    }
+    return i === keys.length;
+  };
 }
 
 export class EraClassifier {
-  private readonly accepted = new Map<string, Modern['classification']>();
+  private readonly accepted = new Map<string, Remembered[]>();
+  private remembered = 0;
 
   classify(req: IncomingMessage, body: unknown): InboundClassificationOutcome {
     const version = req.headers['mcp-protocol-version'];
@@ -50,8 +100,8 @@ export class EraClassifier {
     const httpMethod = (req.method ?? 'GET').toUpperCase();
     // A POST without a JSON body is the 2025 transport's to refuse.
     if (httpMethod === 'POST' && body === undefined) return NO_CLAIM;
-    const key = httpMethod === 'POST' ? keyOf(req, body) : undefined;
-    const known = key === undefined ? undefined : this.accepted.get(key);
+    const meta = httpMethod === 'POST' ? metaOf(body) : undefined;
+    const known = meta && this.recall(req, (body as { method: string }).method, meta);
     if (known) return { kind: 'modern', messageKind: 'request', message: body, classification: known } as Modern;
     const outcome = classifyInboundRequest({
       httpMethod,
@@ -60,12 +110,31 @@ export class EraClassifier {
       mcpNameHeader: headerOf(req, 'mcp-name'),
       ...(body !== undefined && { body }),
     });
-    if (key !== undefined && outcome.kind === 'modern' && outcome.messageKind === 'request') this.remember(key, outcome.classification);
+    if (meta && outcome.kind === 'modern' && outcome.messageKind === 'request') this.remember(req, (body as { method: string }).method, meta, outcome.classification);
     return outcome;
   }
 
-  private remember(key: string, classification: Modern['classification']): void {
-    if (this.accepted.size >= MAX_REMEMBERED) this.accepted.clear();
-    this.accepted.set(key, classification);
+  private recall(req: IncomingMessage, method: string, meta: Readonly<Record<string, unknown>>): Modern['classification'] | undefined {
+    const slot = this.accepted.get(slotOf(method, meta));
+    if (!slot) return undefined;
+    const version = headerOf(req, 'mcp-protocol-version');
+    const mcpMethod = headerOf(req, 'mcp-method');
+    for (const r of slot) {
+      if (r.version === version && r.mcpMethod === mcpMethod && r.method === method && r.meta(meta)) return r.classification;
+    }
+    return undefined;
+  }
+
+  private remember(req: IncomingMessage, method: string, meta: Readonly<Record<string, unknown>>, classification: Modern['classification']): void {
+    if (this.remembered >= MAX_REMEMBERED) {
+      this.accepted.clear();
+      this.remembered = 0;
+    }
+    const key = slotOf(method, meta);
+    const slot = this.accepted.get(key) ?? [];
+    if (slot.length >= PER_SLOT) slot.shift();
+    else this.remembered++;
+    slot.push({ version: headerOf(req, 'mcp-protocol-version'), mcpMethod: headerOf(req, 'mcp-method'), method, meta: matcherOf(meta), classification });
+    this.accepted.set(key, slot);
   }
 }

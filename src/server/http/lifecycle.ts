@@ -21,8 +21,11 @@ const isRequest = (m: Message) => typeof m.method === 'string' && m.id !== undef
  * until the client leaves, so waiting for it would always run the drain to its deadline.
  */
 function isStream(req: IncomingMessage, body: unknown): boolean {
-  return req.method === 'GET' || messagesOf(body).some((m) => m.method === 'subscriptions/listen');
+  // Asked of every request: a lone message is looked at without building a list.
+  return req.method === 'GET' || (Array.isArray(body) ? body.some(isListen) : isListen(body));
 }
+
+const isListen = (m: unknown) => typeof m === 'object' && m !== null && (m as Message).method === 'subscriptions/listen';
 
 /** The calls in progress on one HTTP endpoint. */
 export class InFlight {
@@ -45,7 +48,8 @@ export class InFlight {
   track(req: IncomingMessage, res: ServerResponse, body: unknown): void {
     if (isStream(req, body)) return;
     this.calls++;
-    res.once('close', () => {
+    // `on`, not `once`: a response closes once, and `once` costs a wrapper per request.
+    res.on('close', () => {
       this.calls--;
       if (this.calls === 0) for (const wake of this.waiting) wake();
     });

@@ -103,7 +103,7 @@ export class ModernPool {
   /** Answers the request; resolves once its response is complete. `false` when the pool is full (nothing written). */
   async handle(req: IncomingMessage, res: ServerResponse, route: Route): Promise<boolean> {
     const message = route.message as JSONRPCMessage & { id: Id };
-    const member = await this.memberFree(message.id);
+    const member = this.memberFree(message.id) ?? (await this.newMember(message.id));
     if (!member) return false;
     const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
     await member.transport.exchange(res, message, { classification: route.classification, ...(authInfo !== undefined && { authInfo }) });
@@ -115,9 +115,15 @@ export class ModernPool {
     await Promise.all(this.members.splice(0).map((m) => m.server.close()));
   }
 
-  private async memberFree(id: Id): Promise<Member | undefined> {
-    const free = this.members.find((m) => !m.transport.busy(id));
-    if (free || this.closed || this.members.length >= this.maxServers) return free;
+  /** The first server with no request of this id in progress (found without a promise: the usual case). */
+  private memberFree(id: Id): Member | undefined {
+    for (const member of this.members) if (!member.transport.busy(id)) return member;
+    return undefined;
+  }
+
+  /** A new server for the pool, unless it is closed or full. */
+  private async newMember(id: Id): Promise<Member | undefined> {
+    if (this.closed || this.members.length >= this.maxServers) return undefined;
     const server = this.factory();
     servesRevision(server, MODERN_REVISION);
     const transport = new ExchangeTransport();
@@ -206,7 +212,8 @@ class Exchange {
     onLeft: () => void,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
-    res.once('close', () => {
+    // `on`, not `once`: a response closes once, and `once` costs a wrapper per request.
+    res.on('close', () => {
       if (this.state === 'ended') return;
       this.end();
       onLeft();

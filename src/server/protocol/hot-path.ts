@@ -21,6 +21,7 @@ import { TaskCreated } from '../tasks/handlers';
 import { interceptMessages, type Receive } from '../sdk/transports';
 import { MESSAGE_KEYS, isId, withLegacyNotFound } from './wire';
 import { isCopyableObject, isPlainObject } from '../../objects';
+import { LazyAbort, SIGNAL_FROM } from './lazy-abort';
 
 /**
  * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the
@@ -272,7 +273,7 @@ interface Way {
  */
 export class HotDispatch {
   /** Requests in progress, by id, as the SDK keeps its own: cancellation aborts the latest of an id. */
-  private readonly inFlight = new Map<string | number, AbortController>();
+  private readonly inFlight = new Map<string | number, LazyAbort>();
   private sdk: Receive | undefined;
   private telemetry: DispatchTelemetry | undefined;
   /** A transport's way out: its `send` (and the wraps on it). */
@@ -392,9 +393,9 @@ export class HotDispatch {
 
   /** Runs the handler, then answers: the encoded result or error, nothing once aborted; the SDK's own shim for `REDISPATCH`. */
   private run(request: HotRequest<HotMethod | 'initialize'>, handler: HotHandler, message: JSONRPCMessage, extra: MessageExtraInfo | undefined, way: Way): void {
-    const controller = new AbortController();
+    const controller = new LazyAbort();
     this.inFlight.set(request.id, controller);
-    const ctx = this.contextOf(request, controller.signal, extra?.authInfo);
+    const ctx = this.contextOf(request, controller, extra?.authInfo);
     const settled = () => {
       if (this.inFlight.get(request.id) === controller) this.inFlight.delete(request.id);
     };
@@ -402,7 +403,7 @@ export class HotDispatch {
       .then(() => this.answer(request, handler, ctx))
       .then(
         async (result) => {
-          if (controller.signal.aborted) return;
+          if (controller.aborted) return;
           if (result === REDISPATCH) {
             settled();
             this.sdk?.(message, extra);
@@ -411,7 +412,7 @@ export class HotDispatch {
           return this.reply(this.encoded(request, result), way);
         },
         async (error: unknown) => {
-          if (controller.signal.aborted) return;
+          if (controller.aborted) return;
           return this.reply(this.errorResponse(request.id, error), way);
         },
       )
@@ -472,7 +473,7 @@ export class HotDispatch {
   }
 
   /** The handler context, with what the handlers read: as the SDK builds it for a 2025-era connection or a 2026-07-28 request. */
-  private contextOf(request: HotRequest<HotMethod | 'initialize'>, signal: AbortSignal, authInfo: AuthInfo | undefined): ServerContext {
+  private contextOf(request: HotRequest<HotMethod | 'initialize'>, abort: LazyAbort, authInfo: AuthInfo | undefined): ServerContext {
     const { host } = this;
     const id = request.id;
     const sessionId = host.transport?.sessionId;
@@ -483,11 +484,13 @@ export class HotDispatch {
     return {
       sessionId,
       mcpReq: {
+        // `signal` comes from the prototype, made on first read: most handlers never read it (lazy-abort.ts).
+        __proto__: SIGNAL_FROM,
+        signalFrom: abort,
         id,
         method: request.method,
         _meta: request.params?._meta,
         ...(envelope !== undefined && { envelope }),
-        signal,
         requestState: () => undefined,
         notify,
         log: (level: string, data: unknown, logger?: string) =>

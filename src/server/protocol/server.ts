@@ -44,6 +44,7 @@ import { forRevision, serverInfoFor } from './revisions';
 import type { Icon } from '../../decorators/listing-options';
 import type { CacheHint } from '../../schema/model';
 import type { CatalogKind } from '../catalog/catalog';
+import { SIGNAL_FROM } from './lazy-abort';
 
 /**
  * One SDK `Server` instance over the precomputed catalog. The SDK makes one per HTTP request (2026-07-28),
@@ -131,7 +132,9 @@ export function contextInitOf(server: Server, ctx: ServerContext, states: Reques
       ? (params: object) => askClient(ctx, method, params)
       : undefined;
   return {
-    signal: ctx.mcpReq.signal,
+    // `signal` comes from the prototype, read when the tool reads it: the hot path makes it then (lazy-abort.ts).
+    __proto__: SIGNAL_FROM,
+    signalFrom: ctx.mcpReq,
     requestId: ctx.mcpReq.id,
     sessionId: ctx.sessionId,
     protocolVersion: caller.protocolVersion,
@@ -151,7 +154,7 @@ export function contextInitOf(server: Server, ctx: ServerContext, states: Reques
     inputResponses: ctx.mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined,
     requestState: states.open(ctx.mcpReq.requestState(), bindingOf(ctx, item)),
     auth: verifiedCallerOf(ctx.http?.authInfo),
-  };
+  } as RequestContextInit;
 }
 
 /**
