@@ -1,4 +1,4 @@
-import { IsAlpha, IsDate, IsDefined, IsNumber, IsNumberString, IsObject, IsString, IsUUID, Matches } from 'class-validator';
+import { IsAlpha, IsDate, IsDefined, IsIn, IsNumber, IsNumberString, IsObject, IsString, IsUUID, Matches } from 'class-validator';
 import { Field, McpServer, Tool } from '../../src';
 import { textOf } from '../support/probe';
 
@@ -268,5 +268,54 @@ describe('validator-rules: rules left to class-validator', () => {
       '{"type":"object","properties":{"dto":{"type":"object","properties":{"ds":{"type":"array","items":{"type":"string","format":"date-time"}}},"required":["ds"],"additionalProperties":false}},"required":["dto"],"additionalProperties":false}',
     );
     expect(await call({ ds: ['2020-01-01T00:00:00Z'] })).toBe("Argument 'dto.ds' is not valid. each value in ds must be a string");
+  });
+  it("@IsIn([]) is class-validator's: nothing is listed and every value is refused by its message", async () => {
+    class Dto {
+      @IsIn([]) @Field() v!: string;
+    }
+    class Tools {
+      @Tool() take(dto: Dto): string {
+        return 'ok';
+      }
+    }
+    const { call, listed } = serve(new Tools());
+    expect(listed()).toBe(
+      '{"type":"object","properties":{"dto":{"type":"object","properties":{"v":{"type":"string"}},"required":["v"],"additionalProperties":false}},"required":["dto"],"additionalProperties":false}',
+    );
+    expect(await call({ v: 'a' })).toBe("Argument 'dto.v' is not valid. v must be one of the following values: ");
+  });
+
+  it("@IsIn with a value JSON cannot compare (null) is class-validator's: nothing is listed", async () => {
+    class Dto {
+      @IsIn(['a', null]) @Field() v!: string;
+    }
+    class Tools {
+      @Tool() take(dto: Dto): string {
+        return 'ok';
+      }
+    }
+    const { call, listed } = serve(new Tools());
+    expect(listed()).toBe(
+      '{"type":"object","properties":{"dto":{"type":"object","properties":{"v":{"type":"string"}},"required":["v"],"additionalProperties":false}},"required":["dto"],"additionalProperties":false}',
+    );
+    expect(await call({ v: 'a' })).toBe('ok');
+    expect(await call({ v: 'b' })).toBe("Argument 'dto.v' is not valid. v must be one of the following values: a, ");
+  });
+
+  it("@IsAlpha('en-US') is exact: listed as a pattern", async () => {
+    class Dto {
+      @IsAlpha('en-US') @Field() w!: string;
+    }
+    class Tools {
+      @Tool() take(dto: Dto): string {
+        return 'ok';
+      }
+    }
+    const { call, listed } = serve(new Tools());
+    expect(listed()).toBe(
+      '{"type":"object","properties":{"dto":{"type":"object","properties":{"w":{"type":"string","pattern":"^[A-Za-z]+$"}},"required":["w"],"additionalProperties":false}},"required":["dto"],"additionalProperties":false}',
+    );
+    expect(await call({ w: 'Bar' })).toBe('ok');
+    expect(await call({ w: 'Bär' })).toBe("Argument 'dto.w' is not valid. Expected letters A to Z only.");
   });
 });
