@@ -51,6 +51,12 @@ const never = () => false;
 
 /** Flags of a `@Matches` regex that leave matching alone; others are refused as definitions (OMCG0013). */
 const plainRegex = (c: Args) => !c[1] && (!(c[0] instanceof RegExp) || /^[ugd]*$/.test(c[0].flags));
+/**
+ * Reading matches a pattern as JSON Schema does, in Unicode mode (`u`); class-validator matches the regex as given.
+ * The two agree on every string only for a regex that has the `u` flag itself: without it, `.` is one UTF-16 unit
+ * for class-validator (so '😀' fails `^.$`) and `\u{...}` means something else.
+ */
+const unicodeRegex = (c: Args) => c[0] instanceof RegExp && c[0].flags.includes('u');
 
 // ---- exact rules: keywords, the test reading runs and its text, side by side ----
 
@@ -279,7 +285,7 @@ const RULES: Readonly<Record<string, Rule>> = {
         flags: c[0] instanceof RegExp ? c[0].flags : String(c[1] ?? ''),
         decorator,
       }),
-    enforced: (type, c) => kind('string')(type) && plainRegex(c),
+    enforced: (type, c) => kind('string')(type) && plainRegex(c) && unicodeRegex(c),
     each: true,
   },
   // class-validator's email and URL rules are stricter than the `email` and `uri` formats: they run too.
@@ -293,7 +299,9 @@ const RULES: Readonly<Record<string, Rule>> = {
   // class-validator's integers are any safe integer: the Int64 range.
   isInt: { list: (facts) => void (facts.hint = Int64), enforced: (type) => unwrap(type).kind === 'integer' && !isBigint(type), each: true },
   isEnum: { list: (facts, _into, c) => void (facts.hint = c[0] as TypeHint), enforced: kind('enum'), each: true },
-  arrayUnique: { list: (facts) => void (facts.uniqueItems = true), enforced: (type, c) => kind('array')(type) && c[0] === undefined },
+  // `@ArrayUnique(selector)` keeps its selector in a closure, not in the metadata: reading cannot see it, so
+  // class-validator always runs (without a selector it compares by reference and never refuses more than reading).
+  arrayUnique: { list: (facts) => void (facts.uniqueItems = true), enforced: never },
   isString: { enforced: (type) => isText(type), each: true },
   isBoolean: { enforced: kind('boolean'), each: true },
   isNumber: {

@@ -1,4 +1,5 @@
-import { IsAlpha, IsDate, IsDefined, IsIn, IsNumber, IsNumberString, IsObject, IsString, IsUUID, Matches } from 'class-validator';
+import { ArrayUnique, IsAlpha, IsDate, IsDefined, IsIn, IsNumber, IsNumberString, IsObject, IsString, IsUUID, Matches } from 'class-validator';
+import { ArrayOf } from '../../src';
 import { Field, McpServer, Tool } from '../../src';
 import { textOf } from '../support/probe';
 
@@ -36,6 +37,52 @@ describe('validator-rules: rules left to class-validator', () => {
     );
     expect(await call({ code: 'a' })).toBe('ok');
     expect(await call({ code: '\u{1F600}' })).toBe("Argument 'dto.code' is not valid. code must match ^.$ regular expression");
+  });
+
+  it('@Matches(/^.$/) without the u flag: class-validator refuses one astral character that Unicode-mode reading accepts', async () => {
+    class Dto {
+      @Matches(/^.$/) @Field() code!: string;
+    }
+    class Tools {
+      @Tool() take(dto: Dto): string {
+        return 'ok';
+      }
+    }
+    const { call } = serve(new Tools());
+    expect(await call({ code: 'a' })).toBe('ok');
+    expect(await call({ code: '\u{1F600}' })).toBe("Argument 'dto.code' is not valid. code must match /^.$/ regular expression");
+  });
+
+  it('@Matches(/^.$/u) is read alone: both match in Unicode mode, so one astral character is accepted', async () => {
+    class Dto {
+      @Matches(/^.$/u) @Field() code!: string;
+    }
+    class Tools {
+      @Tool() take(dto: Dto): string {
+        return 'ok';
+      }
+    }
+    const { call } = serve(new Tools());
+    expect(await call({ code: '\u{1F600}' })).toBe('ok');
+    expect(await call({ code: 'ab' })).toBe("Argument 'dto.code' is not valid. Expected text matching ^.$.");
+  });
+
+  it('@ArrayUnique(selector) refuses items that repeat by the selector (class-validator keeps the selector to itself)', async () => {
+    class Item {
+      @Field() id!: number;
+      @Field() n!: string;
+    }
+    class Dto {
+      @ArrayUnique((o: Item) => o.id) @Field(ArrayOf(Item)) items!: Item[];
+    }
+    class Tools {
+      @Tool() take(dto: Dto): string {
+        return 'ok';
+      }
+    }
+    const { call } = serve(new Tools());
+    expect(await call({ items: [{ id: 1, n: 'a' }, { id: 2, n: 'a' }] })).toBe('ok');
+    expect(await call({ items: [{ id: 1, n: 'a' }, { id: 1, n: 'b' }] })).toBe("Argument 'dto.items' is not valid. All items's elements must be unique");
   });
 
   it("@IsUUID('4') refuses a version 1 UUID (the Uuid hint takes any version)", async () => {
