@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { CorsOptions, HttpAuthOptions, McpServer } from '../index';
+import type { HttpAuthOptions, HttpHandlerOptions, McpServer } from '../index';
 import { bypassExpressRouter, skippedMiddleware, type ExpressAdapterLike } from './router-bypass';
 
 /** What Express (Node objects with `body`) and Fastify (`raw`, `hijack`) hand a route. */
@@ -13,17 +13,48 @@ interface FrameworkReply {
   hijack?: () => void;
 }
 
-/** What `mountHttp` passes on to the handler. */
-export interface MountOptions {
-  readonly validateHost: boolean;
-  readonly allowedHosts?: readonly string[];
-  readonly auth?: HttpAuthOptions;
-  readonly cors?: CorsOptions;
+/** The handler's options the module takes by the same names: all but `path`, which the adapter routes. */
+export type NestHandlerOptions = Omit<HttpHandlerOptions, 'path'>;
+
+/** What `mountHttp` passes on to the handler, and how it mounts it. */
+export interface MountOptions extends NestHandlerOptions {
   /**
    * Answer the MCP path on the Node server ahead of Express (router-bypass.ts): `true` always, `false` never,
    * unset when nothing the application registered on the path would be skipped.
    */
   readonly bypassRouter?: boolean;
+}
+
+/**
+ * Every handler option the module passes on. A record rather than a list so that the compiler refuses it when
+ * `HttpHandlerOptions` gains an option that is missing here (an option the module would silently drop).
+ */
+const PASSED_ON: Readonly<Record<keyof NestHandlerOptions, true>> = {
+  maxRequestBodySize: true,
+  validateHost: true,
+  allowedHosts: true,
+  maxSessions: true,
+  sessionIdleTimeoutMs: true,
+  maxSessionsPerCaller: true,
+  maxSessionLifetimeMs: true,
+  trustedProxies: true,
+  legacy: true,
+  route: true,
+  eventStore: true,
+  sseRetryMs: true,
+  sseCloseAfterMs: true,
+  storeTimeoutMs: true,
+  auth: true,
+  cors: true,
+};
+
+/** The handler's options among the module's (those given; the handler's defaults apply to the others). */
+export function handlerOptionsOf(options: NestHandlerOptions): NestHandlerOptions {
+  const given: Record<string, unknown> = {};
+  for (const key of Object.keys(PASSED_ON) as (keyof NestHandlerOptions)[]) {
+    if (options[key] !== undefined) given[key] = options[key];
+  }
+  return given as NestHandlerOptions;
 }
 
 /** How the endpoint was mounted. */

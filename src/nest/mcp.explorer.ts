@@ -3,7 +3,7 @@ import { DiscoveryService, HttpAdapterHost } from '@nestjs/core';
 import { DefinitionError, McpServer, RequestContext, type AuthInfo, type AuthorizeItem, type AuthorizePolicy, type Diagnostic, type HttpAuthOptions } from '../index';
 import { MCP_MODULE_OPTIONS } from './constants';
 import type { McpModuleOptions } from './options';
-import { mountHttp } from './http';
+import { handlerOptionsOf, mountHttp } from './http';
 import { McpPipeline, type ProviderWrapper } from './mcp.pipeline';
 
 /**
@@ -30,8 +30,8 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
     // Routes must be on the adapter before Nest adds its not-found handler, which follows onModuleInit.
     if ((this.options.transport ?? 'http') === 'http') {
       const path = this.options.path ?? '/mcp';
-      const { validateHost = true, allowedHosts, cors, bypassRouter } = this.options;
-      const mounted = mountHttp(this.adapterHost, this.server, path, { validateHost, allowedHosts, auth: this.authOptions(), cors, bypassRouter });
+      const bypassRouter = this.options.bypassRouter;
+      const mounted = mountHttp(this.adapterHost, this.server, path, { ...handlerOptionsOf(this.options), auth: this.authOptions(), bypassRouter });
       this.logger.log(`Serving MCP over HTTP at ${path}${mounted.bypassed ? ", ahead of Express's router" : ''}`);
       if (mounted.skipped.length > 0 && bypassRouter === undefined) this.logger.log(routedBecause(path, mounted.skipped));
     }

@@ -1,11 +1,16 @@
 import type { ModuleMetadata } from '@nestjs/common';
 import type { CorsOptions, HttpAuthOptions, McpLogger, McpServerOptions, ServerInfo, UiResourceOptions } from '../index';
+import type { NestHandlerOptions } from './http';
 
 /** How the module serves the MCP server. */
 export type McpTransport = 'http' | 'stdio' | 'none';
 
-/** Options of `McpModule.forRoot`. */
-export interface McpModuleOptions extends ServerInfo, McpServerOptions {
+/**
+ * Options of `McpModule.forRoot`: the server's (`new McpServer(info, options)`) and, with transport `http`, every
+ * option of `server.createHttpHandler()` by the same name but `path` (sessions and their limits, SSE polling and
+ * resumption, `eventStore`, `route`, `legacy`, `trustedProxies`, `maxRequestBodySize`), besides the module's own.
+ */
+export interface McpModuleOptions extends ServerInfo, McpServerOptions, NestHandlerOptions {
   /** `http` mounts on the application's own HTTP adapter (default); `stdio` serves a Nest application context; `none` only builds the server. */
   readonly transport?: McpTransport;
   /** HTTP path on the application's adapter; default `/mcp`. */
@@ -33,6 +38,18 @@ export interface McpModuleOptions extends ServerInfo, McpServerOptions {
   readonly guardListings?: boolean;
   /** Cross-origin access for browser hosts on the MCP routes; off unless given. */
   readonly cors?: CorsOptions;
+  /**
+   * The bound of one operation of a given `taskStore` or `eventStore` (Redis): past it, or while the store is
+   * known to be down, the request is answered "temporarily unable" (a task) or 503 with `Retry-After` (a session's
+   * events). Default 1,000 ms.
+   */
+  readonly storeTimeoutMs?: number;
+  /**
+   * Largest request body in bytes that the endpoint reads itself: with Express, a request answered ahead of the
+   * router (`bypassRouter`); default 4 MiB, 413 beyond. A body Express's or Fastify's own parser read is bound by
+   * that parser's limit (Express 100 KB, Fastify 1 MiB by default).
+   */
+  readonly maxRequestBodySize?: number;
   /**
    * With the Express adapter, answer POST, GET and DELETE of exactly `path` on the application's Node server,
    * ahead of Express: no Express middleware (`app.use()`, `app.enableCors()`, `MiddlewareConsumer`) and no body
