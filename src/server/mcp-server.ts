@@ -21,6 +21,8 @@ import type { AuthorizeItem } from './auth/caller';
 import type { UiResourceOptions } from './catalog/ui-resource';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio/stdio';
 import type { HttpAddress, HttpHandler, HttpHandlerOptions, HttpServing, ListeningEndpoint, ServeHttpOptions } from './http/endpoint';
+import { ListenPolicy } from './auth/listen-policy';
+import { Visibility } from './auth/visibility';
 import type { ToolListing } from './catalog/listing';
 import { routeByOpening } from './protocol/opening';
 import { followBus, listChangedEvent } from './catalog/live';
@@ -514,6 +516,7 @@ export class McpServer {
       server.answerHotRequests();
       return server;
     };
-    return { session, request: () => this.protocolServer(HTTP), exchange, bus: this.bus };
+    const listens = new ListenPolicy(new Visibility(this.catalog, this.log));
+    return { session, request: () => this.protocolServer(HTTP), exchange, bus: listens.bus(this.bus), perRequest: (handler) => listens.handler(handler) };
   }
 }

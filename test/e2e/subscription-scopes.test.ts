@@ -1,3 +1,4 @@
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -10,7 +11,8 @@ import { TestIssuer } from './support/issuer';
  * Issue 29: the same scope checks on every path to a resource. 2025's `resources/subscribe` checked a resource's
  * scopes; 2026-07-28's `subscriptions/listen` (which names the resources in `resourceSubscriptions`) did not. UI
  * resources (MCP Apps) could have no scopes. Real issuer, real HTTP. And `auth.authorize` on 2025's
- * `resources/subscribe`: a refused resource is answered as an unknown URI and its updates never reach the caller.
+ * `resources/subscribe`: a refused resource is answered as an unknown URI and its updates never reach the caller;
+ * and on 2026-07-28's `subscriptions/listen`, where the policy was not asked: the same there.
  */
 jest.setTimeout(120_000);
 
@@ -123,5 +125,53 @@ describe('resources/subscribe with auth.authorize (2025-11-25 session)', () => {
     expect(reader.heard).toEqual(['notes://open']);
     expect(boss.heard).toEqual(['notes://secret', 'notes://open']);
     expect(warnings.filter((w) => w.includes('notes://secret'))).toEqual([expect.stringContaining("auth.authorize refused client 'app' (subject 'reader') the resource 'notes://secret'")]);
+  });
+});
+
+describe('subscriptions/listen with auth.authorize (2026-07-28)', () => {
+  /** A real v2 client as `sub`, listening to both notes and an unknown URI; the filter acknowledged and the updates it hears. */
+  async function listener(sub: string): Promise<{ honored: unknown; heard: string[]; close: () => Promise<void> }> {
+    const token = await tokenWith('mcp notes:read', { sub, aud: policyUrl });
+    const client = new V2Client({ name: `listener-${sub}`, version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    const heard: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
+    await client.connect(new V2Http(new URL(policyUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const subscription = await client.listen({ resourceSubscriptions: ['notes://secret', 'notes://open', 'notes://unknown'] });
+    return {
+      honored: subscription.honoredFilter,
+      heard,
+      async close() {
+        await subscription.close();
+        await client.close();
+      },
+    };
+  }
+
+  async function until(heard: readonly string[], count: number): Promise<void> {
+    for (let i = 0; i < 1000 && heard.length < count; i++) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  it('acknowledges a refused resource as an unknown URI, logs the refusal, and never delivers its updates', async () => {
+    warnings.length = 0;
+    const reader = await listener('reader');
+    const boss = await listener('boss');
+    try {
+      // The acknowledgement is the same for both: it does not tell the reader which resource it is refused.
+      expect(JSON.stringify(reader.honored)).toBe('{"resourceSubscriptions":["notes://secret","notes://open","notes://unknown"]}');
+      expect(JSON.stringify(boss.honored)).toBe(JSON.stringify(reader.honored));
+      // In order on each stream: once the open note's update has arrived, the secret one would have too.
+      server.notifyResourceUpdated('notes://secret');
+      server.notifyResourceUpdated('notes://open');
+      await until(reader.heard, 1);
+      await until(boss.heard, 2);
+    } finally {
+      await Promise.all([reader.close(), boss.close()]);
+    }
+    expect(reader.heard).toEqual(['notes://open']);
+    expect(boss.heard).toEqual(['notes://secret', 'notes://open']);
+    expect(warnings.filter((w) => w.includes('notes://'))).toEqual([
+      `auth.authorize refused client 'app' (subject 'reader') the resource 'notes://secret'; answered as an unknown resource (request "listen:0")`,
+    ]);
   });
 });

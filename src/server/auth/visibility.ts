@@ -60,6 +60,12 @@ function itemOf(field: ListField, entry: object): AuthorizeItem {
   return { kind: 'tool', name: (entry as ToolListing).name };
 }
 
+/** A resource as `auth.authorize` is asked about it: a template by its URI template, else by its URI. */
+export function resourceItemOf(found: NonNullable<ReturnType<Catalog['findResource']>>): AuthorizeItem {
+  if (found.kind === 'ui') return { kind: 'resource', name: found.ui.listing.uri ?? '' };
+  return { kind: found.resource.model.template ? 'template' : 'resource', name: found.resource.model.uri };
+}
+
 export class Visibility {
   constructor(
     private readonly catalog: Catalog,
@@ -87,6 +93,23 @@ export class Visibility {
     // Answered at once without a policy: a call that no policy narrows does not wait on one.
     if (!authorize) return true;
     return this.asked(authorize, info, item, requestId, sessionId);
+  }
+
+  /**
+   * The URIs among a `subscriptions/listen` request's `resourceSubscriptions` that `auth.authorize` refuses this
+   * caller, each refusal logged: none without a policy. An unknown URI is not asked about (nothing to refuse yet),
+   * as `resources/subscribe` does.
+   */
+  async refusedSubscriptions(info: SdkAuthInfo | undefined, uris: readonly unknown[], requestId?: string | number): Promise<ReadonlySet<string>> {
+    const refused = new Set<string>();
+    if (!endpointOf(info)?.authorize) return refused;
+    await Promise.all(
+      uris.map(async (uri) => {
+        const found = typeof uri === 'string' ? this.catalog.findResource(uri) : undefined;
+        if (found && !(await this.allows(info, resourceItemOf(found), requestId))) refused.add(uri as string);
+      }),
+    );
+    return refused;
   }
 
   /** What `authorize` answers for the item; a refusal is logged. */

@@ -189,6 +189,8 @@ export interface HttpServing {
   readonly exchange?: () => Server;
   /** `subscriptions/listen` streams (2026-07-28) listen here; sessions follow it through their `Server`. */
   readonly bus: ServerEventBus;
+  /** Wraps the SDK's per-request handler: `auth.authorize` on `subscriptions/listen` (auth/listen-policy.ts). */
+  readonly perRequest?: (handler: ReturnType<typeof createMcpHandler>) => ReturnType<typeof createMcpHandler>;
 }
 
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/;
@@ -384,12 +386,13 @@ class HttpEndpoint implements HttpHandler {
     this.path = options.path;
     this.limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
     this.stateless = options.legacy === 'stateless';
-    this.perRequest = createMcpHandler(() => serving.request(), {
+    const perRequest = createMcpHandler(() => serving.request(), {
       legacy: this.stateless ? 'stateless' : 'reject',
       maxRequestBodySize: this.limit,
       bus: serving.bus,
       onerror: transportErrorReporter(log),
     });
+    this.perRequest = serving.perRequest ? serving.perRequest(perRequest) : perRequest;
     // The fast paths, unless switched off or the installed SDK lacks a member they use (sdk/seam.ts).
     const fast = tuning.fastPaths !== false && httpFastPaths(log);
     this.modernPool = !fast ? undefined : new ModernPool(serving.exchange ?? serving.request, tuning.maxExchangeServers);

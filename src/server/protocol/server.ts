@@ -25,7 +25,7 @@ import { promptResult, resourceResult } from '../../invoke/contents';
 import type { Log } from '../../log';
 import { InputRequired, type LogLevel, type RequestContextInit } from '../../request-context';
 import { callerKeyOf, verifiedCallerOf, type AuthorizeItem } from '../auth/caller';
-import { Visibility } from '../auth/visibility';
+import { Visibility, resourceItemOf } from '../auth/visibility';
 import type { RequestStates, StateBinding } from './signing';
 import { APP_MIME_TYPE, APPS_EXTENSION, callOf, type Catalog, type RegisteredTool } from '../catalog/catalog';
 import { negotiatesApps, uiReadResult } from '../catalog/ui-resource';
@@ -431,7 +431,7 @@ function listed<T extends object>(server: Server, ctx: ServerContext, catalog: C
  * What the task methods need of a request. A 2025-era task belongs to its HTTP session, else its connection; a
  * 2026-07-28 task (no session there) to its verified caller, else to anyone who holds its unguessable id.
  */
-function taskRequestsOf(server: CatalogServer, states: RequestStates): TaskRequests {
+function taskRequestsOf(server: CatalogServer, states: RequestStates, visibility: Visibility): TaskRequests {
   return {
     modern: (ctx) => callerOf(server, ctx).modern,
     declared: (ctx) => extensionsOf(callerOf(server, ctx).clientCapabilities)?.[TASKS_EXTENSION] !== undefined,
@@ -441,12 +441,13 @@ function taskRequestsOf(server: CatalogServer, states: RequestStates): TaskReque
       return auth ? callerKeyOf(auth) : 'anyone';
     },
     contextOf: (ctx, item) => contextInitOf(server, ctx, states, item),
+    allows: (ctx, tool) => visibility.allows(ctx.http?.authInfo, { kind: 'tool', name: tool }, ctx.mcpReq.id, ctx.sessionId),
   };
 }
 
 /** Starts a task for a `tools/call` when the tool and the request call for one (throws it as {@link TaskCreated}). */
-async function startTaskOf(server: CatalogServer, tool: RegisteredTool, params: unknown, ctx: ServerContext, settings: ProtocolSettings): Promise<void> {
-  const requests = taskRequestsOf(server, settings.states);
+async function startTaskOf(server: CatalogServer, tool: RegisteredTool, params: unknown, ctx: ServerContext, settings: ProtocolSettings, visibility: Visibility): Promise<void> {
+  const requests = taskRequestsOf(server, settings.states, visibility);
   const created = await callAsTask(tool, params as Readonly<Record<string, unknown>>, ctx, settings.tasks, requests);
   if (!created) return;
   if (!requests.modern(ctx)) server.followTasks(settings.tasks, requests.ownerOf(ctx));
@@ -466,7 +467,7 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
     const unknown = () => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
     if (!tool || (!tool.plainListing && !negotiatedApps(callerOf(server, ctx).clientCapabilities))) throw unknown();
     await requireAllowed(visibility, ctx, { kind: 'tool', name: tool.model.name }, unknown);
-    if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings);
+    if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings, visibility);
     // Tool calls answer errors as results; only `requireInput` rejects.
     return callOf(tool)(req.params.arguments, contextInitOf(server, ctx, settings.states, tool.model.name)).then(
       (result) => boundedResult(result, req.params.name, settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, settings.log),
@@ -557,12 +558,6 @@ function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings
   });
 }
 
-/** A resource as `auth.authorize` is asked about it: a template by its URI template, else by its URI. */
-function resourceItemOf(found: NonNullable<ReturnType<Catalog['findResource']>>): AuthorizeItem {
-  if (found.kind === 'ui') return { kind: 'resource', name: found.ui.listing.uri ?? '' };
-  return { kind: found.resource.model.template ? 'template' : 'resource', name: found.resource.model.uri };
-}
-
 /** The item a completion request completes, as `auth.authorize` is asked about it; none for an unknown reference. */
 function completionItemOf(catalog: Catalog, ref: { type: string; name?: string; uri?: string }): AuthorizeItem | undefined {
   if (ref.type === 'ref/prompt') return { kind: 'prompt', name: String(ref.name) };
@@ -619,7 +614,7 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
   server.fastPaths = SdkSeam.of(settings.log).serverPaths();
   const visibility = new Visibility(catalog, settings.log);
   installToolHandlers(server, catalog, settings, visibility);
-  if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, catalog, taskRequestsOf(server, settings.states));
+  if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, catalog, taskRequestsOf(server, settings.states, visibility));
   if (catalog.hasResources) installResourceHandlers(server, catalog, settings, visibility);
   if (catalog.hasPrompts) installPromptHandlers(server, catalog, settings, visibility);
   if (catalog.hasResources || catalog.hasPrompts) installCompletionHandler(server, catalog, settings, visibility);

@@ -21,7 +21,9 @@ import { type TaskCaller, type TaskRecord, type TaskRunner, type TaskWork } from
  * - 2026-07-28, the `io.modelcontextprotocol/tasks` extension (SEP-2663): the server creates a task for every call
  *   of a task tool from a client that declared the extension; `tasks/get` (result inlined), `tasks/update` (input
  *   the task waits for) and `tasks/cancel`; a client that did not declare it is refused with -32021.
- * Each caller sees only its own tasks.
+ * Each caller sees only its own tasks, and of those only the ones whose tool `auth.authorize` lets it use now: a task
+ * of a tool the policy refuses is answered as an unknown task by every task method (`tasks/cancel` included, so
+ * that the answer does not tell a refused task from a missing one) and left out of `tasks/list`.
  */
 
 /** The tasks extension's identifier (SEP-2663). */
@@ -37,6 +39,8 @@ export interface TaskRequests {
   ownerOf(ctx: ServerContext): string;
   /** The context of the request for the tool named `item`. */
   contextOf(ctx: ServerContext, item: string): RequestContextInit;
+  /** Whether `auth.authorize` lets the request's caller use the tool (a refusal is logged); always, without a policy. */
+  allows(ctx: ServerContext, tool: string): boolean | Promise<boolean>;
 }
 
 /** Thrown out of the `tools/call` handler with the task it created, past the SDK's `CallToolResult` check. */
@@ -153,15 +157,22 @@ export function installTaskHandlers(server: Server, runner: TaskRunner, pager: P
     if (requests.modern(ctx)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: ${method} is not part of protocol revision 2026-07-28.`);
   };
 
+  /** The caller's task of that id, when the policy lets the caller use its tool now. */
+  const visible = async (ctx: ServerContext, taskId: string): Promise<TaskRecord | undefined> => {
+    const task = await runner.find(requests.ownerOf(ctx), taskId);
+    return task && (await requests.allows(ctx, task.call.name)) ? task : undefined;
+  };
+
   handleRequestWithParams(server, 'tasks/get', TASK_ID, async ({ taskId }, ctx) => {
     const modern = gate('tasks/get', ctx);
-    const task = await runner.find(requests.ownerOf(ctx), taskId);
+    const task = await visible(ctx, taskId);
     if (!task) throw unknownTask();
     return (modern ? detailedTask(task) : legacyTask(task));
   });
 
   handleRequestWithParams(server, 'tasks/cancel', TASK_ID, async ({ taskId }, ctx) => {
     const modern = gate('tasks/cancel', ctx);
+    if (!(await visible(ctx, taskId))) throw unknownTask();
     const outcome = await runner.cancel(requests.ownerOf(ctx), taskId);
     if (outcome === 'unknown') throw unknownTask();
     // 2026-07-28 acknowledges (again, for an ended task); 2025-11-25 answers the task, and refuses an ended one.
@@ -175,6 +186,7 @@ export function installTaskHandlers(server: Server, runner: TaskRunner, pager: P
     gate('tasks/update', ctx);
     const inputResponses = ctx.mcpReq.inputResponses ?? params.inputResponses;
     if (!isRecord(inputResponses)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params for tasks/update: inputResponses must be an object.');
+    if (!(await visible(ctx, params.taskId))) throw unknownTask();
     const task = await runner.answer(requests.ownerOf(ctx), params.taskId, inputResponses, (t) => {
       const tool = catalog.tool(t.call.name);
       return tool && workOf(tool, t.call.arguments, t.caller);
@@ -185,6 +197,7 @@ export function installTaskHandlers(server: Server, runner: TaskRunner, pager: P
 
   handleRequestWithParams(server, 'tasks/result', TASK_ID, async ({ taskId }, ctx) => {
     legacyOnly('tasks/result', ctx);
+    if (!(await visible(ctx, taskId))) throw unknownTask();
     const task = await runner.settled(requests.ownerOf(ctx), taskId, ctx.mcpReq.signal);
     if (!task) throw unknownTask();
     return legacyResultOf(task);
@@ -192,8 +205,17 @@ export function installTaskHandlers(server: Server, runner: TaskRunner, pager: P
 
   handleRequestWithParams(server, 'tasks/list', LIST, async ({ cursor }, ctx) => {
     legacyOnly('tasks/list', ctx);
-    const tasks = (await runner.store.list(requests.ownerOf(ctx))).map(legacyTask);
+    const tasks = (await allowedOnly(await runner.store.list(requests.ownerOf(ctx)), (tool) => requests.allows(ctx, tool))).map(legacyTask);
     const page = pager.page('tasks', tasks, (t) => t.taskId, cursor);
     return (page.nextCursor === undefined ? { tasks: page.items } : { tasks: page.items, nextCursor: page.nextCursor });
   });
+}
+
+/** The tasks whose tool the policy allows: asked once per tool name, not once per task. */
+async function allowedOnly(tasks: readonly TaskRecord[], allows: (tool: string) => boolean | Promise<boolean>): Promise<readonly TaskRecord[]> {
+  const answers = new Map<string, boolean | Promise<boolean>>();
+  for (const task of tasks) if (!answers.has(task.call.name)) answers.set(task.call.name, allows(task.call.name));
+  const settled = new Map<string, boolean>();
+  for (const [tool, answer] of answers) settled.set(tool, await answer);
+  return tasks.filter((task) => settled.get(task.call.name) === true);
 }
