@@ -12,6 +12,7 @@ import {
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import { Log } from '../../log';
+import { jsonRpcErrorResponse } from '../http/answers';
 import { ANONYMOUS_OWNER, anonymousAuthInfo, callerKeyOf, isAnonymous, sdkAuthInfoOf, verifiedCallerOf, withEndpoint, type EndpointAuth } from './caller';
 import { introspectionVerifier } from './introspection';
 import { Issuer, IssuerUnavailableError } from './issuer';
@@ -219,8 +220,8 @@ export class ResourceServer {
       sessionId: sessionOf(req),
       error: failure,
     });
-    const body = { jsonrpc: '2.0', error: { code: -32000, message: 'Service Unavailable: the authorization server cannot be reached to check the access token; try again shortly.' }, id: null };
-    return Response.json(body, { status: 503, headers: { 'retry-after': String(Math.ceil(ISSUER_COOLDOWN_MS / 1000)) } });
+    const message = 'Service Unavailable: the authorization server cannot be reached to check the access token; try again shortly.';
+    return jsonRpcErrorResponse(503, -32000, message, { 'retry-after': String(Math.ceil(ISSUER_COOLDOWN_MS / 1000)) });
   }
 
   /**

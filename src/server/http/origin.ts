@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
+import { jsonRpcError } from './answers';
 import type { Cors } from './cors';
 
 /**
@@ -34,7 +35,7 @@ export function checkAllowedHosts(hosts: unknown): readonly string[] | undefined
 }
 
 function forbidden(res: ServerResponse, message: string): false {
-  res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  jsonRpcError(res, 403, -32000, message);
   return false;
 }
 
