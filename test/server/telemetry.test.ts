@@ -218,6 +218,20 @@ describe.each(ERAS)('over an in-memory pair at %s', (version, mode) => {
     await client.close();
   });
 
+  it('an unknown resource records the code the client received: -32002 before 2026-07-28, -32602 from it', async () => {
+    const { client, received } = await connected(newServer(), mode);
+    spans.reset();
+    await expect(client.readResource({ uri: 'nothing://here' })).rejects.toThrow('Resource not found');
+    const wire = received.map((m) => m.error as { code: number } | undefined).find((e) => e !== undefined)!;
+    expect(wire.code).toBe(version === '2025-11-25' ? -32002 : -32602);
+    const span = only('resources/read');
+    expect(span.attributes['error.type']).toBe(String(wire.code));
+    expect(span.attributes['rpc.response.status_code']).toBe(String(wire.code));
+    const points = (await operationPoints()).dataPoints.filter((p) => p.attributes['mcp.method.name'] === 'resources/read' && p.attributes['error.type'] !== undefined);
+    expect(points.map((p) => [p.attributes['mcp.protocol.version'], p.attributes['rpc.response.status_code']])).toContainEqual([version, String(wire.code)]);
+    await client.close();
+  });
+
   it('resources/read carries mcp.resource.uri but keeps it out of the name; prompts/get names the prompt', async () => {
     const { client } = await connected(newServer(), mode);
     spans.reset();
@@ -344,6 +358,17 @@ describe('over HTTP', () => {
     const httpSpan = finished().find((s) => s.name === 'POST /mcp' && s.spanContext().spanId === span.parentSpanContext?.spanId);
     expect(httpSpan?.spanContext().traceId).toBe(span.spanContext().traceId);
     expect(JSON.stringify(finished().map((s) => [s.attributes, s.events, s.links]))).not.toContain('s3cr3t');
+    await client.close();
+  });
+
+  it('a 2025-era session: an unknown resource records -32002, the code the client received', async () => {
+    const client = new V1Client({ name: 'v1', version: '1' });
+    await client.connect(new V1Http(new URL(url)));
+    spans.reset();
+    const error = (await client.readResource({ uri: 'nothing://here' }).catch((e: unknown) => e)) as { code?: unknown };
+    expect(error.code).toBe(-32002);
+    const span = only('resources/read');
+    expect([span.attributes['error.type'], span.attributes['rpc.response.status_code']]).toEqual(['-32002', '-32002']);
     await client.close();
   });
 

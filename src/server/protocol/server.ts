@@ -36,7 +36,7 @@ import type { InitializeRequest } from './initialize';
 import { TASKS_EXTENSION, TaskCreated, callAsTask, installTaskHandlers, notifyStatus, type TaskRequests } from '../tasks/handlers';
 import { type TaskRunner } from '../tasks/tasks';
 import { MODERN_REVISION } from './revisions';
-import { withLegacyNotFound } from './wire';
+import { withLegacyNotFound, writesLegacyCodes } from './wire';
 import { SeamServer, askClient, handleRequest, inputRequiredResult, type RequestHandler } from '../sdk/server';
 import { SdkSeam } from '../sdk/seam';
 import { interceptSend } from '../sdk/transports';
@@ -627,5 +627,6 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
  */
 export function withLegacyNotFoundCode<T extends Transport>(transport: T, isLegacy: () => boolean = () => true): T {
   interceptSend(transport, (send) => (message, options) => send(isLegacy() ? withLegacyNotFound(message) : message, options));
+  writesLegacyCodes(transport, isLegacy);
   return transport;
 }

@@ -13,6 +13,7 @@ import { PER_REQUEST_EXCHANGES } from '../http/exchanges';
 import type { Log } from '../../log';
 import type { TelemetryOptions } from './options';
 import { afterClose, afterConnect, interceptMessages, interceptSend } from '../sdk/transports';
+import { asWritten } from '../protocol/wire';
 
 /**
  * OpenTelemetry per the semantic conventions for MCP: one SERVER span per request, named
@@ -379,7 +380,8 @@ export class ConnectionTelemetry {
     const operation = this.open.get(message.id);
     if (!operation) return;
     this.open.delete(message.id);
-    this.telemetry.end(operation, message, this.server);
+    // The code the client gets: a 2025-era connection's transport writes the older not-found code back after this.
+    this.telemetry.end(operation, asWritten(this.transport, message), this.server);
   }
 
   /**
