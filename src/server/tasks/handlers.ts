@@ -24,8 +24,8 @@ import { type TaskCaller, type TaskRecord, type TaskRunner, type TaskWork } from
  * Each caller sees only its own tasks.
  */
 
-/** The tasks extension's identifier (SEP-2663). */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export { TASKS_EXTENSION } from './extension';
+import { TASKS_EXTENSION } from './extension';
 
 /** What the task methods need to know of a request. */
 export interface TaskRequests {
