@@ -27,7 +27,7 @@ import { InputRequired, type LogLevel, type RequestContextInit } from '../../req
 import { callerKeyOf, verifiedCallerOf, type AuthorizeItem } from '../auth/caller';
 import { Visibility } from '../auth/visibility';
 import type { RequestStates, StateBinding } from './signing';
-import { APP_MIME_TYPE, APPS_EXTENSION, callOf, type Catalog, type RegisteredTool } from '../catalog/catalog';
+import { APPS_EXTENSION, callOf, type Catalog, type RegisteredTool } from '../catalog/catalog';
 import { negotiatesApps, uiReadResult } from '../catalog/ui-resource';
 import { subscribedUri } from '../catalog/live';
 import type { ListName, Pager } from '../catalog/pages';
