@@ -189,7 +189,7 @@ export class StdioLoop {
     return this.list(list, message, opening);
   }
 
-  /** `initialize`, as `Server._oninitialize` answers it through CatalogServer (its revision's server info). */
+  /** `initialize`, as the SDK `Server` answers it through CatalogServer (its revision's server info). */
   private initialize(message: Json, line: Buffer): boolean {
     const request = readInitialize(message);
     if (request === undefined) return false;
