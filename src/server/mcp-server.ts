@@ -210,6 +210,8 @@ export class McpServer {
   private readonly maxResultBytes: number;
   private readonly cache: CacheHint;
   private readonly open = new Set<Served>();
+  /** The stdio loop's result checks, one per revision (see `resultCheck`). */
+  private readonly checkers = new Map<string, CatalogServer>();
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     if (typeof info?.name !== 'string' || typeof info?.version !== 'string') {
@@ -447,8 +449,27 @@ export class McpServer {
       needsSdk: () => this.needsSdk(),
       handOff,
       onerror: this.log.transportFailure,
+      log: this.log,
+      maxResultBytes: this.maxResultBytes,
+      checkToolResult: (version, result) => this.resultCheck(version).checkToolResult(result),
+      protocolError: (error, id) => protocol().protocolErrorOf(error, this.log, { mcpReq: { id }, sessionId: undefined } as never),
     };
     this.track(new StdioLoop(settings, input, stdout));
+  }
+
+  /**
+   * The SDK's `tools/call` result check of a 2025-era revision, for the stdio loop's calls whose result is not
+   * plainly valid: a `CatalogServer` never connected, fixed at the revision (loads the SDK on first use).
+   */
+  private resultCheck(version: string): CatalogServer {
+    let server = this.checkers.get(version);
+    if (server === undefined) {
+      server = this.protocolServer({ transport: 'pipe' });
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('./sdk/server') as typeof import('./sdk/server')).servesRevision(server, version);
+      this.checkers.set(version, server);
+    }
+    return server;
   }
 
   /**

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/server';
 import * as Sdk from '@modelcontextprotocol/server';
-import { Int32, McpServer, Param, Prompt, Resource, Tool, ToolError } from '../../src';
+import { Field, Int32, McpServer, Param, Prompt, Resource, RequestContext, Tool, ToolError } from '../../src';
 import { LEGACY_REVISIONS } from '../../src/server/stdio/loop';
 import { ErrorCode } from '../../src/server/sdk/lazy';
 
@@ -14,6 +14,11 @@ import { ErrorCode } from '../../src/server/sdk/lazy';
  * answer as handlers settle), so the lines are compared as sorted lists of exact strings.
  */
 
+class Pair {
+  @Field() left!: string;
+  @Field(Int32) right!: number;
+}
+
 class Tools {
   @Tool() add(@Param({ type: Int32 }) a: number, @Param({ type: Int32 }) b: number): number {
     return a + b;
@@ -21,6 +26,44 @@ class Tools {
 
   @Tool() refuse(): string {
     throw new ToolError('not today');
+  }
+
+  @Tool() broken(): string {
+    throw new Error('secret internals');
+  }
+
+  @Tool() async chatty(ctx: RequestContext): Promise<string> {
+    await ctx.reportProgress(1, 2, 'half');
+    await ctx.log('info', { step: 1 });
+    await ctx.reportProgress(2);
+    return 'done';
+  }
+
+  @Tool() picture(): unknown {
+    return [
+      { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
+      { type: 'resource_link', uri: 'file:///a.txt', name: 'a', mimeType: 'text/plain' },
+    ];
+  }
+
+  @Tool({ returns: Pair }) pair(): Pair {
+    return Object.assign(new Pair(), { left: 'a', right: 2 });
+  }
+
+  @Tool() question(ctx: RequestContext): string {
+    const answer = ctx.inputResponse('name') as { content?: { name?: string } } | undefined;
+    if (!answer) ctx.requireInput({ name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } } });
+    return `hello ${answer!.content?.name}`;
+  }
+
+  @Tool() async slow(signal: AbortSignal): Promise<string> {
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    return 'stopped';
+  }
+
+  @Tool() async ask(ctx: RequestContext): Promise<string> {
+    const answer = (await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } })) as { action?: string };
+    return `answered ${answer.action}`;
   }
 
   @Resource('notes://{name}', { mimeType: 'text/plain' }) note(name: string): string {
@@ -48,9 +91,13 @@ interface Serving {
   serveStreams(stdin: Readable, stdout: Writable, options: object, loop: boolean): Promise<void>;
 }
 
+/** How many times the last loop-served server connected an SDK transport (the loop handed the connection over). */
+let handOvers = 0;
+
 /** Serves `lines` over in-memory streams through the loop or the SDK path; the lines written once `count` arrived. */
 async function serve(lines: readonly string[], count: number, loop: boolean, make: () => McpServer): Promise<string[]> {
   const server = make();
+  const connect = jest.spyOn(server, 'connect');
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const received: string[] = [];
@@ -71,19 +118,24 @@ async function serve(lines: readonly string[], count: number, loop: boolean, mak
   // Anything sent after the expected answers would be a difference too: one more turn of the event loop.
   await new Promise((resolve) => setImmediate(resolve));
   await server.close();
+  if (loop) handOvers = connect.mock.calls.length;
   return received;
 }
 
 const serverOf = (options: Options = {}, tools: object = new Tools()) => () =>
   new McpServer({ name: 'loop', version: '1.0.0', icons: [{ src: 'https://example.com/i.png' }] }, { logger: false, ...options }).add(tools);
 
-/** Both paths' answers, sorted, after checking they are the same strings. */
-async function same(lines: readonly (object | string)[], count: number, make = serverOf()): Promise<string[]> {
+/**
+ * Both paths' answers, sorted, after checking they are the same strings and that the loop handed the connection
+ * over (`handedOver`) or answered everything itself.
+ */
+async function same(lines: readonly (object | string)[], count: number, make = serverOf(), handedOver = true): Promise<string[]> {
   const text = lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l)));
   const viaLoop = (await serve(text, count, true, make)).sort();
   const viaSdk = (await serve(text, count, false, make)).sort();
   expect(viaLoop).toEqual(viaSdk);
   expect(viaLoop).toHaveLength(count);
+  expect(handOvers).toBe(handedOver ? 1 : 0);
   return viaLoop;
 }
 
@@ -111,12 +163,14 @@ describe('stdio loop: the same bytes as the SDK path', () => {
           request(6, 'ping'),
         ],
         6,
+        serverOf(),
+        false,
       );
       expect(answers.find((a) => a.includes('"id":1}'))).toContain(`"protocolVersion":"${LEGACY_REVISIONS.includes(version) ? version : '2025-11-25'}"`);
     },
   );
 
-  it('tools/call (a result, invalid arguments, an unknown tool, isError) hands over, then the lists still answer', async () => {
+  it('tools/call in the loop: a result, invalid arguments, an unknown tool, isError, then the lists', async () => {
     await same(
       [
         initialize('2025-11-25'),
@@ -130,6 +184,41 @@ describe('stdio loop: the same bytes as the SDK path', () => {
         request(8, 'ping'),
       ],
       8,
+      serverOf(),
+      false,
+    );
+  });
+
+  it('tools/call served by the loop: progress and log notifications, a result the SDK codec checks, structured content, a failure', async () => {
+    await same(
+      [
+        initialize('2025-11-25'),
+        initialized,
+        request(2, 'tools/call', { name: 'chatty', arguments: {}, _meta: { progressToken: 'p' } }),
+        request(3, 'tools/call', { name: 'chatty' }),
+        request(4, 'tools/call', { name: 'picture', arguments: {} }),
+        request(5, 'tools/call', { name: 'pair', arguments: {} }),
+        request(6, 'tools/call', { name: 'broken', arguments: {} }),
+        request(7, 'tools/call', { name: 'add', arguments: { a: 2147483648, b: 1 } }),
+      ],
+      // Six answers, three progress notifications, two log messages.
+      11,
+      serverOf(),
+      false,
+    );
+  });
+
+  it('tools/call handed over: requireInput (its first round runs again on the SDK), a client that may be asked (elicitation)', async () => {
+    await same([initialize('2025-11-25'), initialized, request(2, 'tools/call', { name: 'question', arguments: {} }), request(3, 'ping')], 3);
+    await same([initialize('2025-11-25', 1, { elicitation: {} }), initialized, request(2, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } })], 2);
+  });
+
+  it('a cancelled call answers nothing, before and after the connection is handed over', async () => {
+    const cancel = (id: number) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'enough' } });
+    await same([initialize('2025-11-25'), request(2, 'tools/call', { name: 'slow', arguments: {} }), cancel(2), request(3, 'ping')], 2, serverOf(), false);
+    await same(
+      [initialize('2025-11-25'), request(2, 'tools/call', { name: 'slow', arguments: {} }), request(3, 'logging/setLevel', { level: 'info' }), cancel(2), request(4, 'ping')],
+      3,
     );
   });
 
@@ -179,17 +268,18 @@ describe('stdio loop: the same bytes as the SDK path', () => {
   });
 
   it('MCP Apps negotiated, pages with cursors, instructions', async () => {
-    // One secret for both servers: their cursors are signed alike, so the second page's request is the same line.
+    // One secret for both servers: their cursors are signed alike, so the second page's request is the same line
+    // (a cursor of another list is refused by the SDK, which the loop hands the connection to for it).
     const make = serverOf({ pageSize: 1, instructions: 'Be brief.', requestStateSecret: 'a secret of at least thirty-two bytes' });
     const apps = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
-    const first = await same([initialize('2025-11-25', 1, apps), request(2, 'tools/list')], 2, make);
+    const first = await same([initialize('2025-11-25', 1, apps), request(2, 'tools/list')], 2, make, false);
     const cursor = (JSON.parse(first.find((a) => a.includes('"id":2}'))!) as { result: { nextCursor: string } }).result.nextCursor;
     expect(typeof cursor).toBe('string');
     await same([initialize('2025-11-25', 1, apps), request(2, 'tools/list', { cursor }), request(3, 'prompts/list', { cursor })], 3, make);
   });
 
-  it('a tools/list whose output schema the SDK codec wraps is answered by the SDK', async () => {
-    await same([initialize('2025-11-25'), request(2, 'tools/list'), request(3, 'tools/call', { name: 'count', arguments: {} })], 3, serverOf({}, new Scalar()));
+  it('a tool returning a scalar: its output schema and structured content as the SDK path sends them', async () => {
+    await same([initialize('2025-11-25'), request(2, 'tools/list'), request(3, 'tools/call', { name: 'count', arguments: {} })], 3, serverOf({}, new Scalar()), false);
   });
 
   it('a list change while the loop serves is notified as the SDK notifies it', async () => {

@@ -146,7 +146,7 @@ async function inputRequiredOf(signal: InputRequired, states: RequestStates, bin
 }
 
 /** Maps our errors to JSON-RPC errors; nothing else escapes, so no internals reach the wire. */
-function protocolErrorOf(error: unknown, log: Log, ctx: ServerContext): Error {
+export function protocolErrorOf(error: unknown, log: Log, ctx: ServerContext): Error {
   if (error instanceof InvalidParamsError) return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
   if (error instanceof ResourceNotFoundError) return new SdkResourceNotFoundError(error.uri);
   if (error instanceof TextMethodFailedError) return new ProtocolError(ProtocolErrorCode.InternalError, error.message);

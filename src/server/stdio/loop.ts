@@ -9,14 +9,16 @@ import { isPlainInitialized, readInitialize, type InitializeRequest } from '../p
 import { forRevision, serverInfoFor } from '../protocol/revisions';
 import { MESSAGE_KEYS, isId } from '../protocol/wire';
 import { isCopyableObject, isPlainObject } from '../../objects';
+import { LoopCalls, type CallSettings } from './calls';
 
 /**
  * The stdio loop: a stdio connection's first messages answered without the MCP SDK, which costs more than half of
  * a cold start to load (sdk/lazy.ts). It answers, exactly as the SDK path answers them (the hot path's bytes:
- * protocol/hot-path.ts), a 2025-era connection's `initialize`, `notifications/initialized`, `ping` and the four
- * lists, under the hot path's rule made stricter: a message is taken only when it is certainly one of these, plain.
+ * protocol/hot-path.ts), a 2025-era connection's `initialize`, `notifications/initialized`, `ping`, the four
+ * lists and `tools/call` (calls.ts), under the hot path's rule made stricter: a message is taken only when it is
+ * certainly one of these, plain.
  *
- * Anything else (`tools/call`, `logging/setLevel`, a read, a completion, a subscription, a 2026-07-28 opening, a
+ * Anything else (`logging/setLevel`, a read, a completion, a subscription, a 2026-07-28 opening, a
  * list whose answer the SDK's codec would rewrite, a message that is not JSON-RPC ...) hands the connection over:
  * the SDK is loaded, the server's usual SDK `Server` is connected to an SDK `StdioServerTransport` reading the
  * loop's lines, the opening (`initialize` and the `notifications/initialized` seen) is replayed to it with its
@@ -28,7 +30,7 @@ import { isCopyableObject, isPlainObject } from '../../objects';
 export const LEGACY_REVISIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
 
 /** What the loop serves from, and how it hands the connection to the SDK. */
-export interface LoopSettings {
+export interface LoopSettings extends CallSettings {
   readonly catalog: Catalog;
   readonly info: { readonly icons?: unknown };
   readonly instructions?: string;
@@ -100,6 +102,15 @@ function plainRequest(message: Json, keys: ReadonlySet<string>): boolean {
 }
 
 const PING_KEYS: ReadonlySet<string> = new Set(['_meta']);
+const CALL_KEYS: ReadonlySet<string> = new Set(['_meta', 'name', 'arguments']);
+const CANCELLED_KEYS: ReadonlySet<string> = new Set(['requestId', 'reason']);
+
+/** A plain `notifications/cancelled` (its params only `requestId` and `reason`). */
+function plainCancelled(message: Json): boolean {
+  for (const key of Object.keys(message)) if (key !== 'jsonrpc' && key !== 'method' && key !== 'params') return false;
+  const params = message.params;
+  return message.jsonrpc === '2.0' && isPlainObject(params) && Object.keys(params).every((key) => CANCELLED_KEYS.has(key));
+}
 
 /** The `outputSchema` the SDK's 2025 codec rewrites in `tools/list` (a root that is not an object: it wraps it). */
 function rewrittenByCodec(tools: readonly object[]): boolean {
@@ -129,7 +140,14 @@ export class StdioLoop {
   private sdkInput: PassThrough | undefined;
   private partial: Buffer[] = [];
   private readonly unsubscribe: () => void;
+  private readonly calls: LoopCalls;
+  /** Set once stdin ended or the server closed: nothing more is written (the SDK's transport is closed then too). */
   private closed = false;
+  /** A write to stdout failed before the SDK took over: reported, and the loop stops, as the SDK transport does. */
+  private readonly outputFailed = (error: Error) => {
+    this.settings.onerror(error);
+    void this.close();
+  };
 
   constructor(
     private readonly settings: LoopSettings,
@@ -137,16 +155,26 @@ export class StdioLoop {
     private readonly output: Writable,
   ) {
     this.unsubscribe = settings.bus.subscribe((event) => this.changed(event));
+    this.calls = new LoopCalls(settings, { write: (message) => this.write(message), handOver: (line) => this.toSdk(line) });
+    output.on('error', this.outputFailed);
     input.on('data', (chunk: Buffer) => this.read(chunk));
-    input.on('end', () => this.sdkInput?.end());
+    input.on('end', () => {
+      this.stop();
+      this.sdkInput?.end();
+    });
   }
 
   /** Stops reading; a connection handed over is closed by its SDK transport (the server tracks it). */
   async close(): Promise<void> {
-    this.closed = true;
-    this.unsubscribe();
+    this.stop();
     this.input.removeAllListeners('data');
     this.input.pause();
+  }
+
+  private stop(): void {
+    this.closed = true;
+    this.unsubscribe();
+    this.calls.abortAll();
   }
 
   /** Splits the guarded input (whole lines that parse as JSON, stdio/stdio.ts) into lines. */
@@ -163,10 +191,25 @@ export class StdioLoop {
 
   private line(line: Buffer): void {
     if (this.closed) return;
-    if (this.pending) return void this.pending.push(line);
-    if (this.sdkInput) return void this.sdkInput.write(line);
+    if (this.pending || this.sdkInput) {
+      // The SDK serves the connection now; the loop's own calls in progress still hear their cancellation.
+      if (this.calls.running) this.cancelledAfterHandOver(line);
+      return this.toSdk(line);
+    }
     const message = JSON.parse(line.toString('utf8')) as unknown;
-    if (!isPlainObject(message) || this.settings.needsSdk() || !this.answer(message, line)) this.handOff(line);
+    if (!isPlainObject(message) || this.settings.needsSdk() || !this.answer(message, line)) this.toSdk(line);
+  }
+
+  private cancelledAfterHandOver(line: Buffer): void {
+    const message = JSON.parse(line.toString('utf8')) as unknown;
+    if (isPlainObject(message) && message.method === 'notifications/cancelled' && plainCancelled(message)) this.calls.cancelled(message.params);
+  }
+
+  /** Gives a line to the SDK: the connection is handed over first, if it is not yet. */
+  private toSdk(line: Buffer): void {
+    if (this.pending) this.pending.push(line);
+    else if (this.sdkInput) this.sdkInput.write(line);
+    else this.handOff(line);
   }
 
   /** Answers `message` when the loop owns it (`true`); `false` hands the connection over. */
@@ -179,6 +222,12 @@ export class StdioLoop {
       opening.initialized.push(line);
       return true;
     }
+    if (method === 'tools/call') {
+      const { version, request } = opening;
+      return plainRequest(message, CALL_KEYS) && this.calls.take(message, line, { version, clientInfo: request.params.clientInfo, capabilities: request.params.capabilities });
+    }
+    // The SDK ignores a cancellation of a request it does not serve; the loop's own calls are aborted.
+    if (method === 'notifications/cancelled') return plainCancelled(message) && this.calls.cancelled(message.params);
     if (method === 'ping') {
       if (!plainRequest(message, PING_KEYS)) return false;
       this.write({ result: {}, jsonrpc: '2.0', id: message.id });
@@ -241,7 +290,7 @@ export class StdioLoop {
 
   /** Writes a message as the SDK's stdio transport serializes it. */
   private write(message: object): void {
-    this.output.write(`${JSON.stringify(message)}\n`);
+    if (!this.closed) this.output.write(`${JSON.stringify(message)}\n`);
   }
 
   /**
@@ -266,6 +315,8 @@ export class StdioLoop {
     this.settings
       .handOff(input, suppress)
       .then(async () => {
+        // The SDK's transport reports and handles stdout's failures from now on.
+        this.output.off('error', this.outputFailed);
         if (opening) {
           input.write(opening.line);
           await answered;
