@@ -108,7 +108,7 @@ function requireCost(modules: readonly string[]): { ms: number; count: number } 
 }
 
 async function main(): Promise<void> {
-  console.log('Start-up benchmark (issue 16): ours vs the SDK v2 McpServer + zod 4');
+  console.log('Start-up benchmark (issues 16 and 27): ours vs the SDK v2 McpServer + zod 4');
   const weather = buildWeather();
   const servers = {
     ours: [weather, '--stdio'],
