@@ -55,8 +55,11 @@ interface ListMethod {
   readonly field: string;
   readonly keyOf: (item: { readonly name?: string; readonly uri?: string; readonly uriTemplate?: string }) => string;
   readonly listing: (catalog: Catalog, apps: boolean) => readonly object[];
-  /** Whether the SDK `Server` has a handler for it (protocol/server.ts registers them so). */
-  readonly served: (catalog: Catalog) => boolean;
+  /**
+   * Whether the connection's SDK `Server` has a handler for it: protocol/server.ts registers the resource and prompt
+   * handlers with the capabilities, both fixed when the connection opens.
+   */
+  readonly served: (capabilities: ServerCapabilities) => boolean;
 }
 
 const listingOf = (field: keyof Listings) => (catalog: Catalog) => catalog.listings[field];
@@ -69,15 +72,15 @@ const LISTS: Readonly<Record<string, ListMethod>> = {
     listing: (catalog, apps) => catalog.listings[apps ? 'tools' : 'plainTools'],
     served: () => true,
   },
-  'resources/list': { list: 'resources', field: 'resources', keyOf: (r) => r.uri ?? '', listing: listingOf('resources'), served: (c) => c.hasResources },
+  'resources/list': { list: 'resources', field: 'resources', keyOf: (r) => r.uri ?? '', listing: listingOf('resources'), served: (c) => c.resources !== undefined },
   'resources/templates/list': {
     list: 'resourceTemplates',
     field: 'resourceTemplates',
     keyOf: (r) => r.uriTemplate ?? '',
     listing: listingOf('templates'),
-    served: (c) => c.hasResources,
+    served: (c) => c.resources !== undefined,
   },
-  'prompts/list': { list: 'prompts', field: 'prompts', keyOf: (p) => p.name ?? '', listing: listingOf('prompts'), served: (c) => c.hasPrompts },
+  'prompts/list': { list: 'prompts', field: 'prompts', keyOf: (p) => p.name ?? '', listing: listingOf('prompts'), served: (c) => c.prompts !== undefined },
 };
 
 const LIST_KEYS: ReadonlySet<string> = new Set(['_meta', 'cursor']);
@@ -234,7 +237,7 @@ export class StdioLoop {
       return true;
     }
     const list = typeof method === 'string' ? LISTS[method] : undefined;
-    if (list === undefined || !list.served(this.settings.catalog) || !plainRequest(message, LIST_KEYS)) return false;
+    if (list === undefined || !list.served(opening.capabilities) || !plainRequest(message, LIST_KEYS)) return false;
     return this.list(list, message, opening);
   }
 
