@@ -15,11 +15,6 @@ export function sdk(): typeof Sdk {
   return (loaded ??= require('@modelcontextprotocol/server') as typeof Sdk);
 }
 
-/** Whether something in this process has loaded the SDK through {@link sdk}. */
-export function sdkLoaded(): boolean {
-  return loaded !== undefined;
-}
-
 /**
  * The JSON-RPC error codes the modules of the first answers name, as numbers (the SDK's `ProtocolErrorCode` enum
  * holds the same values: test/server/stdio-loop.test.ts compares them), so naming one loads nothing.
