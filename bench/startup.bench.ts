@@ -4,10 +4,12 @@ import { join, resolve } from 'node:path';
 import { median, recordGoal } from './fixtures/goals';
 
 /**
- * Issue 16, start-up: what a client that spawns a stdio server waits for on every launch.
+ * Issues 16 and 27, start-up: what a client that spawns a stdio server waits for on every launch.
  *   stdio cold start of samples/weather as a whole process: spawn, initialize, tools/list answered. Ours,
  *   the same server written with the SDK v2 McpServer + zod 4, and the floor (bare node answering constants).
- *   Goal: no slower than McpServer + zod 4.
+ *   Goal (issue 27): at least 1.5x faster than McpServer + zod 4, without flags, on the node running the bench
+ *   and on Node 24 (`npx -p node@24`; the round is skipped, saying so, when it cannot be fetched). Each process
+ *   also reports how many modules it had loaded when it wrote its first answer.
  *   `require` of the package in a fresh process: time and the number of modules loaded, beside what a
  *   McpServer + zod 4 server requires (`@modelcontextprotocol/server` and `zod`) and the SDK alone.
  *   1,000 tools over stdio as a whole process (spawn to the first listing), for information: the goal of
@@ -35,16 +37,17 @@ function buildWeather(): string {
 interface Start {
   readonly ms: number;
   readonly cpuMs: number;
+  readonly modules: number;
 }
 
 /**
  * Spawns a server (with bench/fixtures/cpu-at-exit preloaded), times it to the tools/list answer listing
  * `tools` tools, then closes its stdin and reads the CPU time it reports as it exits.
  */
-function coldStart(args: readonly string[], tools = 2): Promise<Start> {
+function coldStart(args: readonly string[], tools = 2, node = process.execPath): Promise<Start> {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['-r', join(__dirname, 'fixtures', 'cpu-at-exit.js'), ...args], {
+    const child = spawn(node, ['-r', join(__dirname, 'fixtures', 'cpu-at-exit.js'), ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let buffered = '';
@@ -72,7 +75,10 @@ function coldStart(args: readonly string[], tools = 2): Promise<Start> {
       const last = stderr.trim().split('\n').pop() ?? '';
       if (code !== 0 || ms === undefined || !last.startsWith('{'))
         fail(new Error(`${args.join(' ')} exited with ${code}: ${stderr.slice(-500)}`));
-      else done({ ms, cpuMs: (JSON.parse(last) as { cpuMs: number }).cpuMs });
+      else {
+        const { cpuMs, modulesAtFirstAnswer } = JSON.parse(last) as { cpuMs: number; modulesAtFirstAnswer: number };
+        done({ ms, cpuMs, modules: modulesAtFirstAnswer });
+      }
     });
     const init = {
       jsonrpc: '2.0',
@@ -84,6 +90,17 @@ function coldStart(args: readonly string[], tools = 2): Promise<Start> {
   });
 }
 
+/** The node binary of a major version (`npx -p node@<major>`), or `undefined` when it cannot be fetched. */
+function nodeBinary(major: string): string | undefined {
+  if (process.versions.node.split('.')[0] === major) return undefined;
+  try {
+    const script = 'process.stdout.write(process.execPath)';
+    return execFileSync('npx', ['-y', '-p', `node@${major}`, 'node', '-e', script], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
 /** `require` of `modules` in a fresh process: milliseconds and the number of modules then in the cache. */
 function requireCost(modules: readonly string[]): { ms: number; count: number } {
   const script = `const t = performance.now(); for (const m of ${JSON.stringify(modules)}) require(m); process.stdout.write(JSON.stringify({ ms: performance.now() - t, count: Object.keys(require.cache).length }));`;
@@ -91,7 +108,7 @@ function requireCost(modules: readonly string[]): { ms: number; count: number } 
 }
 
 async function main(): Promise<void> {
-  console.log('Start-up benchmark (issue 16): ours vs the SDK v2 McpServer + zod 4');
+  console.log('Start-up benchmark (issues 16 and 27): ours vs the SDK v2 McpServer + zod 4');
   const weather = buildWeather();
   const servers = {
     ours: [weather, '--stdio'],
@@ -99,12 +116,24 @@ async function main(): Promise<void> {
     floor: [join(__dirname, 'fixtures', 'stdio-floor.js')],
   } as const;
   await compareColdStarts(
-    'stdio cold start, samples/weather: spawn, initialize, tools/list answered',
-    'stdio cold start of samples/weather',
+    `stdio cold start, samples/weather, Node ${process.versions.node}: spawn, initialize, tools/list answered`,
+    `stdio cold start of samples/weather, Node ${process.versions.node.split('.')[0]}`,
     servers,
     2,
-    1,
+    1.5,
   );
+  const node24 = nodeBinary('24');
+  if (node24 === undefined) console.log('\nNode 24 round skipped: `npx -y -p node@24` could not provide a node binary.');
+  else {
+    await compareColdStarts(
+      'stdio cold start, samples/weather, Node 24: spawn, initialize, tools/list answered',
+      'stdio cold start of samples/weather, Node 24',
+      servers,
+      2,
+      1.5,
+      node24,
+    );
+  }
 
   const targets = {
     ours: [join(ROOT, 'dist/index.js')],
@@ -168,22 +197,24 @@ async function compareColdStarts(
   servers: Readonly<Record<'ours' | 'sdk' | 'floor', readonly string[]>>,
   tools: number,
   goal: number | undefined,
+  node = process.execPath,
 ): Promise<void> {
   const cold = { ours: [] as Start[], sdk: [] as Start[], floor: [] as Start[] };
   for (let round = 0; round < ROUNDS; round++) {
-    for (const name of ['ours', 'sdk', 'floor'] as const) cold[name].push(await coldStart(servers[name], tools));
+    for (const name of ['ours', 'sdk', 'floor'] as const) cold[name].push(await coldStart(servers[name], tools, node));
   }
   const wall = (name: keyof typeof cold) => median(cold[name].map((c) => c.ms));
   const cpu = (name: keyof typeof cold) => median(cold[name].map((c) => c.cpuMs));
+  const modules = (name: keyof typeof cold) => `${String(median(cold[name].map((c) => c.modules))).padStart(4)} modules at the first answer`;
   console.log(`\n${title} (median of ${ROUNDS} processes each; CPU: user + system, spawn to exit)`);
   console.log(
-    `  ours                               ${wall('ours').toFixed(1).padStart(8)} ms   CPU ${cpu('ours').toFixed(1).padStart(8)} ms`,
+    `  ours                               ${wall('ours').toFixed(1).padStart(8)} ms   CPU ${cpu('ours').toFixed(1).padStart(8)} ms  ${modules('ours')}`,
   );
   console.log(
-    `  McpServer + zod 4                  ${wall('sdk').toFixed(1).padStart(8)} ms   CPU ${cpu('sdk').toFixed(1).padStart(8)} ms`,
+    `  McpServer + zod 4                  ${wall('sdk').toFixed(1).padStart(8)} ms   CPU ${cpu('sdk').toFixed(1).padStart(8)} ms  ${modules('sdk')}`,
   );
   console.log(
-    `  floor (bare node, constants)       ${wall('floor').toFixed(1).padStart(8)} ms   CPU ${cpu('floor').toFixed(1).padStart(8)} ms`,
+    `  floor (bare node, constants)       ${wall('floor').toFixed(1).padStart(8)} ms   CPU ${cpu('floor').toFixed(1).padStart(8)} ms  ${modules('floor')}`,
   );
   const row = (of: typeof wall) => ({
     ours: `${of('ours').toFixed(0)} ms`,

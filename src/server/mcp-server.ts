@@ -1,9 +1,6 @@
-import {
-  InMemoryServerEventBus,
-  type ServerEventBus,
-  type Transport,
-} from '@modelcontextprotocol/server';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import type { Readable, Writable } from 'node:stream';
+import type { ServerEventBus, Transport } from '@modelcontextprotocol/server';
+import { InMemoryServerEventBus } from './stores/stores';
 import { checkPublic, checkScopes } from '../decorators/member';
 import type { CacheOptions, Icon } from '../decorators/listing-options';
 import { Problems } from '../schema/diagnostics';
@@ -20,6 +17,8 @@ import { Catalog, type CatalogKind, type Member } from './catalog/catalog';
 import type { AuthorizeItem } from './auth/caller';
 import type { UiResourceOptions } from './catalog/ui-resource';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio/stdio';
+import { StdioLoop, type LoopSettings } from './stdio/loop';
+import { interceptSend } from './sdk/transports';
 import type { HttpAddress, HttpHandler, HttpHandlerOptions, HttpServing, ListeningEndpoint, ServeHttpOptions } from './http/endpoint';
 import { ListenPolicy } from './auth/listen-policy';
 import { Visibility } from './auth/visibility';
@@ -28,7 +27,7 @@ import { routeByOpening } from './protocol/opening';
 import { followBus, listChangedEvent } from './catalog/live';
 import { checkPageSizes, Pager, type PageSizes } from './catalog/pages';
 import type { ToolModel } from '../schema/model';
-import { createProtocolServer, withLegacyNotFoundCode, type CatalogServer } from './protocol/server';
+import type { CatalogServer } from './protocol/server';
 import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks/tasks';
 import { checkStoreTimeout, guardedTaskStore } from './stores/degraded';
 import { checkMaxResultBytes } from './protocol/result-size';
@@ -160,6 +159,20 @@ function http(): typeof import('./http/endpoint') {
   return require('./http/endpoint') as typeof import('./http/endpoint');
 }
 
+/**
+ * The SDK `Server` as this library extends it (protocol/server.ts), and the SDK's stdio entry, loaded when a
+ * connection first needs them: a stdio server answers its opening and its lists before that (stdio/loop.ts).
+ */
+function protocol(): typeof import('./protocol/server') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./protocol/server') as typeof import('./protocol/server');
+}
+
+function sdkStdio(): typeof import('@modelcontextprotocol/server/stdio') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('@modelcontextprotocol/server/stdio') as typeof import('@modelcontextprotocol/server/stdio');
+}
+
 /** The protocol's conservative default: results may not be reused. */
 const NO_CACHE: CacheHint = Object.freeze({ ttlMs: 0, scope: 'private' });
 
@@ -199,6 +212,8 @@ export class McpServer {
   private readonly maxResultBytes: number;
   private readonly cache: CacheHint;
   private readonly open = new Set<Served>();
+  /** The stdio loop's result checks, one per revision (see `resultCheck`). */
+  private readonly checkers = new Map<string, CatalogServer>();
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     if (typeof info?.name !== 'string' || typeof info?.version !== 'string') {
@@ -367,11 +382,12 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<void> {
     let legacy = false;
+    const { serveStdio, StdioServerTransport } = sdkStdio();
     const network: Network = transport instanceof StdioServerTransport ? { transport: 'pipe' } : {};
     // Failures before a protocol server takes the connection over (the SDK chains this handler after).
     const reportError = this.log.transportFailure;
     transport.onerror ??= reportError;
-    await routeByOpening(withLegacyNotFoundCode(transport, () => legacy), {
+    await routeByOpening(protocol().withLegacyNotFoundCode(transport, () => legacy), {
       legacy: async (view) => {
         legacy = true;
         const server = this.connectionServer('legacy', network);
@@ -397,10 +413,19 @@ export class McpServer {
    * @example await server.serveStdio();
    */
   async serveStdio(options: ServeStdioOptions = {}): Promise<void> {
+    await this.serveStreams(process.stdin, process.stdout, options, process.env.ONEMODELCONTEXT_STDIO_LOOP !== 'off');
+  }
+
+  /**
+   * stdio over any pair of streams: through the stdio loop (stdio/loop.ts), which answers the opening and the lists
+   * before the SDK is loaded, unless `loop` is off or a feature it does not serve is on; else through the SDK's
+   * stdio transport from the start.
+   */
+  private async serveStreams(stdin: Readable, stdout: Writable, options: ServeStdioOptions, loop: boolean): Promise<void> {
     const maxMessageBytes = checkMaxMessageBytes(options.maxMessageBytes);
-    const input = guardStdin(process.stdin, {
+    const input = guardStdin(stdin, {
       maxMessageBytes,
-      output: process.stdout,
+      output: stdout,
       onNotJson: () => this.log.warn('A stdio line that is not JSON was answered with a parse error (-32700)', { event: 'transport.failed' }),
       onTooLarge: () => {
         // Written straight to stderr, whatever the logger: the process is about to end because of it.
@@ -410,7 +435,51 @@ export class McpServer {
       },
     });
     // The guard passes whole lines within the limit, so the SDK's own buffer limit is never the one hit.
-    await this.connect(new StdioServerTransport(input, process.stdout, { maxBufferSize: 2 * maxMessageBytes + 2 }));
+    const transport = (lines: Readable) => new (sdkStdio().StdioServerTransport)(lines, stdout, { maxBufferSize: 2 * maxMessageBytes + 2 });
+    if (!loop || this.needsSdk()) return this.connect(transport(input));
+    const handOff = async (lines: Readable, suppress: (message: object) => boolean) => {
+      const sdkTransport = transport(lines);
+      interceptSend(sdkTransport, (send) => (message, sendOptions) => (suppress(message) ? Promise.resolve() : send(message, sendOptions)));
+      await this.connect(sdkTransport);
+    };
+    const settings: LoopSettings = {
+      catalog: this.catalog,
+      info: this.info,
+      instructions: this.options.instructions,
+      pager: this.pager,
+      bus: this.bus,
+      needsSdk: () => this.needsSdk(),
+      handOff,
+      onerror: this.log.transportFailure,
+      log: this.log,
+      maxResultBytes: this.maxResultBytes,
+      checkToolResult: (version, result) => this.resultCheck(version).checkToolResult(result),
+      protocolError: (error, id) => protocol().protocolErrorOf(error, this.log, { mcpReq: { id }, sessionId: undefined } as never),
+    };
+    this.track(new StdioLoop(settings, input, stdout));
+  }
+
+  /**
+   * The SDK's `tools/call` result check of a 2025-era revision, for the stdio loop's calls whose result is not
+   * plainly valid: a `CatalogServer` never connected, fixed at the revision (loads the SDK on first use).
+   */
+  private resultCheck(version: string): CatalogServer {
+    let server = this.checkers.get(version);
+    if (server === undefined) {
+      server = this.protocolServer({ transport: 'pipe' });
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('./sdk/server') as typeof import('./sdk/server')).servesRevision(server, version);
+      this.checkers.set(version, server);
+    }
+    return server;
+  }
+
+  /**
+   * Whether a stdio connection needs the SDK from its first message: tasks (their capability and status
+   * notifications) and telemetry while a provider records (every request's span) are served there only.
+   */
+  private needsSdk(): boolean {
+    return this.catalog.usesTasks || (this.telemetry?.recording() ?? false);
   }
 
   /**
@@ -484,7 +553,7 @@ export class McpServer {
   }
 
   private protocolServer(network: Network): CatalogServer {
-    const server = createProtocolServer(this.catalog, {
+    const server = protocol().createProtocolServer(this.catalog, {
       info: this.info,
       instructions: this.options.instructions,
       states: this.states,

@@ -1,6 +1,7 @@
-import { ProtocolError, ProtocolErrorCode, type Server, type ServerEvent, type ServerEventBus } from '@modelcontextprotocol/server';
+import type { Server, ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
+import { ErrorCode, sdk } from '../sdk/lazy';
 import type { CatalogKind } from './catalog';
-import { sendNotification } from '../sdk/server';
+import { sendNotification } from '../sdk/notify';
 
 /**
  * Change notifications for the connections that outlive a request: a 2025-era session (stdio or HTTP) and a
@@ -41,7 +42,7 @@ function declares(server: Server, event: ServerEvent): boolean {
 /** The URI of a `resources/subscribe` or `resources/unsubscribe` request. */
 export function subscribedUri(params: unknown): string {
   const uri = (params as { uri?: unknown } | undefined)?.uri;
-  if (typeof uri !== 'string' || uri.length === 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: uri must be a non-empty string.');
+  if (typeof uri !== 'string' || uri.length === 0) throw new (sdk().ProtocolError)(ErrorCode.InvalidParams, 'Invalid params: uri must be a non-empty string.');
   return uri;
 }
 

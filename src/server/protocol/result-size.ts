@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ErrorCode, sdk } from '../sdk/lazy';
 import type { Log } from '../../log';
 
 /**
@@ -37,5 +37,5 @@ export function boundedResult<T>(result: T, tool: string, maxBytes: number, log:
   const weight = weightOf(result);
   if (weight <= maxBytes) return result;
   log.error(`Tool '${tool}' returned a result of ${weight} characters, more than maxResultBytes (${maxBytes}); the client got an error instead`, { event: 'tool.failed', tool });
-  throw new ProtocolError(ProtocolErrorCode.InternalError, `The result of tool '${tool}' is larger than this server sends (${weight} characters; the limit is ${maxBytes}).`);
+  throw new (sdk().ProtocolError)(ErrorCode.InternalError, `The result of tool '${tool}' is larger than this server sends (${weight} characters; the limit is ${maxBytes}).`);
 }

@@ -27,7 +27,7 @@ import { InputRequired, type LogLevel, type RequestContextInit } from '../../req
 import { callerKeyOf, verifiedCallerOf, type AuthorizeItem } from '../auth/caller';
 import { Visibility, resourceItemOf } from '../auth/visibility';
 import type { RequestStates, StateBinding } from './signing';
-import { APP_MIME_TYPE, APPS_EXTENSION, callOf, type Catalog, type RegisteredTool } from '../catalog/catalog';
+import { APPS_EXTENSION, callOf, type Catalog, type RegisteredTool } from '../catalog/catalog';
 import { negotiatesApps, uiReadResult } from '../catalog/ui-resource';
 import { subscribedUri } from '../catalog/live';
 import type { ListName, Pager } from '../catalog/pages';
@@ -45,6 +45,7 @@ import type { Icon } from '../../decorators/listing-options';
 import type { CacheHint } from '../../schema/model';
 import type { CatalogKind } from '../catalog/catalog';
 import { SIGNAL_FROM } from './lazy-abort';
+import { advertisedIn, capabilitiesOf } from './capabilities';
 
 /**
  * One SDK `Server` instance over the precomputed catalog. The SDK makes one per HTTP request (2026-07-28),
@@ -66,31 +67,6 @@ export interface ProtocolSettings {
 }
 
 type Capabilities = Readonly<Record<string, unknown>> | undefined;
-
-function capabilitiesOf(catalog: Catalog): ServerCapabilities {
-  const capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
-  if (catalog.hasResources) capabilities.resources = { subscribe: true, listChanged: true };
-  if (catalog.hasPrompts) capabilities.prompts = { listChanged: true };
-  if (catalog.hasResources || catalog.hasPrompts) capabilities.completions = {};
-  const extensions: NonNullable<ServerCapabilities['extensions']> = {};
-  if (catalog.usesApps) extensions[APPS_EXTENSION] = { mimeTypes: [APP_MIME_TYPE] };
-  if (catalog.usesTasks) {
-    // Both revisions' declarations; CatalogServer.getCapabilities advertises the one of the served revision.
-    (capabilities as Record<string, unknown>).tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
-    extensions[TASKS_EXTENSION] = {};
-  }
-  if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
-  return capabilities;
-}
-
-/** The capabilities as a revision advertises them: tasks as the 2025-11-25 `tasks` entry or the 2026-07-28 extension. */
-function advertisedIn(modern: boolean, capabilities: ServerCapabilities): ServerCapabilities {
-  const { tasks, extensions, ...rest } = capabilities as ServerCapabilities & { tasks?: unknown };
-  if (tasks === undefined) return capabilities;
-  if (modern) return { ...rest, extensions } as ServerCapabilities;
-  const { [TASKS_EXTENSION]: _modern, ...others } = extensions ?? {};
-  return (Object.keys(others).length > 0 ? { ...rest, tasks, extensions: others } : { ...rest, tasks }) as ServerCapabilities;
-}
 
 /** The caller as this request sees it: the 2026-07-28 envelope, else what `initialize` negotiated. */
 function callerOf(server: Server, ctx: ServerContext) {
@@ -170,7 +146,7 @@ async function inputRequiredOf(signal: InputRequired, states: RequestStates, bin
 }
 
 /** Maps our errors to JSON-RPC errors; nothing else escapes, so no internals reach the wire. */
-function protocolErrorOf(error: unknown, log: Log, ctx: ServerContext): Error {
+export function protocolErrorOf(error: unknown, log: Log, ctx: ServerContext): Error {
   if (error instanceof InvalidParamsError) return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.data);
   if (error instanceof ResourceNotFoundError) return new SdkResourceNotFoundError(error.uri);
   if (error instanceof TextMethodFailedError) return new ProtocolError(ProtocolErrorCode.InternalError, error.message);

@@ -1,4 +1,5 @@
-import { ProtocolError, ProtocolErrorCode, createRequestStateCodec, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
+import type { ProtocolError, RequestStateCodec, ServerContext } from '@modelcontextprotocol/server';
+import { ErrorCode, sdk } from '../sdk/lazy';
 import type { AuthInfo } from '../../request-context';
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from '../node-crypto';
 
@@ -73,7 +74,7 @@ function isSealed(value: unknown): value is Sealed {
 
 function invalidState(): ProtocolError {
   // The SDK's own answer for a state that does not verify, so a client sees one shape whatever failed.
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
+  return new (sdk().ProtocolError)(ErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
 }
 
 /** Signs and checks `requestState` values bound to their request. */
@@ -91,7 +92,7 @@ export class RequestStates {
 
   /** The SDK's codec, made on first use: it needs Web Crypto, which many servers never use. */
   private sdk(): RequestStateCodec {
-    return (this.codec ??= createRequestStateCodec({ key: this.keys.state(), ttlSeconds: this.ttlSeconds }));
+    return (this.codec ??= sdk().createRequestStateCodec({ key: this.keys.state(), ttlSeconds: this.ttlSeconds }));
   }
 
   /** The wire value of a tool's state, bound to the request that asks for input. */

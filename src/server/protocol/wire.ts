@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { ProtocolErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { ErrorCode } from '../sdk/lazy';
 
 /**
  * What the era classification, the hot dispatch and the HTTP hot paths of both eras (`http/era.ts`, `hot-path.ts`,
@@ -30,7 +31,7 @@ export const SSE_HEADERS = {
 function isNotFound(message: JSONRPCMessage): boolean {
   if (!('error' in message)) return false;
   const error = message.error as { code: number; message: string; data?: { uri?: unknown } };
-  return error.code === ProtocolErrorCode.InvalidParams && error.message.startsWith('Resource not found') && typeof error.data?.uri === 'string';
+  return error.code === ErrorCode.InvalidParams && error.message.startsWith('Resource not found') && typeof error.data?.uri === 'string';
 }
 
 /**

@@ -143,10 +143,7 @@ export function handleRequestWithParams<P>(
   server.setRequestHandler(method, { params }, handler as never);
 }
 
-/** Sends a notification of any method on the server's connection. */
-export function sendNotification(server: Server, notification: { readonly method: string; readonly params?: object }): Promise<void> {
-  return server.notification(notification as never);
-}
+export { sendNotification } from './notify';
 
 /** Sends a server-to-client request (sampling, elicitation) tied to the request `ctx` serves; resolves with its answer. */
 export function askClient(ctx: ServerContext, method: string, params: object): Promise<unknown> {

@@ -1,4 +1,4 @@
-import { InMemoryServerEventBus as SdkInMemoryServerEventBus, type ServerEvent as SdkServerEvent, type ServerEventBus as SdkServerEventBus } from '@modelcontextprotocol/server';
+import type { ServerEvent as SdkServerEvent, ServerEventBus as SdkServerEventBus } from '@modelcontextprotocol/server';
 
 /**
  * The storage seams a deployment of several processes replaces: the change-event bus (catalog changes and
@@ -25,8 +25,40 @@ export type ServerEvent = SdkServerEvent;
 export type ServerEventBus = SdkServerEventBus;
 
 /**
- * The default event bus: listeners in this process, told synchronously.
+ * The default event bus: listeners in this process, told synchronously; a throwing listener does not stop delivery
+ * to the others (it goes to `onerror`). The SDK's `InMemoryServerEventBus`, line for line, written here so that a
+ * server's construction loads no SDK module (sdk/lazy.ts).
  * @example
  * const server = new McpServer({ name: 'weather', version: '1.0.0' }, { eventBus: new InMemoryServerEventBus() });
  */
-export class InMemoryServerEventBus extends SdkInMemoryServerEventBus {}
+export class InMemoryServerEventBus implements ServerEventBus {
+  private readonly listeners = new Set<(event: ServerEvent) => void>();
+
+  /** @param onerror Receives what a listener throws while an event is delivered. */
+  constructor(private readonly onerror?: (error: Error) => void) {}
+
+  publish(event: ServerEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  }
+
+  subscribe(listener: (event: ServerEvent) => void): () => void {
+    this.listeners.add(listener);
+    let live = true;
+    return () => {
+      if (!live) return;
+      live = false;
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** How many listeners are subscribed now. */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+}

@@ -26,8 +26,8 @@ import { type TaskCaller, type TaskRecord, type TaskRunner, type TaskWork } from
  * that the answer does not tell a refused task from a missing one) and left out of `tasks/list`.
  */
 
-/** The tasks extension's identifier (SEP-2663). */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export { TASKS_EXTENSION } from './extension';
+import { TASKS_EXTENSION } from './extension';
 
 /** What the task methods need to know of a request. */
 export interface TaskRequests {

@@ -1,4 +1,4 @@
-import { ProtocolError } from '@modelcontextprotocol/server';
+import { sdk } from '../sdk/lazy';
 
 /**
  * What one caller, and all callers together, may keep and run as tasks in this process (issue 29: before, each
@@ -80,7 +80,7 @@ export class TaskQuota {
       this.sweep(true);
       refusal = this.refusal(owner, bytes);
     }
-    if (refusal !== undefined) throw new ProtocolError(TASK_LIMIT, refusal.message, { limit: refusal.limit });
+    if (refusal !== undefined) throw new (sdk().ProtocolError)(TASK_LIMIT, refusal.message, { limit: refusal.limit });
   }
 
   /** Counts a stored task, running. */

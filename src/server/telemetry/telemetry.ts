@@ -1,13 +1,7 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type * as Otel from '@opentelemetry/api';
-import {
-  PROTOCOL_VERSION_META_KEY,
-  PerRequestHTTPServerTransport,
-  TRACEPARENT_META_KEY,
-  type JSONRPCMessage,
-  type Server,
-  type Transport,
-} from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
+import { sdk } from '../sdk/lazy';
 import { TOOL_FAILED_CHANNEL } from '../../invoke/errors';
 import { PER_REQUEST_EXCHANGES } from '../http/exchanges';
 import type { Log } from '../../log';
@@ -205,6 +199,11 @@ export class Telemetry {
     return new Telemetry(options ?? {}, log);
   }
 
+  /** Whether a provider may record now (something registered with the API): the stdio loop then hands over. */
+  recording(): boolean {
+    return loaded !== null && registered();
+  }
+
   /** The API, once something has registered with it; `undefined` before, and when it cannot be loaded. */
   private get api(): Api | undefined {
     if (loaded !== undefined) return loaded ?? undefined;
@@ -236,7 +235,7 @@ export class Telemetry {
     if (!tracer && !instruments) return undefined;
     const attributes = requestAttributes(request, network);
     const meta = request.params?._meta as Readonly<Record<string, unknown>> | undefined;
-    const envelopeVersion = meta?.[PROTOCOL_VERSION_META_KEY];
+    const envelopeVersion = meta?.[sdk().PROTOCOL_VERSION_META_KEY];
     return {
       api,
       span: tracer && this.startSpan(api, tracer, request, attributes, meta, transport),
@@ -256,7 +255,7 @@ export class Telemetry {
     transport: Transport,
   ): Otel.Span {
     const ambient = api.context.active();
-    const remote = typeof meta?.[TRACEPARENT_META_KEY] === 'string' ? api.propagation.extract(ambient, meta) : undefined;
+    const remote = typeof meta?.[sdk().TRACEPARENT_META_KEY] === 'string' ? api.propagation.extract(ambient, meta) : undefined;
     const remoteSpan = remote && api.trace.getSpanContext(remote);
     const ambientSpan = api.trace.getSpanContext(ambient);
     const target = targetOf(request);
@@ -401,7 +400,7 @@ export class ConnectionTelemetry {
       return send(message, options);
     });
     // A per-request HTTP exchange is no session; every other connection is one, from now until it closes.
-    const perRequest = transport instanceof PerRequestHTTPServerTransport || PER_REQUEST_EXCHANGES in transport;
+    const perRequest = transport instanceof sdk().PerRequestHTTPServerTransport || PER_REQUEST_EXCHANGES in transport;
     // process.hrtime rather than performance.now(): the first use of `performance` loads perf_hooks (~2-5 ms),
     // which a connection no provider records should not cost at start-up.
     const session = perRequest ? undefined : process.hrtime.bigint();

@@ -1,0 +1,182 @@
+import { callOf, type Catalog } from '../catalog/catalog';
+import { negotiatesApps } from '../catalog/ui-resource';
+import { APPS_EXTENSION } from '../catalog/catalog';
+import { boundedResult, DEFAULT_MAX_RESULT_BYTES } from '../protocol/result-size';
+import { LazyAbort, SIGNAL_FROM } from '../protocol/lazy-abort';
+import { isId } from '../protocol/wire';
+import { ErrorCode, sdk } from '../sdk/lazy';
+import { InputRequired, type LogLevel, type RequestContextInit } from '../../request-context';
+import type { Log } from '../../log';
+import { isCopyableObject, isPlainObject } from '../../objects';
+
+/**
+ * `tools/call` in the stdio loop (loop.ts), before the SDK is loaded: the same steps and the same bytes as the hot
+ * path's (protocol/hot-path.ts) answer through the connection's `CatalogServer` (protocol/server.ts). A call is
+ * taken only when nothing in it needs the SDK: no task, a client that declared neither sampling nor elicitation (so
+ * the tool's `ctx.createMessage` and `ctx.elicit` are absent, as they are then on the SDK path). A tool that asks
+ * for input (`requireInput`) is handed to the SDK, whose 2025-era shim runs that first round again, as the hot path
+ * hands it. A result that is not plainly valid is checked by the SDK codec (`checkToolResult`, loaded then).
+ */
+
+type Json = Readonly<Record<string, unknown>>;
+
+/** What the calls need of the server. */
+export interface CallSettings {
+  readonly catalog: Catalog;
+  readonly log: Log;
+  readonly maxResultBytes?: number;
+  /** The SDK's `tools/call` result check for a 2025-era revision (as `CatalogServer.checkToolResult`). */
+  readonly checkToolResult: (version: string, result: unknown) => unknown;
+  /** What `protocol/server.ts` answers for a failure of a call (logged there). */
+  readonly protocolError: (error: unknown, id: string | number) => Error;
+}
+
+/** The connection as the loop opened it. */
+export interface CallerView {
+  readonly version: string;
+  readonly clientInfo: Json;
+  readonly capabilities: Json;
+}
+
+/** Where a call's answers and notifications go; `handOver` gives its line to the SDK instead. */
+export interface CallWire {
+  write(message: object): void;
+  handOver(line: Buffer): void;
+}
+
+/** A `tools/call` result the 2025-era schema passes through unchanged: text blocks, structured content, `isError`. */
+function plainResult(result: unknown): boolean {
+  if (!isPlainObject(result) || !Array.isArray(result.content)) return false;
+  const keys = Object.keys(result).join();
+  if (keys !== 'content' && keys !== 'content,structuredContent' && keys !== 'content,isError' && keys !== 'content,structuredContent,isError') return false;
+  if (result.isError !== undefined && typeof result.isError !== 'boolean') return false;
+  if (result.structuredContent !== undefined && !isCopyableObject(result.structuredContent)) return false;
+  return result.content.every((block: unknown) => isPlainObject(block) && block.type === 'text' && typeof block.text === 'string' && Object.keys(block).join() === 'type,text');
+}
+
+/** A JSON-RPC error answer as the hot path writes it (the 2025 codec's code mapping included). */
+function errorAnswer(id: string | number, error: unknown): object {
+  const thrown = error as { code?: unknown; message?: unknown; data?: unknown };
+  const code = Number.isSafeInteger(thrown.code) ? (thrown.code as number) : ErrorCode.InternalError;
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: code === -32002 ? ErrorCode.InvalidParams : code,
+      message: (thrown.message as string | undefined) ?? 'Internal error',
+      ...(thrown.data !== undefined && { data: thrown.data }),
+    },
+  };
+}
+
+const REDISPATCH = Symbol('redispatch');
+
+export class LoopCalls {
+  /** Calls in progress, by id: `notifications/cancelled` and the end of the connection abort them. */
+  private readonly inFlight = new Map<string | number, LazyAbort>();
+
+  constructor(
+    private readonly settings: CallSettings,
+    private readonly wire: CallWire,
+  ) {}
+
+  get running(): boolean {
+    return this.inFlight.size > 0;
+  }
+
+  /** Takes a `tools/call` (its params already checked to be plain: `_meta`, `name`, `arguments`); `false` hands it over. */
+  take(message: Json, line: Buffer, caller: CallerView): boolean {
+    const params = (message.params ?? {}) as Json;
+    const id = message.id as string | number;
+    const name = params.name;
+    if (typeof name !== 'string' || (params.arguments !== undefined && !isCopyableObject(params.arguments))) return false;
+    if (caller.capabilities.sampling !== undefined || caller.capabilities.elicitation !== undefined) return false;
+    const tool = this.settings.catalog.tool(name);
+    const apps = () => negotiatesApps((caller.capabilities.extensions as Json | undefined)?.[APPS_EXTENSION]);
+    if (tool?.model.task !== undefined) return false;
+    if (!tool || (!tool.plainListing && !apps())) {
+      this.wire.write(errorAnswer(id, { code: ErrorCode.InvalidParams, message: `Unknown tool: ${name.slice(0, 128)}` }));
+      return true;
+    }
+    const abort = new LazyAbort();
+    this.inFlight.set(id, abort);
+    const meta = params._meta as Json | undefined;
+    const init = this.contextOf(id, abort, meta, caller);
+    const { log, maxResultBytes, checkToolResult } = this.settings;
+    Promise.resolve()
+      .then(() => callOf(tool)(params.arguments, init))
+      .then(
+        (result) => {
+          const bounded = boundedResult(result, name, maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, log);
+          return plainResult(bounded) ? bounded : checkToolResult(caller.version, bounded);
+        },
+        (error: unknown) => {
+          if (error instanceof InputRequired) return REDISPATCH;
+          throw this.settings.protocolError(error, id);
+        },
+      )
+      .then(
+        (result) => {
+          if (abort.aborted) return;
+          if (result === REDISPATCH) return this.wire.handOver(line);
+          this.wire.write({ result, jsonrpc: '2.0', id });
+        },
+        (error: unknown) => {
+          if (!abort.aborted) this.wire.write(errorAnswer(id, error));
+        },
+      )
+      .finally(() => {
+        if (this.inFlight.get(id) === abort) this.inFlight.delete(id);
+      });
+    return true;
+  }
+
+  /** `notifications/cancelled` for one of the loop's calls: aborted as the SDK aborts (nothing is answered then). */
+  cancelled(params: unknown): boolean {
+    if (!isPlainObject(params) || !isId(params.requestId) || (params.reason !== undefined && typeof params.reason !== 'string')) return false;
+    const abort = this.inFlight.get(params.requestId);
+    if (abort) void Promise.resolve().then(() => abort.abort(params.reason));
+    return true;
+  }
+
+  /** The connection closed: every call in progress is aborted, as the SDK aborts its own, and answers nothing. */
+  abortAll(): void {
+    if (this.inFlight.size === 0) return;
+    const { SdkError, SdkErrorCode } = sdk();
+    const error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
+    const inFlight = [...this.inFlight.values()];
+    this.inFlight.clear();
+    for (const abort of inFlight) abort.abort(error);
+  }
+
+  /** The tool's context, as protocol/server.ts's `contextInitOf` makes it for a 2025-era stdio connection. */
+  private contextOf(id: string | number, abort: LazyAbort, meta: Json | undefined, caller: CallerView): RequestContextInit {
+    const notify = (notification: { method: string; params: object }) => {
+      this.wire.write({ jsonrpc: '2.0', ...notification });
+      return Promise.resolve();
+    };
+    const token = meta?.progressToken as string | number | undefined;
+    return {
+      __proto__: SIGNAL_FROM,
+      signalFrom: abort,
+      requestId: id,
+      sessionId: undefined,
+      protocolVersion: caller.version,
+      clientInfo: caller.clientInfo,
+      clientCapabilities: caller.capabilities,
+      meta,
+      reportProgress:
+        token === undefined
+          ? undefined
+          : (progress: number, total?: number, message?: string) => notify({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }),
+      // No `logging/setLevel` has been received (it hands the connection over), so nothing is below a threshold.
+      log: (level: LogLevel, data: unknown, logger?: string) => notify({ method: 'notifications/message', params: { level, data, logger } }),
+      createMessage: undefined,
+      elicit: undefined,
+      unavailable: 'the client did not declare the capability.',
+      inputResponses: undefined,
+      requestState: undefined,
+      auth: undefined,
+    } as unknown as RequestContextInit;
+  }
+}

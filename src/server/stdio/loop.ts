@@ -1,0 +1,336 @@
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { ServerCapabilities, ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
+import type { Catalog, Listings } from '../catalog/catalog';
+import type { ListName, Pager } from '../catalog/pages';
+import { negotiatesApps } from '../catalog/ui-resource';
+import { APPS_EXTENSION } from '../catalog/catalog';
+import { advertisedIn, capabilitiesOf } from '../protocol/capabilities';
+import { isPlainInitialized, readInitialize, type InitializeRequest } from '../protocol/initialize';
+import { forRevision, serverInfoFor } from '../protocol/revisions';
+import { MESSAGE_KEYS, isId } from '../protocol/wire';
+import { isCopyableObject, isPlainObject } from '../../objects';
+import { LoopCalls, type CallSettings } from './calls';
+
+/**
+ * The stdio loop: a stdio connection's first messages answered without the MCP SDK, which costs more than half of
+ * a cold start to load (sdk/lazy.ts). It answers, exactly as the SDK path answers them (the hot path's bytes:
+ * protocol/hot-path.ts), a 2025-era connection's `initialize`, `notifications/initialized`, `ping`, the four
+ * lists and `tools/call` (calls.ts), under the hot path's rule made stricter: a message is taken only when it is
+ * certainly one of these, plain.
+ *
+ * Anything else (`logging/setLevel`, a read, a completion, a subscription, a 2026-07-28 opening, a
+ * list whose answer the SDK's codec would rewrite, a message that is not JSON-RPC ...) hands the connection over:
+ * the SDK is loaded, the server's usual SDK `Server` is connected to an SDK `StdioServerTransport` reading the
+ * loop's lines, the opening (`initialize` and the `notifications/initialized` seen) is replayed to it with its
+ * answer suppressed, so it holds the state it would hold had it served from the start, and from the message that
+ * handed over on, every line goes to it. What the loop answered it answered as the SDK would have.
+ */
+
+/** The revisions `initialize` negotiates, newest first: the SDK's legacy (2025-era) supported versions. */
+export const LEGACY_REVISIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
+
+/** What the loop serves from, and how it hands the connection to the SDK. */
+export interface LoopSettings extends CallSettings {
+  readonly catalog: Catalog;
+  readonly info: { readonly icons?: unknown };
+  readonly instructions?: string;
+  readonly pager: Pager;
+  readonly bus: ServerEventBus;
+  /** Whether the connection must go to the SDK before this message (a feature the loop does not serve is on). */
+  readonly needsSdk: () => boolean;
+  /**
+   * Connects the server's SDK `Server` to an SDK stdio transport reading `input`; `suppress` is asked about every
+   * message before it is written, and a `true` keeps it off the wire. Resolves once connected.
+   */
+  readonly handOff: (input: Readable, suppress: (message: object) => boolean) => Promise<void>;
+  /** A failure of the hand-over (reported; the connection stops). */
+  readonly onerror: (error: Error) => void;
+}
+
+type Json = Readonly<Record<string, unknown>>;
+
+/** A list method the loop answers, with what it lists. */
+interface ListMethod {
+  readonly list: ListName;
+  readonly field: string;
+  readonly keyOf: (item: { readonly name?: string; readonly uri?: string; readonly uriTemplate?: string }) => string;
+  readonly listing: (catalog: Catalog, apps: boolean) => readonly object[];
+  /**
+   * Whether the connection's SDK `Server` has a handler for it: protocol/server.ts registers the resource and prompt
+   * handlers with the capabilities, both fixed when the connection opens.
+   */
+  readonly served: (capabilities: ServerCapabilities) => boolean;
+}
+
+const listingOf = (field: keyof Listings) => (catalog: Catalog) => catalog.listings[field];
+
+const LISTS: Readonly<Record<string, ListMethod>> = {
+  'tools/list': {
+    list: 'tools',
+    field: 'tools',
+    keyOf: (t) => t.name ?? '',
+    listing: (catalog, apps) => catalog.listings[apps ? 'tools' : 'plainTools'],
+    served: () => true,
+  },
+  'resources/list': { list: 'resources', field: 'resources', keyOf: (r) => r.uri ?? '', listing: listingOf('resources'), served: (c) => c.resources !== undefined },
+  'resources/templates/list': {
+    list: 'resourceTemplates',
+    field: 'resourceTemplates',
+    keyOf: (r) => r.uriTemplate ?? '',
+    listing: listingOf('templates'),
+    served: (c) => c.resources !== undefined,
+  },
+  'prompts/list': { list: 'prompts', field: 'prompts', keyOf: (p) => p.name ?? '', listing: listingOf('prompts'), served: (c) => c.prompts !== undefined },
+};
+
+const LIST_KEYS: ReadonlySet<string> = new Set(['_meta', 'cursor']);
+
+/** `params._meta` as the SDK's 2025-era schema takes it as it is (hot-path.ts's rule): no reserved key. */
+function plainMeta(meta: unknown): boolean {
+  if (meta === undefined) return true;
+  if (!isCopyableObject(meta)) return false;
+  for (const key of Object.keys(meta)) if (key.startsWith('io.modelcontextprotocol/')) return false;
+  return meta.progressToken === undefined || isId(meta.progressToken);
+}
+
+/** A request the loop may answer: a plain JSON-RPC request of a list or `ping`, params as `keys` allows. */
+function plainRequest(message: Json, keys: ReadonlySet<string>): boolean {
+  if (message.jsonrpc !== '2.0' || !isId(message.id)) return false;
+  for (const key of Object.keys(message)) if (!MESSAGE_KEYS.has(key)) return false;
+  const params = message.params;
+  if (params === undefined) return true;
+  if (!isPlainObject(params) || !plainMeta(params._meta)) return false;
+  for (const key of Object.keys(params)) if (!keys.has(key)) return false;
+  return params.cursor === undefined || typeof params.cursor === 'string';
+}
+
+const PING_KEYS: ReadonlySet<string> = new Set(['_meta']);
+const CALL_KEYS: ReadonlySet<string> = new Set(['_meta', 'name', 'arguments']);
+const CANCELLED_KEYS: ReadonlySet<string> = new Set(['requestId', 'reason']);
+
+/** A plain `notifications/cancelled` (its params only `requestId` and `reason`). */
+function plainCancelled(message: Json): boolean {
+  for (const key of Object.keys(message)) if (key !== 'jsonrpc' && key !== 'method' && key !== 'params') return false;
+  const params = message.params;
+  return message.jsonrpc === '2.0' && isPlainObject(params) && Object.keys(params).every((key) => CANCELLED_KEYS.has(key));
+}
+
+/** The `outputSchema` the SDK's 2025 codec rewrites in `tools/list` (a root that is not an object: it wraps it). */
+function rewrittenByCodec(tools: readonly object[]): boolean {
+  return tools.some((tool) => {
+    const schema = (tool as { outputSchema?: unknown }).outputSchema;
+    return isPlainObject(schema) && schema.type !== 'object';
+  });
+}
+
+/** The connection's opening as the loop answered it: replayed to the SDK when the connection is handed over. */
+interface Opening {
+  readonly line: Buffer;
+  readonly request: InitializeRequest;
+  readonly version: string;
+  readonly capabilities: ServerCapabilities;
+  /** The `notifications/initialized` lines seen since (replayed in order). */
+  readonly initialized: Buffer[];
+}
+
+const NEWLINE = 0x0a;
+
+export class StdioLoop {
+  private opening: Opening | undefined;
+  /** Lines that arrived while the SDK connected, delivered once the replay is answered. */
+  private pending: Buffer[] | undefined;
+  /** The SDK transport's input once the connection is handed over. */
+  private sdkInput: PassThrough | undefined;
+  private partial: Buffer[] = [];
+  private readonly unsubscribe: () => void;
+  private readonly calls: LoopCalls;
+  /** Set once stdin ended or the server closed: nothing more is written (the SDK's transport is closed then too). */
+  private closed = false;
+  /** A write to stdout failed before the SDK took over: reported, and the loop stops, as the SDK transport does. */
+  private readonly outputFailed = (error: Error) => {
+    this.settings.onerror(error);
+    void this.close();
+  };
+
+  constructor(
+    private readonly settings: LoopSettings,
+    private readonly input: Readable,
+    private readonly output: Writable,
+  ) {
+    this.unsubscribe = settings.bus.subscribe((event) => this.changed(event));
+    this.calls = new LoopCalls(settings, { write: (message) => this.write(message), handOver: (line) => this.toSdk(line) });
+    output.on('error', this.outputFailed);
+    input.on('data', (chunk: Buffer) => this.read(chunk));
+    input.on('end', () => {
+      this.stop();
+      this.sdkInput?.end();
+    });
+  }
+
+  /** Stops reading; a connection handed over is closed by its SDK transport (the server tracks it). */
+  async close(): Promise<void> {
+    this.stop();
+    this.input.removeAllListeners('data');
+    this.input.pause();
+  }
+
+  private stop(): void {
+    this.closed = true;
+    this.unsubscribe();
+    this.calls.abortAll();
+  }
+
+  /** Splits the guarded input (whole lines that parse as JSON, stdio/stdio.ts) into lines. */
+  private read(chunk: Buffer): void {
+    let start = 0;
+    for (let at = chunk.indexOf(NEWLINE); at !== -1; at = chunk.indexOf(NEWLINE, start)) {
+      const piece = chunk.subarray(start, at + 1);
+      const line = this.partial.length === 0 ? piece : Buffer.concat([...this.partial.splice(0), piece]);
+      this.line(line);
+      start = at + 1;
+    }
+    if (start < chunk.length) this.partial.push(chunk.subarray(start));
+  }
+
+  private line(line: Buffer): void {
+    if (this.closed) return;
+    if (this.pending || this.sdkInput) {
+      // The SDK serves the connection now; the loop's own calls in progress still hear their cancellation.
+      if (this.calls.running) this.cancelledAfterHandOver(line);
+      return this.toSdk(line);
+    }
+    const message = JSON.parse(line.toString('utf8')) as unknown;
+    if (!isPlainObject(message) || this.settings.needsSdk() || !this.answer(message, line)) this.toSdk(line);
+  }
+
+  private cancelledAfterHandOver(line: Buffer): void {
+    const message = JSON.parse(line.toString('utf8')) as unknown;
+    if (isPlainObject(message) && message.method === 'notifications/cancelled' && plainCancelled(message)) this.calls.cancelled(message.params);
+  }
+
+  /** Gives a line to the SDK: the connection is handed over first, if it is not yet. */
+  private toSdk(line: Buffer): void {
+    if (this.pending) this.pending.push(line);
+    else if (this.sdkInput) this.sdkInput.write(line);
+    else this.handOff(line);
+  }
+
+  /** Answers `message` when the loop owns it (`true`); `false` hands the connection over. */
+  private answer(message: Json, line: Buffer): boolean {
+    const { opening } = this;
+    const method = message.method;
+    if (opening === undefined) return method === 'initialize' && this.initialize(message, line);
+    if (method === 'notifications/initialized') {
+      if (!isPlainInitialized(message)) return false;
+      opening.initialized.push(line);
+      return true;
+    }
+    if (method === 'tools/call') {
+      const { version, request } = opening;
+      return plainRequest(message, CALL_KEYS) && this.calls.take(message, line, { version, clientInfo: request.params.clientInfo, capabilities: request.params.capabilities });
+    }
+    // The SDK ignores a cancellation of a request it does not serve; the loop's own calls are aborted.
+    if (method === 'notifications/cancelled') return plainCancelled(message) && this.calls.cancelled(message.params);
+    if (method === 'ping') {
+      if (!plainRequest(message, PING_KEYS)) return false;
+      this.write({ result: {}, jsonrpc: '2.0', id: message.id });
+      return true;
+    }
+    const list = typeof method === 'string' ? LISTS[method] : undefined;
+    if (list === undefined || !list.served(opening.capabilities) || !plainRequest(message, LIST_KEYS)) return false;
+    return this.list(list, message, opening);
+  }
+
+  /** `initialize`, as the SDK `Server` answers it through CatalogServer (its revision's server info). */
+  private initialize(message: Json, line: Buffer): boolean {
+    const request = readInitialize(message);
+    if (request === undefined) return false;
+    const { catalog, info, instructions } = this.settings;
+    const requested = request.params.protocolVersion;
+    const version = LEGACY_REVISIONS.includes(requested) ? requested : LEGACY_REVISIONS[0];
+    const capabilities = advertisedIn(false, capabilitiesOf(catalog));
+    this.opening = { line, request, version, capabilities, initialized: [] };
+    const result = { protocolVersion: version, capabilities, serverInfo: serverInfoFor(info, version), ...(instructions && { instructions }) };
+    this.write({ result, jsonrpc: '2.0', id: request.id });
+    return true;
+  }
+
+  /** One page of a list, as protocol/server.ts's `listed` gives it to a 2025-era caller. */
+  private list(method: ListMethod, message: Json, opening: Opening): boolean {
+    const apps = negotiatesApps((opening.request.params.capabilities.extensions as Json | undefined)?.[APPS_EXTENSION]);
+    const items = forRevision(method.listing(this.settings.catalog, apps), opening.version);
+    if (method.list === 'tools' && rewrittenByCodec(items)) return false;
+    let page;
+    try {
+      page = this.settings.pager.page(method.list, items, method.keyOf, (message.params as Json | undefined)?.cursor);
+    } catch {
+      // A cursor this server did not issue: the SDK answers it (the same -32602 it always did).
+      return false;
+    }
+    const result = page.nextCursor === undefined ? { [method.field]: page.items } : { [method.field]: page.items, nextCursor: page.nextCursor };
+    this.write({ result, jsonrpc: '2.0', id: message.id });
+    return true;
+  }
+
+  /**
+   * A change published while the loop serves: the notification the connection's SDK `Server` would send
+   * (catalog/live.ts), once `initialize` opened it. A `resources/updated` goes to subscribers only, and
+   * subscribing hands the connection over, so the loop has none.
+   */
+  private changed(event: ServerEvent): void {
+    const capabilities = this.opening?.capabilities;
+    if (capabilities === undefined || this.pending || this.sdkInput) return;
+    const method =
+      event.kind === 'tools_list_changed' && capabilities.tools?.listChanged === true
+        ? 'notifications/tools/list_changed'
+        : event.kind === 'prompts_list_changed' && capabilities.prompts?.listChanged === true
+          ? 'notifications/prompts/list_changed'
+          : event.kind === 'resources_list_changed' && capabilities.resources?.listChanged === true
+            ? 'notifications/resources/list_changed'
+            : undefined;
+    if (method !== undefined) this.write({ jsonrpc: '2.0', method });
+  }
+
+  /** Writes a message as the SDK's stdio transport serializes it. */
+  private write(message: object): void {
+    if (!this.closed) this.output.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /**
+   * Hands the connection to the SDK from `line` on: connects the SDK `Server`, replays the opening with its answer
+   * kept off the wire, then delivers `line` and whatever arrived meanwhile.
+   */
+  private handOff(line: Buffer): void {
+    this.pending = [line];
+    this.unsubscribe();
+    const input = new PassThrough();
+    const opening = this.opening;
+    let replayed: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (replayed = resolve));
+    let suppressing = opening !== undefined;
+    const suppress = (message: object): boolean => {
+      if (!suppressing || !('id' in message) || (message as { id: unknown }).id !== opening!.request.id) return false;
+      if (!('result' in message) && !('error' in message)) return false;
+      suppressing = false;
+      replayed();
+      return true;
+    };
+    this.settings
+      .handOff(input, suppress)
+      .then(async () => {
+        // The SDK's transport reports and handles stdout's failures from now on.
+        this.output.off('error', this.outputFailed);
+        if (opening) {
+          input.write(opening.line);
+          await answered;
+          for (const initialized of opening.initialized) input.write(initialized);
+        }
+        const waiting = this.pending ?? [];
+        this.pending = undefined;
+        this.sdkInput = input;
+        for (const next of waiting) input.write(next);
+        if (this.input.readableEnded) input.end();
+      })
+      .catch((error: unknown) => this.settings.onerror(error instanceof Error ? error : new Error(String(error))));
+  }
+}
