@@ -585,7 +585,13 @@ export class McpServer {
       server.answerHotRequests();
       return server;
     };
+    // The SDK's stateless 2025 serving asks for a `legacy` server per request, on a transport of its own.
+    const request = (era?: 'legacy' | 'modern') => {
+      const server = this.protocolServer(HTTP);
+      if (era === 'legacy') server.writesLegacyNotFound();
+      return server;
+    };
     const listens = new ListenPolicy(new Visibility(this.catalog, this.log));
-    return { session, request: () => this.protocolServer(HTTP), exchange, bus: listens.bus(this.bus), perRequest: (handler) => listens.handler(handler) };
+    return { session, request, exchange, bus: listens.bus(this.bus), perRequest: (handler) => listens.handler(handler) };
   }
 }

@@ -149,6 +149,26 @@ describe.each(ERAS)('resources and prompts at %s', (_version, mode) => {
   });
 });
 
+describe('an unknown resource over HTTP, 2025-11-25', () => {
+  const read = { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'shop://items/404/small' } };
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+
+  /** The JSON-RPC answer of a POST, whether it came as JSON or as one SSE event. */
+  async function answerOf(response: Response): Promise<{ error?: { code: number; data?: unknown } }> {
+    const text = await response.text();
+    return JSON.parse(text.startsWith('{') ? text : text.split('\n').find((line) => line.startsWith('data: {'))!.slice(6));
+  }
+
+  it("is -32002 when served statelessly (legacy: 'stateless'), as on a session", async () => {
+    const shop = server();
+    const { url } = await shop.serveHttp({ port: 0, legacy: 'stateless' });
+    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(read) });
+    await shop.shutdown({ deadlineMs: 1000 });
+    expect(response.status).toBe(200);
+    expect((await answerOf(response)).error).toEqual({ code: -32002, message: 'Resource not found: shop://items/404/small', data: { uri: 'shop://items/404/small' } });
+  });
+});
+
 describe('resource and prompt definitions', () => {
   const problems = (instance: object): string[] => {
     try {

@@ -181,7 +181,8 @@ export type SessionTuning = Pick<SessionTableOptions, 'fastPaths' | 'sseAfterMs'
 /** What the endpoint serves with: a `Server` per 2025-era session, one per 2026-07-28 request, and the change-event bus. */
 export interface HttpServing {
   readonly session: () => Server;
-  readonly request: () => Server;
+  /** A `Server` for one request; `era` is `legacy` for a 2025-era request served statelessly (`legacy: 'stateless'`). */
+  readonly request: (era?: 'legacy' | 'modern') => Server;
   /**
    * A `Server` for the pool that answers 2026-07-28 hot requests (http/modern.ts), answering them below the
    * SDK's dispatch; `request` serves the pool when absent.
@@ -386,7 +387,7 @@ class HttpEndpoint implements HttpHandler {
     this.path = options.path;
     this.limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
     this.stateless = options.legacy === 'stateless';
-    const perRequest = createMcpHandler(() => serving.request(), {
+    const perRequest = createMcpHandler((context) => serving.request(context.era), {
       legacy: this.stateless ? 'stateless' : 'reject',
       maxRequestBodySize: this.limit,
       bus: serving.bus,

@@ -213,6 +213,7 @@ export class CatalogServer extends SeamServer implements HotHost {
   /** Whether the hot path may run: every SDK member it uses is there (sdk/seam.ts); set once made. */
   fastPaths = true;
   private followsTasks = false;
+  private legacyNotFound = false;
   /** The URIs a 2025-era connection subscribed to and may follow (`resources/subscribe`); catalog/live.ts delivers. */
   readonly subscriptions = new Set<string>();
   private id: string | undefined;
@@ -276,8 +277,16 @@ export class CatalogServer extends SeamServer implements HotHost {
     this.hot?.observe(telemetry);
   }
 
+  /**
+   * Makes this server write the 2025-era resource-not-found code (-32002) on the transport it connects to: the SDK's
+   * stateless 2025 serving connects a transport of its own, which nothing else reaches.
+   */
+  writesLegacyNotFound(): void {
+    this.legacyNotFound = true;
+  }
+
   override async connect(transport: Transport): Promise<void> {
-    await super.connect(transport);
+    await super.connect(this.legacyNotFound ? withLegacyNotFoundCode(transport) : transport);
     this.hot?.attach(transport);
   }
 
