@@ -79,6 +79,13 @@ class Tools {
   }
 }
 
+class Slow {
+  @Tool({ task: 'optional', returns: String })
+  later(): string {
+    return 'done';
+  }
+}
+
 class Scalar {
   @Tool({ returns: Number }) count(): number {
     return 3;
@@ -299,6 +306,26 @@ describe('stdio loop: the same bytes as the SDK path', () => {
       return out.sort();
     };
     expect(await run(true)).toEqual(await run(false));
+  });
+});
+
+describe('stdio loop: a catalog that gains a task tool', () => {
+  it('hands the connection over at the next message, since tasks are served by the SDK only', async () => {
+    const server = serverOf()();
+    const connect = jest.spyOn(server, 'connect');
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const out: string[] = [];
+    stdout.on('data', (d: Buffer) => out.push(...d.toString('utf8').split('\n').filter(Boolean)));
+    await (server as unknown as Serving).serveStreams(stdin, stdout, {}, true);
+    for (const line of [initialize('2025-11-25'), initialized, request(2, 'ping')]) stdin.write(`${JSON.stringify(line)}\n`);
+    while (out.length < 2) await new Promise((resolve) => setImmediate(resolve));
+    const before = connect.mock.calls.length;
+    server.add(new Slow());
+    stdin.write(`${JSON.stringify(request(3, 'ping'))}\n`);
+    while (!out.some((line) => line.includes('"id":3'))) await new Promise((resolve) => setImmediate(resolve));
+    await server.close();
+    expect([before, connect.mock.calls.length]).toEqual([0, 1]);
   });
 });
 

@@ -145,6 +145,7 @@ export class Catalog {
   private anonymous: Listings | undefined;
   /** `usesApps`, computed once per change of the catalog: every connection asks it. */
   private apps: boolean | undefined;
+  private tasks: boolean | undefined;
 
   /** The server's log, for the calls compiled here and for definition-time warnings. */
   readonly log: Log;
@@ -332,6 +333,7 @@ export class Catalog {
     this.scoped = undefined;
     this.anonymous = undefined;
     this.apps = undefined;
+    this.tasks = undefined;
     for (const listener of [...this.listeners]) listener(kind);
   }
 
@@ -509,7 +511,9 @@ export class Catalog {
 
   /** Whether a tool can run as a task. */
   get usesTasks(): boolean {
-    return [...this.tools.values()].some((t) => t.model.task !== undefined);
+    // Asked on every message the stdio loop reads; kept until the catalog changes.
+    this.tasks ??= [...this.tools.values()].some((t) => t.model.task !== undefined);
+    return this.tasks;
   }
 
   /** Whether the server opts in to MCP Apps: a tool names a UI resource, or one is registered. */
