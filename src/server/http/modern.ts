@@ -157,7 +157,7 @@ export class ExchangeTransport implements Transport {
     message: JSONRPCMessage & { id: Id },
     extra: { classification: Route['classification']; authInfo?: AuthInfo },
   ): Promise<void> {
-    const exchange = new Exchange(res, () => this.cancel(message.id, exchange));
+    const exchange = new Exchange(res, this, message.id);
     this.exchanges.set(message.id, exchange);
     exchange.dispatching = true;
     try {
@@ -165,9 +165,12 @@ export class ExchangeTransport implements Transport {
     } finally {
       exchange.dispatching = false;
     }
-    return exchange.done.finally(() => {
-      if (this.exchanges.get(message.id) === exchange) this.exchanges.delete(message.id);
-    });
+    return exchange.done;
+  }
+
+  /** The exchange of `id` is over: its id is free again. */
+  ended(id: Id, exchange: Exchange): void {
+    if (this.exchanges.get(id) === exchange) this.exchanges.delete(id);
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
@@ -187,7 +190,7 @@ export class ExchangeTransport implements Transport {
   }
 
   /** The client left before the reply: the request is cancelled as the SDK cancels a per-request exchange. */
-  private cancel(id: Id, exchange: Exchange): void {
+  left(id: Id, exchange: Exchange): void {
     if (this.exchanges.get(id) !== exchange) return;
     this.exchanges.delete(id);
     this.onmessage?.({
@@ -209,14 +212,16 @@ class Exchange {
 
   constructor(
     private readonly res: ServerResponse,
-    onLeft: () => void,
+    private readonly transport: ExchangeTransport,
+    private readonly id: Id,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
     // `on`, not `once`: a response closes once, and `once` costs a wrapper per request.
     res.on('close', () => {
       if (this.state === 'ended') return;
+      // Still in the table: `left` cancels the request, then `end` frees its id.
+      this.transport.left(this.id, this);
       this.end();
-      onLeft();
     });
   }
 
@@ -252,6 +257,7 @@ class Exchange {
     this.state = 'ended';
     if (this.keepAlive) clearInterval(this.keepAlive);
     if (!this.res.writableEnded && this.res.headersSent) this.res.end();
+    this.transport.ended(this.id, this);
     this.finish();
   }
 
