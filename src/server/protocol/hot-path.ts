@@ -107,13 +107,14 @@ function plainMeta(meta: unknown, envelope: boolean): boolean {
   if (meta === undefined) return true;
   // An own `__proto__` key (JSON.parse makes one) would become a prototype when the envelope is lifted out.
   if (!isCopyableObject(meta)) return false;
-  for (const key of Object.keys(meta)) if (key.startsWith(ENVELOPE_PREFIX) && !(envelope && ENVELOPE_KEYS.has(key))) return false;
+  // `for...in` visits the own keys without making their list (a key an enumerable prototype added only refuses more).
+  for (const key in meta) if (key.startsWith(ENVELOPE_PREFIX) && !(envelope && ENVELOPE_KEYS.has(key))) return false;
   return meta.progressToken === undefined || isId(meta.progressToken);
 }
 
-/** Only these keys, each of them optional. */
+/** Only these keys, each of them optional (walked with `for...in`: no list of keys made per message). */
 function onlyKeys(params: Params, allowed: ReadonlySet<string>): boolean {
-  for (const key of Object.keys(params)) if (!allowed.has(key)) return false;
+  for (const key in params) if (!allowed.has(key)) return false;
   return true;
 }
 
@@ -224,20 +225,38 @@ export function isPlainHotRequest(message: unknown): boolean {
   return plainHotRequest(message) !== undefined;
 }
 
+/** The keys a plainly valid `tools/call` result may have, in the order the schema writes them. */
+const RESULT_KEYS = ['content', 'structuredContent', 'isError'] as const;
+
+/** Whether the object's keys are some of {@link RESULT_KEYS}, in that order (walked without making their list). */
+function inResultOrder(result: object): boolean {
+  let next = 0;
+  for (const key in result) {
+    while (next < RESULT_KEYS.length && RESULT_KEYS[next] !== key) next++;
+    if (next === RESULT_KEYS.length) return false;
+    next++;
+  }
+  return true;
+}
+
+/** A text block: exactly `type` then `text`, a string. */
+function isPlainTextBlock(block: unknown): boolean {
+  if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
+  let i = 0;
+  for (const key in block) {
+    if (key !== (i === 0 ? 'type' : 'text') || ++i > 2) return false;
+  }
+  return i === 2;
+}
+
 /** A `tools/call` result the 2025-era schema passes through unchanged: text blocks, structured content, `isError`. */
 function plainlyValidToolResult(result: unknown): boolean {
   if (!isPlainObject(result) || !Array.isArray(result.content)) return false;
-  const keys = Object.keys(result);
   // The schema writes `content`, `structuredContent`, `isError` in this order; any other order or key goes to the SDK.
-  const order = ['content', 'structuredContent', 'isError'].filter((k) => k in result);
-  if (keys.length !== order.length || keys.some((k, i) => k !== order[i])) return false;
+  if (!inResultOrder(result)) return false;
   if (result.isError !== undefined && typeof result.isError !== 'boolean') return false;
   if (result.structuredContent !== undefined && !isCopyableRecord(result.structuredContent)) return false;
-  return result.content.every((block: unknown) => {
-    if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
-    const blockKeys = Object.keys(block);
-    return blockKeys.length === 2 && blockKeys[0] === 'type' && blockKeys[1] === 'text';
-  });
+  return (result.content as unknown[]).every(isPlainTextBlock);
 }
 
 const REDISPATCH = Symbol('redispatch');
