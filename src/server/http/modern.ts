@@ -57,6 +57,9 @@ const DISPATCH_ERROR_STATUS: Readonly<Record<number, number>> = {
   [HEADER_MISMATCH]: 400,
 };
 
+/** What `send` answers once a message is written (or has nowhere to go): one settled promise for all. */
+const SENT: Promise<void> = Promise.resolve();
+
 /** The SDK per-request transport's keep-alive comment interval. */
 const KEEP_ALIVE_MS = 15_000;
 
@@ -173,13 +176,19 @@ export class ExchangeTransport implements Transport {
     if (this.exchanges.get(id) === exchange) this.exchanges.delete(id);
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  /** Written at once; not an async function, which would cost a promise per message (a throw still rejects). */
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const reply = (message as { method?: unknown }).method === undefined;
     const id = reply ? (message as { id?: Id }).id : options?.relatedRequestId;
     const exchange = id === undefined ? undefined : this.exchanges.get(id);
     // As the SDK's per-request transport: anything not tied to a request in progress has nowhere to go.
-    if (!exchange) return;
-    exchange.write(message, reply);
+    if (!exchange) return SENT;
+    try {
+      exchange.write(message, reply);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return SENT;
   }
 
   async close(): Promise<void> {

@@ -280,6 +280,7 @@ interface Way {
   readonly telemetry?: DispatchTelemetry;
   /** Whether the answer gets the 2025-era resource-not-found code here (else a transport wrap writes it). */
   readonly legacyCodes: boolean;
+  /** Writes the answer; it may also throw at once (`run` awaits it inside its `try`, and reports either). */
   write(message: JSONRPCMessage): Promise<void>;
 }
 
@@ -298,7 +299,7 @@ export class HotDispatch {
   private sdk: Receive | undefined;
   private telemetry: DispatchTelemetry | undefined;
   /** A transport's way out: its `send` (and the wraps on it). */
-  private readonly onTransport: Way = { legacyCodes: false, write: async (message) => this.host.transport?.send(message) };
+  private readonly onTransport: Way = { legacyCodes: false, write: (message) => this.host.transport?.send(message) ?? Promise.resolve() };
 
   constructor(private readonly host: HotHost) {}
 
