@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createServer, request, type Server as NodeServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { Int32, McpServer, Prompt, Resource, type McpLogger } from '../../src';
 import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuning } from '../../src/server/http/endpoint';
 import { Log } from '../../src/log';
@@ -240,6 +240,59 @@ describe('direct answers compared with the SDK transport', () => {
     // Primed as the SDK primes its streams: an event id and the endpoint's retry, before anything else.
     for (const stream of streams) expect(stream.text()).toMatch(/^id: \S+\nretry: 2500\ndata: \n\n/);
     expect(streams[0].response.headers['mcp-session-id']).toBe(directSession);
+  });
+
+  /** One raw request on a connection of its own, the whole response as bytes once the server closed it. */
+  function rawExchange(port: number, body: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+      const head = [
+        'POST /mcp HTTP/1.1',
+        `host: 127.0.0.1:${port}`,
+        'content-type: application/json',
+        'accept: application/json, text/event-stream',
+        'mcp-protocol-version: 2025-11-25',
+        `mcp-session-id: ${directSession}`,
+        'connection: close',
+        `content-length: ${Buffer.byteLength(body)}`,
+      ];
+      socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+    });
+  }
+
+  it('writes a lone reply as these exact bytes: status, the three headers in order, Node\'s own, the body', async () => {
+    const wire = await rawExchange(direct.port, JSON.stringify(call(32, 'add', { a: 20, b: 22 })));
+    const body = '{"result":{"content":[{"type":"text","text":"42"}]},"jsonrpc":"2.0","id":32}';
+    // Only the date varies from run to run.
+    expect(wire.replace(/\r\nDate: [^\r]+\r\n/, '\r\nDate: <date>\r\n')).toBe(
+      'HTTP/1.1 200 OK\r\n' +
+        'content-type: application/json\r\n' +
+        `content-length: ${body.length}\r\n` +
+        `mcp-session-id: ${directSession}\r\n` +
+        'Date: <date>\r\n' +
+        'Connection: close\r\n' +
+        '\r\n' +
+        body,
+    );
+  });
+
+  it('answers concurrent calls of one session, each as its own JSON reply', async () => {
+    const sent = [33, 34, 35].map((id) =>
+      open(direct.port, 'POST', { ...LEGACY_HEADERS, 'mcp-session-id': directSession }, JSON.stringify(call(id, 'add', { a: id, b: 1 }))).then(answerOf),
+    );
+    const answers = await Promise.all(sent);
+    expect(answers.map((a) => [a.status, a.framing])).toEqual([
+      [200, 'json'],
+      [200, 'json'],
+      [200, 'json'],
+    ]);
+    expect(answers.map((a) => a.messages)).toEqual(
+      [33, 34, 35].map((id) => [{ result: { content: [{ type: 'text', text: String(id + 1) }] }, jsonrpc: '2.0', id }]),
+    );
   });
 
   it('carries an elicitation to the client on the call stream and the answer back', async () => {

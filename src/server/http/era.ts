@@ -23,7 +23,7 @@ const NO_CLAIM = { kind: 'legacy', reason: 'no-claim' } as const satisfies Inbou
 
 /** Most remembered envelopes; the memory starts over when full (one client sends one envelope). */
 const MAX_REMEMBERED = 1024;
-/** Most envelopes remembered under one {@link slotOf} (clients of one name with different envelopes). */
+/** Most envelopes remembered for one method and client name (clients of one name with different envelopes). */
 const PER_SLOT = 8;
 
 type Modern = Extract<InboundClassificationOutcome, { kind: 'modern' }>;
@@ -48,12 +48,13 @@ function metaOf(body: unknown): Readonly<Record<string, unknown>> | undefined {
 }
 
 /**
- * Where remembered answers are looked for: the method and the client's name. Only a lookup, not the memo's key:
- * every input is compared in full (`matcherOf`), which costs far less than serialising the envelope per request.
+ * Where remembered answers are looked for, under the method: the client's name (`''` for none). Only a lookup, not the
+ * memo's key: every input is compared in full (`matcherOf`), which costs far less than serialising the envelope per
+ * request. Two levels of maps rather than one key joined per request, which would make a string per request.
  */
-function slotOf(method: string, meta: Readonly<Record<string, unknown>>): string {
+function clientOf(meta: Readonly<Record<string, unknown>>): string | undefined {
   const client = meta[CLIENT_INFO] as { name?: unknown } | undefined;
-  return typeof client?.name === 'string' ? `${method} ${client.name}` : method;
+  return typeof client?.name === 'string' ? client.name : undefined;
 }
 
 const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
@@ -85,7 +86,8 @@ function matcherOf(expected: unknown): (value: unknown) => boolean {
 }
 
 export class EraClassifier {
-  private readonly accepted = new Map<string, Remembered[]>();
+  /** Remembered answers by method, then by client name (`undefined` for none). */
+  private readonly accepted = new Map<string, Map<string | undefined, Remembered[]>>();
   private remembered = 0;
 
   classify(req: IncomingMessage, body: unknown): InboundClassificationOutcome {
@@ -115,7 +117,7 @@ export class EraClassifier {
   }
 
   private recall(req: IncomingMessage, method: string, meta: Readonly<Record<string, unknown>>): Modern['classification'] | undefined {
-    const slot = this.accepted.get(slotOf(method, meta));
+    const slot = this.accepted.get(method)?.get(clientOf(meta));
     if (!slot) return undefined;
     const version = headerOf(req, 'mcp-protocol-version');
     const mcpMethod = headerOf(req, 'mcp-method');
@@ -130,11 +132,13 @@ export class EraClassifier {
       this.accepted.clear();
       this.remembered = 0;
     }
-    const key = slotOf(method, meta);
-    const slot = this.accepted.get(key) ?? [];
+    let byClient = this.accepted.get(method);
+    if (!byClient) this.accepted.set(method, (byClient = new Map()));
+    const client = clientOf(meta);
+    const slot = byClient.get(client) ?? [];
     if (slot.length >= PER_SLOT) slot.shift();
     else this.remembered++;
     slot.push({ version: headerOf(req, 'mcp-protocol-version'), mcpMethod: headerOf(req, 'mcp-method'), method, meta: matcherOf(meta), classification });
-    this.accepted.set(key, slot);
+    byClient.set(client, slot);
   }
 }

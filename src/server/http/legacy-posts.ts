@@ -127,10 +127,7 @@ export class LegacyPosts {
   handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const id = (body as { id: Id }).id;
     const version = this.server.legacyVersion()!;
-    const post: LegacyPost = new LegacyPost(res, this.options, version >= REVISION_2025_11_25, {
-      settled: () => this.settled(id, post),
-      forward: (message) => this.sdkSend(message, { relatedRequestId: id }),
-    });
+    const post = new LegacyPost(res, this.options, version >= REVISION_2025_11_25, this, id);
     this.open.set(id, post);
     const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
     // Straight to the hot dispatch, its answer straight to this post; the transport's way stays for what `qualifies`
@@ -142,27 +139,37 @@ export class LegacyPosts {
   }
 
   /** The request left this table: answered, or handed to the SDK's transport after its client left. */
-  private settled(id: Id, post: LegacyPost): void {
+  settled(id: Id, post: LegacyPost): void {
     if (this.open.get(id) !== post) return;
     this.open.delete(id);
     const streamId = post.handedOverStream;
     if (streamId !== undefined) handOverStream(this.transport, id, streamId);
   }
+
+  /** Sends through the SDK's transport what the request `id` sends once it is handed over. */
+  forward(id: Id, message: JSONRPCMessage): Promise<void> {
+    return this.sdkSend(message, { relatedRequestId: id });
+  }
 }
 
+/** Where a post settles and, once handed over, forwards to: its session's {@link LegacyPosts}. */
 interface PostEnd {
   /** The request leaves the table (answered, or handed over: see {@link LegacyPost.handedOverStream}). */
-  settled(): void;
+  settled(id: Id, post: LegacyPost): void;
   /** Sends through the SDK's transport, once the request is handed over. */
-  forward(message: JSONRPCMessage): Promise<void>;
+  forward(id: Id, message: JSONRPCMessage): Promise<void>;
 }
+
+const RESOLVED: Promise<void> = Promise.resolve();
 
 /** One request's response: pending (nothing written), then JSON, or an SSE stream. */
 class LegacyPost {
   readonly done: Promise<void>;
   private finish!: () => void;
   private stream: string | undefined;
-  private queue: Promise<void> = Promise.resolve();
+  private queue: Promise<void> = RESOLVED;
+  /** Nothing was ever queued: a lone reply is written at once (see `send`). */
+  private idle = true;
   private state: 'pending' | 'streaming' | 'answered' | 'left' = 'pending';
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly closer: NodeJS.Timeout | undefined;
@@ -173,9 +180,11 @@ class LegacyPost {
     /** 2025-11-25 on: a stream opens with a priming event. */
     private readonly primes: boolean,
     private readonly end: PostEnd,
+    private readonly id: Id,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
-    res.once('close', () => this.left());
+    // `on`, not `once`: a response closes once, and `once` costs a wrapper per request (`left` runs at most once).
+    res.on('close', () => this.left());
     if (primes) {
       this.timer = setTimeout(() => void this.enqueue(() => this.openStream()), options.sseAfterMs ?? 1000);
       this.timer.unref();
@@ -192,11 +201,18 @@ class LegacyPost {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    // The usual case, a reply with nothing before it (and nothing queued, a timer's switch to SSE included): written
+    // at once, as `write` would write it a microtask later, without the queue's two promises.
+    if (this.idle && this.state === 'pending' && isReply(message)) {
+      this.writeJson(message);
+      return RESOLVED;
+    }
     return this.enqueue(() => this.write(message));
   }
 
   /** Writes in the order the session sent (storing an event is asynchronous). */
   private enqueue(step: () => Promise<void> | void): Promise<void> {
+    this.idle = false;
     const next = this.queue.then(step);
     this.queue = next.catch(() => undefined);
     return next;
@@ -207,23 +223,12 @@ class LegacyPost {
     const reply = isReply(message);
     if (this.state === 'left') {
       // Handed over: the SDK stores it under this stream for a reconnection.
-      if (this.stream !== undefined) return this.end.forward(message);
+      if (this.stream !== undefined) return this.end.forward(this.id, message);
       // Left before anything was written: there is no stream to resume, so it is dropped.
-      if (reply) this.end.settled();
+      if (reply) this.end.settled(this.id, this);
       return;
     }
-    if (reply && this.state === 'pending') {
-      this.answered();
-      const body = JSON.stringify(message);
-      this.res
-        .writeHead(200, {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'mcp-session-id': this.options.sessionId,
-        })
-        .end(body);
-      return;
-    }
+    if (reply && this.state === 'pending') return this.writeJson(message);
     if (this.state === 'pending') await this.openStream();
     const eventId = await this.options.events.storeEvent(this.stream!, message);
     if (!this.res.writableEnded) this.res.write(`event: message\nid: ${eventId}\ndata: ${JSON.stringify(message)}\n\n`);
@@ -231,6 +236,19 @@ class LegacyPost {
       this.answered();
       this.res.end();
     }
+  }
+
+  /** The reply as `application/json`, as a transport in JSON-response mode writes it: headers and body in one write. */
+  private writeJson(message: JSONRPCMessage): void {
+    this.answered();
+    const body = JSON.stringify(message);
+    this.res
+      .writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'mcp-session-id': this.options.sessionId,
+      })
+      .end(body);
   }
 
   /** Switches the response to SSE: headers, then the priming event (kept in the store, as the SDK keeps it). */
@@ -259,7 +277,7 @@ class LegacyPost {
     this.state = 'answered';
     if (this.timer) clearTimeout(this.timer);
     if (this.closer) clearTimeout(this.closer);
-    this.end.settled();
+    this.end.settled(this.id, this);
     this.finish();
   }
 
@@ -274,7 +292,7 @@ class LegacyPost {
     this.state = 'left';
     if (this.timer) clearTimeout(this.timer);
     if (this.closer) clearTimeout(this.closer);
-    if (streaming) this.end.settled();
+    if (streaming) this.end.settled(this.id, this);
     this.finish();
   }
 }

@@ -48,12 +48,15 @@ export class InFlight {
   track(req: IncomingMessage, res: ServerResponse, body: unknown): void {
     if (isStream(req, body)) return;
     this.calls++;
-    // `on`, not `once`: a response closes once, and `once` costs a wrapper per request.
-    res.on('close', () => {
-      this.calls--;
-      if (this.calls === 0) for (const wake of this.waiting) wake();
-    });
+    // `on`, not `once`: a response closes once, and `once` costs a wrapper per request; one listener for all of them.
+    res.on('close', this.ended);
   }
+
+  /** A tracked exchange's response closed. */
+  private readonly ended = (): void => {
+    this.calls--;
+    if (this.calls === 0) for (const wake of this.waiting) wake();
+  };
 
   /** Refuses new work from now on; resolves with `true` when no call is in progress, `false` at the deadline. */
   async drain(deadlineMs: number): Promise<boolean> {

@@ -57,6 +57,9 @@ const DISPATCH_ERROR_STATUS: Readonly<Record<number, number>> = {
   [HEADER_MISMATCH]: 400,
 };
 
+/** What `send` answers once a message is written (or has nowhere to go): one settled promise for all. */
+const SENT: Promise<void> = Promise.resolve();
+
 /** The SDK per-request transport's keep-alive comment interval. */
 const KEEP_ALIVE_MS = 15_000;
 
@@ -157,7 +160,7 @@ export class ExchangeTransport implements Transport {
     message: JSONRPCMessage & { id: Id },
     extra: { classification: Route['classification']; authInfo?: AuthInfo },
   ): Promise<void> {
-    const exchange = new Exchange(res, () => this.cancel(message.id, exchange));
+    const exchange = new Exchange(res, this, message.id);
     this.exchanges.set(message.id, exchange);
     exchange.dispatching = true;
     try {
@@ -165,18 +168,27 @@ export class ExchangeTransport implements Transport {
     } finally {
       exchange.dispatching = false;
     }
-    return exchange.done.finally(() => {
-      if (this.exchanges.get(message.id) === exchange) this.exchanges.delete(message.id);
-    });
+    return exchange.done;
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  /** The exchange of `id` is over: its id is free again. */
+  ended(id: Id, exchange: Exchange): void {
+    if (this.exchanges.get(id) === exchange) this.exchanges.delete(id);
+  }
+
+  /** Written at once; not an async function, which would cost a promise per message (a throw still rejects). */
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const reply = (message as { method?: unknown }).method === undefined;
     const id = reply ? (message as { id?: Id }).id : options?.relatedRequestId;
     const exchange = id === undefined ? undefined : this.exchanges.get(id);
     // As the SDK's per-request transport: anything not tied to a request in progress has nowhere to go.
-    if (!exchange) return;
-    exchange.write(message, reply);
+    if (!exchange) return SENT;
+    try {
+      exchange.write(message, reply);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return SENT;
   }
 
   async close(): Promise<void> {
@@ -187,7 +199,7 @@ export class ExchangeTransport implements Transport {
   }
 
   /** The client left before the reply: the request is cancelled as the SDK cancels a per-request exchange. */
-  private cancel(id: Id, exchange: Exchange): void {
+  left(id: Id, exchange: Exchange): void {
     if (this.exchanges.get(id) !== exchange) return;
     this.exchanges.delete(id);
     this.onmessage?.({
@@ -209,14 +221,16 @@ class Exchange {
 
   constructor(
     private readonly res: ServerResponse,
-    onLeft: () => void,
+    private readonly transport: ExchangeTransport,
+    private readonly id: Id,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
     // `on`, not `once`: a response closes once, and `once` costs a wrapper per request.
     res.on('close', () => {
       if (this.state === 'ended') return;
+      // Still in the table: `left` cancels the request, then `end` frees its id.
+      this.transport.left(this.id, this);
       this.end();
-      onLeft();
     });
   }
 
@@ -252,6 +266,7 @@ class Exchange {
     this.state = 'ended';
     if (this.keepAlive) clearInterval(this.keepAlive);
     if (!this.res.writableEnded && this.res.headersSent) this.res.end();
+    this.transport.ended(this.id, this);
     this.finish();
   }
 

@@ -21,7 +21,7 @@ import { TaskCreated } from '../tasks/handlers';
 import { interceptMessages, type Receive } from '../sdk/transports';
 import { MESSAGE_KEYS, isId, withLegacyNotFound } from './wire';
 import { isCopyableObject, isPlainObject } from '../../objects';
-import { LazyAbort, SIGNAL_FROM } from './lazy-abort';
+import { LazyAbort } from './lazy-abort';
 
 /**
  * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the
@@ -107,13 +107,14 @@ function plainMeta(meta: unknown, envelope: boolean): boolean {
   if (meta === undefined) return true;
   // An own `__proto__` key (JSON.parse makes one) would become a prototype when the envelope is lifted out.
   if (!isCopyableObject(meta)) return false;
-  for (const key of Object.keys(meta)) if (key.startsWith(ENVELOPE_PREFIX) && !(envelope && ENVELOPE_KEYS.has(key))) return false;
+  // `for...in` visits the own keys without making their list (a key an enumerable prototype added only refuses more).
+  for (const key in meta) if (key.startsWith(ENVELOPE_PREFIX) && !(envelope && ENVELOPE_KEYS.has(key))) return false;
   return meta.progressToken === undefined || isId(meta.progressToken);
 }
 
-/** Only these keys, each of them optional. */
+/** Only these keys, each of them optional (walked with `for...in`: no list of keys made per message). */
 function onlyKeys(params: Params, allowed: ReadonlySet<string>): boolean {
-  for (const key of Object.keys(params)) if (!allowed.has(key)) return false;
+  for (const key in params) if (!allowed.has(key)) return false;
   return true;
 }
 
@@ -168,20 +169,22 @@ function hotRequest(message: unknown, envelope = false): HotRequest | undefined 
 }
 
 /**
- * The 2025-era checks of each message, kept while it is alive: an HTTP session's request is checked by the era
- * classification, the legacy post and the hot dispatch in turn, and the same parsed object reaches all three.
+ * The 2025-era check of the last message checked, and that message: an HTTP session's request is checked by the era
+ * classification, the legacy post and the hot dispatch in turn, one after the other in one tick, and the same parsed
+ * object reaches all three. One slot rather than a `WeakMap` entry per message, which costs an allocation and a weak
+ * reference for the collector to process per request; a message checked out of turn is simply checked again.
  */
-const checked = new WeakMap<object, HotRequest | null>();
+let lastChecked: object | undefined;
+let lastRequest: HotRequest | undefined;
 
-/** {@link hotRequest} of a 2025-era message, each object checked once. */
+/** {@link hotRequest} of a 2025-era message, each object checked once in a row. */
 function plainHotRequest(message: unknown): HotRequest | undefined {
   if (typeof message !== 'object' || message === null) return undefined;
-  let request = checked.get(message);
-  if (request === undefined) {
-    request = hotRequest(message) ?? null;
-    checked.set(message, request);
+  if (message !== lastChecked) {
+    lastRequest = hotRequest(message);
+    lastChecked = message;
   }
-  return request ?? undefined;
+  return lastRequest;
 }
 
 /**
@@ -211,7 +214,7 @@ function liftEnvelope(request: HotRequest): HotRequest {
     if (key !== '_meta') params[key] = request.params![key];
     else if (kept) params._meta = rest;
   }
-  return { ...request, params, envelope };
+  return { id: request.id, method: request.method, params, envelope };
 }
 
 /**
@@ -222,20 +225,38 @@ export function isPlainHotRequest(message: unknown): boolean {
   return plainHotRequest(message) !== undefined;
 }
 
+/** The keys a plainly valid `tools/call` result may have, in the order the schema writes them. */
+const RESULT_KEYS = ['content', 'structuredContent', 'isError'] as const;
+
+/** Whether the object's keys are some of {@link RESULT_KEYS}, in that order (walked without making their list). */
+function inResultOrder(result: object): boolean {
+  let next = 0;
+  for (const key in result) {
+    while (next < RESULT_KEYS.length && RESULT_KEYS[next] !== key) next++;
+    if (next === RESULT_KEYS.length) return false;
+    next++;
+  }
+  return true;
+}
+
+/** A text block: exactly `type` then `text`, a string. */
+function isPlainTextBlock(block: unknown): boolean {
+  if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
+  let i = 0;
+  for (const key in block) {
+    if (key !== (i === 0 ? 'type' : 'text') || ++i > 2) return false;
+  }
+  return i === 2;
+}
+
 /** A `tools/call` result the 2025-era schema passes through unchanged: text blocks, structured content, `isError`. */
 function plainlyValidToolResult(result: unknown): boolean {
   if (!isPlainObject(result) || !Array.isArray(result.content)) return false;
-  const keys = Object.keys(result);
   // The schema writes `content`, `structuredContent`, `isError` in this order; any other order or key goes to the SDK.
-  const order = ['content', 'structuredContent', 'isError'].filter((k) => k in result);
-  if (keys.length !== order.length || keys.some((k, i) => k !== order[i])) return false;
+  if (!inResultOrder(result)) return false;
   if (result.isError !== undefined && typeof result.isError !== 'boolean') return false;
   if (result.structuredContent !== undefined && !isCopyableRecord(result.structuredContent)) return false;
-  return result.content.every((block: unknown) => {
-    if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
-    const blockKeys = Object.keys(block);
-    return blockKeys.length === 2 && blockKeys[0] === 'type' && blockKeys[1] === 'text';
-  });
+  return (result.content as unknown[]).every(isPlainTextBlock);
 }
 
 const REDISPATCH = Symbol('redispatch');
@@ -259,6 +280,7 @@ interface Way {
   readonly telemetry?: DispatchTelemetry;
   /** Whether the answer gets the 2025-era resource-not-found code here (else a transport wrap writes it). */
   readonly legacyCodes: boolean;
+  /** Writes the answer; it may also throw at once (`run` awaits it inside its `try`, and reports either). */
   write(message: JSONRPCMessage): Promise<void>;
 }
 
@@ -277,7 +299,7 @@ export class HotDispatch {
   private sdk: Receive | undefined;
   private telemetry: DispatchTelemetry | undefined;
   /** A transport's way out: its `send` (and the wraps on it). */
-  private readonly onTransport: Way = { legacyCodes: false, write: async (message) => this.host.transport?.send(message) };
+  private readonly onTransport: Way = { legacyCodes: false, write: (message) => this.host.transport?.send(message) ?? Promise.resolve() };
 
   constructor(private readonly host: HotHost) {}
 
@@ -321,8 +343,8 @@ export class HotDispatch {
     const way: Way = { telemetry, legacyCodes: true, write };
     const extra = authInfo === undefined ? undefined : { authInfo };
     const operation = telemetry?.begin(message);
-    if (operation === undefined) this.run(accepted.request, accepted.handler, message, extra, way);
-    else telemetry!.within(operation, () => this.run(accepted.request, accepted.handler, message, extra, way));
+    if (operation === undefined) void this.run(accepted.request, accepted.handler, message, extra, way);
+    else telemetry!.within(operation, () => void this.run(accepted.request, accepted.handler, message, extra, way));
     return true;
   }
 
@@ -337,7 +359,7 @@ export class HotDispatch {
     if (classification === undefined && (method === 'initialize' || method === 'notifications/initialized')) return this.opening(message, extra);
     const accepted = classification === undefined ? this.accepted(message) : this.acceptedModern(message, classification);
     if (!accepted) return false;
-    this.run(accepted.request, accepted.handler, message, extra, this.onTransport);
+    void this.run(accepted.request, accepted.handler, message, extra, this.onTransport);
     return true;
   }
 
@@ -380,7 +402,7 @@ export class HotDispatch {
     // Negotiated at once: messages that follow in the same read are then served as the negotiated revision's,
     // as the SDK serves them (its handlers run in order, this one first).
     const answer = this.host.initialize(request);
-    this.run(request, () => answer, message, extra, this.onTransport);
+    void this.run(request, () => answer, message, extra, this.onTransport);
     return true;
   }
 
@@ -391,33 +413,44 @@ export class HotDispatch {
     if (controller) void Promise.resolve().then(() => controller.abort(params.reason));
   }
 
-  /** Runs the handler, then answers: the encoded result or error, nothing once aborted; the SDK's own shim for `REDISPATCH`. */
-  private run(request: HotRequest<HotMethod | 'initialize'>, handler: HotHandler, message: JSONRPCMessage, extra: MessageExtraInfo | undefined, way: Way): void {
+  /**
+   * Runs the handler, then answers: the encoded result or error, nothing once aborted; the SDK's own shim for
+   * `REDISPATCH`. Never rejects: a failure to send is reported. One async function rather than a chain of `then`s:
+   * a promise and a closure fewer per step.
+   */
+  private async run(request: HotRequest<HotMethod | 'initialize'>, handler: HotHandler, message: JSONRPCMessage, extra: MessageExtraInfo | undefined, way: Way): Promise<void> {
     const controller = new LazyAbort();
     this.inFlight.set(request.id, controller);
     const ctx = this.contextOf(request, controller, extra?.authInfo);
-    const settled = () => {
-      if (this.inFlight.get(request.id) === controller) this.inFlight.delete(request.id);
-    };
-    Promise.resolve()
-      .then(() => this.answer(request, handler, ctx))
-      .then(
-        async (result) => {
-          if (controller.aborted) return;
-          if (result === REDISPATCH) {
-            settled();
-            this.sdk?.(message, extra);
-            return;
-          }
-          return this.reply(this.encoded(request, result), way);
-        },
-        async (error: unknown) => {
-          if (controller.aborted) return;
-          return this.reply(this.errorResponse(request.id, error), way);
-        },
-      )
-      .catch((error: unknown) => this.host.onerror?.(new Error(`Failed to send response: ${String(error)}`)))
-      .finally(settled);
+    try {
+      // The handler runs a microtask later, as it did from a resolved promise's `then`: the messages of one read
+      // are all taken (in order) before the first handler runs.
+      await undefined;
+      let answer: JSONRPCMessage;
+      try {
+        const result = await this.answer(request, handler, ctx);
+        if (controller.aborted) return;
+        if (result === REDISPATCH) {
+          this.settled(request.id, controller);
+          this.sdk?.(message, extra);
+          return;
+        }
+        answer = this.encoded(request, result);
+      } catch (error) {
+        if (controller.aborted) return;
+        answer = this.errorResponse(request.id, error);
+      }
+      await this.reply(answer, way);
+    } catch (error) {
+      this.host.onerror?.(new Error(`Failed to send response: ${String(error)}`));
+    } finally {
+      this.settled(request.id, controller);
+    }
+  }
+
+  /** The request left: it is no longer the one a cancellation of its id aborts (unless a later one took the id). */
+  private settled(id: string | number, controller: LazyAbort): void {
+    if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
   }
 
   /** What `Server`'s handler wrapper makes of the handler's answer, or `REDISPATCH` for the SDK's input-required shim. */
@@ -474,31 +507,61 @@ export class HotDispatch {
 
   /** The handler context, with what the handlers read: as the SDK builds it for a 2025-era connection or a 2026-07-28 request. */
   private contextOf(request: HotRequest<HotMethod | 'initialize'>, abort: LazyAbort, authInfo: AuthInfo | undefined): ServerContext {
-    const { host } = this;
-    const id = request.id;
-    const sessionId = host.transport?.sessionId;
-    const notify = (notification: { method: string; params?: Params }) => host.notification(notification, { relatedRequestId: id });
-    const envelope = request.envelope;
-    // A 2026-07-28 request names its own log level in its envelope; a 2025-era session set one with logging/setLevel.
-    const suppressed = (level: string) => (envelope ? host.logSuppressedAt(level, envelope[LOG_LEVEL_META_KEY]) : host.logSuppressed(level, sessionId));
+    const sessionId = this.host.transport?.sessionId;
     return {
       sessionId,
-      mcpReq: {
-        // `signal` comes from the prototype, made on first read: most handlers never read it (lazy-abort.ts).
-        __proto__: SIGNAL_FROM,
-        signalFrom: abort,
-        id,
-        method: request.method,
-        _meta: request.params?._meta,
-        ...(envelope !== undefined && { envelope }),
-        requestState: () => undefined,
-        notify,
-        log: (level: string, data: unknown, logger?: string) =>
-          suppressed(level) ? Promise.resolve() : notify({ method: 'notifications/message', params: { level, data, logger } }),
-        send: (r: { method: string; params?: Params }) => host.request(r, { relatedRequestId: id }),
-      },
+      mcpReq: new HotRequestContext(this.host, abort, request, sessionId),
       http: authInfo ? { authInfo } : undefined,
     } as unknown as ServerContext;
+  }
+}
+
+/**
+ * A hot request's `ctx.mcpReq`, as the SDK's handlers read it: its id, method, `_meta` and 2026-07-28 envelope, its
+ * signal, and `notify`, `log`, `send` and `requestState` tied to the request. A class, its methods and the `signal`
+ * getter on the prototype: one object per request instead of a literal and a closure per method (the handlers call
+ * them as methods).
+ */
+class HotRequestContext {
+  readonly id: string | number;
+  readonly method: string;
+  readonly _meta: unknown;
+  readonly envelope: Params | undefined;
+
+  constructor(
+    private readonly host: HotHost,
+    /** Where the lazy `signal` comes from (lazy-abort.ts): most handlers never read it. */
+    readonly signalFrom: LazyAbort,
+    request: HotRequest<HotMethod | 'initialize'>,
+    private readonly sessionId: string | undefined,
+  ) {
+    this.id = request.id;
+    this.method = request.method;
+    this._meta = request.params?._meta;
+    this.envelope = request.envelope;
+  }
+
+  get signal(): AbortSignal {
+    return this.signalFrom.signal;
+  }
+
+  requestState(): undefined {
+    return undefined;
+  }
+
+  notify(notification: { method: string; params?: Params }): Promise<void> {
+    return this.host.notification(notification, { relatedRequestId: this.id });
+  }
+
+  /** A 2026-07-28 request names its own log level in its envelope; a 2025-era session set one with logging/setLevel. */
+  log(level: string, data: unknown, logger?: string): Promise<void> {
+    const { host, envelope } = this;
+    const suppressed = envelope ? host.logSuppressedAt(level, envelope[LOG_LEVEL_META_KEY]) : host.logSuppressed(level, this.sessionId);
+    return suppressed ? Promise.resolve() : this.notify({ method: 'notifications/message', params: { level, data, logger } });
+  }
+
+  send(r: { method: string; params?: Params }): Promise<unknown> {
+    return this.host.request(r, { relatedRequestId: this.id });
   }
 }
 
