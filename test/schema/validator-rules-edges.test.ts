@@ -3,10 +3,12 @@ import {
   ArrayUnique,
   Contains,
   Equals,
+  IsDivisibleBy,
   IsAlpha,
   IsDate,
   IsDefined,
   IsIn,
+  IsInt,
   IsLowercase,
   IsNotEmpty,
   IsNotIn,
@@ -44,6 +46,12 @@ enum Level {
 
 enum One {
   A = 'a',
+}
+
+enum Pair {
+  A = 'a',
+  B = 'b',
+  C = 'c',
 }
 
 enum Signed {
@@ -326,6 +334,27 @@ describe('validator-rules: an enum and @IsIn, @IsNotIn, @Equals', () => {
     await expectDto(Dto, '{"type":"object","properties":{"v":{"type":"string","enum":["a"]}},"required":["v"],"additionalProperties":false}', [
       [{ v: 'a' }, "Argument 'dto.v' is not valid. v should not contain a a string"],
     ]);
+  });
+
+  it('an enum narrowed by @IsIn, @IsNotIn or @Equals, two exact rules on one number and @ValidateNested are reading\'s alone', async () => {
+    class Dto {
+      @IsIn(['a', 'b']) @Field({ type: Pair }) in!: Pair;
+      @IsNotIn(['c']) @Field({ type: Pair }) notIn!: Pair;
+      @Equals('a') @Field({ type: Pair }) equals!: Pair;
+      @IsInt() @IsPositive() @IsDivisibleBy(2) n!: number;
+      @ValidateNested() @Type(() => Item) item!: Item;
+    }
+    const value = { in: 'b', notIn: 'a', equals: 'a', n: 2, item: { id: 1 } };
+    await expectDto(
+      Dto,
+      '{"type":"object","properties":{"in":{"type":"string","enum":["a","b"]},"notIn":{"type":"string","enum":["a","b"]},"equals":{"type":"string","enum":["a"]},"n":{"type":"integer","minimum":-9007199254740991,"exclusiveMinimum":0,"maximum":9007199254740991,"multipleOf":2},"item":{"type":"object","properties":{"id":{"type":"number"}},"required":["id"],"additionalProperties":false}},"required":["in","notIn","equals","n","item"],"additionalProperties":false}',
+      [
+        [value, 'ok'],
+        [{ ...value, notIn: 'c' }, "Argument 'dto.notIn' is not valid. Expected one of: a, b."],
+        [{ ...value, n: 3 }, "Argument 'dto.n' is not valid. Expected a multiple of 2."],
+      ],
+    );
+    expect(dtoTool(Dto).readAlone()).toBe(true);
   });
 
   it("@Equals(text) on a Date property is class-validator's: the Date reading makes is never === text", async () => {

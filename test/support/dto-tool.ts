@@ -1,11 +1,17 @@
 import { McpServer, Param, Tool } from '../../src';
+import { leftToClassValidator } from '../../src/invoke/validator';
+import { unwrap, type RecordNode } from '../../src/schema/model';
+import { toolsOf } from '../../src/schema/tools';
 import { textOf } from './probe';
 
 /** A record class as a test declares it. */
 export type Dto = abstract new (...args: never[]) => object;
 
-/** A server with one tool, `take(dto)`, whose one argument is a `Dto` record: what it lists and how it answers a call. */
-export function dtoTool(dto: Dto): { listed: () => string; call: (value: unknown) => Promise<string> } {
+/**
+ * A server with one tool, `take(dto)`, whose one argument is a `Dto` record: what it lists, how it answers a call,
+ * and whether reading alone checks every class-validator rule of the record (class-validator does not run).
+ */
+export function dtoTool(dto: Dto): { listed: () => string; call: (value: unknown) => Promise<string>; readAlone: () => boolean } {
   class Tools {
     @Tool() take(@Param({ name: 'dto', type: dto }) _value: object): string {
       return 'ok';
@@ -15,6 +21,7 @@ export function dtoTool(dto: Dto): { listed: () => string; call: (value: unknown
   return {
     listed: () => JSON.stringify(server.listTools()[0].inputSchema),
     call: async (value: unknown) => textOf(await server.callTool('take', { dto: value })),
+    readAlone: () => !leftToClassValidator(unwrap(toolsOf(Tools)[0].model.params[0].type) as RecordNode).any,
   };
 }
 
