@@ -67,6 +67,19 @@ const text = (n: TypeNode) => n.kind === 'string' && n.as === 'string';
 /** Values class-validator compares with `===` as they were sent. */
 const primitive = (n: TypeNode) => numeric(n) || text(n) || n.kind === 'boolean';
 
+/*
+ * The values class-validator's built-in rules take: `@Min`/`@Max` test `typeof value === 'number'` (not a bigint),
+ * the length rules and `@Matches` `typeof value === 'string'` (not the Date, URL or time span reading makes),
+ * `@ArrayMinSize`/`@ArrayMaxSize` `Array.isArray` (not a Set). On any other type class-validator refuses every
+ * value, so the rule is left to it.
+ */
+const asNumber = (type: TypeNode) => numeric(unwrap(type));
+const asText = (type: TypeNode) => text(unwrap(type));
+const asArray = (type: TypeNode) => {
+  const t = unwrap(type);
+  return t.kind === 'array' && !t.set;
+};
+
 /** A rule that lists `keywords` on a node `fits` accepts and reading enforces with `test`. */
 function exact(
   fits: (n: TypeNode) => boolean,
@@ -219,13 +232,18 @@ function enumTest(m: ValidationMetadata): ((v: unknown) => boolean) | undefined 
   return undefined;
 }
 
-/** Whether the type carries this metadata's exact rule, or is an enum whose every value passes it. */
+/**
+ * Whether the type carries this metadata's exact rule, or is an enum whose every value passes it (an enum that
+ * `@IsIn`, `@IsNotIn` or `@Equals` narrowed keeps no rule to point at).
+ */
 function carries(type: TypeNode, m: ValidationMetadata): boolean {
   const t = unwrap(type);
+  // Never true after unwrap; tells the type checker that `t` has `rules`.
   if (t.kind === 'nullable') return false;
   if (t.rules?.some((r) => r.origin === m)) return true;
-  const test = t.kind === 'enum' ? enumTest(m) : undefined;
-  return test !== undefined && t.kind === 'enum' && t.values.every(test);
+  if (t.kind !== 'enum') return false;
+  const test = enumTest(m);
+  return test !== undefined && t.values.every(test);
 }
 
 function exactRule(make: ExactOf): Rule {
@@ -239,43 +257,43 @@ function exactRule(make: ExactOf): Rule {
   };
 }
 
-const RULES: Readonly<Record<string, Rule>> = {
+const RULE_TABLE: Readonly<Record<string, Rule>> = {
   ...Object.fromEntries(Object.entries(EXACT).map(([name, make]) => [name, exactRule(make)])),
   isOptional: { list: (facts) => void (facts.optional = true), enforced: always },
   isDefined: { enforced: (type, _c, p) => p.required && type.kind !== 'nullable' },
   min: {
     list: (_f, into, c, decorator) => void into.push({ kind: 'range', min: Number(c[0]), max: Infinity, decorator }),
-    enforced: kind('number', 'integer'),
+    enforced: asNumber,
     each: true,
   },
   max: {
     list: (_f, into, c, decorator) => void into.push({ kind: 'range', min: -Infinity, max: Number(c[0]), decorator }),
-    enforced: kind('number', 'integer'),
+    enforced: asNumber,
     each: true,
   },
   minLength: {
     list: (_f, into, c, decorator) => void into.push({ kind: 'length', min: Number(c[0]), decorator }),
-    enforced: kind('string'),
+    enforced: asText,
     each: true,
   },
   maxLength: {
     list: (_f, into, c, decorator) => void into.push({ kind: 'length', max: Number(c[0]), decorator }),
-    enforced: kind('string'),
+    enforced: asText,
     each: true,
   },
   isLength: {
     list: (_f, into, c) =>
       void into.push({ kind: 'length', min: Number(c[0]), max: c[1] === undefined ? undefined : Number(c[1]), decorator: '@Length' }),
-    enforced: kind('string'),
+    enforced: asText,
     each: true,
   },
   arrayMinSize: {
     list: (_f, into, c, decorator) => void into.push({ kind: 'length', min: Number(c[0]), decorator }),
-    enforced: kind('array'),
+    enforced: asArray,
   },
   arrayMaxSize: {
     list: (_f, into, c, decorator) => void into.push({ kind: 'length', max: Number(c[0]), decorator }),
-    enforced: kind('array'),
+    enforced: asArray,
   },
   matches: {
     list: (_f, into, c, decorator) =>
@@ -285,7 +303,7 @@ const RULES: Readonly<Record<string, Rule>> = {
         flags: c[0] instanceof RegExp ? c[0].flags : String(c[1] ?? ''),
         decorator,
       }),
-    enforced: (type, c) => kind('string')(type) && plainRegex(c) && unicodeRegex(c),
+    enforced: (type, c) => asText(type) && plainRegex(c) && unicodeRegex(c),
     each: true,
   },
   // class-validator's email and URL rules are stricter than the `email` and `uri` formats: they run too.
@@ -316,13 +334,7 @@ const RULES: Readonly<Record<string, Rule>> = {
     },
     each: true,
   },
-  isArray: {
-    list: (facts) => void (facts.array = true),
-    enforced: (type) => {
-      const t = unwrap(type);
-      return t.kind === 'array' && !t.set;
-    },
-  },
+  isArray: { list: (facts) => void (facts.array = true), enforced: asArray },
   isObject: {
     list: (facts) => void (facts.evidence ??= JsonObject),
     enforced: (type) => {
@@ -331,6 +343,12 @@ const RULES: Readonly<Record<string, Rule>> = {
     },
   },
 };
+
+/**
+ * The rules by class-validator rule name, in a Map: a custom decorator may be named `constructor` or `toString`,
+ * which an object would answer with what its prototype holds.
+ */
+const RULES: ReadonlyMap<string, Rule> = new Map(Object.entries(RULE_TABLE));
 
 function isBigint(type: TypeNode): boolean {
   const t = unwrap(type);
@@ -343,7 +361,7 @@ function isText(type: TypeNode): boolean {
 }
 
 /** The type a type rule states (of the elements with `{ each: true }`), where TypeScript erased it. */
-const ELEMENT: Readonly<Record<string, TypeHint>> = { isString: String, isNumber: Number, isInt: Int64, isBoolean: Boolean, isDate: Date };
+const ELEMENT: ReadonlyMap<string, TypeHint> = new Map(Object.entries({ isString: String, isNumber: Number, isInt: Int64, isBoolean: Boolean, isDate: Date }));
 
 /**
  * What a rule says about the type of its property (or its elements, with `each`), as weak evidence: used
@@ -353,7 +371,7 @@ function typeEvidence(facts: ValidatorIntent, m: ValidationMetadata): void {
   const c = m.constraints ?? [];
   if (m.type === 'nestedValidation' && m.each) facts.array = true;
   if (facts.conditional || (m.groups?.length && !m.always)) return;
-  if (m.name !== undefined && ELEMENT[m.name]) facts.evidence ??= ELEMENT[m.name];
+  if (m.name !== undefined) facts.evidence ??= ELEMENT.get(m.name);
   if (m.name === 'isIn' && someOf(c) && c[0].every((v) => typeof v === 'string')) facts.evidence ??= StringLiterals(...new Set(c[0] as string[]));
 }
 
@@ -382,7 +400,7 @@ export function validatorIntent(metadata: readonly ValidationMetadata[]): Valida
   for (const m of metadata) {
     const spoken = spokenConstraint(m);
     if (spoken) (m.each ? facts.eachConstraints : facts.constraints).push(spoken);
-    const rule = m.name === undefined ? undefined : RULES[m.name];
+    const rule = m.name === undefined ? undefined : RULES.get(m.name);
     if (!rule?.list || (m.name !== 'isOptional' && (facts.conditional || (m.groups?.length && !m.always)))) continue;
     const decorator = `@${m.name![0].toUpperCase()}${m.name!.slice(1)}`;
     rule.list(facts, m.each ? facts.eachConstraints : facts.constraints, m.constraints ?? [], decorator, m);
@@ -395,10 +413,10 @@ export function validatorIntent(metadata: readonly ValidationMetadata[]): Valida
  * is: nested records are read (and validated) by their own readers. Nothing under `@ValidateIf`
  * (`conditional`) is: class-validator decides when its rules apply.
  */
-export function enforcedByReading(m: ValidationMetadata, property: PropertyModel | undefined, conditional = false): boolean {
+export function enforcedByReading(m: ValidationMetadata, property: PropertyModel | undefined, conditional: boolean): boolean {
   if (m.type === 'nestedValidation') return true;
   if (!property || conditional || m.groups?.length || m.always || m.name === undefined) return false;
-  const rule = RULES[m.name];
+  const rule = RULES.get(m.name);
   if (!rule) return false;
   if (m.each) {
     const t = unwrap(property.type);
