@@ -389,9 +389,10 @@ function spokenConstraint(m: ValidationMetadata): SchemaConstraint | undefined {
 }
 
 /**
- * The facts of one property's class-validator rules. Rules with groups (and not `always`) are not listed:
- * class-validator runs them only when asked for their group. Under `@ValidateIf` none is: they hold only
- * when its condition does.
+ * The facts of one property's class-validator rules. Rules with groups (and not `always`) are not listed: a
+ * listing holds for every caller, and a user who validates by group elsewhere may not mean them for every one
+ * (reading runs class-validator without groups, so they are still checked). Under `@ValidateIf` none is: they
+ * hold only when its condition does.
  */
 export function validatorIntent(metadata: readonly ValidationMetadata[]): ValidatorIntent {
   const conditional = metadata.some((m) => m.type === 'conditionalValidation' && m.name !== 'isOptional');
