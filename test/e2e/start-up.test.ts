@@ -49,8 +49,8 @@ const DIST = JSON.stringify(join(ROOT, 'dist/index.js'));
 describe('start-up', () => {
   it('require(onemodelcontext) loads none of the packages that are only needed later', () => {
     const loaded = packagesLoadedBy(`require(${DIST});`);
-    expect(loaded.filter((name) => LAZY.includes(name))).toEqual([]);
-    expect(loaded).toContain('@modelcontextprotocol/server');
+    // Not even the MCP SDK: the stdio loop answers a connection's opening before it is loaded (sdk/lazy.ts).
+    expect(loaded).toEqual(['reflect-metadata']);
   });
 
   it('a server with tools, defined and listed, still loads none of them when it is not served over HTTP', () => {
