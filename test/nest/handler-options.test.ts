@@ -1,10 +1,11 @@
-import { Injectable, type INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Injectable } from '@nestjs/common';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryEventStore, Tool } from '../../src';
-import { McpModule, type McpModuleOptions } from '../../src/nest';
+import type { McpModuleOptions } from '../../src/nest';
+import { NestApps } from '../support/nest-app';
 import { LEGACY_HEADERS, send, type Reply } from '../support/raw-http';
+import { recordingFetch, type Seen } from '../support/recording-fetch';
 
 /**
  * The handler's options reach the endpoint the module mounts (before, only `validateHost`, `allowedHosts`, `auth`
@@ -31,39 +32,9 @@ class Slow {
   }
 }
 
-const apps: INestApplication[] = [];
-afterAll(() => Promise.all(apps.map((a) => a.close())));
-
-async function serve(options: Partial<McpModuleOptions>): Promise<string> {
-  const moduleRef = await Test.createTestingModule({ imports: [McpModule.forRoot({ name: 'slow', version: '1', ...options })], providers: [Slow] }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  apps.push(app);
-  await app.listen(0, '127.0.0.1');
-  return `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/mcp`;
-}
-
-/** One HTTP request of the client, with the text of a `tools/call` answer. */
-interface Seen {
-  readonly method: string;
-  readonly lastEventId: string | null;
-  readonly rpc: string | undefined;
-  status?: number;
-  text?: Promise<string>;
-}
-
-function recordingFetch(seen: Seen[]): typeof fetch {
-  return async (input, init) => {
-    const headers = new Headers(init?.headers);
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : undefined;
-    const entry: Seen = { method: init?.method ?? 'GET', lastEventId: headers.get('last-event-id'), rpc: body?.method };
-    seen.push(entry);
-    if (entry.method === 'GET' && entry.lastEventId !== null) resumed();
-    const response = await fetch(input, init);
-    entry.status = response.status;
-    if (entry.rpc === 'tools/call') entry.text = response.clone().text();
-    return response;
-  };
-}
+const apps = new NestApps('slow', [Slow]);
+afterAll(() => apps.close());
+const serve = (options: Partial<McpModuleOptions>) => apps.serve(options);
 
 function initialize(url: string): Promise<Reply> {
   const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
@@ -78,7 +49,7 @@ describe('McpModule passes the handler options on', () => {
     const seen: Seen[] = [];
     const client = new V1Client({ name: 'v1', version: '1' });
     try {
-      await client.connect(new V1Http(new URL(url), { fetch: recordingFetch(seen) }));
+      await client.connect(new V1Http(new URL(url), { fetch: recordingFetch(seen, () => resumed()) }));
       const result = await client.callTool({ name: 'long', arguments: {} });
       expect(JSON.stringify(result)).toBe('{"content":[{"type":"text","text":"done after polling"}]}');
 

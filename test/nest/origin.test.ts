@@ -1,7 +1,7 @@
-import { Injectable, type INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Injectable } from '@nestjs/common';
 import { Tool } from '../../src';
-import { McpModule, type McpModuleOptions } from '../../src/nest';
+import type { McpModuleOptions } from '../../src/nest';
+import { NestApps } from '../support/nest-app';
 import { send, type Reply } from '../support/raw-http';
 
 /**
@@ -18,16 +18,9 @@ class Greeter {
   }
 }
 
-const apps: INestApplication[] = [];
-afterAll(() => Promise.all(apps.map((a) => a.close())));
-
-async function serve(options: Partial<McpModuleOptions>): Promise<string> {
-  const moduleRef = await Test.createTestingModule({ imports: [McpModule.forRoot({ name: 'greeter', version: '1', ...options })], providers: [Greeter] }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  apps.push(app);
-  await app.listen(0, '127.0.0.1');
-  return `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/mcp`;
-}
+const apps = new NestApps('greeter', [Greeter]);
+afterAll(() => apps.close());
+const serve = (options: Partial<McpModuleOptions>) => apps.serve(options);
 
 function initialize(url: string, headers: Record<string, string>): Promise<Reply> {
   return send(

@@ -4,6 +4,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '../../src';
 import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuning } from '../../src/server/http/endpoint';
+import { recordingFetch, type Seen } from '../support/recording-fetch';
 
 /**
  * Issue 25, SSE polling (SEP-1699, 2025-11-25): with `sseCloseAfterMs`, a call still running has its POST stream
@@ -12,30 +13,6 @@ import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuni
  * SDK's transport.
  */
 jest.setTimeout(60_000);
-
-/** One HTTP request the client made, and the text of its answer when asked to keep it. */
-interface Seen {
-  readonly method: string;
-  readonly lastEventId: string | null;
-  readonly rpc: string | undefined;
-  status?: number;
-  text?: Promise<string>;
-}
-
-/** A fetch that records the client's requests and the full text of each `tools/call` POST answer. */
-function recordingFetch(seen: Seen[], onResume: () => void): typeof fetch {
-  return async (input, init) => {
-    const headers = new Headers(init?.headers);
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : undefined;
-    const entry: Seen = { method: init?.method ?? 'GET', lastEventId: headers.get('last-event-id'), rpc: body?.method };
-    seen.push(entry);
-    if (entry.method === 'GET' && entry.lastEventId !== null) onResume();
-    const response = await fetch(input, init);
-    entry.status = response.status;
-    if (entry.rpc === 'tools/call') entry.text = response.clone().text();
-    return response;
-  };
-}
 
 interface Endpoint {
   readonly url: string;
