@@ -452,24 +452,48 @@ function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: 
     const tools = await visibility.list(ctx.http?.authInfo, negotiatedApps(callerOf(server, ctx).clientCapabilities) ? 'tools' : 'plainTools');
     return listed(server, ctx, catalog, settings, { list: 'tools', field: 'tools', kind: 'tool', items: tools, keyOf: (t) => t.name, params: req.params });
   });
-  server.handleHot('tools/call', async (req, ctx) => {
-    const tool = catalog.tool(req.params.name);
-    // An app-only tool (no plain listing) is unknown to a caller without MCP Apps, as it is absent from its
-    // listing; the caller's capabilities are read only for such a tool, off the common path.
-    if (!tool || (!tool.plainListing && !negotiatedApps(callerOf(server, ctx).clientCapabilities))) throw unknownTool(req.params.name);
-    // Without a policy `allows` answers at once: the common call waits on nothing (and makes no error closure).
-    const allowed = visibility.allows(ctx.http?.authInfo, { kind: 'tool', name: tool.model.name }, ctx.mcpReq.id, ctx.sessionId);
-    if (allowed !== true && !(await allowed)) throw unknownTool(req.params.name);
-    if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings, visibility);
-    // Tool calls answer errors as results; only `requireInput` rejects.
-    return callOf(tool)(req.params.arguments, contextInitOf(server, ctx, settings.states, tool.model.name)).then(
-      (result) => boundedResult(result, req.params.name, settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, settings.log),
-      (error: unknown) => {
-        if (error instanceof InputRequired) return inputRequiredOf(error, settings.states, bindingOf(ctx, tool.model.name));
-        throw protocolErrorOf(error, settings.log, ctx);
-      },
-    );
+  // Not an async function: the common call (no policy to wait on, no task) makes no promise of its own and waits on
+  // nothing before the tool runs; the handler still only rejects, never throws (the SDK's wrapper awaits it).
+  server.handleHot('tools/call', (req, ctx) => {
+    try {
+      const tool = catalog.tool(req.params.name);
+      // An app-only tool (no plain listing) is unknown to a caller without MCP Apps, as it is absent from its
+      // listing; the caller's capabilities are read only for such a tool, off the common path.
+      if (!tool || (!tool.plainListing && !negotiatedApps(callerOf(server, ctx).clientCapabilities))) throw unknownTool(req.params.name);
+      // Without a policy `allows` answers at once.
+      const allowed = visibility.allows(ctx.http?.authInfo, { kind: 'tool', name: tool.model.name }, ctx.mcpReq.id, ctx.sessionId);
+      if (allowed !== true || tool.model.task) return checkedToolCall(server, tool, req.params, ctx, settings, visibility, allowed);
+      return toolCall(server, tool, req.params, ctx, settings);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   });
+}
+
+/** A `tools/call` once the policy answered (refused: an unknown tool), as a task when the tool and request call for one. */
+async function checkedToolCall(
+  server: CatalogServer,
+  tool: RegisteredTool,
+  params: RequestTypeMap['tools/call']['params'],
+  ctx: ServerContext,
+  settings: ProtocolSettings,
+  visibility: Visibility,
+  allowed: boolean | Promise<boolean>,
+): Promise<unknown> {
+  if (!(await allowed)) throw unknownTool(params.name);
+  if (tool.model.task) await startTaskOf(server, tool, params, ctx, settings, visibility);
+  return toolCall(server, tool, params, ctx, settings);
+}
+
+/** Calls the tool: errors are answered as results; only `requireInput` rejects. */
+function toolCall(server: CatalogServer, tool: RegisteredTool, params: RequestTypeMap['tools/call']['params'], ctx: ServerContext, settings: ProtocolSettings): Promise<unknown> {
+  return callOf(tool)(params.arguments, contextInitOf(server, ctx, settings.states, tool.model.name)).then(
+    (result) => boundedResult(result, params.name, settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, settings.log),
+    (error: unknown) => {
+      if (error instanceof InputRequired) return inputRequiredOf(error, settings.states, bindingOf(ctx, tool.model.name));
+      throw protocolErrorOf(error, settings.log, ctx);
+    },
+  );
 }
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
