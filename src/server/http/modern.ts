@@ -92,6 +92,13 @@ interface Member {
   readonly transport: ExchangeTransport;
 }
 
+/** Delivers the request to a server of the pool; resolves (with `true`) once its response is complete. */
+function deliver(member: Member, req: IncomingMessage, res: ServerResponse, route: Route): Promise<true> {
+  const { classification } = route;
+  const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
+  return member.transport.exchange(res, route.message as JSONRPCMessage & { id: Id }, authInfo === undefined ? { classification } : { classification, authInfo });
+}
+
 /** The pool of long-lived servers and the dispatch of a request to one of them. */
 export class ModernPool {
   private readonly members: Member[] = [];
@@ -103,14 +110,19 @@ export class ModernPool {
     private readonly maxServers = MAX_SERVERS,
   ) {}
 
-  /** Answers the request; resolves once its response is complete. `false` when the pool is full (nothing written). */
-  async handle(req: IncomingMessage, res: ServerResponse, route: Route): Promise<boolean> {
-    const message = route.message as JSONRPCMessage & { id: Id };
-    const member = this.memberFree(message.id) ?? (await this.newMember(message.id));
-    if (!member) return false;
-    const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
-    await member.transport.exchange(res, message, { classification: route.classification, ...(authInfo !== undefined && { authInfo }) });
-    return true;
+  /**
+   * Answers the request; resolves once its response is complete. `false` when the pool is full (nothing written).
+   * Not an async function: with a server free (the usual case) the exchange's own promise is the answer.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, route: Route): Promise<boolean> {
+    const member = this.memberFree((route.message as { id: Id }).id);
+    return member ? deliver(member, req, res, route) : this.handleOnNew(req, res, route);
+  }
+
+  /** Answers the request on a new server of the pool: no server is free for its id. */
+  private async handleOnNew(req: IncomingMessage, res: ServerResponse, route: Route): Promise<boolean> {
+    const member = await this.newMember((route.message as { id: Id }).id);
+    return member ? deliver(member, req, res, route) : false;
   }
 
   async close(): Promise<void> {
@@ -159,7 +171,7 @@ export class ExchangeTransport implements Transport {
     res: ServerResponse,
     message: JSONRPCMessage & { id: Id },
     extra: { classification: Route['classification']; authInfo?: AuthInfo },
-  ): Promise<void> {
+  ): Promise<true> {
     const exchange = new Exchange(res, this, message.id);
     this.exchanges.set(message.id, exchange);
     exchange.dispatching = true;
@@ -212,10 +224,11 @@ export class ExchangeTransport implements Transport {
 
 /** One request's HTTP response: pending, then JSON, or an SSE stream. */
 class Exchange {
-  readonly done: Promise<void>;
+  /** Resolves (with `true`, what the pool's `handle` answers) once the response is complete. */
+  readonly done: Promise<true>;
   /** True while the request is being delivered: an error reply then is a refusal with its HTTP status. */
   dispatching = false;
-  private finish!: () => void;
+  private finish!: (value: true) => void;
   private state: 'pending' | 'streaming' | 'ended' = 'pending';
   private keepAlive: NodeJS.Timeout | undefined;
 
@@ -224,7 +237,7 @@ class Exchange {
     private readonly transport: ExchangeTransport,
     private readonly id: Id,
   ) {
-    this.done = new Promise((resolve) => (this.finish = resolve));
+    this.done = new Promise<true>((resolve) => (this.finish = resolve));
     // `on`, not `once`: a response closes once, and `once` costs a wrapper per request.
     res.on('close', () => {
       if (this.state === 'ended') return;
@@ -267,7 +280,7 @@ class Exchange {
     if (this.keepAlive) clearInterval(this.keepAlive);
     if (!this.res.writableEnded && this.res.headersSent) this.res.end();
     this.transport.ended(this.id, this);
-    this.finish();
+    this.finish(true);
   }
 
   private openStream(): void {
