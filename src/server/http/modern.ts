@@ -14,6 +14,7 @@ import { HEADER_MISMATCH } from './param-headers';
 import { MODERN_REVISION } from '../protocol/revisions';
 import { SSE_HEADERS, headerOf } from '../protocol/wire';
 import { servesRevision } from '../sdk/server';
+import { InFlight } from '../protocol/in-flight';
 
 /**
  * 2026-07-28 requests answered without the SDK's per-request machinery. The SDK's entry builds a `Server` for every
@@ -158,7 +159,7 @@ export class ExchangeTransport implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  private readonly exchanges = new Map<Id, Exchange>();
+  private readonly exchanges = new InFlight<Exchange>();
 
   async start(): Promise<void> {}
 
@@ -185,7 +186,7 @@ export class ExchangeTransport implements Transport {
 
   /** The exchange of `id` is over: its id is free again. */
   ended(id: Id, exchange: Exchange): void {
-    if (this.exchanges.get(id) === exchange) this.exchanges.delete(id);
+    this.exchanges.settle(id, exchange);
   }
 
   /** Written at once; not an async function, which would cost a promise per message (a throw still rejects). */
@@ -204,16 +205,14 @@ export class ExchangeTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    const open = [...this.exchanges.values()];
-    this.exchanges.clear();
-    for (const exchange of open) exchange.abandon();
+    for (const exchange of this.exchanges.takeAll()) exchange.abandon();
     this.onclose?.();
   }
 
   /** The client left before the reply: the request is cancelled as the SDK cancels a per-request exchange. */
   left(id: Id, exchange: Exchange): void {
     if (this.exchanges.get(id) !== exchange) return;
-    this.exchanges.delete(id);
+    this.exchanges.settle(id, exchange);
     this.onmessage?.({
       jsonrpc: '2.0',
       method: 'notifications/cancelled',

@@ -22,6 +22,7 @@ import { interceptMessages, type Receive } from '../sdk/transports';
 import { MESSAGE_KEYS, isId, withLegacyNotFound } from './wire';
 import { isCopyableObject, isPlainObject } from '../../objects';
 import { LazyAbort } from './lazy-abort';
+import { InFlight } from './in-flight';
 
 /**
  * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the
@@ -298,7 +299,7 @@ interface Way {
  */
 export class HotDispatch {
   /** Requests in progress, by id, as the SDK keeps its own: cancellation aborts the latest of an id. */
-  private readonly inFlight = new Map<string | number, LazyAbort>();
+  private readonly inFlight = new InFlight<LazyAbort>();
   private sdk: Receive | undefined;
   private telemetry: DispatchTelemetry | undefined;
   /** A transport's way out: its `send` (and the wraps on it). */
@@ -324,9 +325,7 @@ export class HotDispatch {
   /** Aborts every request in progress: the connection closed (the SDK does the same with its own). */
   abortAll(): void {
     const error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
-    const inFlight = [...this.inFlight.values()];
-    this.inFlight.clear();
-    for (const controller of inFlight) controller.abort(error);
+    for (const controller of this.inFlight.takeAll()) controller.abort(error);
   }
 
   /** Whether a message that arrives with no classification would be answered here (nothing runs). */
@@ -459,7 +458,7 @@ export class HotDispatch {
 
   /** The request left: it is no longer the one a cancellation of its id aborts (unless a later one took the id). */
   private settled(id: string | number, controller: LazyAbort): void {
-    if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
+    this.inFlight.settle(id, controller);
   }
 
   /**
