@@ -15,7 +15,9 @@ describe('InFlight', () => {
     inFlight.set(2, 'c');
     inFlight.set(1, 'a2');
     inFlight.set('1', 'b2');
-    expect([inFlight.size, inFlight.get(1), inFlight.get('1'), inFlight.get(2), inFlight.get(3), inFlight.has(2), inFlight.has(3)]).toEqual([3, 'a2', 'b2', 'c', undefined, true, false]);
+    expect([inFlight.size, inFlight.get(1), inFlight.get('1'), inFlight.get(2), inFlight.get(3), inFlight.has(2), inFlight.has(3)]).toEqual(
+      [3, 'a2', 'b2', 'c', undefined, true, false],
+    );
   });
 
   it('forgets an id only for the value it holds, and never holds an id twice', () => {
@@ -62,16 +64,54 @@ describe('ContextInit', () => {
   it("reports progress only with the request's progress token, and logs through the request's channel", async () => {
     const { channel, sent } = channelLog();
     const caps = { roots: {} };
-    const withToken = new RequestContext(new ContextInit(new LazyAbort(), channel, 7, 's', '2025-11-25', { name: 'c', version: '1' }, caps, { progressToken: 'p' }, UNDECLARED, undefined, undefined, undefined));
-    const withoutToken = new RequestContext(new ContextInit(new LazyAbort(), channel, 8, undefined, '2025-11-25', undefined, caps, undefined, UNDECLARED, undefined, undefined, undefined));
+    const withToken = new RequestContext(
+      new ContextInit(
+        new LazyAbort(),
+        channel,
+        7,
+        's',
+        '2025-11-25',
+        { name: 'c', version: '1' },
+        caps,
+        { progressToken: 'p' },
+        UNDECLARED,
+        undefined,
+        undefined,
+        undefined,
+      ),
+    );
+    const withoutToken = new RequestContext(
+      new ContextInit(
+        new LazyAbort(),
+        channel,
+        8,
+        undefined,
+        '2025-11-25',
+        undefined,
+        caps,
+        undefined,
+        UNDECLARED,
+        undefined,
+        undefined,
+        undefined,
+      ),
+    );
     await withToken.reportProgress(1, 2, 'half');
     await withoutToken.reportProgress(1);
     await withoutToken.log('info', 'hello', 'l');
     expect(JSON.stringify(sent)).toBe(
       '[{"method":"notifications/progress","params":{"progressToken":"p","progress":1,"total":2,"message":"half"}},{"level":"info","data":"hello","logger":"l"}]',
     );
-    expect([withToken.requestId, withToken.sessionId, withToken.protocolVersion, withToken.clientInfo, withToken.clientCapabilities]).toEqual([7, 's', '2025-11-25', { name: 'c', version: '1' }, caps]);
-    await expect(withToken.createMessage({ messages: [], maxTokens: 1 })).rejects.toThrow('Sampling is not available for this request: the client did not declare the capability.');
+    expect([
+      withToken.requestId,
+      withToken.sessionId,
+      withToken.protocolVersion,
+      withToken.clientInfo,
+      withToken.clientCapabilities,
+    ]).toEqual([7, 's', '2025-11-25', { name: 'c', version: '1' }, caps]);
+    await expect(withToken.createMessage({ messages: [], maxTokens: 1 })).rejects.toThrow(
+      'Sampling is not available for this request: the client did not declare the capability.',
+    );
   });
 
   it('makes the signal only when the tool reads it, aborted as the request was', () => {
@@ -83,7 +123,22 @@ describe('ContextInit', () => {
         return abort.signal;
       },
     };
-    const context = new RequestContext(new ContextInit(source, channelLog().channel, 1, undefined, undefined, undefined, undefined, undefined, UNDECLARED, undefined, undefined, undefined));
+    const context = new RequestContext(
+      new ContextInit(
+        source,
+        channelLog().channel,
+        1,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        UNDECLARED,
+        undefined,
+        undefined,
+        undefined,
+      ),
+    );
     expect(made).toBe(0);
     abort.abort('cancelled');
     expect([context.signal.aborted, context.signal.reason, made]).toEqual([true, 'cancelled', 1]);
