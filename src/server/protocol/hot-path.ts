@@ -265,6 +265,9 @@ function plainlyValidToolResult(result: unknown): boolean {
 
 const REDISPATCH = Symbol('redispatch');
 
+/** One settled promise, awaited for a tick. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /**
  * The telemetry steps of a request the dispatch takes straight from an HTTP session (`post`); on a transport, the
  * telemetry's wraps of the transport take them (telemetry/telemetry.ts provides both).
@@ -426,8 +429,9 @@ export class HotDispatch {
     const ctx = this.contextOf(request, controller, extra?.authInfo);
     try {
       // The handler runs a microtask later, as it did from a resolved promise's `then`: the messages of one read
-      // are all taken (in order) before the first handler runs.
-      await undefined;
+      // are all taken (in order) before the first handler runs. A settled promise rather than `undefined`, which
+      // `await` would wrap in a new one.
+      await SETTLED;
       let answer: JSONRPCMessage;
       try {
         // The handler awaited here rather than in an async method of its own: a promise and a tick fewer per request.
