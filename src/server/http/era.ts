@@ -89,6 +89,7 @@ export class EraClassifier {
   /** Remembered answers by method, then by client name (`undefined` for none). */
   private readonly accepted = new Map<string, Map<string | undefined, Remembered[]>>();
   private remembered = 0;
+  private lastClaim: (typeof NO_CLAIM & { readonly requestedVersion: string }) | undefined;
 
   classify(req: IncomingMessage, body: unknown): InboundClassificationOutcome {
     const version = req.headers['mcp-protocol-version'];
@@ -97,7 +98,7 @@ export class EraClassifier {
       req.method === 'POST' &&
       isPlainHotRequest(body)
     ) {
-      return version === undefined ? NO_CLAIM : { ...NO_CLAIM, requestedVersion: version };
+      return version === undefined ? NO_CLAIM : this.claimOf(version);
     }
     const httpMethod = (req.method ?? 'GET').toUpperCase();
     // A POST without a JSON body is the 2025 transport's to refuse.
@@ -114,6 +115,15 @@ export class EraClassifier {
     });
     if (meta && outcome.kind === 'modern' && outcome.messageKind === 'request') this.remember(req, (body as { method: string }).method, meta, outcome.classification);
     return outcome;
+  }
+
+  /**
+   * The answer to a 2025-era request whose header names its revision: the one made for the last such revision (a
+   * session's client names the same one every time), shared as `NO_CLAIM` is, rather than one object per request.
+   */
+  private claimOf(version: string): InboundClassificationOutcome {
+    if (this.lastClaim?.requestedVersion !== version) this.lastClaim = { ...NO_CLAIM, requestedVersion: version };
+    return this.lastClaim;
   }
 
   private recall(req: IncomingMessage, method: string, meta: Readonly<Record<string, unknown>>): Modern['classification'] | undefined {

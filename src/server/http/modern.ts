@@ -14,6 +14,7 @@ import { HEADER_MISMATCH } from './param-headers';
 import { MODERN_REVISION } from '../protocol/revisions';
 import { SSE_HEADERS, headerOf } from '../protocol/wire';
 import { servesRevision } from '../sdk/server';
+import { InFlight } from '../protocol/in-flight';
 
 /**
  * 2026-07-28 requests answered without the SDK's per-request machinery. The SDK's entry builds a `Server` for every
@@ -92,6 +93,13 @@ interface Member {
   readonly transport: ExchangeTransport;
 }
 
+/** Delivers the request to a server of the pool; resolves (with `true`) once its response is complete. */
+function deliver(member: Member, req: IncomingMessage, res: ServerResponse, route: Route): Promise<true> {
+  const { classification } = route;
+  const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
+  return member.transport.exchange(res, route.message as JSONRPCMessage & { id: Id }, authInfo === undefined ? { classification } : { classification, authInfo });
+}
+
 /** The pool of long-lived servers and the dispatch of a request to one of them. */
 export class ModernPool {
   private readonly members: Member[] = [];
@@ -103,14 +111,19 @@ export class ModernPool {
     private readonly maxServers = MAX_SERVERS,
   ) {}
 
-  /** Answers the request; resolves once its response is complete. `false` when the pool is full (nothing written). */
-  async handle(req: IncomingMessage, res: ServerResponse, route: Route): Promise<boolean> {
-    const message = route.message as JSONRPCMessage & { id: Id };
-    const member = this.memberFree(message.id) ?? (await this.newMember(message.id));
-    if (!member) return false;
-    const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
-    await member.transport.exchange(res, message, { classification: route.classification, ...(authInfo !== undefined && { authInfo }) });
-    return true;
+  /**
+   * Answers the request; resolves once its response is complete. `false` when the pool is full (nothing written).
+   * Not an async function: with a server free (the usual case) the exchange's own promise is the answer.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, route: Route): Promise<boolean> {
+    const member = this.memberFree((route.message as { id: Id }).id);
+    return member ? deliver(member, req, res, route) : this.handleOnNew(req, res, route);
+  }
+
+  /** Answers the request on a new server of the pool: no server is free for its id. */
+  private async handleOnNew(req: IncomingMessage, res: ServerResponse, route: Route): Promise<boolean> {
+    const member = await this.newMember((route.message as { id: Id }).id);
+    return member ? deliver(member, req, res, route) : false;
   }
 
   async close(): Promise<void> {
@@ -146,7 +159,7 @@ export class ExchangeTransport implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  private readonly exchanges = new Map<Id, Exchange>();
+  private readonly exchanges = new InFlight<Exchange>();
 
   async start(): Promise<void> {}
 
@@ -159,7 +172,7 @@ export class ExchangeTransport implements Transport {
     res: ServerResponse,
     message: JSONRPCMessage & { id: Id },
     extra: { classification: Route['classification']; authInfo?: AuthInfo },
-  ): Promise<void> {
+  ): Promise<true> {
     const exchange = new Exchange(res, this, message.id);
     this.exchanges.set(message.id, exchange);
     exchange.dispatching = true;
@@ -173,7 +186,7 @@ export class ExchangeTransport implements Transport {
 
   /** The exchange of `id` is over: its id is free again. */
   ended(id: Id, exchange: Exchange): void {
-    if (this.exchanges.get(id) === exchange) this.exchanges.delete(id);
+    this.exchanges.settle(id, exchange);
   }
 
   /** Written at once; not an async function, which would cost a promise per message (a throw still rejects). */
@@ -192,16 +205,14 @@ export class ExchangeTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    const open = [...this.exchanges.values()];
-    this.exchanges.clear();
-    for (const exchange of open) exchange.abandon();
+    for (const exchange of this.exchanges.takeAll()) exchange.abandon();
     this.onclose?.();
   }
 
   /** The client left before the reply: the request is cancelled as the SDK cancels a per-request exchange. */
   left(id: Id, exchange: Exchange): void {
     if (this.exchanges.get(id) !== exchange) return;
-    this.exchanges.delete(id);
+    this.exchanges.settle(id, exchange);
     this.onmessage?.({
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
@@ -212,10 +223,11 @@ export class ExchangeTransport implements Transport {
 
 /** One request's HTTP response: pending, then JSON, or an SSE stream. */
 class Exchange {
-  readonly done: Promise<void>;
+  /** Resolves (with `true`, what the pool's `handle` answers) once the response is complete. */
+  readonly done: Promise<true>;
   /** True while the request is being delivered: an error reply then is a refusal with its HTTP status. */
   dispatching = false;
-  private finish!: () => void;
+  private finish!: (value: true) => void;
   private state: 'pending' | 'streaming' | 'ended' = 'pending';
   private keepAlive: NodeJS.Timeout | undefined;
 
@@ -224,7 +236,7 @@ class Exchange {
     private readonly transport: ExchangeTransport,
     private readonly id: Id,
   ) {
-    this.done = new Promise((resolve) => (this.finish = resolve));
+    this.done = new Promise<true>((resolve) => (this.finish = resolve));
     // `on`, not `once`: a response closes once, and `once` costs a wrapper per request.
     res.on('close', () => {
       if (this.state === 'ended') return;
@@ -267,7 +279,7 @@ class Exchange {
     if (this.keepAlive) clearInterval(this.keepAlive);
     if (!this.res.writableEnded && this.res.headersSent) this.res.end();
     this.transport.ended(this.id, this);
-    this.finish();
+    this.finish(true);
   }
 
   private openStream(): void {

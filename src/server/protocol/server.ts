@@ -23,7 +23,7 @@ import {
 import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from '../../invoke/text-methods';
 import { promptResult, resourceResult } from '../../invoke/contents';
 import type { Log } from '../../log';
-import { InputRequired, type LogLevel, type RequestContextInit } from '../../request-context';
+import { InputRequired, type RequestContextInit } from '../../request-context';
 import { callerKeyOf, verifiedCallerOf, type AuthorizeItem } from '../auth/caller';
 import { Visibility, resourceItemOf } from '../auth/visibility';
 import type { RequestStates, StateBinding } from './signing';
@@ -44,7 +44,7 @@ import { forRevision, serverInfoFor } from './revisions';
 import type { Icon } from '../../decorators/listing-options';
 import type { CacheHint } from '../../schema/model';
 import type { CatalogKind } from '../catalog/catalog';
-import { SIGNAL_FROM } from './lazy-abort';
+import { ContextInit, UNDECLARED, type ContextChannel, type ContextRequests } from './context-init';
 import { advertisedIn, capabilitiesOf } from './capabilities';
 
 /**
@@ -92,45 +92,47 @@ function bindingOf(ctx: ServerContext, item: string): StateBinding {
   return { method: ctx.mcpReq.method, item, caller: verifiedCallerOf(ctx.http?.authInfo) };
 }
 
+/** Why a 2026-07-28 request has no sampling nor elicitation: the revision has no server-to-client requests. */
+const MODERN_REQUESTS: ContextRequests = { unavailable: 'protocol revision 2026-07-28 has no server-to-client requests; use ctx.requireInput().' };
+
+/**
+ * Sampling and elicitation of a 2025-era request, for the capabilities the client declared: they go out tied to
+ * this request (relatedRequestId), so they travel on its own response stream.
+ */
+function legacyRequestsOf(ctx: ServerContext, caps: Capabilities): ContextRequests {
+  if (caps?.sampling === undefined && caps?.elicitation === undefined) return UNDECLARED;
+  return {
+    createMessage: caps.sampling === undefined ? undefined : (params: object) => askClient(ctx, 'sampling/createMessage', params),
+    elicit: caps.elicitation === undefined ? undefined : (params: object) => askClient(ctx, 'elicitation/create', params),
+    unavailable: UNDECLARED.unavailable,
+  };
+}
+
 /**
  * The `RequestContext` of one request for `item` (the tool or prompt name, the resource URI), from the SDK's
  * handler context; a `requestState` minted for another method, item or caller is refused here (-32602).
  */
 export function contextInitOf(server: Server, ctx: ServerContext, states: RequestStates, item: string): RequestContextInit {
+  const { mcpReq } = ctx;
   const caller = callerOf(server, ctx);
-  const meta = ctx.mcpReq._meta as Readonly<Record<string, unknown>> | undefined;
-  const token = meta?.progressToken as string | number | undefined;
   const caps = caller.clientCapabilities;
-  // Server-to-client requests are 2025-era only, and go out tied to this request (relatedRequestId), so
-  // they travel on its own response stream.
-  const ask = (method: string, capability: string) =>
-    !caller.modern && caps?.[capability] !== undefined
-      ? (params: object) => askClient(ctx, method, params)
-      : undefined;
-  return {
-    // `signal` comes from the prototype, read when the tool reads it: the hot path makes it then (lazy-abort.ts).
-    __proto__: SIGNAL_FROM,
-    signalFrom: ctx.mcpReq,
-    requestId: ctx.mcpReq.id,
-    sessionId: ctx.sessionId,
-    protocolVersion: caller.protocolVersion,
-    clientInfo: caller.clientInfo,
-    clientCapabilities: caps,
-    meta,
-    reportProgress:
-      token === undefined
-        ? undefined
-        : (progress, total, message) => ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }),
-    log: (level: LogLevel, data: unknown, logger?: string) => ctx.mcpReq.log(level, data, logger),
-    createMessage: ask('sampling/createMessage', 'sampling'),
-    elicit: ask('elicitation/create', 'elicitation'),
-    unavailable: caller.modern
-      ? 'protocol revision 2026-07-28 has no server-to-client requests; use ctx.requireInput().'
-      : 'the client did not declare the capability.',
-    inputResponses: ctx.mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined,
-    requestState: states.open(ctx.mcpReq.requestState(), bindingOf(ctx, item)),
-    auth: verifiedCallerOf(ctx.http?.authInfo),
-  } as RequestContextInit;
+  const auth = verifiedCallerOf(ctx.http?.authInfo);
+  const state = mcpReq.requestState();
+  return new ContextInit(
+    mcpReq,
+    mcpReq as ContextChannel,
+    mcpReq.id,
+    ctx.sessionId,
+    caller.protocolVersion,
+    caller.clientInfo,
+    caps,
+    mcpReq._meta as Readonly<Record<string, unknown>> | undefined,
+    caller.modern ? MODERN_REQUESTS : legacyRequestsOf(ctx, caps),
+    mcpReq.inputResponses as Readonly<Record<string, unknown>> | undefined,
+    // The binding is made only for a state to check (states.open answers `undefined` for none).
+    state === undefined ? undefined : states.open(state, bindingOf(ctx, item)),
+    auth,
+  );
 }
 
 /**
@@ -439,29 +441,59 @@ async function startTaskOf(server: CatalogServer, tool: RegisteredTool, params: 
   throw new TaskCreated(created);
 }
 
+/** What a `tools/call` of an unknown tool (or one `auth.authorize` refuses) answers. */
+function unknownTool(name: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
+}
+
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
 function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
   server.handleHot('tools/list', async (req, ctx) => {
     const tools = await visibility.list(ctx.http?.authInfo, negotiatedApps(callerOf(server, ctx).clientCapabilities) ? 'tools' : 'plainTools');
     return listed(server, ctx, catalog, settings, { list: 'tools', field: 'tools', kind: 'tool', items: tools, keyOf: (t) => t.name, params: req.params });
   });
-  server.handleHot('tools/call', async (req, ctx) => {
-    const tool = catalog.tool(req.params.name);
-    // An app-only tool (no plain listing) is unknown to a caller without MCP Apps, as it is absent from its
-    // listing; the caller's capabilities are read only for such a tool, off the common path.
-    const unknown = () => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 128)}`);
-    if (!tool || (!tool.plainListing && !negotiatedApps(callerOf(server, ctx).clientCapabilities))) throw unknown();
-    await requireAllowed(visibility, ctx, { kind: 'tool', name: tool.model.name }, unknown);
-    if (tool.model.task) await startTaskOf(server, tool, req.params, ctx, settings, visibility);
-    // Tool calls answer errors as results; only `requireInput` rejects.
-    return callOf(tool)(req.params.arguments, contextInitOf(server, ctx, settings.states, tool.model.name)).then(
-      (result) => boundedResult(result, req.params.name, settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, settings.log),
-      (error: unknown) => {
-        if (error instanceof InputRequired) return inputRequiredOf(error, settings.states, bindingOf(ctx, tool.model.name));
-        throw protocolErrorOf(error, settings.log, ctx);
-      },
-    );
+  // Not an async function: the common call (no policy to wait on, no task) makes no promise of its own and waits on
+  // nothing before the tool runs; the handler still only rejects, never throws (the SDK's wrapper awaits it).
+  server.handleHot('tools/call', (req, ctx) => {
+    try {
+      const tool = catalog.tool(req.params.name);
+      // An app-only tool (no plain listing) is unknown to a caller without MCP Apps, as it is absent from its
+      // listing; the caller's capabilities are read only for such a tool, off the common path.
+      if (!tool || (!tool.plainListing && !negotiatedApps(callerOf(server, ctx).clientCapabilities))) throw unknownTool(req.params.name);
+      // Without a policy `allows` answers at once.
+      const allowed = visibility.allows(ctx.http?.authInfo, { kind: 'tool', name: tool.model.name }, ctx.mcpReq.id, ctx.sessionId);
+      if (allowed !== true || tool.model.task) return checkedToolCall(server, tool, req.params, ctx, settings, visibility, allowed);
+      return toolCall(server, tool, req.params, ctx, settings);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   });
+}
+
+/** A `tools/call` once the policy answered (refused: an unknown tool), as a task when the tool and request call for one. */
+async function checkedToolCall(
+  server: CatalogServer,
+  tool: RegisteredTool,
+  params: RequestTypeMap['tools/call']['params'],
+  ctx: ServerContext,
+  settings: ProtocolSettings,
+  visibility: Visibility,
+  allowed: boolean | Promise<boolean>,
+): Promise<unknown> {
+  if (!(await allowed)) throw unknownTool(params.name);
+  if (tool.model.task) await startTaskOf(server, tool, params, ctx, settings, visibility);
+  return toolCall(server, tool, params, ctx, settings);
+}
+
+/** Calls the tool: errors are answered as results; only `requireInput` rejects. */
+function toolCall(server: CatalogServer, tool: RegisteredTool, params: RequestTypeMap['tools/call']['params'], ctx: ServerContext, settings: ProtocolSettings): Promise<unknown> {
+  return callOf(tool)(params.arguments, contextInitOf(server, ctx, settings.states, tool.model.name)).then(
+    (result) => boundedResult(result, params.name, settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, settings.log),
+    (error: unknown) => {
+      if (error instanceof InputRequired) return inputRequiredOf(error, settings.states, bindingOf(ctx, tool.model.name));
+      throw protocolErrorOf(error, settings.log, ctx);
+    },
+  );
 }
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */

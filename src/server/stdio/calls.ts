@@ -2,10 +2,11 @@ import { callOf, type Catalog } from '../catalog/catalog';
 import { negotiatesApps } from '../catalog/ui-resource';
 import { APPS_EXTENSION } from '../catalog/catalog';
 import { boundedResult, DEFAULT_MAX_RESULT_BYTES } from '../protocol/result-size';
-import { LazyAbort, SIGNAL_FROM } from '../protocol/lazy-abort';
+import { LazyAbort } from '../protocol/lazy-abort';
+import { ContextInit, UNDECLARED, type ContextChannel } from '../protocol/context-init';
 import { isId } from '../protocol/wire';
 import { ErrorCode, sdk } from '../sdk/lazy';
-import { InputRequired, type LogLevel, type RequestContextInit } from '../../request-context';
+import { InputRequired, type RequestContextInit } from '../../request-context';
 import type { Log } from '../../log';
 import { isCopyableObject, isPlainObject } from '../../objects';
 
@@ -74,6 +75,17 @@ const REDISPATCH = Symbol('redispatch');
 export class LoopCalls {
   /** Calls in progress, by id: `notifications/cancelled` and the end of the connection abort them. */
   private readonly inFlight = new Map<string | number, LazyAbort>();
+  /**
+   * Where the calls' progress and log notifications go: the wire. No `logging/setLevel` has been received (it hands
+   * the connection over), so no message is below a threshold.
+   */
+  private readonly channel: ContextChannel = {
+    notify: (notification) => {
+      this.wire.write({ jsonrpc: '2.0', ...notification });
+      return Promise.resolve();
+    },
+    log: (level, data, logger) => this.channel.notify({ method: 'notifications/message', params: { level, data, logger } }),
+  };
 
   constructor(
     private readonly settings: CallSettings,
@@ -101,7 +113,7 @@ export class LoopCalls {
     const abort = new LazyAbort();
     this.inFlight.set(id, abort);
     const meta = params._meta as Json | undefined;
-    const init = this.contextOf(id, abort, meta, caller);
+    const init = new ContextInit(abort, this.channel, id, undefined, caller.version, caller.clientInfo as RequestContextInit['clientInfo'], caller.capabilities, meta, UNDECLARED, undefined, undefined, undefined);
     const { log, maxResultBytes, checkToolResult } = this.settings;
     Promise.resolve()
       .then(() => callOf(tool)(params.arguments, init))
@@ -147,36 +159,5 @@ export class LoopCalls {
     const inFlight = [...this.inFlight.values()];
     this.inFlight.clear();
     for (const abort of inFlight) abort.abort(error);
-  }
-
-  /** The tool's context, as protocol/server.ts's `contextInitOf` makes it for a 2025-era stdio connection. */
-  private contextOf(id: string | number, abort: LazyAbort, meta: Json | undefined, caller: CallerView): RequestContextInit {
-    const notify = (notification: { method: string; params: object }) => {
-      this.wire.write({ jsonrpc: '2.0', ...notification });
-      return Promise.resolve();
-    };
-    const token = meta?.progressToken as string | number | undefined;
-    return {
-      __proto__: SIGNAL_FROM,
-      signalFrom: abort,
-      requestId: id,
-      sessionId: undefined,
-      protocolVersion: caller.version,
-      clientInfo: caller.clientInfo,
-      clientCapabilities: caller.capabilities,
-      meta,
-      reportProgress:
-        token === undefined
-          ? undefined
-          : (progress: number, total?: number, message?: string) => notify({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }),
-      // No `logging/setLevel` has been received (it hands the connection over), so nothing is below a threshold.
-      log: (level: LogLevel, data: unknown, logger?: string) => notify({ method: 'notifications/message', params: { level, data, logger } }),
-      createMessage: undefined,
-      elicit: undefined,
-      unavailable: 'the client did not declare the capability.',
-      inputResponses: undefined,
-      requestState: undefined,
-      auth: undefined,
-    } as unknown as RequestContextInit;
   }
 }
