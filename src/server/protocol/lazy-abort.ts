@@ -33,14 +33,3 @@ export class LazyAbort {
 export interface SignalSource {
   readonly signal: AbortSignal;
 }
-
-/**
- * The prototype of a context object whose `signal` is read from its own `signalFrom` when first asked for:
- * `{ __proto__: SIGNAL_FROM, signalFrom, ... }`. Not a getter in the object literal itself: V8 makes such a
- * literal through the runtime, at a cost near the signal's own (above a microsecond each).
- */
-export const SIGNAL_FROM = Object.freeze({
-  get signal(): AbortSignal {
-    return (this as unknown as { readonly signalFrom: SignalSource }).signalFrom.signal;
-  },
-});
