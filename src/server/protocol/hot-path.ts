@@ -19,7 +19,7 @@ import { isPlainInitialized, readInitialize, type InitializeRequest } from './in
 import { MODERN_REVISION } from './revisions';
 import { TaskCreated } from '../tasks/handlers';
 import { interceptMessages, type Receive } from '../sdk/transports';
-import { MESSAGE_KEYS, isId, withLegacyNotFound } from './wire';
+import { MESSAGE_KEYS, errorAnswerOf, isId, withLegacyNotFound } from './wire';
 import { isCopyableObject, isPlainObject } from '../../objects';
 import { LazyAbort } from './lazy-abort';
 import { InFlight } from './in-flight';
@@ -497,17 +497,7 @@ export class HotDispatch {
   }
 
   private errorResponse(id: string | number, error: unknown): JSONRPCMessage {
-    const thrown = error as { code?: unknown; message?: unknown; data?: unknown };
-    const code = Number.isSafeInteger(thrown.code) ? (thrown.code as number) : ProtocolErrorCode.InternalError;
-    return {
-      jsonrpc: '2.0',
-      id,
-      error: {
-        code: this.host.encodeErrorCode(code),
-        message: (thrown.message as string | undefined) ?? 'Internal error',
-        ...(thrown.data !== undefined && { data: thrown.data }),
-      },
-    } as JSONRPCMessage;
+    return errorAnswerOf(id, error, (code) => this.host.encodeErrorCode(code));
   }
 
   /**

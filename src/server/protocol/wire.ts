@@ -28,6 +28,25 @@ export const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 };
 
+/**
+ * The JSON-RPC error answer to what a request's handler threw: its code (internal error when it has none) as the
+ * connection's codec writes it (`encodeCode`), its message and its data. The hot dispatch and the stdio loop both
+ * answer this way, as the SDK's dispatch does.
+ */
+export function errorAnswerOf(id: string | number, error: unknown, encodeCode: (code: number) => number): JSONRPCMessage {
+  const thrown = error as { code?: unknown; message?: unknown; data?: unknown };
+  const code = Number.isSafeInteger(thrown.code) ? (thrown.code as number) : ErrorCode.InternalError;
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: encodeCode(code),
+      message: (thrown.message as string | undefined) ?? 'Internal error',
+      ...(thrown.data !== undefined && { data: thrown.data }),
+    },
+  } as JSONRPCMessage;
+}
+
 function isNotFound(message: JSONRPCMessage): boolean {
   if (!('error' in message)) return false;
   const error = message.error as { code: number; message: string; data?: { uri?: unknown } };

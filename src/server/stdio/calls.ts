@@ -4,7 +4,7 @@ import { APPS_EXTENSION } from '../catalog/catalog';
 import { boundedResult, DEFAULT_MAX_RESULT_BYTES } from '../protocol/result-size';
 import { LazyAbort } from '../protocol/lazy-abort';
 import { ContextInit, UNDECLARED, type ContextChannel } from '../protocol/context-init';
-import { isId } from '../protocol/wire';
+import { errorAnswerOf, isId } from '../protocol/wire';
 import { ErrorCode, sdk } from '../sdk/lazy';
 import { InputRequired, type RequestContextInit } from '../../request-context';
 import type { Log } from '../../log';
@@ -55,20 +55,8 @@ function plainResult(result: unknown): boolean {
   return result.content.every((block: unknown) => isPlainObject(block) && block.type === 'text' && typeof block.text === 'string' && Object.keys(block).join() === 'type,text');
 }
 
-/** A JSON-RPC error answer as the hot path writes it (the 2025 codec's code mapping included). */
-function errorAnswer(id: string | number, error: unknown): object {
-  const thrown = error as { code?: unknown; message?: unknown; data?: unknown };
-  const code = Number.isSafeInteger(thrown.code) ? (thrown.code as number) : ErrorCode.InternalError;
-  return {
-    jsonrpc: '2.0',
-    id,
-    error: {
-      code: code === -32002 ? ErrorCode.InvalidParams : code,
-      message: (thrown.message as string | undefined) ?? 'Internal error',
-      ...(thrown.data !== undefined && { data: thrown.data }),
-    },
-  };
-}
+/** A JSON-RPC error answer as the hot path writes it, with the 2025 codec's code mapping (-32002 is written -32602). */
+const errorAnswer = (id: string | number, error: unknown) => errorAnswerOf(id, error, (code) => (code === -32002 ? ErrorCode.InvalidParams : code));
 
 const REDISPATCH = Symbol('redispatch');
 
