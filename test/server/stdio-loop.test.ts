@@ -289,7 +289,11 @@ describe('stdio loop: the same bytes as the SDK path', () => {
     await same([initialize('2025-11-25'), request(2, 'tools/list'), request(3, 'tools/call', { name: 'count', arguments: {} })], 3, serverOf({}, new Scalar()), false);
   });
 
-  it('a list change while the loop serves is notified as the SDK notifies it', async () => {
+  it.each([
+    ['tool', 'add'],
+    ['prompt', 'greet'],
+    ['resource', 'plain://one'],
+  ] as const)('a %s list change while the loop serves is notified as the SDK notifies it', async (kind, key) => {
     const lines = [initialize('2025-11-25'), initialized, request(2, 'ping')].map((l) => JSON.stringify(l));
     const run = async (loop: boolean) => {
       const server = serverOf()();
@@ -300,7 +304,7 @@ describe('stdio loop: the same bytes as the SDK path', () => {
       await (server as unknown as Serving).serveStreams(stdin, stdout, {}, loop);
       for (const line of lines) stdin.write(`${line}\n`);
       while (out.length < 2) await new Promise((resolve) => setImmediate(resolve));
-      server.disable('tool', 'add');
+      server.disable(kind, key);
       while (out.length < 3) await new Promise((resolve) => setImmediate(resolve));
       await server.close();
       return out.sort();

@@ -123,6 +123,13 @@ function rewrittenByCodec(tools: readonly object[]): boolean {
   });
 }
 
+/** A list change event's notification, sent when the opening advertised `listChanged` for its capability. */
+const LIST_CHANGES: Readonly<Record<Exclude<ServerEvent['kind'], 'resource_updated'>, { readonly capability: 'tools' | 'prompts' | 'resources'; readonly method: string }>> = {
+  tools_list_changed: { capability: 'tools', method: 'notifications/tools/list_changed' },
+  prompts_list_changed: { capability: 'prompts', method: 'notifications/prompts/list_changed' },
+  resources_list_changed: { capability: 'resources', method: 'notifications/resources/list_changed' },
+};
+
 /** The connection's opening as the loop answered it: replayed to the SDK when the connection is handed over. */
 interface Opening {
   readonly line: Buffer;
@@ -280,15 +287,8 @@ export class StdioLoop {
   private changed(event: ServerEvent): void {
     const capabilities = this.opening?.capabilities;
     if (capabilities === undefined || this.pending || this.sdkInput) return;
-    const method =
-      event.kind === 'tools_list_changed' && capabilities.tools?.listChanged === true
-        ? 'notifications/tools/list_changed'
-        : event.kind === 'prompts_list_changed' && capabilities.prompts?.listChanged === true
-          ? 'notifications/prompts/list_changed'
-          : event.kind === 'resources_list_changed' && capabilities.resources?.listChanged === true
-            ? 'notifications/resources/list_changed'
-            : undefined;
-    if (method !== undefined) this.write({ jsonrpc: '2.0', method });
+    const notified = event.kind === 'resource_updated' ? undefined : LIST_CHANGES[event.kind];
+    if (notified !== undefined && capabilities[notified.capability]?.listChanged === true) this.write({ jsonrpc: '2.0', method: notified.method });
   }
 
   /** Writes a message as the SDK's stdio transport serializes it. */
