@@ -1,4 +1,4 @@
-import { InMemoryTaskStore, type TaskChange, type TaskRecord } from '../../src';
+import { InMemoryTaskStore, StoreUnavailableError, type TaskChange, type TaskRecord } from '../../src';
 import { Log } from '../../src/log';
 import { InputRequired } from '../../src/request-context';
 import { TaskRunner, type TaskWork } from '../../src/server/tasks/tasks';
@@ -138,5 +138,94 @@ describe('task limits', () => {
     expect(() => new TaskRunner(new InMemoryTaskStore(), { total: { storedBytes: 1.5 } })).toThrow(
       new TypeError('tasks.total.storedBytes takes a whole number from 1, for example { total: { storedBytes: 268435456 } }; got 1.5.'),
     );
+  });
+});
+
+describe('a task whose outcome cannot be written at once (issue 37)', () => {
+  /** Refuses every update while `down`, as the degraded wrapper does during a Redis outage. */
+  class FlakyStore extends InMemoryTaskStore {
+    down = false;
+    refused = 0;
+    override update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
+      if (this.down) {
+        this.refused++;
+        return Promise.reject(new StoreUnavailableError('task store', 'no answer within 1000 ms'));
+      }
+      return super.update(taskId, change);
+    }
+  }
+  const SECRET_ARGUMENT = 'argument-that-must-not-be-logged';
+  const SECRET_RESULT = 'result-that-must-not-be-logged';
+
+  function recording(): { log: Log; lines: string[] } {
+    const lines: string[] = [];
+    const keep = (level: string) => (m: string) => void lines.push(`${level} ${m}`);
+    return { log: Log.of({ error: keep('error'), warn: keep('warn'), info: keep('info'), debug: keep('debug') }), lines };
+  }
+
+  it('reads as working while the store does not answer, then completes with its result kept, and logs neither arguments nor result', async () => {
+    const store = new FlakyStore();
+    const { log, lines } = recording();
+    const runner = new TaskRunner(store, {}, log);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const result = { content: [{ type: 'text', text: SECRET_RESULT }] };
+    const task = await runner.start({ owner: 'o', call: { name: 'slow', arguments: { secret: SECRET_ARGUMENT } }, caller: CALLER }, async () => (await gate, result));
+    store.down = true;
+    release();
+    while (store.refused < 3) await new Promise((r) => setTimeout(r, 10));
+    expect((await store.get(task.taskId))?.status).toBe('working');
+    expect(runner.usage('o')).toMatchObject({ tasks: 1, running: 0 });
+    store.down = false;
+    const done = await until(store, task.taskId, 'completed');
+    expect(done.result).toEqual(result);
+    expect(lines[0]).toBe(
+      `warn The outcome of task ${task.taskId} ('slow') could not be stored (The server is temporarily unable to use its task store (no answer within 1000 ms); try again shortly.); trying again until the store answers or the task's ttl passes.`,
+    );
+    expect(lines[lines.length - 1]).toMatch(new RegExp(`^info The outcome of task ${task.taskId} \\('slow'\\) was stored after [4-9] tries\\.$`));
+    expect(lines.join('\n')).not.toContain(SECRET_ARGUMENT);
+    expect(lines.join('\n')).not.toContain(SECRET_RESULT);
+    await runner.closeAll();
+  });
+
+  it('gives up once the ttl passes, with one error line, and rejects nothing', async () => {
+    const store = new FlakyStore();
+    const { log, lines } = recording();
+    const runner = new TaskRunner(store, {}, log);
+    const task = await runner.start({ owner: 'o', call: { name: 'brief' }, caller: CALLER, ttl: 250 }, async () => {
+      store.down = true;
+      return { content: [] };
+    });
+    while (!lines.some((l) => l.startsWith('error'))) await new Promise((r) => setTimeout(r, 10));
+    expect(lines.filter((l) => l.startsWith('error'))).toEqual([
+      `error The outcome of task ${task.taskId} ('brief') could not be stored before its ttl passed: The server is temporarily unable to use its task store (no answer within 1000 ms); try again shortly.`,
+    ]);
+    store.down = false;
+    await runner.closeAll();
+  });
+
+  it('writes the outcome, not "cancelled", when the server closes while it is pending', async () => {
+    const store = new FlakyStore();
+    const runner = new TaskRunner(store);
+    const task = await runner.start({ owner: 'o', call: { name: 't' }, caller: CALLER }, async () => {
+      store.down = true;
+      return { content: [{ type: 'text', text: 'kept' }] };
+    });
+    while (store.refused < 1) await new Promise((r) => setTimeout(r, 5));
+    store.down = false;
+    await runner.closeAll();
+    expect(await store.get(task.taskId)).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'kept' }] } });
+  });
+
+  it('logs, and does not reject, when the store refuses the records of a closing server', async () => {
+    const store = new FlakyStore();
+    const { log, lines } = recording();
+    const runner = new TaskRunner(store, {}, log);
+    const task = await runner.start({ owner: 'o', call: { name: 't' }, caller: CALLER }, () => new Promise(() => undefined));
+    store.down = true;
+    await runner.closeAll();
+    expect(lines).toEqual([
+      `error Task ${task.taskId} could not be recorded as ended while the server closed: The server is temporarily unable to use its task store (no answer within 1000 ms); try again shortly.`,
+    ]);
   });
 });

@@ -271,6 +271,8 @@ export function isModernCaller(caller: TaskCaller): boolean {
 export class TaskRunner {
   private readonly running = new Map<string, AbortController>();
   private readonly waiters = new Map<string, (() => void)[]>();
+  /** Outcomes of runs that ended, while they are being written to the store. */
+  private readonly unwritten = new Map<string, TaskUpdate>();
   private readonly watchers = new Set<(task: TaskRecord) => void>();
   private unwatch: (() => void) | undefined;
   readonly maxTtlMs: number;
@@ -419,7 +421,13 @@ export class TaskRunner {
   /** Aborts every task running here (the server is closing); their records say cancelled. */
   async closeAll(): Promise<void> {
     const ids = [...this.running.keys()];
-    await Promise.all(ids.map((id) => this.store.update(id, { status: 'cancelled', statusMessage: 'The server closed.' })));
+    // A run that ended but whose outcome is still being written gets one last try with it; the rest say cancelled.
+    const closing = await Promise.allSettled(ids.map((id) => this.store.update(id, this.unwritten.get(id) ?? { status: 'cancelled', statusMessage: 'The server closed.' })));
+    closing.forEach((settled, at) => {
+      if (settled.status === 'fulfilled') return;
+      const reason = settled.reason instanceof Error ? settled.reason.message : String(settled.reason);
+      this.log?.error(`Task ${ids[at]} could not be recorded as ended while the server closed: ${reason}`, { event: 'task.failed' });
+    });
     for (const id of ids) {
       this.running.get(id)?.abort(new Error('The server closed.'));
       this.quota.stopped(id);
@@ -444,11 +452,42 @@ export class TaskRunner {
     } catch (error) {
       change = error instanceof InputRequired ? parked(task, error) : { status: 'failed', ...failure(-32603, 'The task failed.') };
     }
-    this.running.delete(task.taskId);
     this.quota.stopped(task.taskId);
     this.quota.grew(task.taskId, Buffer.byteLength(JSON.stringify(change)));
     // A cancelled task stays cancelled: the store refuses changes after a final status.
-    if (!run.signal.aborted) await this.store.update(task.taskId, change);
+    if (!run.signal.aborted) {
+      this.unwritten.set(task.taskId, change);
+      await this.writeOutcome(task, change, run.signal);
+      this.unwritten.delete(task.taskId);
+    }
+    // Only this run's entry: a task resumed by `tasks/update` runs again under a new controller.
+    if (this.running.get(task.taskId)?.signal === run.signal) this.running.delete(task.taskId);
+  }
+
+  /**
+   * Writes a run's outcome, trying again with backoff while the store does not answer, until it does, the
+   * task's ttl passes or the task is cancelled (its signal). Never rejects: this runs outside any request, so
+   * a rejection here would end the process. Meanwhile the task reads as `working`, and the outcome is kept here.
+   * The log names the task and the store's reason, never the task's arguments or result.
+   */
+  private async writeOutcome(task: TaskRecord, change: TaskUpdate, signal: AbortSignal): Promise<void> {
+    const deadline = Date.parse(task.createdAt) + (task.ttl ?? this.maxTtlMs);
+    const name = task.call.name;
+    for (let attempt = 0, delay = SETTLE_FIRST_RETRY_MS; ; attempt++, delay = Math.min(delay * 2, SETTLE_LAST_RETRY_MS)) {
+      try {
+        await this.store.update(task.taskId, change);
+        if (attempt > 0) this.log?.info(`The outcome of task ${task.taskId} ('${name}') was stored after ${attempt + 1} tries.`, { event: 'task.failed', tool: name });
+        return;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        if (Date.now() + delay >= deadline) {
+          this.log?.error(`The outcome of task ${task.taskId} ('${name}') could not be stored before its ttl passed: ${reason}`, { event: 'task.failed', tool: name });
+          return;
+        }
+        if (attempt === 0) this.log?.warn(`The outcome of task ${task.taskId} ('${name}') could not be stored (${reason}); trying again until the store answers or the task's ttl passes.`, { event: 'task.failed', tool: name });
+      }
+      if (!(await pause(delay, signal))) return;
+    }
   }
 
   private changed(task: TaskRecord): void {
@@ -465,6 +504,27 @@ export class TaskRunner {
     for (const done of this.waiters.get(taskId) ?? []) done();
     this.waiters.delete(taskId);
   }
+}
+
+/** The first and the longest wait between two tries of writing a task's outcome to a store that did not answer. */
+const SETTLE_FIRST_RETRY_MS = 100;
+const SETTLE_LAST_RETRY_MS = 5000;
+
+/** Waits `ms` (without holding the process open); `false` when `signal` aborted first. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', aborted);
+      resolve(true);
+    }, ms);
+    timer.unref();
+    function aborted(): void {
+      clearTimeout(timer);
+      resolve(false);
+    }
+    signal.addEventListener('abort', aborted, { once: true });
+  });
 }
 
 /** The requests still pending and the answers so far once `responses` are taken; answers to keys not asked for are ignored. */
