@@ -426,7 +426,7 @@ export class McpServer {
     const input = guardStdin(stdin, {
       maxMessageBytes,
       output: stdout,
-      onNotJson: () => this.log.warn('A stdio line that is not JSON was answered with a parse error (-32700)', { event: 'transport.failed' }),
+      onNotJson: (what) => this.log.warn(`A stdio line that is not ${what} was answered with a parse error (-32700)`, { event: 'transport.failed' }),
       onTooLarge: () => {
         // Written straight to stderr, whatever the logger: the process is about to end because of it.
         process.stderr.write(`${tooLargeMessage(maxMessageBytes)}\n`);

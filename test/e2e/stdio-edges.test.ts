@@ -13,6 +13,10 @@ beforeAll(() => ensureBuilt(), 300_000);
 
 interface Child {
   write(text: string): void;
+  /** Writes raw bytes (not always UTF-8). */
+  stdin(bytes: Buffer): void;
+  /** Resolves with the first `count` stdout lines that satisfy `match`, parsed. */
+  lines(match: (message: Record<string, unknown>) => boolean, count: number): Promise<Record<string, unknown>[]>;
   /** Resolves with the first stdout line that satisfies `match`, parsed. */
   line(match: (message: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   exited: Promise<number | null>;
@@ -39,14 +43,18 @@ function start(env: NodeJS.ProcessEnv = {}): Child {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     write: (text) => void child.stdin.write(text),
+    stdin: (bytes) => void child.stdin.write(bytes),
     async line(match) {
+      return (await this.lines(match, 1))[0]!;
+    },
+    async lines(match, count) {
       for (;;) {
         const found = stdout
           .split('\n')
           .filter((l) => l.trim().length > 0)
           .map((l) => JSON.parse(l) as Record<string, unknown>)
-          .find(match);
-        if (found) return found;
+          .filter(match);
+        if (found.length >= count) return found.slice(0, count);
         await new Promise<void>((resolve) => waiting.push(resolve));
       }
     },
@@ -72,6 +80,25 @@ describe('stdio edges', () => {
     const notice = 'A stdio line that is not JSON was answered with a parse error (-32700)';
     expect(await child.stderrWith(notice)).toContain(notice);
     child.kill();
+  });
+
+  it('serves on after a stream that starts with a BOM, a line with a no-break space, one ending in U+2028 and one that is not UTF-8', async () => {
+    const child = start();
+    const ping = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
+    child.write(`\ufeff${INITIALIZE}\n`);
+    expect(await child.line((m) => m.id === 1)).toMatchObject({ result: { serverInfo: { name: 'fixture' } } });
+    child.write(`\u00a0${ping(2)}\n${ping(3)}\u2028\n`);
+    child.stdin(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":4,"method":"ping","params":{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}\n')]));
+    child.write(`${ping(5)}\n`);
+    expect(await child.line((m) => m.id === 5)).toEqual({ jsonrpc: '2.0', id: 5, result: {} });
+    const refusals = await child.lines((m) => m.id === null, 3);
+    expect(refusals.map((m) => (m.error as { message: string }).message)).toEqual([
+      'Parse error: the line is not valid JSON.',
+      'Parse error: the line is not valid JSON.',
+      'Parse error: the line is not valid UTF-8.',
+    ]);
+    child.kill();
+    expect(await child.exited).toBeNull();
   });
 
   it('stops with exit code 1 and one stderr line on a message over maxMessageBytes', async () => {

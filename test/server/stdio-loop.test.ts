@@ -264,6 +264,31 @@ describe('stdio loop: the same bytes as the SDK path', () => {
     );
   });
 
+  describe('lines around Unicode whitespace and a byte-order mark (issue 37: one such line ended the process)', () => {
+    /** Every Unicode whitespace character but the line feed, and the byte-order mark. */
+    const SPACES = ['\t', '\v', '\f', '\r', ' ', '\u0085', '\u00a0', '\u1680', '\u2000', '\u2001', '\u2002', '\u2003', '\u2004', '\u2005', '\u2006', '\u2007', '\u2008', '\u2009', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
+    /** JSON's own whitespace: JSON.parse reads a line around it. */
+    const JSON_SPACES = ['\t', '\r', ' '];
+    const NOT_JSON = '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the line is not valid JSON."}}';
+    const around = (id: number) => SPACES.flatMap((space) => [`${space}${JSON.stringify(request(id, 'ping'))}`, `${JSON.stringify(request(id, 'ping'))}${space}`]);
+
+    it('answers each such line -32700 unless it is JSON whitespace, before and after initialize, and serves on', async () => {
+      const lines = [...around(90), JSON.stringify(initialize('2025-11-25')), JSON.stringify(initialized), ...around(91), JSON.stringify(request(2, 'tools/list'))];
+      const refused = 2 * (SPACES.length - JSON_SPACES.length);
+      // Before initialize the SDK answers a ping too; after it, the loop and the SDK answer the same.
+      const answers = await same(lines, 2 * refused + 2 * 2 * JSON_SPACES.length + 2, serverOf());
+      expect(answers.filter((a) => a === NOT_JSON)).toHaveLength(2 * refused);
+      expect(answers.filter((a) => a === '{"result":{},"jsonrpc":"2.0","id":91}' || a === '{"jsonrpc":"2.0","id":91,"result":{}}')).toHaveLength(2 * JSON_SPACES.length);
+      expect(answers.some((a) => a.includes('"id":2') && a.includes('"tools"'))).toBe(true);
+    });
+
+    it('drops a byte-order mark at the start of the stream (Windows PowerShell 5.1 pipes start with one)', async () => {
+      const answers = await same(['\ufeff' + JSON.stringify(initialize('2025-11-25')), initialized, request(2, 'ping'), '\ufeff' + JSON.stringify(request(3, 'ping'))], 3, serverOf(), false);
+      expect(answers.filter((a) => a === NOT_JSON)).toHaveLength(1);
+      expect(answers.some((a) => a.includes('"protocolVersion":"2025-11-25"'))).toBe(true);
+    });
+  });
+
   it('a request before initialize, a second initialize and an opening the loop does not read', async () => {
     await same([request(1, 'tools/list'), initialize('2025-11-25', 2), request(3, 'tools/list'), initialize('2025-11-25', 4)], 4);
     await same([initialize('2025-11-25', 1, { tasks: {} }), initialized, request(2, 'tools/list')], 2);

@@ -2,13 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonRpcError } from './answers';
 import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan } from './json-depth';
 import { REVISION_2025_06_18 } from '../protocol/revisions';
+import { utf8Text } from '../protocol/utf8';
 
 /**
  * A POST body, read once: within the size limit (413 past it), valid UTF-8, valid JSON, not nested too deep
  * (400 otherwise), and not a JSON-RPC batch where the revision forbids batches (400).
  */
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** What a body that is still arriving when its request closes is rejected with (made only then). */
 const CLOSED = Symbol('closed');
@@ -66,11 +65,8 @@ export async function readJsonBody(req: IncomingMessage, res: ServerResponse, li
     req.destroy();
     return undefined;
   }
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    // Silently replacing bad bytes (U+FFFD) would hand the tool something the client never sent.
+  const text = utf8Text(bytes);
+  if (text === undefined) {
     jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid UTF-8.');
     return undefined;
   }

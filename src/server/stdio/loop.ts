@@ -206,12 +206,12 @@ export class StdioLoop {
       if (this.calls.running) this.cancelledAfterHandOver(line);
       return this.toSdk(line);
     }
-    const message = JSON.parse(line.toString('utf8')) as unknown;
+    const message = parsed(line);
     if (!isPlainObject(message) || this.settings.needsSdk() || !this.answer(message, line)) this.toSdk(line);
   }
 
   private cancelledAfterHandOver(line: Buffer): void {
-    const message = JSON.parse(line.toString('utf8')) as unknown;
+    const message = parsed(line);
     if (isPlainObject(message) && message.method === 'notifications/cancelled' && plainCancelled(message)) this.calls.cancelled(message.params);
   }
 
@@ -332,5 +332,17 @@ export class StdioLoop {
         if (this.input.readableEnded) input.end();
       })
       .catch((error: unknown) => this.settings.onerror(error instanceof Error ? error : new Error(String(error))));
+  }
+}
+
+/**
+ * A line the guard passed (stdio/stdio.ts checks it as this parse reads it), or `undefined` should one ever not
+ * parse: the line then goes to the SDK, which drops it, instead of a throw ending the process from a stream handler.
+ */
+function parsed(line: Buffer): unknown {
+  try {
+    return JSON.parse(line.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
   }
 }

@@ -1,16 +1,25 @@
 import { Transform, type Readable, type TransformCallback, type Writable } from 'node:stream';
+import { utf8Text } from '../protocol/utf8';
 
 /**
  * The edges of stdio the SDK's transport keeps quiet about: it drops a line that is not JSON without a
  * word, and when a message outgrows its buffer it closes, so the process ends with exit code 0. This
- * guard sits between stdin and the SDK's `StdioServerTransport`: it answers a line that is not JSON with
- * a JSON-RPC parse error (-32700, id null), and stops on a message over the limit with one clear line.
+ * guard sits between stdin and the SDK's `StdioServerTransport`: it answers a line that is not UTF-8 or not JSON
+ * with a JSON-RPC parse error (-32700, id null), drops a byte-order mark at the start of the stream, and stops
+ * on a message over the limit with one clear line.
  */
 
 /** The SDK's own buffer limit, the default of `serveStdio({ maxMessageBytes })`. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
-const PARSE_ERROR = `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid JSON.' } })}\n`;
+const parseError = (message: string) => `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message } })}\n`;
+const NOT_JSON = parseError('Parse error: the line is not valid JSON.');
+const NOT_UTF8 = parseError('Parse error: the line is not valid UTF-8.');
+
+/** A line of JSON's own whitespace only (space, tab, carriage return): skipped, as the SDK skips it. */
+const BLANK = /^[ \t\r]*$/;
+/** The UTF-8 byte-order mark, which Windows PowerShell 5.1 writes at the start of a pipe. */
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** What the guard does at the edges. */
 export interface StdinGuard {
@@ -18,8 +27,8 @@ export interface StdinGuard {
   readonly maxMessageBytes: number;
   /** Where parse errors are answered: the transport's stdout. */
   readonly output: Writable;
-  /** A line that is not JSON was answered with a parse error. */
-  readonly onNotJson: () => void;
+  /** A line that is not JSON, or not UTF-8, was answered with a parse error. */
+  readonly onNotJson: (what: 'JSON' | 'UTF-8') => void;
   /** A line outgrew `maxMessageBytes`: nothing more is read after this. */
   readonly onTooLarge: () => void;
 }
@@ -34,15 +43,24 @@ export function guardStdin(input: Readable, guard: StdinGuard): Readable {
   let pending: Buffer[] = [];
   let size = 0;
   let stopped = false;
-  const forward = (line: Buffer, push: (b: Buffer) => void) => {
-    const text = line.toString('utf8').trim();
-    if (text.length === 0) return;
+  let first = true;
+  const refuse = (what: 'JSON' | 'UTF-8') => {
+    guard.output.write(what === 'JSON' ? NOT_JSON : NOT_UTF8);
+    guard.onNotJson(what);
+  };
+  // What passes is exactly what the loop and the SDK parse: the line is checked as JSON.parse reads it, not
+  // trimmed by String.prototype.trim (which also drops a BOM, U+00A0 and U+2028, where JSON.parse throws).
+  const forward = (raw: Buffer, push: (b: Buffer) => void) => {
+    // Only the stream's own start may carry a byte-order mark: an encoding mark, not part of the message.
+    const line = first && raw.subarray(0, 3).equals(BOM) ? raw.subarray(3) : raw;
+    first = false;
+    const text = utf8Text(line);
+    if (text === undefined) return refuse('UTF-8');
+    if (BLANK.test(text)) return;
     try {
       JSON.parse(text);
     } catch {
-      guard.output.write(PARSE_ERROR);
-      guard.onNotJson();
-      return;
+      return refuse('JSON');
     }
     push(Buffer.concat([line, Buffer.from('\n')]));
   };
