@@ -13,6 +13,8 @@ const common = {
   // test/.newcomer, test/.tscompat, test/.nest11: projects the end-to-end tests install or compile, whose own
   // tests and package.json files are theirs, not this suite's.
   modulePathIgnorePatterns: ['<rootDir>/test/\\.[^/]+/'],
+  // Fails a test that leaves an unhandled rejection behind (test/support/unhandled-rejections.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/support/unhandled-rejections.ts'],
   transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY.slice('/node_modules/'.length)})`],
 };
 

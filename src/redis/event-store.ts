@@ -77,6 +77,11 @@ export class RedisEventStore implements EventStore {
     return streamId;
   }
 
+  /** Answers once Redis does: the server asks before it opens a session, so a paused Redis refuses it (503). */
+  async ping(): Promise<void> {
+    await this.options.client.ping();
+  }
+
   /** False while the connection to Redis is down: the server refuses new sessions at once instead of waiting. */
   available(): boolean {
     return this.options.client.status === 'ready';

@@ -91,3 +91,53 @@ describe('event store options', () => {
     expect(replayed).toEqual(['c']);
   });
 });
+
+describe('event store bounds and deleted sessions (issue 37)', () => {
+  it('keeps at most maxBytes of events, counted as their JSON text, and refuses a maxBytes below 1', async () => {
+    expect(() => new InMemoryEventStore({ maxBytes: 0.5 })).toThrow('InMemoryEventStore needs maxBytes of at least 1, for example { maxBytes: 67108864 }; got 0.5.');
+    const message = { jsonrpc: '2.0' as const, method: 'x', params: { text: 'y'.repeat(100) } };
+    const bytes = JSON.stringify(message).length;
+    const store = new InMemoryEventStore({ maxBytes: 3 * bytes });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await store.storeEvent(`s${i % 2}`, message));
+    expect(store.size).toEqual({ events: 3, bytes: 3 * bytes });
+    expect(await store.getStreamIdForEventId(ids[1]!)).toBeUndefined();
+    expect(await store.getStreamIdForEventId(ids[2]!)).toBe('s0');
+  });
+
+  it('forgets the streams under a prefix, and only those', async () => {
+    const store = new InMemoryEventStore();
+    await store.storeEvent('a/1', { jsonrpc: '2.0', method: 'x' });
+    await store.storeEvent('a/2', { jsonrpc: '2.0', method: 'x' });
+    const kept = await store.storeEvent('b/1', { jsonrpc: '2.0', method: 'x' });
+    store.forgetStreams('a/');
+    expect(store.size).toEqual({ events: 1, bytes: JSON.stringify({ jsonrpc: '2.0', method: 'x' }).length });
+    expect(await store.getStreamIdForEventId(kept)).toBe('b/1');
+  });
+
+  it("drops a session's events when the client deletes it: 50 large SSE answers leave nothing behind", async () => {
+    const store = new InMemoryEventStore();
+    const big = 'z'.repeat(256 * 1024);
+    const server = new McpServer({ name: 'sse', version: '1' }, { logger: false }).tool('large', {}, async (_args, ctx) => {
+      await ctx.reportProgress(1, 1);
+      return big;
+    });
+    const { port } = await server.serveHttp({ port: 0, eventStore: store });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const sessionId = await openSession(port);
+        for (let id = 2; id < 12; id++) {
+          const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'large', _meta: { progressToken: id } } });
+          expect(await readAll(await open(port, 'POST', { ...HEADERS, 'mcp-session-id': sessionId }, body))).toContain(big);
+        }
+        expect(store.size.bytes).toBeGreaterThan(10 * big.length);
+        const deleted = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'DELETE', headers: { 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId } });
+        expect(deleted.status).toBe(200);
+        await until(() => store.size.events === 0);
+        expect(store.size).toEqual({ events: 0, bytes: 0 });
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});

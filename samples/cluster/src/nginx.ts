@@ -51,7 +51,7 @@ http {
   uwsgi_temp_path ${prefix}/uwsgi;
   scgi_temp_path ${prefix}/scgi;
   upstream mcp {
-${setup.upstreams.map((u) => `    server 127.0.0.1:${u.port} max_fails=1 fail_timeout=10s;`).join('\n')}
+${setup.upstreams.map((u) => `    server 127.0.0.1:${u.port} max_fails=0;`).join('\n')}
     keepalive 32;
   }
 ${pinned(setup.upstreams)}

@@ -410,6 +410,7 @@ class HttpEndpoint implements HttpHandler {
       sseCloseAfterMs: checkCloseAfter(options.sseCloseAfterMs),
       fastPaths: fast,
       sseAfterMs: tuning.sseAfterMs,
+      log,
     });
     this.trustedProxies = checkTrustedProxies(options.trustedProxies);
     this.cors = options.cors ? new Cors(options.cors) : undefined;
@@ -528,8 +529,14 @@ class HttpEndpoint implements HttpHandler {
     const caller = owner ?? `address ${addressOf(req, this.trustedProxies)}`;
     if (this.sessions.isFullFor(caller)) return void this.tooManySessions(res, caller, owner !== undefined);
     // A new session needs its event store: refused (503, retried elsewhere by a balancer) while it is down.
-    const store = this.guardedStore;
-    if (store && !store.health.available) return void storeUnavailable(res, store.health.unavailable('open a new session'));
+    if (this.guardedStore) {
+      try {
+        await this.guardedStore.ready();
+      } catch (error) {
+        if (error instanceof StoreUnavailableError) return void storeUnavailable(res, error);
+        throw error;
+      }
+    }
     return this.sessions.open(owner, caller);
   }
 

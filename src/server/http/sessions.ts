@@ -37,14 +37,17 @@ export interface Session {
   readonly openedAt: number;
   /** Open GET streams among `active`: a listening stream alone does not keep a session from its idle timeout. */
   streams: number;
-  /** This session's view of the event store (its own stream names). */
-  readonly events: EventStore;
+  /** This session's view of the event store (its own stream names); `forget` drops its events. */
+  readonly events: EventStore & { forget(): void };
   /** The session's POSTs answered on Node's response without the SDK's transport (see `legacy-posts.ts`). */
   readonly posts: LegacyPosts | undefined;
   lastSeen: number;
   /** Requests (and open GET streams) in progress: a busy session is never idle. */
   active: number;
 }
+
+/** The longest one slice of the idle sweep closes sessions before it lets other work run. */
+const SWEEP_SLICE_MS = 5;
 
 /** The first revision whose POST streams open with a priming event (an id and `retry`), so they can be resumed. */
 const PRIMED_FROM = '2025-11-25';
@@ -72,6 +75,8 @@ export interface SessionTableOptions {
   readonly fastPaths?: boolean;
   /** A legacy post (a hot request answered on Node's own response) that has not answered after this long gets an SSE stream, so it stays resumable. Default 1,000 ms. */
   readonly sseAfterMs?: number;
+  /** Where a session that fails to close is reported. */
+  readonly log?: Log;
 }
 
 /**
@@ -91,6 +96,8 @@ export class SessionTable {
   private readonly maxLifetimeMs: number;
   private readonly idleMs: number;
   private readonly sweeper: NodeJS.Timeout;
+  /** A sweep is closing sessions in slices. */
+  private sweeping = false;
 
   constructor(
     private readonly factory: () => Server,
@@ -202,11 +209,36 @@ export class SessionTable {
    * forever) and sessions past their lifetime.
    */
   private sweep(): void {
+    if (this.sweeping) return;
     const now = Date.now();
-    for (const [id, session] of this.sessions) {
+    const due: [string, Session][] = [];
+    for (const entry of this.sessions) {
+      const session = entry[1];
       const idle = session.active === session.streams && now - session.lastSeen > this.idleMs;
-      if (idle || now - session.openedAt > this.maxLifetimeMs) void this.close(id, session);
+      if (idle || now - session.openedAt > this.maxLifetimeMs) due.push(entry);
     }
+    if (due.length > 0) this.closeInSlices(due, 0);
+  }
+
+  /**
+   * Closes `due` from `from` on, a slice at a time: each slice stops after SWEEP_SLICE_MS and the rest waits for the
+   * next turn of the event loop, so closing thousands of abandoned sessions never holds up the requests in between.
+   */
+  private closeInSlices(due: readonly [string, Session][], from: number): void {
+    this.sweeping = true;
+    const started = performance.now();
+    let at = from;
+    while (at < due.length && performance.now() - started < SWEEP_SLICE_MS) {
+      const [id, session] = due[at++]!;
+      // Still the same session, and still idle or old: a request may have arrived since the sweep listed it.
+      if (this.sessions.get(id) === session) void this.close(id, session).catch((error: unknown) => this.closeFailed(error));
+    }
+    if (at < due.length) setImmediate(() => this.closeInSlices(due, at)).unref();
+    else this.sweeping = false;
+  }
+
+  private closeFailed(error: unknown): void {
+    this.options.log?.warn(`A swept session did not close cleanly: ${error instanceof Error ? error.message : String(error)}`, { event: 'transport.failed' });
   }
 
   private added(id: string, session: Session): void {
@@ -218,6 +250,8 @@ export class SessionTable {
     const session = this.sessions.get(id);
     if (!session) return;
     this.sessions.delete(id);
+    // Deleted or expired: nobody can resume its streams any more, so its events go with it.
+    session.events.forget();
     const left = (this.perCaller.get(session.caller) ?? 1) - 1;
     if (left > 0) this.perCaller.set(session.caller, left);
     else this.perCaller.delete(session.caller);

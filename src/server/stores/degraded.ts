@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Log } from '../../log';
-import type { EventStore } from './event-store';
+import { canForget, type EventStore } from './event-store';
 import type { TaskStore } from '../tasks/tasks';
 
 /**
@@ -122,9 +122,10 @@ export class StoreHealth {
   }
 }
 
-/** An event store that can say it is down (the Redis one: its connection is lost). */
+/** An event store that can say it is down (the Redis one: its connection is lost), and be asked whether it answers. */
 interface KnowsAvailability {
   available(): boolean;
+  ping(): Promise<void>;
 }
 
 function connectionOf(store: EventStore): () => boolean {
@@ -135,6 +136,12 @@ function connectionOf(store: EventStore): () => boolean {
 /** An {@link EventStore} whose operations are bounded, with what the session table needs to know of its health. */
 export interface GuardedEventStore extends EventStore {
   readonly health: StoreHealth;
+  /**
+   * Resolves when a new session may open: at once while the store is not known to be down, or, for a store that can
+   * be pinged (Redis), once it answered within the bound. Rejects with {@link StoreUnavailableError} otherwise, so
+   * `initialize` is answered 503 whenever the store is unavailable, not only after another operation found out.
+   */
+  ready(): Promise<void>;
 }
 
 /**
@@ -145,8 +152,13 @@ export interface GuardedEventStore extends EventStore {
 export function guardedEventStore(store: EventStore, timeoutMs: number, log: Log): GuardedEventStore {
   const health = new StoreHealth('event store', timeoutMs, log, connectionOf(store));
   let unkept = 0;
+  const pings = store as Partial<KnowsAvailability>;
   return {
     health,
+    ready: () => {
+      if (!health.available) return Promise.reject(health.unavailable('open a new session'));
+      return typeof pings.ping === 'function' ? health.run('open a new session', () => pings.ping!()) : Promise.resolve();
+    },
     async storeEvent(streamId: string, message: JSONRPCMessage) {
       try {
         return await health.run('store an SSE event', () => store.storeEvent(streamId, message));
@@ -159,6 +171,13 @@ export function guardedEventStore(store: EventStore, timeoutMs: number, log: Log
       getStreamIdForEventId: (eventId: string) => health.run('look up an SSE event', () => store.getStreamIdForEventId!(eventId)),
     }),
     replayEventsAfter: (lastEventId, sink) => health.run('replay SSE events', () => store.replayEventsAfter(lastEventId, sink)),
+    ...(canForget(store) && {
+      // A closed session's events: dropped when the store answers; otherwise they age out as the store keeps them.
+      forgetStreams: (prefix: string) =>
+        health.run("drop a closed session's SSE events", async () => store.forgetStreams(prefix)).catch((error: unknown) => {
+          if (!(error instanceof StoreUnavailableError)) log.warn(`The event store could not drop a closed session's events: ${reasonOf(error)}`, { event: 'store.unavailable' });
+        }),
+    }),
   };
 }
 
