@@ -1,4 +1,4 @@
-import { send, type Reply } from '../support/raw-http';
+import { LEGACY_HEADERS, open, openSession, readAll, send, type Reply } from '../support/raw-http';
 import { answerOf, modernRequest } from '../support/modern-http';
 import { Client as V2Client, ClientCredentialsProvider as V2ClientCredentials, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -168,6 +168,26 @@ describe('allowAnonymous: public items without a token', () => {
     const anonymous = await send(url, 'POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session!, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }));
     expect(anonymous.status).toBe(404);
     await client.close();
+  });
+});
+
+describe('a 2025-era session taken over by a verified caller (issue 37)', () => {
+  it("closes the listening stream opened without a token, so it never hears the new owner's notifications", async () => {
+    const { port, pathname } = new URL(url);
+    const sessionId = await openSession(Number(port), pathname);
+    const listening = await open(Number(port), 'GET', { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId }, undefined, pathname);
+    expect(listening.response.statusCode).toBe(200);
+    let closed = false;
+    void listening.ended.then(() => (closed = true));
+    const token = await issuer.token(CLERK, 'mcp', url);
+    const taken = await open(Number(port), 'POST', { ...LEGACY_HEADERS, authorization: `Bearer ${token}`, 'mcp-session-id': sessionId }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), pathname);
+    expect(await readAll(taken)).toContain('"whoami"');
+    await listening.ended;
+    expect(closed).toBe(true);
+    // The new owner's own listening stream is served.
+    const own = await open(Number(port), 'GET', { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId, authorization: `Bearer ${token}` }, undefined, pathname);
+    expect(own.response.statusCode).toBe(200);
+    own.close();
   });
 });
 

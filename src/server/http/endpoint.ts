@@ -515,7 +515,12 @@ class HttpEndpoint implements HttpHandler {
    */
   private sessionOf(sid: string, owner: string | undefined): Session | undefined {
     const session = this.sessions.get(sid);
-    if (session && session.owner === ANONYMOUS_OWNER && owner !== undefined && owner !== ANONYMOUS_OWNER) session.owner = owner;
+    if (session && session.owner === ANONYMOUS_OWNER && owner !== undefined && owner !== ANONYMOUS_OWNER) {
+      session.owner = owner;
+      // The listening stream was opened without a token: it must not hear the new owner's notifications. The client
+      // opens it again with its token (resuming from its last event, which only the new owner may do now).
+      session.transport.closeStandaloneSSEStream();
+    }
     return session && session.owner === owner ? session : undefined;
   }
 
