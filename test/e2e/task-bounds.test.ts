@@ -1,5 +1,6 @@
 import { InMemoryTaskStore, McpServer, RequestContext, Tool, type TaskRecord } from 'onemodelcontext';
 import { answerOf, modernRequest } from '../support/modern-http';
+import { send } from '../support/raw-http';
 import { TestIssuer } from './support/issuer';
 
 /**
@@ -176,5 +177,71 @@ describe('tasks/update', () => {
     expect(acks.map((a) => a.error)).toEqual([undefined, undefined]);
     await until(token, taskId, 'completed');
     expect(finalRounds).toBe(1);
+  });
+});
+
+describe('task quotas count against the caller, not its sessions (issue 37)', () => {
+  let open: McpServer;
+  let openUrl: string;
+  const released: (() => void)[] = [];
+
+  class Held {
+    @Tool({ description: 'Runs until released.', task: 'required' })
+    async hold(signal: AbortSignal): Promise<string> {
+      await new Promise<void>((resolve) => {
+        released.push(resolve);
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      return 'released';
+    }
+  }
+
+  beforeAll(async () => {
+    open = new McpServer({ name: 'open', version: '1.0.0' }, { logger: false, tasks: { perCaller: { tasks: 2 } } }).add(new Held());
+    ({ url: openUrl } = await open.serveHttp({ port: 0, trustedProxies: 1 }));
+  });
+
+  afterAll(async () => {
+    for (const release of released.splice(0)) release();
+    await open?.close();
+  });
+
+  const LEGACY = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  /** A 2025-era session opened from `address` (as the trusted proxy reports it). */
+  async function sessionFrom(address: string): Promise<string> {
+    const headers = { ...LEGACY, 'x-forwarded-for': address };
+    const init = await send(openUrl, 'POST', headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    const sessionId = String(init.headers['mcp-session-id']);
+    await send(openUrl, 'POST', { ...headers, 'mcp-session-id': sessionId }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    return sessionId;
+  }
+  /** The JSON-RPC answer of a 2025-era reply: JSON, or the SSE event after the (empty) priming one. */
+  const legacyAnswerOf = (reply: { body: string }) => {
+    const data = reply.body.trimStart().startsWith('{') ? reply.body : reply.body.split('\n').find((l) => l.startsWith('data: {'))!.slice(6);
+    return JSON.parse(data) as { result?: Record<string, unknown>; error?: unknown };
+  };
+  const legacyTask = async (address: string, sessionId: string) =>
+    legacyAnswerOf(await send(openUrl, 'POST', { ...LEGACY, 'x-forwarded-for': address, 'mcp-session-id': sessionId }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'hold', arguments: {}, task: {} } })));
+  const modernTask = async (address: string) => answerOf(await modernRequest(openUrl, 'tools/call', { name: 'hold', arguments: {} }, { capabilities: TASKS, headers: { 'x-forwarded-for': address } }));
+  const REFUSED = { code: -32000, message: 'Too many tasks: this caller keeps 2, the most allowed; a task is kept until its ttl passes. Try again later.', data: { limit: 'perCaller.tasks' } };
+
+  it('a 2025-era client that opens more sessions gets no more tasks; another address still gets its own', async () => {
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await legacyTask('198.51.100.7', await sessionFrom('198.51.100.7')));
+    expect(answers.map((a) => (a.result?.task as { status?: string } | undefined)?.status ?? a.error)).toEqual(['working', 'working', REFUSED]);
+    const other = await legacyTask('198.51.100.8', await sessionFrom('198.51.100.8'));
+    expect((other.result?.task as { status?: string }).status).toBe('working');
+  });
+
+  it('anonymous 2026-07-28 callers are counted by address, not as one', async () => {
+    const first = [await modernTask('203.0.113.1'), await modernTask('203.0.113.1'), await modernTask('203.0.113.1')];
+    expect(first.map((a) => a.result?.status ?? a.error)).toEqual(['working', 'working', REFUSED]);
+    expect((await modernTask('203.0.113.2')).result?.status).toBe('working');
+  });
+
+  it('refuses, at start-up, a per-caller share that reaches the total', () => {
+    expect(() => new McpServer({ name: 'x', version: '1' }, { tasks: { perCaller: { tasks: 50 }, total: { tasks: 50 } } })).toThrow(
+      new TypeError('tasks.perCaller.tasks (50) must be below tasks.total.tasks (50): one caller could hold everything and block every other caller. Lower perCaller.tasks or raise total.tasks.'),
+    );
   });
 });

@@ -8,7 +8,8 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, type AuthInfo as SdkAu
 import { Log } from '../../log';
 import type { CorsOptions, HttpAuthOptions } from '../auth/options';
 import { ResourceServer } from '../auth/resource-server';
-import { ANONYMOUS_OWNER } from '../auth/caller';
+import { ANONYMOUS_OWNER, callerKeyOf, verifiedCallerOf } from '../auth/caller';
+import { countAs } from '../protocol/counted-as';
 import { Cors } from './cors';
 import { checkAllowedHosts, sourceGuard } from './origin';
 import { InMemoryEventStore, type EventStore } from '../stores/event-store';
@@ -396,7 +397,7 @@ class HttpEndpoint implements HttpHandler {
     this.perRequest = serving.perRequest ? serving.perRequest(perRequest) : perRequest;
     // The fast paths, unless switched off or the installed SDK lacks a member they use (sdk/seam.ts).
     const fast = tuning.fastPaths !== false && httpFastPaths(log);
-    this.modernPool = !fast ? undefined : new ModernPool(serving.exchange ?? serving.request, tuning.maxExchangeServers);
+    this.modernPool = !fast ? undefined : new ModernPool(serving.exchange ?? serving.request, tuning.maxExchangeServers, (req) => this.countedCaller(req, (req as IncomingMessage & { auth?: SdkAuthInfo }).auth));
     this.guardedStore = options.eventStore && guardedEventStore(options.eventStore, checkStoreTimeout(options.storeTimeoutMs), log);
     this.sessions = new SessionTable(serving.session, {
       maxSessions: options.maxSessions,
@@ -531,7 +532,8 @@ class HttpEndpoint implements HttpHandler {
       res.setHeader('retry-after', '60');
       return void jsonRpcError(res, 503, -32000, 'Service Unavailable: too many open sessions; close one (DELETE) or try again later.');
     }
-    const caller = owner ?? `address ${addressOf(req, this.trustedProxies)}`;
+    // Callers without a token (anonymous ones included) are told apart by address, not lumped together.
+    const caller = owner !== undefined && owner !== ANONYMOUS_OWNER ? owner : `address ${addressOf(req, this.trustedProxies)}`;
     if (this.sessions.isFullFor(caller)) return void this.tooManySessions(res, caller, owner !== undefined);
     // A new session needs its event store: refused (503, retried elsewhere by a balancer) while it is down.
     if (this.guardedStore) {
@@ -565,12 +567,20 @@ class HttpEndpoint implements HttpHandler {
     return this.servePerRequest(req, res, body);
   }
 
+  /** Whom a per-request exchange counts against: its verified caller, else the client's address. */
+  private countedCaller(req: IncomingMessage, authInfo: SdkAuthInfo | undefined): string {
+    const verified = verifiedCallerOf(authInfo);
+    return verified ? callerKeyOf(verified) : `address ${addressOf(req, this.trustedProxies)}`;
+  }
+
   /** The SDK's web-standard handler, given the parsed body beside a body-less `Request`. */
   private async servePerRequest(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const leaving = new AbortController();
     res.once('close', () => leaving.abort());
     const authInfo = (req as IncomingMessage & { auth?: SdkAuthInfo }).auth;
-    const response = await this.perRequest.fetch(webRequestOf(req, leaving.signal), { parsedBody: body, ...(authInfo !== undefined && { authInfo }) });
+    const request = webRequestOf(req, leaving.signal);
+    countAs(request, this.countedCaller(req, authInfo));
+    const response = await this.perRequest.fetch(request, { parsedBody: body, ...(authInfo !== undefined && { authInfo }) });
     await writeWebResponse(res, response, leaving.signal);
   }
 

@@ -109,6 +109,8 @@ export class ModernPool {
   constructor(
     private readonly factory: () => Server,
     private readonly maxServers = MAX_SERVERS,
+    /** Whom a request counts against for task quotas (the endpoint's rule: token owner, else address). */
+    private readonly countedCaller?: (req: IncomingMessage) => string,
   ) {}
 
   /**
@@ -142,7 +144,7 @@ export class ModernPool {
     if (this.closed || this.members.length >= this.maxServers) return undefined;
     const server = this.factory();
     servesRevision(server, MODERN_REVISION);
-    const transport = new ExchangeTransport();
+    const transport = new ExchangeTransport(this.countedCaller);
     const member = { server, transport };
     this.members.push(member);
     await server.connect(transport);
@@ -161,7 +163,15 @@ export class ExchangeTransport implements Transport {
   onerror?: (error: Error) => void;
   private readonly exchanges = new InFlight<Exchange>();
 
+  constructor(private readonly callerOfRequest?: (req: IncomingMessage) => string) {}
+
   async start(): Promise<void> {}
+
+  /** Whom the request in progress under `id` counts against (protocol/counted-as.ts); asked only when a task starts. */
+  countedCaller(id: Id): string | undefined {
+    const exchange = this.exchanges.get(id);
+    return exchange && this.callerOfRequest?.(exchange.request);
+  }
 
   busy(id: Id): boolean {
     return this.exchanges.has(id);
@@ -230,6 +240,11 @@ class Exchange {
   private finish!: (value: true) => void;
   private state: 'pending' | 'streaming' | 'ended' = 'pending';
   private keepAlive: NodeJS.Timeout | undefined;
+
+  /** The HTTP request this exchange answers. */
+  get request(): IncomingMessage {
+    return this.res.req;
+  }
 
   constructor(
     private readonly res: ServerResponse,

@@ -6,6 +6,7 @@ import { LegacyPosts, isLegacyPostTarget } from './legacy-posts';
 import { sessionScoped, type EventStore } from '../stores/event-store';
 import { withLegacyNotFoundCode } from '../protocol/server';
 import { afterClose } from '../sdk/transports';
+import { countAs } from '../protocol/counted-as';
 import { SdkSeam } from '../sdk/seam';
 import type { Log } from '../../log';
 
@@ -148,6 +149,8 @@ export class SessionTable {
       retryInterval: this.options.retryMs,
     });
     const server = this.factory();
+    // Task quotas count a session's tasks against its caller, not the session (protocol/counted-as.ts).
+    countAs(server, caller);
     // Installed first, under every later wrapper of `send` (the not-found code, telemetry): they see each message as before.
     const posts = this.options.fastPaths !== false && isLegacyPostTarget(server) ? new LegacyPosts(transport, server, { sessionId: id, events, retryMs: this.options.retryMs, sseAfterMs: this.options.sseAfterMs, sseCloseAfterMs: this.options.sseCloseAfterMs }) : undefined;
     posts?.intercept();

@@ -25,6 +25,7 @@ import { promptResult, resourceResult } from '../../invoke/contents';
 import type { Log } from '../../log';
 import { InputRequired, type RequestContextInit } from '../../request-context';
 import { callerKeyOf, verifiedCallerOf, type AuthorizeItem } from '../auth/caller';
+import { countedAs } from './counted-as';
 import { Visibility, resourceItemOf } from '../auth/visibility';
 import type { RequestStates, StateBinding } from './signing';
 import { APPS_EXTENSION, callOf, type Catalog, type RegisteredTool } from '../catalog/catalog';
@@ -426,6 +427,12 @@ function taskRequestsOf(server: CatalogServer, states: RequestStates, visibility
       if (!callerOf(server, ctx).modern) return ctx.sessionId ?? server.connectionId;
       const auth = verifiedCallerOf(ctx.http?.authInfo);
       return auth ? callerKeyOf(auth) : 'anyone';
+    },
+    countedAs: (ctx) => {
+      const auth = verifiedCallerOf(ctx.http?.authInfo);
+      if (auth) return callerKeyOf(auth);
+      // Without a token: the client's address (HTTP), else the owner itself (a stdio or in-memory connection).
+      return countedAs(ctx.http?.req, server, ctx.mcpReq.id) ?? ctx.sessionId ?? server.connectionId;
     },
     contextOf: (ctx, item) => contextInitOf(server, ctx, states, item),
     allows: (ctx, tool) => visibility.allows(ctx.http?.authInfo, { kind: 'tool', name: tool }, ctx.mcpReq.id, ctx.sessionId),

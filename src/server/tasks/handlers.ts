@@ -37,6 +37,8 @@ export interface TaskRequests {
   declared(ctx: ServerContext): boolean;
   /** Who the request's tasks belong to. */
   ownerOf(ctx: ServerContext): string;
+  /** Whom the request's new task counts against for the quotas: the token's owner, else the client's address. */
+  countedAs(ctx: ServerContext): string;
   /** The context of the request for the tool named `item`. */
   contextOf(ctx: ServerContext, item: string): RequestContextInit;
   /** Whether `auth.authorize` lets the request's caller use the tool (a refusal is logged); always, without a policy. */
@@ -123,7 +125,7 @@ export async function callAsTask(tool: RegisteredTool, params: Readonly<Record<s
   const call = { name: tool.model.name, arguments: params.arguments };
   // 2025-11-25 clients ask for a ttl (`params.task`); a 2026-07-28 client's legacy `task` param is ignored.
   const ttl = modern ? undefined : (params.task as { ttl?: unknown }).ttl;
-  const task = await runner.start({ owner: requests.ownerOf(ctx), call, caller, ttl }, workOf(tool, params.arguments, caller), {
+  const task = await runner.start({ owner: requests.ownerOf(ctx), countedAs: requests.countedAs(ctx), call, caller, ttl }, workOf(tool, params.arguments, caller), {
     inputResponses: init.inputResponses,
     requestState: init.requestState,
   });

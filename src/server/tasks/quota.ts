@@ -6,7 +6,9 @@ import { sdk } from '../sdk/lazy';
  * for the hour). A task counts from its creation until its `ttl` passes; its stored bytes are its record's JSON
  * (arguments, caller) and, once it ended, its result's; it runs from each start until it ends, is cancelled or
  * waits for input. A new task past a limit is refused with a JSON-RPC error saying which limit and how to get
- * under it. With a shared store each process counts what it created and runs.
+ * under it. With a shared store each process counts what it created and runs. A caller is the token's owner, else the
+ * client's address (`trustedProxies`), whatever the session: one client cannot multiply its share by opening
+ * sessions, and callers without a token are told apart by address.
  */
 
 /**
@@ -69,6 +71,13 @@ export class TaskQuota {
   constructor(perCaller: TaskLimits | undefined, total: TaskLimits | undefined) {
     this.perCaller = limitsOf(perCaller, DEFAULT_PER_CALLER, 'perCaller');
     this.total = limitsOf(total, DEFAULT_TOTAL, 'total');
+    // One caller's share must leave room for the others: a share that reaches the total lets one caller block everybody.
+    for (const key of ['tasks', 'storedBytes', 'running'] as const) {
+      if (perCaller?.[key] === undefined || this.perCaller[key] < this.total[key]) continue;
+      throw new TypeError(
+        `tasks.perCaller.${key} (${this.perCaller[key]}) must be below tasks.total.${key} (${this.total[key]}): one caller could hold everything and block every other caller. Lower perCaller.${key} or raise total.${key}.`,
+      );
+    }
   }
 
   /** Throws the refusal when `owner` may not keep one more task of `bytes` and start it now. */

@@ -249,7 +249,10 @@ export type TaskWork = (run: TaskRun) => Promise<unknown>;
 
 /** What a new task is: whose, which call, for whom, how long it is kept. */
 export interface NewTask {
+  /** Who may see the task (its session, connection or verified caller). */
   readonly owner: string;
+  /** Whom the task counts against for `perCaller` limits (the token's owner, else the client's address); default `owner`. */
+  readonly countedAs?: string;
   readonly call: TaskRecord['call'];
   readonly caller: TaskCaller;
   /** The `ttl` the client asked for, if any (2025-11-25). */
@@ -333,13 +336,14 @@ export class TaskRunner {
       caller: this.callerToKeep(task.caller),
     };
     const bytes = Buffer.byteLength(JSON.stringify(record));
+    const counted = task.countedAs ?? task.owner;
     try {
-      this.quota.admit(task.owner, bytes);
+      this.quota.admit(counted, bytes);
     } catch (refusal) {
       this.log?.warn(`A task of '${task.call.name}' was refused: ${(refusal as Error).message}`, { event: 'task.refused', tool: task.call.name });
       throw refusal;
     }
-    this.quota.add(record.taskId, task.owner, bytes, Date.now() + (record.ttl ?? this.maxTtlMs));
+    this.quota.add(record.taskId, counted, bytes, Date.now() + (record.ttl ?? this.maxTtlMs));
     try {
       await this.store.create(record);
     } catch (error) {
