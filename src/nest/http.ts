@@ -106,7 +106,7 @@ export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string
   if (options.cors) for (const at of [path, ...metadata]) adapter.options(at, route);
   if (bypassRouter === false || adapter.getType() !== 'express') return { bypassed: false, skipped: [] };
   const express = adapter as unknown as ExpressAdapterLike;
-  const skipped = skippedMiddleware(express.getInstance(), path, route);
+  const skipped = skippedMiddleware(express, path, route);
   // Unset, the fast path is taken only where it skips nothing the application put on the path.
   if (bypassRouter === undefined && skipped.length > 0) return { bypassed: false, skipped };
   return { bypassed: bypassExpressRouter(express, handler, path), skipped };

@@ -5,6 +5,7 @@ import { MCP_MODULE_OPTIONS } from './constants';
 import type { McpModuleOptions } from './options';
 import { handlerOptionsOf, mountHttp } from './http';
 import { McpPipeline, type ProviderWrapper } from './mcp.pipeline';
+import { recordNestLayers, type ExpressAdapterLike } from './router-bypass';
 
 /**
  * Adds every provider and controller with `@Tool`, `@Resource` or `@Prompt` members to the one `McpServer`
@@ -23,7 +24,25 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
     private readonly server: McpServer,
     private readonly pipeline: McpPipeline,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions,
-  ) {}
+  ) {
+    this.recordNestLayersEarly();
+  }
+
+  /**
+   * Nest's own Express layers are recorded as they are registered, before the application's `init()`, so the router
+   * bypass knows them by identity (router-bypass.ts). The adapter may be set after this provider is built (a testing
+   * module's `createNestApplication`): `init$` says when, replaying it when it is set already.
+   */
+  private recordNestLayersEarly(): void {
+    if ((this.options.transport ?? 'http') !== 'http' || this.options.bypassRouter === false) return;
+    const record = () => {
+      const adapter = this.adapterHost.httpAdapter as unknown as ExpressAdapterLike | undefined;
+      if (adapter && typeof adapter.getType === 'function') recordNestLayers(adapter);
+    };
+    const init$ = (this.adapterHost as Partial<Pick<HttpAdapterHost, 'init$'>>).init$;
+    if (init$ && typeof init$.subscribe === 'function') init$.subscribe(record);
+    else record();
+  }
 
   onModuleInit(): void {
     this.addProviders();

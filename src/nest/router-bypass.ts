@@ -81,28 +81,83 @@ export function bypassExpressRouter(adapter: ExpressAdapterLike, handler: HttpHa
  * What Express would have run on the MCP path before the endpoint's own routes (those registered with `route`),
  * which the fast path skips: middleware of `app.use()`, `enableCors()` and `MiddlewareConsumer`, and routes of
  * the same path, by name. Nest's JSON and urlencoded body parsers are left out (the endpoint reads the body
- * itself), as is the adapter's own hook middleware, which the fast path stands aside for.
+ * itself), as is the adapter's own hook middleware, which the fast path stands aside for: both known by identity
+ * (`recordNestLayers`). Any other parser, one of `useBodyParser` or a user's `express.json({ verify })`, is named.
  */
-export function skippedMiddleware(app: ExpressAppLike, path: string, route: Function): readonly string[] {
+export function skippedMiddleware(adapter: ExpressAdapterLike, path: string, route: Function): readonly string[] {
   const skipped: string[] = [];
-  // Express 4's `app.router` getter throws; its router is `_router`, which Express 5 no longer has.
-  for (const layer of (app._router ?? app.router)?.stack ?? []) {
+  const own = NEST_LAYERS.get(adapter);
+  for (const layer of stackOf(adapter.getInstance())) {
     if (layer.route) {
       if (layer.route.stack?.some((r) => r.handle === route)) break; // nothing after the endpoint's routes runs first
       if (layer.match?.(path)) skipped.push(`the route ${Object.keys(layer.route.methods ?? {}).join('/').toUpperCase()} ${String(layer.route.path)}`);
       continue;
     }
-    if (!layer.match?.(path) || isNestOwn(layer)) continue;
+    if (!layer.match?.(path) || isNestOwn(own, layer)) continue;
     skipped.push(layer.name && layer.name !== '<anonymous>' ? layer.name : 'an anonymous middleware');
   }
   return skipped;
 }
 
-const NEST_PARSERS = new Set(['jsonParser', 'urlencodedParser']);
+/**
+ * Nest's own layers on each Express adapter, by identity (never by name or by a word in their source, which any
+ * user middleware can share: every body parser is named `jsonParser`). Recorded by `recordNestLayers` from the
+ * module's start-up, before the application's `init()`: the body parsers Nest's `registerParserMiddleware` adds,
+ * and the adapter's own request-hook middleware, whose source is compared whole with a fresh adapter's.
+ */
+const NEST_LAYERS = new WeakMap<object, WeakSet<Function>>();
 
-/** Nest's body parsers, and the adapter's request-hook and 503-on-closing middleware (which the fast path honours itself). */
-function isNestOwn(layer: ExpressLayer): boolean {
-  if (layer.name && NEST_PARSERS.has(layer.name)) return true;
-  const source = layer.handle ? Function.prototype.toString.call(layer.handle) : '';
-  return source.includes('onResponseHook') || source.includes('isShuttingDown');
+function ownOf(adapter: object): WeakSet<Function> {
+  let own = NEST_LAYERS.get(adapter);
+  if (!own) NEST_LAYERS.set(adapter, (own = new WeakSet()));
+  return own;
+}
+
+function stackOf(app: ExpressAppLike | undefined): readonly ExpressLayer[] {
+  // Express 4's `app.router` getter throws; its router is `_router`, which Express 5 no longer has.
+  return (app?._router ?? app?.router)?.stack ?? [];
+}
+
+/** What `recordNestLayers` reads of the adapter beyond {@link ExpressAdapterLike}. */
+interface RecordableAdapter extends ExpressAdapterLike {
+  registerParserMiddleware?: (...args: unknown[]) => unknown;
+}
+
+/**
+ * Notes Nest's own layers on an Express adapter (the seam into its internals: every member is checked first). Call
+ * before the application's `init()` (the module does, when Nest builds it). `false` when the adapter is not one
+ * it can read: its layers then all count as the application's, which keeps MCP requests on Express, named in the log.
+ */
+export function recordNestLayers(adapter: ExpressAdapterLike): boolean {
+  if (adapter.getType() !== 'express') return false;
+  const recordable = adapter as RecordableAdapter;
+  const original = recordable.registerParserMiddleware;
+  if (typeof original !== 'function' || NEST_LAYERS.has(adapter)) return NEST_LAYERS.has(adapter);
+  const own = ownOf(adapter);
+  const hookSources = freshAdapterSources(adapter);
+  for (const layer of stackOf(adapter.getInstance())) {
+    if (layer.handle && hookSources.has(Function.prototype.toString.call(layer.handle))) own.add(layer.handle);
+  }
+  recordable.registerParserMiddleware = function (this: RecordableAdapter, ...args: unknown[]) {
+    const before = new Set(stackOf(adapter.getInstance()).map((l) => l.handle));
+    const result = original.apply(this, args);
+    for (const layer of stackOf(adapter.getInstance())) if (layer.handle && !before.has(layer.handle)) own.add(layer.handle);
+    return result;
+  };
+  return true;
+}
+
+/** The sources of the layers a new adapter of the same class puts on a fresh application (its hook middleware). */
+function freshAdapterSources(adapter: ExpressAdapterLike): ReadonlySet<string> {
+  try {
+    const Adapter = adapter.constructor as new () => ExpressAdapterLike;
+    return new Set(stackOf(new Adapter().getInstance()).flatMap((l) => (l.handle ? [Function.prototype.toString.call(l.handle)] : [])));
+  } catch {
+    return new Set();
+  }
+}
+
+/** Nest's own layers (recorded by identity), which the fast path stands aside for or does itself. */
+function isNestOwn(own: WeakSet<Function> | undefined, layer: ExpressLayer): boolean {
+  return layer.handle !== undefined && own?.has(layer.handle) === true;
 }

@@ -1,8 +1,12 @@
 import { Controller, Get, Injectable, type INestApplication, type OnApplicationShutdown } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+/** Express itself, as the application has it (the package ships no types of its own). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const express = require('express') as { json(options: { verify(req: IncomingMessage, res: ServerResponse, buffer: Buffer): void }): (req: IncomingMessage, res: ServerResponse, next: () => void) => void };
 import { connectClient, textOf, type Flavour, type TestClient } from './support/clients';
 import { CapturingLogger, PipelineModule, Seen } from './support/nest-pipeline-app';
 
@@ -43,7 +47,7 @@ interface Started {
   readonly middlewareSaw: string[];
 }
 
-async function start(bypassRouter: boolean | undefined, { middleware = true } = {}): Promise<Started> {
+async function start(bypassRouter: boolean | undefined, { middleware = true, configure }: { middleware?: boolean; configure?: (app: NestExpressApplication) => void } = {}): Promise<Started> {
   const mcp = { cors: { origins: [ORIGIN] }, ...(bypassRouter === undefined ? {} : { bypassRouter }) };
   const moduleRef = await Test.createTestingModule({
     imports: [PipelineModule.register({ mcp })],
@@ -51,7 +55,7 @@ async function start(bypassRouter: boolean | undefined, { middleware = true } = 
     providers: [ShutdownProbe],
   }).compile();
   const logger = new CapturingLogger();
-  const app = moduleRef.createNestApplication({ logger });
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ logger });
   const middlewareSaw: string[] = [];
   app.setGlobalPrefix('api');
   app.enableShutdownHooks();
@@ -61,6 +65,7 @@ async function start(bypassRouter: boolean | undefined, { middleware = true } = 
       next();
     });
   }
+  configure?.(app);
   await app.listen(0, '127.0.0.1');
   const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   return { app, base, logger, middlewareSaw };
@@ -209,6 +214,49 @@ describe('McpModule on Express, bypassRouter unset', () => {
     expect(oversized.status).toBe(200);
     expect(wayLines(logger)).toEqual([]);
     expect(logger.lines.filter((l) => l.rest.at(-1) === 'McpModule').map((l) => l.message)).toContain("Serving MCP over HTTP at /mcp, ahead of Express's router");
+  });
+});
+
+describe('the bypass knows Nest’s own layers by identity, not by name (issue 37)', () => {
+  const routedLine = (name: string) =>
+    `MCP requests to /mcp go through Express, because ${name} is registered on the path. ` +
+    "Set bypassRouter: true to answer them ahead of Express's middleware and router (faster; it would not run for them), or false to silence this.";
+
+  it("keeps MCP requests on Express when the application registers its own express.json({ verify }): the check runs, and the log names it", async () => {
+    const verified: string[] = [];
+    const verify = (_req: IncomingMessage, _res: ServerResponse, buffer: Buffer) => void verified.push(buffer.toString('utf8').slice(0, 20));
+    const { app, base, logger } = await start(undefined, { middleware: false, configure: (a) => a.use(express.json({ verify })) });
+    const answer = await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList() });
+    await app.close();
+    expect(answer.status).toBe(200);
+    expect(verified).toEqual([toolsList().slice(0, 20)]);
+    expect(wayLines(logger)).toEqual([{ level: 'log', message: routedLine('jsonParser') }]);
+  });
+
+  it("keeps MCP requests on Express under useBodyParser's own limit: a 20 KB body over a 1 KB limit is answered 413", async () => {
+    const { app, base, logger } = await start(undefined, { middleware: false, configure: (a) => a.useBodyParser('json', { limit: '1kb' }) });
+    const small = await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList() });
+    const large = await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList(20_000) });
+    await app.close();
+    expect([small.status, large.status]).toEqual([200, 413]);
+    expect(wayLines(logger)).toEqual([{ level: 'log', message: routedLine('jsonParser') }]);
+  });
+
+  it('does not take a middleware whose source mentions isShuttingDown for Nest’s own', async () => {
+    const saw: string[] = [];
+    const { app, base, logger } = await start(undefined, {
+      middleware: false,
+      configure: (a) =>
+        a.use(function drainGuard(req: IncomingMessage, _res: ServerResponse, next: () => void) {
+          const isShuttingDown = false;
+          if (!isShuttingDown) saw.push(`${req.method} ${req.url}`);
+          next();
+        }),
+    });
+    await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList() });
+    await app.close();
+    expect(saw).toEqual(['POST /mcp']);
+    expect(wayLines(logger)).toEqual([{ level: 'log', message: routedLine('drainGuard') }]);
   });
 });
 
