@@ -15,7 +15,14 @@ interface Sweeping {
 
 it('closes 2,000 idle sessions over several turns of the event loop, every one of them in the end', async () => {
   const store = new InMemoryEventStore();
-  const table = new SessionTable(() => new Server({ name: 's', version: '1' }, { capabilities: {} }), { maxSessions: 5000, maxSessionsPerCaller: 5000, maxRequestBodySize: 1 << 20, eventStore: store, retryMs: 1000, idleTimeoutMs: 60_000 });
+  const table = new SessionTable(() => new Server({ name: 's', version: '1' }, { capabilities: {} }), {
+    maxSessions: 5000,
+    maxSessionsPerCaller: 5000,
+    maxRequestBodySize: 1 << 20,
+    eventStore: store,
+    retryMs: 1000,
+    idleTimeoutMs: 60_000,
+  });
   const inside = table as unknown as Sweeping;
   const sessions = await Promise.all(Array.from({ length: 2000 }, (_, i) => table.open(undefined, `caller-${i % 10}`)));
   sessions.forEach((session, i) => {

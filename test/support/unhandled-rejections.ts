@@ -12,7 +12,9 @@ afterEach(async () => {
   await new Promise((resolve) => setImmediate(resolve));
   if (unhandled.length === 0) return;
   const [first] = unhandled.splice(0);
-  throw new Error(`An unhandled rejection happened during this test: ${first instanceof Error ? (first.stack ?? first.message) : String(first)}`);
+  throw new Error(
+    `An unhandled rejection happened during this test: ${first instanceof Error ? (first.stack ?? first.message) : String(first)}`,
+  );
 });
 
 afterAll(() => void process.off('unhandledRejection', remember));

@@ -20,7 +20,11 @@ interface CountsCallers {
  * The caller a request counts against: its web request's tag, else its server's, else what its transport knows of
  * the request, else `undefined` (stdio, in-memory).
  */
-export function countedAs(request: object | undefined, server: { readonly transport?: unknown }, requestId: string | number): string | undefined {
+export function countedAs(
+  request: object | undefined,
+  server: { readonly transport?: unknown },
+  requestId: string | number,
+): string | undefined {
   const tagged = (request !== undefined ? tags.get(request) : undefined) ?? tags.get(server);
   if (tagged !== undefined) return tagged;
   const transport = server.transport as Partial<CountsCallers> | undefined;
