@@ -19,6 +19,8 @@ export interface RedisStoresOptions {
   readonly eventTtlMs?: number;
   /** How long a task without a `ttl` of its own is kept. Default 24 hours. */
   readonly maxTaskTtlMs?: number;
+  /** How long a task stays `working` once the instance running it stopped renewing its lease (died). Default 30 seconds. */
+  readonly taskRunnerLeaseMs?: number;
   /** Most events kept per SSE stream. Default 1,000. */
   readonly maxEventsPerStream?: number;
   /** Default: one line per event on stderr; `false` silences. */
@@ -61,7 +63,7 @@ export async function connectRedis(options: RedisStoresOptions): Promise<RedisSt
     const eventBus = new RedisEventBus({ publisher: client, subscriber, channel: `${prefix}events`, logger });
     await eventBus.start();
     const eventStore = new RedisEventStore({ client, prefix, ttlMs: options.eventTtlMs, maxEventsPerStream: options.maxEventsPerStream });
-    const taskStore = new RedisTaskStore({ client, subscriber, prefix, maxTtlMs: options.maxTaskTtlMs, logger });
+    const taskStore = new RedisTaskStore({ client, subscriber, prefix, maxTtlMs: options.maxTaskTtlMs, runnerLeaseMs: options.taskRunnerLeaseMs, logger });
     await taskStore.start();
     return {
       eventBus,

@@ -13,6 +13,12 @@ export interface RedisTaskStoreOptions {
   readonly prefix?: string;
   /** How long a task without a `ttl` of its own is kept after it was created. Default 24 hours. */
   readonly maxTtlMs?: number;
+  /**
+   * How long a task this instance runs stays `working` after the instance stops renewing its lease (it was killed
+   * or crashed, or could not reach Redis for that long): the next read of the task, from any instance, records it
+   * `failed`. Leases are renewed every third of it. Default 30 seconds.
+   */
+  readonly runnerLeaseMs?: number;
   /** Default: one line per event on stderr; `false` silences. */
   readonly logger?: RedisLogger | false;
 }
@@ -32,6 +38,9 @@ const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** Replaces the value only if it is still the one read (optimistic concurrency), keeping its TTL. */
 const COMPARE_AND_SET = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') return 1 else return 0 end`;
+
+/** Why a task whose runner's lease lapsed failed. */
+export const RUNNER_GONE = 'The server running the task stopped before the task ended.';
 
 /** How many times an update is retried when another process changed the task between read and write. */
 const MAX_ATTEMPTS = 20;
@@ -55,6 +64,13 @@ export class RedisTaskStore implements TaskStore {
   private readonly channel: string;
   private readonly maxTtlMs: number;
   private readonly log: RedisLogger;
+  private readonly runnerLeaseMs: number;
+  /** The tasks this instance runs, with how many runs hold each. */
+  private readonly held = new Map<string, number>();
+  private renewal: NodeJS.Timeout | undefined;
+  private renewalFailing = false;
+  /** A renewal whose answer is awaited: the next tick skips rather than queue another behind it. */
+  private renewing = false;
   private readonly onMessage = (channel: string, text: string) => {
     if (channel !== this.channel) return;
     const notice = parseNotice(text);
@@ -72,6 +88,13 @@ export class RedisTaskStore implements TaskStore {
       );
     }
     this.maxTtlMs = maxTtlMs;
+    const runnerLeaseMs = options.runnerLeaseMs ?? 30_000;
+    if (!Number.isSafeInteger(runnerLeaseMs) || runnerLeaseMs < 300) {
+      throw new TypeError(
+        `RedisTaskStore needs runnerLeaseMs as a whole number of milliseconds from 300, for example { runnerLeaseMs: 30_000 }; got ${String(runnerLeaseMs)}.`,
+      );
+    }
+    this.runnerLeaseMs = runnerLeaseMs;
     this.log = loggerOf(options.logger);
   }
 
@@ -84,6 +107,8 @@ export class RedisTaskStore implements TaskStore {
   /** Stops listening (the connections stay yours to close). */
   async stop(): Promise<void> {
     this.listeners.clear();
+    this.held.clear();
+    this.stopRenewal();
     this.options.subscriber.off('message', this.onMessage);
     if (this.options.subscriber.status === 'ready') await this.options.subscriber.unsubscribe(this.channel);
   }
@@ -106,8 +131,29 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    const text = await this.options.client.get(this.keyOf(taskId));
-    return text === null ? undefined : (JSON.parse(text) as TaskRecord);
+    const [text, lease] = await this.options.client.mget(this.keyOf(taskId), this.leaseOf(taskId));
+    if (text === null) return undefined;
+    const task = JSON.parse(text) as TaskRecord;
+    return this.runnerGone(task, lease) ? this.failGone(task) : task;
+  }
+
+  /**
+   * Keeps a lease on the task while this instance runs it: written now and renewed every third of
+   * `runnerLeaseMs` (one pipeline for all held tasks) until released as many times as it was held.
+   */
+  hold(taskId: string): () => void {
+    this.held.set(taskId, (this.held.get(taskId) ?? 0) + 1);
+    this.renew([taskId]);
+    if (this.renewal === undefined) {
+      this.renewal = setInterval(() => this.renew([...this.held.keys()]), Math.floor(this.runnerLeaseMs / 3));
+      this.renewal.unref();
+    }
+    return () => {
+      const count = (this.held.get(taskId) ?? 0) - 1;
+      if (count > 0) return void this.held.set(taskId, count);
+      this.held.delete(taskId);
+      if (this.held.size === 0) this.stopRenewal();
+    };
   }
 
   async update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
@@ -138,12 +184,65 @@ export class RedisTaskStore implements TaskStore {
     const texts = await this.options.client.mget(ids.map((id) => this.keyOf(id)));
     const gone = ids.filter((_, i) => texts[i] === null);
     if (gone.length > 0) await this.options.client.zrem(index, ...gone);
-    return texts.filter((t): t is string => t !== null).map((t) => JSON.parse(t) as TaskRecord);
+    const tasks = texts.filter((t): t is string => t !== null).map((t) => JSON.parse(t) as TaskRecord);
+    const working = tasks.filter((task) => task.status === 'working');
+    if (working.length === 0) return tasks;
+    const leases = await this.options.client.mget(working.map((task) => this.leaseOf(task.taskId)));
+    const lapsed = new Set(working.filter((task, i) => this.runnerGone(task, leases[i])));
+    if (lapsed.size === 0) return tasks;
+    return Promise.all(tasks.map(async (task) => (lapsed.has(task) ? ((await this.failGone(task)) ?? task) : task)));
   }
 
   watch(listener: (task: TaskRecord) => void): () => void {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
+  }
+
+  /**
+   * Whether a task reads `working` although no instance runs it any more: its lease lapsed, and it has not changed
+   * for a whole lease (a task made `working` again a moment ago, resumed with a client's answers, is given the
+   * time its runner needs to take the lease).
+   */
+  private runnerGone(task: TaskRecord, lease: string | null): boolean {
+    return task.status === 'working' && lease === null && Date.now() - Date.parse(task.lastUpdatedAt) > this.runnerLeaseMs;
+  }
+
+  /** Records a task whose runner is gone as failed, unless it changed meanwhile; the task as stored afterwards. */
+  private async failGone(task: TaskRecord): Promise<TaskRecord | undefined> {
+    const failed = await this.update(task.taskId, (current) =>
+      current.status === 'working' && current.lastUpdatedAt === task.lastUpdatedAt
+        ? { status: 'failed', statusMessage: RUNNER_GONE, error: { code: -32603, message: RUNNER_GONE } }
+        : undefined,
+    );
+    if (failed?.status === 'failed') this.log.warn(`tasks: task ${task.taskId} was recorded failed: the instance running it stopped renewing its lease.`);
+    return failed;
+  }
+
+  /** Writes the leases of the given tasks; a failure is logged once until a renewal succeeds again. */
+  private renew(taskIds: readonly string[]): void {
+    if (taskIds.length === 0 || this.renewing) return;
+    this.renewing = true;
+    const pipeline = this.options.client.pipeline();
+    for (const taskId of taskIds) pipeline.set(this.leaseOf(taskId), this.origin, 'PX', this.runnerLeaseMs);
+    pipeline
+      .exec()
+      .then(failed)
+      .then(
+        () => {
+          if (this.renewalFailing) this.log.warn(`tasks: the leases of the tasks this instance runs are renewed again.`);
+          this.renewalFailing = false;
+        },
+        (error: Error) => {
+          if (!this.renewalFailing) this.log.error(`tasks: could not renew the leases of the tasks this instance runs (${error.message}); past ${this.runnerLeaseMs} ms they read as failed.`);
+          this.renewalFailing = true;
+        },
+      )
+      .finally(() => (this.renewing = false));
+  }
+
+  private stopRenewal(): void {
+    clearInterval(this.renewal);
+    this.renewal = undefined;
   }
 
   /** Local listeners hear a change at once, the other instances through the channel. */
@@ -182,6 +281,10 @@ export class RedisTaskStore implements TaskStore {
 
   private keyOf(taskId: string): string {
     return `${this.prefix}task:${taskId}`;
+  }
+
+  private leaseOf(taskId: string): string {
+    return `${this.prefix}task-runner:${taskId}`;
   }
 
   private indexOf(owner: string): string {

@@ -312,6 +312,88 @@ describe('RedisTaskStore', () => {
     expect((await store.taskStore.get('real'))?.status).toBe('working');
   });
 
+  describe('runner leases', () => {
+    const LEASE = 1_000;
+    const store = async (prefix: string, logger: ReturnType<typeof recorder>['logger'] | false = false) => {
+      const made = new RedisTaskStore({ client: client(), subscriber: client(), prefix, runnerLeaseMs: LEASE, logger });
+      await made.start();
+      return made;
+    };
+    /** A working task last changed two leases ago: what a task whose runner died looks like once its lease lapsed. */
+    const stale = (taskId: string, owner: string): TaskRecord => ({ ...task(taskId, owner, 60_000), lastUpdatedAt: new Date(Date.now() - 2 * LEASE).toISOString() });
+
+    it('fails a stale working task without a lease when read (get and list), once, and leaves held and fresh ones working', async () => {
+      const { lines, logger } = recorder();
+      const [runner, reader] = [await store('lease-a:'), await store('lease-a:', logger)];
+      await runner.create(stale('orphan', 'hana'));
+      await runner.create(stale('held', 'hana'));
+      await runner.create(task('fresh', 'hana', 60_000));
+      const release = runner.hold('held');
+      const raw = client();
+      await raw.connect();
+      while ((await raw.exists('lease-a:task-runner:held')) === 0) await new Promise((r) => setTimeout(r, 10));
+
+      const listed = await reader.list('hana');
+      expect(listed.map((t) => `${t.taskId} ${t.status}`)).toEqual(['orphan failed', 'held working', 'fresh working']);
+      const gone = 'The server running the task stopped before the task ended.';
+      expect(listed[0]).toMatchObject({ statusMessage: gone, error: { code: -32603, message: gone } });
+      expect((await reader.get('orphan'))?.status).toBe('failed');
+      expect((await reader.get('held'))?.status).toBe('working');
+      expect((await reader.get('fresh'))?.status).toBe('working');
+      expect(lines).toEqual(['warn: tasks: task orphan was recorded failed: the instance running it stopped renewing its lease.']);
+
+      await runner.create(stale('later', 'ines'));
+      expect((await reader.get('later'))?.status).toBe('failed');
+      release();
+      await Promise.all([runner.stop(), reader.stop()]);
+    });
+
+    it('renews a lease while any run holds the task, and stops once every hold is released', async () => {
+      const runner = await store('lease-b:');
+      await runner.create(task('twice', 'jo', 60_000));
+      const raw = client();
+      await raw.connect();
+      const [first, second] = [runner.hold('twice'), runner.hold('twice')];
+      first();
+      while ((await raw.exists('lease-b:task-runner:twice')) === 0) await new Promise((r) => setTimeout(r, 10));
+      // Still held once: the lease's time to live goes up again (a renewal) rather than running out.
+      const before = await raw.pttl('lease-b:task-runner:twice');
+      let after = before;
+      while (after <= before) {
+        await new Promise((r) => setTimeout(r, 20));
+        after = await raw.pttl('lease-b:task-runner:twice');
+        expect(after).toBeGreaterThan(0);
+      }
+      second();
+      // Released everywhere: no renewal, so the lease runs out and the key goes.
+      while ((await raw.exists('lease-b:task-runner:twice')) === 1) await new Promise((r) => setTimeout(r, 20));
+      await runner.stop();
+    });
+
+    it('logs once that it cannot renew leases while Redis is away, and never throws', async () => {
+      const spare = await startRedis();
+      const { lines, logger } = recorder();
+      const made = new RedisTaskStore({ client: client(spare.port), subscriber: client(spare.port), prefix: 'lease-c:', runnerLeaseMs: 300, logger });
+      await made.start();
+      const release = made.hold('t');
+      await spare.stop();
+      await until(() => lines.some((l) => l.startsWith('error: tasks: could not renew')), 'the renewal failure');
+      await new Promise((r) => setTimeout(r, 400)); // two more renewal ticks, each failing
+      expect(lines.filter((l) => l.startsWith('error: tasks: could not renew'))).toHaveLength(1);
+      expect(lines[0]).toMatch(/^error: tasks: could not renew the leases of the tasks this instance runs \(.+\); past 300 ms they read as failed\.$/);
+      release();
+      await made.stop();
+    });
+
+    it('refuses a runnerLeaseMs that is not a whole number from 300', () => {
+      for (const runnerLeaseMs of [299, 1.5, Number.NaN]) {
+        expect(() => new RedisTaskStore({ client: client(), subscriber: client(), runnerLeaseMs })).toThrow(
+          `RedisTaskStore needs runnerLeaseMs as a whole number of milliseconds from 300, for example { runnerLeaseMs: 30_000 }; got ${runnerLeaseMs}.`,
+        );
+      }
+    });
+  });
+
   it('refuses a maxTtlMs that is not a positive whole number', () => {
     expect(() => new RedisTaskStore({ client: client(), subscriber: client(), maxTtlMs: 0 })).toThrow(
       'RedisTaskStore needs maxTtlMs as a whole number of milliseconds from 1, for example { maxTtlMs: 3_600_000 }; got 0.',

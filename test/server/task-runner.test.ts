@@ -229,3 +229,52 @@ describe('a task whose outcome cannot be written at once (issue 37)', () => {
     ]);
   });
 });
+
+describe('TaskRunner and a store that keeps runner leases (TaskStore.hold)', () => {
+  /** The in-memory store with `hold`, recording holds, releases and the statuses stored, in order. */
+  function leasing() {
+    const events: string[] = [];
+    const store = new InMemoryTaskStore();
+    // Heard before the runner hears it (listeners are called in the order they came), as the change is stored.
+    store.watch((task) => void events.push(`stored ${task.status}`));
+    Object.assign(store, {
+      hold(taskId: string) {
+        events.push(`hold ${taskId}`);
+        return () => void events.push(`release ${taskId}`);
+      },
+    });
+    return { store, events };
+  }
+
+  it('holds the task while its tool runs and releases it once, after its outcome is written', async () => {
+    const { store, events } = leasing();
+    const runner = new TaskRunner(store);
+    let finish!: () => void;
+    const task = await runner.start({ owner: 'o', call: { name: 'slow' }, caller: CALLER }, () => new Promise((resolve) => (finish = () => resolve({ content: [] }))));
+    expect(events).toEqual(['stored working', `hold ${task.taskId}`]);
+    finish();
+    await until(store, task.taskId, 'completed');
+    await new Promise((r) => setImmediate(r));
+    expect(events).toEqual(['stored working', `hold ${task.taskId}`, 'stored completed', `release ${task.taskId}`]);
+    await runner.closeAll();
+  });
+
+  it('releases a cancelled task at once, whether or not its tool ever returns, and a parked one per run', async () => {
+    const { store, events } = leasing();
+    const runner = new TaskRunner(store);
+    const never = await runner.start({ owner: 'o', call: { name: 'stuck' }, caller: CALLER }, () => new Promise(() => undefined));
+    await runner.cancel('o', never.taskId);
+    expect(events).toEqual(['stored working', `hold ${never.taskId}`, 'stored cancelled', `release ${never.taskId}`]);
+
+    events.length = 0;
+    const tool = asking();
+    const parked = await runner.start({ owner: 'o', call: { name: 'confirm' }, caller: CALLER }, tool.work);
+    await until(store, parked.taskId, 'input_required');
+    await runner.answer('o', parked.taskId, OK, () => tool.work);
+    await until(store, parked.taskId, 'completed');
+    await new Promise((r) => setImmediate(r));
+    const id = parked.taskId;
+    expect(events).toEqual(['stored working', `hold ${id}`, 'stored input_required', `release ${id}`, 'stored working', `hold ${id}`, 'stored completed', `release ${id}`]);
+    await runner.closeAll();
+  });
+});

@@ -197,5 +197,7 @@ export function guardedTaskStore(store: TaskStore, timeoutMs: number, log: Log):
     update: (taskId, change) => health.run('update a task', () => store.update(taskId, change)),
     list: (owner) => health.run('list tasks', () => store.list(owner)),
     watch: (listener) => store.watch(listener),
+    // A lease is written by the store's own timer, which bounds and logs its own failures.
+    ...(store.hold && { hold: (taskId: string) => store.hold!(taskId) }),
   };
 }

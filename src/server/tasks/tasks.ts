@@ -118,6 +118,14 @@ export interface TaskStore {
    * cancellation made elsewhere reaches the process running the task this way). Returns the function that stops it.
    */
   watch(listener: (task: TaskRecord) => void): () => void;
+  /**
+   * Optional, for a store shared by several processes: the task runs in this process from now on, until the
+   * returned function is called (calls are counted: a task held twice is released twice). A store that
+   * implements it keeps a lease for each held task, renewed while the process lives, and fails a `working` task
+   * whose lease lapsed when it is read, so a task whose process died (killed, crashed) ends as `failed` within
+   * the lease instead of reading `working` until its ttl passes. Never throws: a lease it cannot write is logged.
+   */
+  hold?(taskId: string): () => void;
 }
 
 /** The statuses a task never leaves. */
@@ -446,7 +454,11 @@ export class TaskRunner {
     const controller = new AbortController();
     this.running.set(task.taskId, controller);
     this.quota.started(task.taskId);
-    void this.settle(task, work, { ...input, signal: controller.signal });
+    // The store's lease on the run (a shared store fails the task once it lapses): released when the run's
+    // outcome is written, or when it is aborted (cancelled, or the server closing), whichever comes first.
+    const release = once(this.store.hold?.(task.taskId));
+    controller.signal.addEventListener('abort', release, { once: true });
+    void this.settle(task, work, { ...input, signal: controller.signal }).finally(release);
   }
 
   private async settle(task: TaskRecord, work: TaskWork, run: TaskRun): Promise<void> {
@@ -513,6 +525,16 @@ export class TaskRunner {
 /** The first and the longest wait between two tries of writing a task's outcome to a store that did not answer. */
 const SETTLE_FIRST_RETRY_MS = 100;
 const SETTLE_LAST_RETRY_MS = 5000;
+
+/** `release`, made safe to call more than once (and a no-op when the store keeps no leases). */
+function once(release: (() => void) | undefined): () => void {
+  let released = release === undefined;
+  return () => {
+    if (released) return;
+    released = true;
+    release!();
+  };
+}
 
 /** Waits `ms` (without holding the process open); `false` when `signal` aborted first. */
 function pause(ms: number, signal: AbortSignal): Promise<boolean> {
