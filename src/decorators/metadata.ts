@@ -69,10 +69,23 @@ export function ownerOf(target: object): Function {
   return typeof target === 'function' ? (target as Function) : (target.constructor as Function);
 }
 
+/** The class whose decorator wrote each member record. */
+const declaringClasses = new WeakMap<MemberRecord, Function>();
+
 export function addMember(target: object, record: MemberRecord): void {
   const owner = ownerOf(target);
   const list: readonly MemberRecord[] = Reflect.getOwnMetadata(KEY.members, owner) ?? [];
-  Reflect.defineMetadata(KEY.members, Object.freeze([...list, Object.freeze(record)]), owner);
+  const frozen = Object.freeze(record);
+  declaringClasses.set(frozen, owner);
+  Reflect.defineMetadata(KEY.members, Object.freeze([...list, frozen]), owner);
+}
+
+/**
+ * The class that declared a member record: the one whose prototype holds the member's `design:*` metadata
+ * and parameter records (TypeScript writes them where the decorator is, not on a subclass).
+ */
+export function declaringClassOfRecord(record: MemberRecord): Function | undefined {
+  return declaringClasses.get(record);
 }
 
 /** Members decorated on `ctor` itself (not inherited), in decoration order. */

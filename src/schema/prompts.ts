@@ -6,7 +6,7 @@ import type { TextMethodExtras, TextMethodModel } from './model';
 import { isValidName, toolNameOf } from './names';
 import { definedOnly } from './resources';
 import { completersFor, resolveTextParams } from './text-methods';
-import { checkShape } from './tools';
+import { checkShape, declarerOf, memberWhere } from './tools';
 
 /** A prompt (docs/serving.md): its arguments are the method's text-like parameters. */
 export type PromptModel = TextMethodModel & TextMethodExtras;
@@ -15,24 +15,25 @@ export type PromptModel = TextMethodModel & TextMethodExtras;
 export function promptFromMethod(ctor: Function, record: MemberRecordOf<'prompt'>, problems: Problems): PromptModel | undefined {
   if (!checkShape(ctor, record, problems)) return undefined;
   const options = record.options;
-  const where = `${ctor.name}.${String(record.key)}`;
+  const declarer = declarerOf(ctor, record);
+  const where = memberWhere(ctor, record);
   const before = problems.count;
   const name = options.name ?? toolNameOf(String(record.key));
   if (!isValidName(name)) {
     problems.add('OMCG0008', where, `the prompt name '${name}' is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`, `give a valid name with @Prompt('name').`);
   }
-  const found = resolveTextParams(ctor, record.key, 'Prompt', problems);
+  const found = resolveTextParams(ctor, record, 'Prompt', problems);
   const extras = {
     icons: iconsOf(options.icons, where, problems),
     cache: cacheOf(options.cache, where, problems),
-    completers: found && completersFor(ctor, record.key, options.complete, found.params, 'argument', where, problems),
+    completers: found && completersFor(ctor, record, options.complete, found.params, 'argument', where, problems),
   };
   if (!found || problems.count > before) return undefined;
   return {
     ...definedOnly(extras),
     name,
     title: options.title,
-    description: options.description ?? descriptionOf(ctor.prototype, record.key) ?? methodFactsOf(ctor, record.key)?.description,
+    description: options.description ?? descriptionOf(declarer.prototype, record.key) ?? methodFactsOf(declarer, record.key)?.description,
     ...found,
     where,
   };

@@ -5,7 +5,7 @@ import type { Problems } from './diagnostics';
 import type { TextMethodExtras, TextMethodModel } from './model';
 import { toolNameOf } from './names';
 import { completersFor, resolveTextParams } from './text-methods';
-import { checkShape } from './tools';
+import { checkShape, declarerOf, memberWhere } from './tools';
 
 /**
  * Resources and resource templates (docs/serving.md): a URI without variables is a static resource,
@@ -59,7 +59,8 @@ export function definedOnly<T extends object>(values: T): Partial<T> {
 export function resourceFromMethod(ctor: Function, record: MemberRecordOf<'resource'>, problems: Problems): ResourceModel | undefined {
   if (!checkShape(ctor, record, problems)) return undefined;
   const options = record.options;
-  const where = `${ctor.name}.${String(record.key)}`;
+  const declarer = declarerOf(ctor, record);
+  const where = memberWhere(ctor, record);
   const before = problems.count;
   const parts = templatePartsOf(options.uriTemplate);
   if (!parts) {
@@ -70,7 +71,7 @@ export function resourceFromMethod(ctor: Function, record: MemberRecordOf<'resou
       `write the URI as 'scheme://path/{variable}'.`,
     );
   }
-  const found = resolveTextParams(ctor, record.key, 'Resource', problems);
+  const found = resolveTextParams(ctor, record, 'Resource', problems);
   if (parts && found) {
     const variables = parts.flatMap((p) => (p.kind === 'variable' ? [p.name] : []));
     const names = new Set(found.params.map((p) => p.name));
@@ -88,13 +89,13 @@ export function resourceFromMethod(ctor: Function, record: MemberRecordOf<'resou
     size: sizeOf(options.size, template, where, problems),
     annotations: resourceAnnotationsOf(options.annotations, where, problems),
     cache: cacheOf(options.cache, where, problems),
-    completers: found && completersFor(ctor, record.key, options.complete, found.params, 'variable', where, problems),
+    completers: found && completersFor(ctor, record, options.complete, found.params, 'variable', where, problems),
   };
   if (!parts || !found || problems.count > before) return undefined;
   return {
     name: options.name ?? toolNameOf(String(record.key)),
     title: options.title,
-    description: options.description ?? descriptionOf(ctor.prototype, record.key) ?? methodFactsOf(ctor, record.key)?.description,
+    description: options.description ?? descriptionOf(declarer.prototype, record.key) ?? methodFactsOf(declarer, record.key)?.description,
     mimeType: options.mimeType,
     uri: options.uriTemplate,
     parts,

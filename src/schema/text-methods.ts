@@ -1,9 +1,9 @@
-import { paramRecordsOf } from '../decorators/metadata';
+import { paramRecordsOf, type MemberRecord } from '../decorators/metadata';
 import type { Completer } from '../decorators/listing-options';
 import type { Problems } from './diagnostics';
 import { completersOf } from './listing-metadata';
 import { unwrap, type ParamModel, type TypeNode } from './model';
-import { resolveParams, type ResolvedParams } from './tools';
+import { declarerOf, memberWhere, resolveParams, type ResolvedParams } from './tools';
 
 /**
  * Whether a type reads from text (docs/serving.md): strings of any format, numbers, integers,
@@ -19,17 +19,18 @@ export function isTextLike(node: TypeNode): boolean {
  */
 export function resolveTextParams(
   ctor: Function,
-  key: string | symbol,
+  record: MemberRecord,
   what: string,
   problems: Problems,
 ): ResolvedParams | undefined {
-  const found = resolveParams(ctor, key, problems);
+  const found = resolveParams(ctor, record, problems);
   if (!found) return undefined;
+  const where = memberWhere(ctor, record);
   for (const p of found.params) {
     if (!isTextLike(p.type)) {
       problems.add(
         'OMCG0002',
-        `${ctor.name}.${String(key)}, parameter '${p.name}'`,
+        `${where}, parameter '${p.name}'`,
         `${what} parameters are read from text, and a ${p.type.kind} does not parse from text.`,
         'use string, number, boolean, an integer hint, Uuid, Date, DateOnly, TimeOnly or an enum.',
       );
@@ -37,7 +38,7 @@ export function resolveTextParams(
   }
   for (const p of found.params) {
     if (p.header !== undefined) {
-      problems.add('OMCG0014', `${ctor.name}.${String(key)}, parameter '${p.name}'`, `${what} parameters have no HTTP header; header is for tool arguments.`, `remove header from @Param.`);
+      problems.add('OMCG0014', `${where}, parameter '${p.name}'`, `${what} parameters have no HTTP header; header is for tool arguments.`, `remove header from @Param.`);
     }
   }
   const params = found.params.map((p) => (p.type.kind === 'nullable' && p.required ? { ...p, required: false, default: p.default ?? { value: null } } : p));
@@ -47,7 +48,7 @@ export function resolveTextParams(
 /** The completion functions of a resource or prompt method: its `complete` option and `@Complete` on its parameters. */
 export function completersFor(
   ctor: Function,
-  key: string | symbol,
+  record: MemberRecord,
   option: unknown,
   params: readonly ParamModel[],
   what: 'argument' | 'variable',
@@ -55,6 +56,6 @@ export function completersFor(
   problems: Problems,
 ): ReadonlyMap<string, Completer> | undefined {
   const fromParams = new Map<number, Completer>();
-  for (const [index, record] of paramRecordsOf(ctor.prototype, key)) if (record.complete) fromParams.set(index, record.complete);
+  for (const [index, param] of paramRecordsOf(declarerOf(ctor, record).prototype, record.key)) if (param.complete) fromParams.set(index, param.complete);
   return completersOf(option, fromParams, params, what, where, problems);
 }

@@ -1,6 +1,7 @@
 import { classChainOf } from '../decorators/classes';
 import type { TypeHint } from '../decorators/hints';
 import {
+  declaringClassOfRecord,
   descriptionOf,
   designParamTypes,
   designReturnType,
@@ -42,8 +43,21 @@ export function decoratedMembersOf(ctor: Function): readonly MemberRecord[] {
   return [...byKey.values()];
 }
 
-function memberWhere(ctor: Function, key: string | symbol): string {
-  return `${ctor.name}.${String(key)}`;
+/**
+ * The class whose decorator declared a member of `ctor`: `ctor` itself, or the base class a subclass inherits
+ * the member from. Its prototype holds what TypeScript and the parameter decorators wrote for the method
+ * (`design:*`, `@Param`), which a subclass's prototype does not have, even when the subclass overrides the
+ * method's body without decorating it again.
+ */
+export function declarerOf(ctor: Function, record: MemberRecord): Function {
+  return declaringClassOfRecord(record) ?? ctor;
+}
+
+/** `Class.member`, and the class that declared it when `ctor` inherits it. */
+export function memberWhere(ctor: Function, record: MemberRecord): string {
+  const declarer = declarerOf(ctor, record);
+  const where = `${ctor.name}.${String(record.key)}`;
+  return declarer === ctor ? where : `${where} (declared in ${declarer.name})`;
 }
 
 /** Refuses static members, accessors and fields (OMCG0001). */
@@ -52,7 +66,7 @@ export function checkShape(ctor: Function, record: MemberRecord, problems: Probl
   const decorator = { tool: '@Tool', resource: '@Resource', prompt: '@Prompt' }[record.kind];
   problems.add(
     'OMCG0001',
-    memberWhere(ctor, record.key),
+    memberWhere(ctor, record),
     `${decorator} is on a ${record.shape === 'static' ? 'static method' : record.shape === 'accessor' ? 'getter or setter' : 'field'}; only instance methods can be ${record.kind}s.`,
     `move ${decorator} to an instance method.`,
   );
@@ -92,12 +106,17 @@ interface DeclaredParams {
   readonly facts: readonly SourceParamFacts[];
 }
 
-/** The method's parameters: names, types, defaults, and which positions take the context or signal. */
-export function resolveParams(ctor: Function, key: string | symbol, problems: Problems): ResolvedParams | undefined {
-  const proto = ctor.prototype as object;
+/**
+ * The method's parameters: names, types, defaults, and which positions take the context or signal, all as the
+ * class that declared the member wrote them (a subclass's override of the body is called with the same arguments).
+ */
+export function resolveParams(ctor: Function, record: MemberRecord, problems: Problems): ResolvedParams | undefined {
+  const key = record.key;
+  const declarer = declarerOf(ctor, record);
+  const proto = declarer.prototype as object;
   const method = (proto as Record<string | symbol, unknown>)[key] as Function;
-  const where = memberWhere(ctor, key);
-  const facts = methodFactsOf(ctor, key)?.params;
+  const where = memberWhere(ctor, record);
+  const facts = methodFactsOf(declarer, key)?.params;
   const types = designParamTypes(proto, key) ?? (facts && designFromFacts(facts));
   if (!types) {
     problems.add('OMCG0002', where, 'the method has no design:paramtypes metadata, so its parameter types are unknown.', metadataFix);
@@ -264,8 +283,8 @@ export function toolHead(
 }
 
 /** `@Complete` completes prompt arguments and template variables; MCP has no completion for tool arguments. */
-function refuseCompletions(ctor: Function, key: string | symbol, where: string, problems: Problems): void {
-  for (const [index, record] of paramRecordsOf(ctor.prototype, key)) {
+function refuseCompletions(declarer: Function, key: string | symbol, where: string, problems: Problems): void {
+  for (const [index, record] of paramRecordsOf(declarer.prototype, key)) {
     if (record.complete) {
       problems.add('OMCG0014', `${where}, parameter ${index + 1}`, '@Complete is on a tool parameter; MCP completes only prompt arguments and resource-template variables.', 'remove @Complete, or use an enum type to list the values in the schema.');
     }
@@ -276,20 +295,21 @@ function refuseCompletions(ctor: Function, key: string | symbol, where: string, 
 export function toolFromMethod(ctor: Function, record: MemberRecordOf<'tool'>, problems: Problems): ToolModel | undefined {
   if (!checkShape(ctor, record, problems)) return undefined;
   const options = record.options;
-  const where = memberWhere(ctor, record.key);
+  const declarer = declarerOf(ctor, record);
+  const where = memberWhere(ctor, record);
   const before = problems.count;
-  const facts = methodFactsOf(ctor, record.key);
+  const facts = methodFactsOf(declarer, record.key);
   const head = toolHead(options.name ?? toolNameOf(String(record.key)), options, where, problems);
-  const params = resolveParams(ctor, record.key, problems);
-  refuseCompletions(ctor, record.key, where, problems);
+  const params = resolveParams(ctor, record, problems);
+  refuseCompletions(declarer, record.key, where, problems);
   if (params) checkHeaders(params.params, where, problems);
-  const design = designReturnType(ctor.prototype, record.key);
+  const design = designReturnType(declarer.prototype, record.key);
   // Without emitted metadata, a method the facts describe without a result type returns whatever it returns.
   const returned = design.found || !facts ? design.type : Object;
   const result = params && resultFor(options.returns, returned, where, problems, facts?.returns);
   if (!params || !result || problems.count > before) return undefined;
   // Object.assign, not `{ ...head, key: ... }`: see the end of `toolFromConfig` in quick.ts.
-  return Object.assign({}, head, { description: options.description ?? descriptionOf(ctor.prototype, record.key) ?? facts?.description }, params, { result, where });
+  return Object.assign({}, head, { description: options.description ?? descriptionOf(declarer.prototype, record.key) ?? facts?.description }, params, { result, where });
 }
 
 /** Every tool of a class; throws one `DefinitionError` listing every problem of the class. */
