@@ -15,7 +15,8 @@ import { types } from 'node:util';
  * `store.unavailable` (a shared store, such as Redis, failed or passed its time bound; logged once per outage, and
  * once when it is back), `issuer.unavailable` (the authorization server could not be reached; answered 503) and
  * `session.refused` (a caller past `maxSessionsPerCaller`; logged once a minute per caller) and `request.refused`
- * (a client's malformed request, answered 4xx; at debug, once a minute per kind, without a stack) and `sdk.fallback`
+ * (a client's malformed request, answered 4xx; at debug, once a minute per kind, without a stack), `connection.refused`
+ * (a remote address past `serveHttp({ maxConnectionsPerAddress })`; logged once per burst) and `sdk.fallback`
  * (the installed MCP SDK lacks a private member the fast paths use; logged once per server, which then serves
  * through the SDK's public path).
  */
@@ -40,6 +41,7 @@ export type LogEvent =
   | 'issuer.unavailable'
   | 'session.refused'
   | 'request.refused'
+  | 'connection.refused'
   | 'sdk.fallback';
 
 /** The structured part of a log entry: the event's name and whatever of the request is known. */

@@ -26,7 +26,12 @@ export interface EndpointAuth {
   readonly baseScopes: readonly string[];
   readonly allowAnonymous: boolean;
   readonly authorize?: AuthorizePolicy;
+  /** How long `authorize` may take to answer about one item; a later answer refuses it (`auth.authorizeTimeoutMs`, default 5,000). */
+  readonly authorizeTimeoutMs?: number;
 }
+
+/** `auth.authorizeTimeoutMs` unless given: a policy that never answers must not hang every listing. */
+export const DEFAULT_AUTHORIZE_TIMEOUT_MS = 5000;
 
 /** The session owner of a caller without a token: a session opened so is taken over by the first verified caller. */
 export const ANONYMOUS_OWNER = '"anonymous"';

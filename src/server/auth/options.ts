@@ -96,6 +96,13 @@ export interface HttpAuthOptions {
    * @example authorize: (caller, item) => item.name !== 'delete_tenant' || caller?.claims.role === 'admin'
    */
   readonly authorize?: AuthorizePolicy;
+  /**
+   * How long `authorize` may take to answer about one item, in milliseconds. An answer that takes longer refuses
+   * that item for that request, as `false` does (left out of the listing, a call answered as an unknown item's),
+   * and is logged at warn (`auth.failed`, naming the item; once a minute per item): a policy that never answers
+   * must not hang every listing. Default 5,000.
+   */
+  readonly authorizeTimeoutMs?: number;
   /** `resource_name` in the metadata. */
   readonly resourceName?: string;
   /** Accept an `http:` issuer outside localhost. For tests only. */

@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { Log } from '../../log';
 import { jsonRpcErrorResponse } from '../http/answers';
-import { ANONYMOUS_OWNER, anonymousAuthInfo, callerKeyOf, isAnonymous, sdkAuthInfoOf, verifiedCallerOf, withEndpoint, type EndpointAuth } from './caller';
+import { ANONYMOUS_OWNER, DEFAULT_AUTHORIZE_TIMEOUT_MS, anonymousAuthInfo, callerKeyOf, isAnonymous, sdkAuthInfoOf, verifiedCallerOf, withEndpoint, type EndpointAuth } from './caller';
 import { introspectionVerifier } from './introspection';
 import { Issuer, IssuerUnavailableError } from './issuer';
 import { jwtVerifier } from './jwt';
@@ -99,7 +99,12 @@ export class ResourceServer {
       ...(localPath ? [WELL_KNOWN + suffix(localPath)] : []),
     ]);
     this.verifier = { verifyAccessToken: sdkVerifier(checkOf(options), options.resource) };
-    this.endpoint = Object.freeze({ baseScopes: this.baseScopes, allowAnonymous: options.allowAnonymous === true, authorize: options.authorize });
+    this.endpoint = Object.freeze({
+      baseScopes: this.baseScopes,
+      allowAnonymous: options.allowAnonymous === true,
+      authorize: options.authorize,
+      authorizeTimeoutMs: options.authorizeTimeoutMs ?? DEFAULT_AUTHORIZE_TIMEOUT_MS,
+    });
   }
 
   /** Whether a request path names the metadata document. */
@@ -249,7 +254,14 @@ function checkOptions(options: HttpAuthOptions): void {
   if (chosen.length > 1) throw new TypeError(`auth takes one of jwt, introspection and verify; it has ${chosen.join(' and ')}.`);
   if (options.verify !== undefined && typeof options.verify !== 'function')
     throw new TypeError('auth.verify must be a function (token) => Promise<AuthInfo | undefined>.');
+  const timeout = options.authorizeTimeoutMs;
+  if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > MAX_TIMER_MS)) {
+    throw new TypeError(`auth.authorizeTimeoutMs takes a number of milliseconds above 0 (at most ${MAX_TIMER_MS}), for example { authorizeTimeoutMs: 5000 }; got ${String(timeout)}.`);
+  }
 }
+
+/** The longest delay a Node timer keeps (a longer one fires after 1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** How long an issuer that could not be reached is answered as unreachable without asking it again. */
 const ISSUER_COOLDOWN_MS = 5000;

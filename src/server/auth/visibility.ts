@@ -3,7 +3,8 @@ import type { Log } from '../../log';
 import type { Access, Catalog, Listings } from '../catalog/catalog';
 import type { ToolListing } from '../catalog/listing';
 import type { PromptListing, ResourceListing } from '../catalog/resource-listing';
-import { endpointOf, isAnonymous, verifiedCallerOf, type AuthorizeItem, type AuthorizePolicy, type EndpointAuth } from './caller';
+import { OncePer } from '../protocol/once-per';
+import { DEFAULT_AUTHORIZE_TIMEOUT_MS, endpointOf, isAnonymous, verifiedCallerOf, type AuthorizeItem, type AuthorizePolicy, type EndpointAuth } from './caller';
 
 /**
  * What a caller sees and may use over an HTTP endpoint with `auth`: the catalog's listings for its scopes (or the
@@ -112,10 +113,16 @@ export class Visibility {
     return refused;
   }
 
-  /** What `authorize` answers for the item; a refusal is logged. */
+  /** What `authorize` answers for the item within the endpoint's bound; a refusal is logged (a late answer once a minute). */
   private async asked(authorize: AuthorizePolicy, info: SdkAuthInfo | undefined, item: AuthorizeItem, requestId?: string | number, sessionId?: string): Promise<boolean> {
     const caller = verifiedCallerOf(info);
-    if (await ask(authorize, caller, item, this.log)) return true;
+    const ms = timeoutOf(endpointOf(info));
+    const answer = await within(ask(authorize, caller, item, this.log), ms);
+    if (answer === true) return true;
+    if (answer === LATE) {
+      slow(authorize, [item], ms, this.log, requestId, sessionId);
+      return false;
+    }
     const who = caller ? `client '${caller.clientId}'${caller.subject === undefined ? '' : ` (subject '${caller.subject}')`}` : 'an anonymous caller';
     this.log.warn(`auth.authorize refused ${who} the ${item.kind} '${item.name.slice(0, 128)}'; answered as an unknown ${item.kind}`, {
       event: 'auth.refused',
@@ -130,7 +137,7 @@ export class Visibility {
     if (base.length === 0) return base;
     let items = itemsCache.get(base);
     if (!items) itemsCache.set(base, (items = base.map((entry) => itemOf(field, entry))));
-    const answers = await answersOf(authorize, verifiedCallerOf(info), items, this.log);
+    const answers = await answersOf(authorize, verifiedCallerOf(info), items, timeoutOf(endpointOf(info)), this.log);
     let byPolicy = narrowed.get(base);
     if (!byPolicy) narrowed.set(base, (byPolicy = new WeakMap()));
     let built = byPolicy.get(authorize);
@@ -159,11 +166,12 @@ export class Visibility {
 
 /**
  * The policy's answers for every entry as a string of 0s and 1s. A synchronous policy is answered without a
- * promise per entry (most of the cost of a listing with 1,000 entries otherwise); promises are awaited together.
+ * promise per entry (most of the cost of a listing with 1,000 entries otherwise); promises are awaited together,
+ * within one bound for the listing: an entry not answered by then is refused (and logged, once a minute per entry).
  */
-async function answersOf(authorize: AuthorizePolicy, caller: ReturnType<typeof verifiedCallerOf>, items: readonly AuthorizeItem[], log: Log): Promise<string> {
-  const answers: (boolean | Promise<boolean>)[] = new Array(items.length);
-  let pending = false;
+async function answersOf(authorize: AuthorizePolicy, caller: ReturnType<typeof verifiedCallerOf>, items: readonly AuthorizeItem[], ms: number, log: Log): Promise<string> {
+  const answers: (boolean | undefined)[] = new Array(items.length);
+  const pending: Promise<void>[] = [];
   for (let i = 0; i < items.length; i++) {
     let answer: boolean | Promise<boolean>;
     try {
@@ -172,15 +180,57 @@ async function answersOf(authorize: AuthorizePolicy, caller: ReturnType<typeof v
       answer = Promise.reject(error);
     }
     if (typeof answer === 'boolean') answers[i] = answer;
-    else {
-      pending = true;
-      answers[i] = ask(() => answer, caller, items[i], log);
-    }
+    else pending.push(ask(() => answer, caller, items[i], log).then((allowed) => void (answers[i] = allowed)));
   }
-  const settled = pending ? await Promise.all(answers) : (answers as boolean[]);
+  if (pending.length > 0 && (await within(Promise.all(pending), ms)) === LATE) {
+    slow(
+      authorize,
+      items.filter((_, i) => answers[i] === undefined),
+      ms,
+      log,
+    );
+  }
   let key = '';
-  for (let i = 0; i < settled.length; i++) key += settled[i] === true ? '1' : '0';
+  for (let i = 0; i < answers.length; i++) key += answers[i] === true ? '1' : '0';
   return key;
+}
+
+/** What {@link within} answers for a promise that did not settle in time. */
+const LATE: unique symbol = Symbol('late');
+
+/** The promise's value, or {@link LATE} once `ms` passed first; the timer is cleared either way and never holds the process open. */
+async function within<T>(answer: Promise<T>, ms: number): Promise<T | typeof LATE> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(resolve, ms, LATE);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function timeoutOf(endpoint: EndpointAuth | undefined): number {
+  return endpoint?.authorizeTimeoutMs ?? DEFAULT_AUTHORIZE_TIMEOUT_MS;
+}
+
+/** Items a policy was late about, per policy, logged once a minute each: a policy that hangs must not flood the log. */
+const lateLogged = new WeakMap<AuthorizePolicy, OncePer>();
+
+/** Logs, at warn, the items a policy did not answer about within its bound (those not logged in the last minute). */
+function slow(authorize: AuthorizePolicy, items: readonly AuthorizeItem[], ms: number, log: Log, requestId?: string | number, sessionId?: string): void {
+  let seen = lateLogged.get(authorize);
+  if (!seen) lateLogged.set(authorize, (seen = new OncePer(60_000)));
+  const named = items.filter((item) => seen.due(`${item.kind} ${item.name}`)).map((item) => `the ${item.kind} '${item.name.slice(0, 128)}'`);
+  if (named.length === 0) return;
+  const shown = named.length > 5 ? `${named.slice(0, 5).join(', ')} and ${named.length - 5} more` : named.join(', ');
+  log.warn(`auth.authorize did not answer within ${ms} ms (auth.authorizeTimeoutMs) about ${shown}; refused until it answers in time`, {
+    event: 'auth.failed',
+    requestId,
+    sessionId,
+  });
 }
 
 /** The policy's answer; a policy that throws refuses (and is logged): an error must never open an item. */

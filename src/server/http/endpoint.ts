@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { refusedParamHeaders, type HeaderParams } from './param-headers';
 import { ModernPool, modernPoolRoute } from './modern';
 import { EraClassifier } from './era';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, type AuthInfo as SdkAuthInfo, type InboundClassificationOutcome, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
-import { Log } from '../../log';
+import { Log, printable } from '../../log';
 import type { CorsOptions, HttpAuthOptions } from '../auth/options';
 import { ResourceServer } from '../auth/resource-server';
 import { ANONYMOUS_OWNER, callerKeyOf, verifiedCallerOf } from '../auth/caller';
@@ -128,6 +128,24 @@ export interface ServeHttpOptions extends Omit<HttpHandlerOptions, 'validateHost
    * up to `deadlineMs`, close sessions), then let the signal take its default course. Off by default.
    */
   readonly shutdown?: { readonly signals: readonly NodeJS.Signals[]; readonly deadlineMs?: number };
+  /**
+   * How long a client may take to send a request's headers, in milliseconds (node:http `headersTimeout`); a slower
+   * one is answered 408 and its connection closed. Default 10,000.
+   */
+  readonly headersTimeoutMs?: number;
+  /**
+   * How long a client may take to send a whole request, headers and body, in milliseconds (node:http
+   * `requestTimeout`); a slower one is answered 408 and its connection closed. It bounds receiving only: a response
+   * (an SSE stream, a slow tool's answer) takes as long as it takes. At least `headersTimeoutMs`. Default 30,000.
+   */
+  readonly requestTimeoutMs?: number;
+  /**
+   * Most connections open at once from one remote address (the connection's, not `X-Forwarded-For`); a connection
+   * beyond it is closed at once, before anything is read from it, and logged at warn once per burst. Default 64;
+   * with `trustedProxies` set, no cap unless given (every connection then comes from a proxy: cap clients there).
+   * `Infinity` turns it off.
+   */
+  readonly maxConnectionsPerAddress?: number;
 }
 
 /** Where `serveHttp()` listens. */
@@ -659,18 +677,103 @@ function warnIfOpen(host: string, url: string, options: ServeHttpOptions, log: L
   );
 }
 
+/** `serveHttp()`'s bounds on slow clients unless given: a connection must not hold the server for Node's 300 s. */
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64;
+
+/** What `serveHttp()` bounds a connection by, checked. */
+interface ConnectionBounds {
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly maxConnectionsPerAddress: number;
+}
+
+/** The longest delay a Node timer keeps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function checkTimeout(name: string, value: number | undefined, fallback: number): number {
+  const ms = value ?? fallback;
+  if (!Number.isInteger(ms) || ms < 1 || ms > MAX_TIMER_MS) {
+    throw new TypeError(`${name} takes a whole number of milliseconds from 1, for example { ${name}: ${fallback} }; got ${String(value)}.`);
+  }
+  return ms;
+}
+
+function connectionBounds(options: ServeHttpOptions): ConnectionBounds {
+  const headersTimeoutMs = checkTimeout('headersTimeoutMs', options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
+  const requestTimeoutMs = checkTimeout('requestTimeoutMs', options.requestTimeoutMs, Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs));
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new TypeError(`headersTimeoutMs (${headersTimeoutMs}) must not be above requestTimeoutMs (${requestTimeoutMs}): the headers are part of the request.`);
+  }
+  const cap = options.maxConnectionsPerAddress ?? (checkTrustedProxies(options.trustedProxies) > 0 ? Infinity : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
+  if (cap !== Infinity && (!Number.isInteger(cap) || cap < 1)) {
+    throw new TypeError(`maxConnectionsPerAddress takes a whole number from 1 (or Infinity for no cap), for example { maxConnectionsPerAddress: 64 }; got ${String(options.maxConnectionsPerAddress)}.`);
+  }
+  return { headersTimeoutMs, requestTimeoutMs, maxConnectionsPerAddress: cap };
+}
+
+/** How often Node looks for requests past their bounds (its default, 30 s, would let a 10 s bound run to 40 s). */
+function checkingIntervalOf(bounds: ConnectionBounds): number {
+  return Math.max(10, Math.min(1000, Math.floor(bounds.headersTimeoutMs / 2)));
+}
+
+/** How long a cap's warning for one address holds while the address stays over it. */
+const CAP_WARNING_INTERVAL_MS = 60_000;
+
+/**
+ * Caps the connections open at once from one remote address: one past the cap is destroyed as it arrives (nothing
+ * is read from it, so a flood costs no parsing). One warning per address and burst: the burst ends once the
+ * address has no connection left, or a minute after its warning. Only addresses with a connection open are kept.
+ */
+function capConnectionsPerAddress(http: HttpServer, cap: number, log: Log): void {
+  if (cap === Infinity) return;
+  const open = new Map<string, { count: number; warnedAt?: number }>();
+  http.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    let entry = open.get(address);
+    if (entry && entry.count >= cap) {
+      socket.destroy();
+      const now = Date.now();
+      if (entry.warnedAt === undefined || now - entry.warnedAt >= CAP_WARNING_INTERVAL_MS) {
+        entry.warnedAt = now;
+        log.warn(`${printable(address)} has ${cap} connections open, as many as maxConnectionsPerAddress allows; its further connections are closed at once`, {
+          event: 'connection.refused',
+        });
+      }
+      return;
+    }
+    if (!entry) open.set(address, (entry = { count: 0 }));
+    const counted = entry;
+    counted.count++;
+    socket.once('close', () => {
+      if (--counted.count === 0 && open.get(address) === counted) open.delete(address);
+    });
+  });
+}
+
 /** Starts the endpoint on its own Node HTTP server. */
 export async function startHttp(serving: HttpServing, options: ServeHttpOptions = {}, rules: MemberRules = NO_RULES, log: Log = Log.silent): Promise<ListeningEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
+  const bounds = connectionBounds(options);
   // The handler is made once the port is known: the endpoint's URL is the default resource identifier.
   let handler: HttpHandler | undefined;
   let draining = false;
   const health = options.health ? healthResponder(options.health === true ? {} : options.health, () => draining) : undefined;
-  const http: HttpServer = createServer(async (req, res) => {
-    if (health && (await health(req, res))) return;
-    void handler?.handle(req, res);
-  });
+  const http: HttpServer = createServer(
+    {
+      headersTimeout: bounds.headersTimeoutMs,
+      // Receiving the request only: Node stops timing a request once its body is in, so responses run unbounded.
+      requestTimeout: bounds.requestTimeoutMs,
+      connectionsCheckingInterval: checkingIntervalOf(bounds),
+    },
+    async (req, res) => {
+      if (health && (await health(req, res))) return;
+      void handler?.handle(req, res);
+    },
+  );
+  capConnectionsPerAddress(http, bounds.maxConnectionsPerAddress, log);
   const address = await listen(http, host, options.port ?? 3000);
   const url = urlOf(address, path);
   const auth = options.auth && { ...options.auth, resource: options.auth.resource ?? url };
