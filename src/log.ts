@@ -16,9 +16,10 @@ import { types } from 'node:util';
  * once when it is back), `issuer.unavailable` (the authorization server could not be reached; answered 503) and
  * `session.refused` (a caller past `maxSessionsPerCaller`; logged once a minute per caller) and `request.refused`
  * (a client's malformed request, answered 4xx; at debug, once a minute per kind, without a stack), `connection.refused`
- * (a remote address past `serveHttp({ maxConnectionsPerAddress })`; logged once per burst) and `sdk.fallback`
+ * (a remote address past `serveHttp({ maxConnectionsPerAddress })`; logged once per burst), `sdk.fallback`
  * (the installed MCP SDK lacks a private member the fast paths use; logged once per server, which then serves
- * through the SDK's public path).
+ * through the SDK's public path) and `stdout.redirected` (over stdio, a write to stdout that was not the server's
+ * went to stderr; logged for the first one only, naming its caller).
  */
 export type LogEvent =
   | 'tool.failed'
@@ -42,7 +43,8 @@ export type LogEvent =
   | 'session.refused'
   | 'request.refused'
   | 'connection.refused'
-  | 'sdk.fallback';
+  | 'sdk.fallback'
+  | 'stdout.redirected';
 
 /** The structured part of a log entry: the event's name and whatever of the request is known. */
 export interface LogDetails {

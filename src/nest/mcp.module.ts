@@ -4,7 +4,7 @@ import { McpServer } from '../index';
 import { MCP_MODULE_OPTIONS } from './constants';
 import { McpExplorer } from './mcp.explorer';
 import { McpPipeline } from './mcp.pipeline';
-import { NestMcpLogger } from './nest-logger';
+import { NestMcpLogger, nestLogsToStderr } from './nest-logger';
 import type { McpModuleAsyncOptions, McpModuleOptions } from './options';
 
 /** The server's options: without a `logger`, the application's Nest logger (kept off stdout over stdio). */
@@ -17,6 +17,8 @@ function serverProvider(): Provider {
   return {
     provide: McpServer,
     useFactory: (options: McpModuleOptions) => {
+      // forRootAsync's options are known only now; forRoot's swapped the logger as the module was declared.
+      if (options.transport === 'stdio') nestLogsToStderr();
       const server = new McpServer({ name: options.name, version: options.version, title: options.title, ...(options.icons && { icons: options.icons }) }, serverOptions(options));
       // Views first: the explorer adds the providers whose tools name them at module init.
       for (const [uri, view] of Object.entries(options.uiResources ?? {})) server.addUiResource(uri, view);
@@ -35,7 +37,12 @@ function serverProvider(): Provider {
  */
 @Module({})
 export class McpModule {
+  /**
+   * With transport `stdio`, Nest's default console logger (which writes to stdout) is replaced with a
+   * `StderrLogger` of the same options at once, so that Nest's start-up lines stay off stdout too.
+   */
   static forRoot(options: McpModuleOptions): DynamicModule {
+    if (options?.transport === 'stdio') nestLogsToStderr();
     return McpModule.build([{ provide: MCP_MODULE_OPTIONS, useValue: Object.freeze({ ...options }) }], []);
   }
 

@@ -1,4 +1,4 @@
-import { ConsoleLogger, Logger, type LoggerService, type LogLevel } from '@nestjs/common';
+import { ConsoleLogger, Logger, type ConsoleLoggerOptions, type LoggerService, type LogLevel } from '@nestjs/common';
 import { stackOf, type LogDetails, type McpLogger } from '../index';
 import { StderrLogger } from './stderr-logger';
 
@@ -17,6 +17,18 @@ function applicationLogger(): LoggerService | undefined {
 /** Nest's own `ConsoleLogger`, as it is, writes `log`, `warn` and `debug` lines to stdout. */
 function writesToStdout(logger: LoggerService | undefined): logger is ConsoleLogger {
   return logger instanceof ConsoleLogger && logger.constructor === ConsoleLogger;
+}
+
+/**
+ * Over stdio, Nest's own lines (start-up, providers' `Logger`) kept off stdout: while the application's logger
+ * is Nest's default `ConsoleLogger`, it is replaced with a `StderrLogger` of the same options (prefix, levels,
+ * colors, JSON ...). A logger the application chose (`NestFactory.create(..., { logger })`, `useLogger`) is its own.
+ */
+export function nestLogsToStderr(): void {
+  const application = applicationLogger();
+  if (!writesToStdout(application)) return;
+  const options = (application as unknown as { readonly options?: ConsoleLoggerOptions }).options;
+  Logger.overrideLogger(new StderrLogger({ ...options }));
 }
 
 /**

@@ -18,6 +18,7 @@ import type { AuthorizeItem } from './auth/caller';
 import type { UiResourceOptions } from './catalog/ui-resource';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio/stdio';
 import { StdioLoop, type LoopSettings } from './stdio/loop';
+import { guardStdout, strayMessage } from './stdio/stdout-guard';
 import { interceptSend } from './sdk/transports';
 import type { HttpAddress, HttpHandler, HttpHandlerOptions, HttpServing, ListeningEndpoint, ServeHttpOptions } from './http/endpoint';
 import { ListenPolicy } from './auth/listen-policy';
@@ -140,6 +141,18 @@ const HTTP: Network = { transport: 'tcp', protocol: 'http' };
 export interface ServeStdioOptions {
   /** The largest message (one line on stdin) in bytes; a larger one stops the server. Default 10 MiB. */
   readonly maxMessageBytes?: number;
+  /**
+   * Keep stdout for the protocol: while serving, a write to `process.stdout` that is not the server's
+   * (`console.log` in a tool, a module or a dependency) goes to stderr, and the first is logged once
+   * (`stdout.redirected`), naming where it came from. Default `true`; `false` leaves `process.stdout` as it is.
+   */
+  readonly guardStdout?: boolean;
+}
+
+function checkGuardStdout(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'boolean') throw new TypeError(`serveStdio({ guardStdout }) takes true or false; got ${String(value)}.`);
+  return value;
 }
 
 function checkMaxMessageBytes(value: number | undefined): number {
@@ -407,13 +420,21 @@ export class McpServer {
   }
 
   /**
-   * Serves this process's stdin and stdout (both eras). Write logs to stderr: stdout carries the protocol.
-   * A line that is not JSON is answered with a parse error (-32700); a message over `maxMessageBytes` stops
-   * the process with exit code 1 and one line on stderr saying so.
+   * Serves this process's stdin and stdout (both eras). Write logs to stderr: stdout carries the protocol, and
+   * while serving, other writes to `process.stdout` go to stderr, the first with one warning naming its caller
+   * (`guardStdout: false` turns that off). A line that is not JSON is answered with a parse error (-32700); a
+   * message over `maxMessageBytes` stops the process with exit code 1 and one line on stderr saying so.
    * @example await server.serveStdio();
    */
   async serveStdio(options: ServeStdioOptions = {}): Promise<void> {
-    await this.serveStreams(process.stdin, process.stdout, options, process.env.ONEMODELCONTEXT_STDIO_LOOP !== 'off');
+    checkMaxMessageBytes(options.maxMessageBytes);
+    let stdout: Writable = process.stdout;
+    if (checkGuardStdout(options.guardStdout)) {
+      const guarded = guardStdout((caller) => this.log.warn(strayMessage(caller), { event: 'stdout.redirected' }));
+      this.track({ close: async () => guarded.release() });
+      stdout = guarded.protocol;
+    }
+    await this.serveStreams(process.stdin, stdout, options, process.env.ONEMODELCONTEXT_STDIO_LOOP !== 'off');
   }
 
   /**
