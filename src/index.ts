@@ -66,6 +66,7 @@ export {
   type LogLevel,
   type InputRequest,
   type AuthInfo,
+  type HttpRequestInfo,
   type CreateMessageParams,
   type CreateMessageResult,
   type SamplingMessage,

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { OneModelContextError } from './errors';
 import { formOf, type FormSchema } from './invoke/forms';
 import { markContextClass } from './schema/context-class';
@@ -24,6 +25,30 @@ export interface AuthInfo {
   readonly claims: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The HTTP request an MCP call came in (`RequestContext.http`), over HTTP only: `serveHttp()`, `createHttpHandler()`,
+ * the Nest module. Over stdio or an in-memory transport there is none.
+ * @example
+ * @Tool()
+ * whoCalls(ctx: RequestContext): string {
+ *   return `${ctx.http?.headers['user-agent'] ?? 'unknown'} from ${ctx.http?.ip ?? 'stdio'}`;
+ * }
+ */
+export interface HttpRequestInfo {
+  /** The request's headers by lower-cased name, as Node reads them (`IncomingMessage.headers`, not a copy). */
+  readonly headers: Readonly<IncomingHttpHeaders>;
+  /**
+   * The client's address: the connection's, or behind `trustedProxies` reverse proxies the entry of
+   * `X-Forwarded-For` they vouch for (the same address the per-caller session cap counts).
+   */
+  readonly ip: string;
+  /**
+   * The Node request itself, as the server or the framework handed it to the endpoint (on an Express route, Express's
+   * `req`, with what its middleware set, such as `req.user`); absent for an in-process call given `http` by hand.
+   */
+  readonly request?: IncomingMessage;
+}
+
 /** What the server layer knows about a request; every field is optional for in-process calls. */
 export interface RequestContextInit {
   readonly signal?: AbortSignal;
@@ -46,6 +71,8 @@ export interface RequestContextInit {
   readonly unavailable?: string;
   /** The verified caller, over HTTP with `auth`. */
   readonly auth?: AuthInfo;
+  /** The HTTP request the call came in, over HTTP. */
+  readonly http?: HttpRequestInfo;
 }
 
 /** A content block of a sampling message. */
@@ -180,6 +207,11 @@ export class RequestContext {
   readonly requestState: unknown;
   /** The verified caller (subject, client id, scopes, expiry, claims) over HTTP with `auth`; never the token. */
   readonly auth: AuthInfo | undefined;
+  /**
+   * The HTTP request the call came in (its headers, the client's address, the Node request), for any call served
+   * over HTTP; `undefined` over stdio and in-memory transports. Read at the request, never copied.
+   */
+  readonly http: HttpRequestInfo | undefined;
   readonly #init: RequestContextInit;
   #signal: AbortSignal | undefined;
 
@@ -193,6 +225,7 @@ export class RequestContext {
     this.inputResponses = init.inputResponses;
     this.requestState = init.requestState;
     this.auth = init.auth;
+    this.http = init.http;
     this.#init = init;
   }
 

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAdapterHost } from '@nestjs/core';
 import type { HttpAuthOptions, HttpHandlerOptions, McpServer } from '../index';
 import { bypassExpressRouter, skippedMiddleware, type ExpressAdapterLike } from './router-bypass';
+import { noteFrameworkRequest } from './mcp-execution-context';
 
 /** What Express (Node objects with `body`) and Fastify (`raw`, `hijack`) hand a route. */
 interface FrameworkRequest {
@@ -96,6 +97,8 @@ export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string
     if (fastify) res.hijack!();
     const rawReq = fastify ? req.raw! : req;
     const rawRes = fastify ? res.raw! : res;
+    // A guard on a Fastify route reads Fastify's request: so does one of an MCP call (`switchToHttp().getRequest()`).
+    if (fastify) noteFrameworkRequest(rawReq, req);
     return handler.handle(rawReq, rawRes, req.body === undefined ? undefined : { body: req.body });
   };
   adapter.post(path, route);

@@ -1,7 +1,7 @@
 import { HttpException, Injectable, type ArgumentsHost, type Type } from '@nestjs/common';
 import { ContextIdFactory, DiscoveryService, ExternalContextCreator, ModuleRef, type ContextId } from '@nestjs/core';
 import { ToolError, type Invocation, type InvokeHook } from '../index';
-import { MCP_CONTEXT_TYPE, McpExecutionContext, hostArguments, type McpHostArguments } from './mcp-execution-context';
+import { MCP_CONTEXT_TYPE, McpExecutionContext, hostArguments, switchToMcpHttp, type McpHostArguments } from './mcp-execution-context';
 
 /** A provider or controller as `DiscoveryService` lists it. */
 export type ProviderWrapper = ReturnType<DiscoveryService['getProviders']>[number];
@@ -33,6 +33,37 @@ interface GuardsContextCreator {
 }
 interface GuardsConsumer {
   tryActivate(guards: readonly unknown[], args: unknown[], instance: object, callback: Function, type: string): Promise<boolean>;
+}
+
+/** How Nest's guards and interceptors consumers make the `ExecutionContext` they hand an enhancer. */
+interface ContextMaker {
+  createContext(args: unknown[], instance: object, callback: Function): { switchToHttp: unknown };
+}
+
+/**
+ * The module's own view of Nest's `ExternalContextCreator`: the same creators, caches and modules, but guards and
+ * interceptors consumers whose contexts answer `switchToHttp()` with the call's HTTP request
+ * (mcp-execution-context.ts) rather than Nest's reading of the arguments as `[req, res, next]`. The application's
+ * shared instance (GraphQL, microservices use it) is left as it is; a Nest without these members keeps Nest's own.
+ */
+function withHttpRequests(contexts: ExternalContextCreator): ExternalContextCreator {
+  const internals = contexts as unknown as Record<'guardsConsumer' | 'interceptorsConsumer', Partial<ContextMaker> | undefined>;
+  const own = Object.create(contexts) as typeof internals;
+  for (const key of ['guardsConsumer', 'interceptorsConsumer'] as const) {
+    const consumer = internals[key];
+    const make = consumer?.createContext;
+    if (typeof make !== 'function') continue;
+    own[key] = Object.create(consumer!, {
+      createContext: {
+        value(this: ContextMaker, args: unknown[], instance: object, callback: Function) {
+          const context = make.call(this, args, instance, callback);
+          context.switchToHttp = switchToMcpHttp;
+          return context;
+        },
+      },
+    }) as ContextMaker;
+  }
+  return own as unknown as ExternalContextCreator;
 }
 
 /** The invocation a guard sees when it decides whether an item is listed: no arguments, `listing: true`. */
@@ -83,11 +114,13 @@ function answerUnhandled(error: unknown, invocation: Invocation): unknown {
 @Injectable()
 export class McpPipeline {
   private readonly filters: FilterContextCreator | undefined;
+  private readonly contexts: ExternalContextCreator;
 
   constructor(
-    private readonly contexts: ExternalContextCreator,
+    shared: ExternalContextCreator,
     private readonly moduleRef: ModuleRef,
   ) {
+    const contexts = (this.contexts = withHttpRequests(shared));
     // The filter context `ExternalContextCreator` builds its own proxy from. Called directly, it applies the
     // same filters without the proxy's fallback, which logs every non-HTTP error (ToolError included) as
     // "ExceptionsHandler"; the server logs what it masks itself, with the tool name and request id.

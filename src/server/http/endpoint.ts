@@ -23,6 +23,8 @@ import { isLegacyPostTarget } from './legacy-posts';
 import { webRequestOf, writeWebResponse } from './web';
 import { jsonRpcError } from './answers';
 import { readJsonBody, refusedBatch } from './body';
+import { IncomingRequest, addressOf } from './incoming';
+import { tagIncoming } from '../protocol/incoming';
 
 /**
  * Streamable HTTP for both eras on one endpoint: 2026-07-28 requests (they carry the `_meta` envelope) go
@@ -313,18 +315,6 @@ function lastEventIdOf(req: IncomingMessage): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** Whom a session counts against when the endpoint has no `auth`: the client's address (see `trustedProxies`). */
-function addressOf(req: IncomingMessage, trustedProxies: number): string {
-  const forwarded = req.headers['x-forwarded-for'];
-  if (trustedProxies > 0 && typeof forwarded === 'string') {
-    const hops = forwarded.split(',').map((a) => a.trim()).filter((a) => a !== '');
-    // The last `trustedProxies` entries were appended by our proxies; the one before the first of them is the client.
-    const client = hops[hops.length - trustedProxies];
-    if (client !== undefined) return client;
-  }
-  return req.socket.remoteAddress ?? 'unknown';
-}
-
 function opensSession(body: unknown): boolean {
   const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
@@ -465,8 +455,10 @@ class HttpEndpoint implements HttpHandler {
     if (this.inFlight.refuses(req, body)) return refuseWhileDraining(req, res);
     this.inFlight.track(req, res, body);
     const era = this.eras.classify(req, body);
-    if (!this.stateless && era.kind === 'legacy') return this.serveLegacy(req, res, body, admitted.owner);
-    return this.serveModern(req, res, body, era);
+    // What the calls of this request see of it (`RequestContext.http`): the request itself, nothing copied.
+    const incoming = new IncomingRequest(req, this.trustedProxies);
+    if (!this.stateless && era.kind === 'legacy') return this.serveLegacy(req, res, body, admitted.owner, incoming);
+    return this.serveModern(req, res, body, era, incoming);
   }
 
   /** CORS (a preflight is answered here) and the Host/Origin check; whether the request may go on (else answered). */
@@ -514,7 +506,7 @@ class HttpEndpoint implements HttpHandler {
   }
 
   /** A 2025-era request: to its session, or to a new one for an `initialize`. */
-  private async serveLegacy(req: IncomingMessage, res: ServerResponse, body: unknown, owner: string | undefined): Promise<void> {
+  private async serveLegacy(req: IncomingMessage, res: ServerResponse, body: unknown, owner: string | undefined, incoming: IncomingRequest): Promise<void> {
     const sid = req.headers['mcp-session-id'];
     const session = typeof sid === 'string' ? this.sessionOf(sid, owner) : undefined;
     if (!session && sid !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found');
@@ -523,7 +515,7 @@ class HttpEndpoint implements HttpHandler {
     if (adoptedSessionRevision(req, served) && refusedBatch(req, res, body)) return;
     const resumeFrom = lastEventIdOf(req);
     if (resumeFrom !== undefined && (await refusedResume(served, resumeFrom, res))) return;
-    return this.sessions.handle(served, req, res, body);
+    return this.sessions.handle(served, req, res, body, incoming);
   }
 
   /**
@@ -578,11 +570,11 @@ class HttpEndpoint implements HttpHandler {
    * A 2026-07-28 request (or, with `legacy: 'stateless'`, a 2025-era one): its `Mcp-Param-*` headers are checked,
    * then the modern pool answers it when it qualifies and has room, else the SDK's per-request handler.
    */
-  private async serveModern(req: IncomingMessage, res: ServerResponse, body: unknown, era: InboundClassificationOutcome): Promise<void> {
+  private async serveModern(req: IncomingMessage, res: ServerResponse, body: unknown, era: InboundClassificationOutcome, incoming: IncomingRequest): Promise<void> {
     if (refusedParamHeaders(this.rules, req, res, body)) return;
     const route = this.modernPool && modernPoolRoute(req, era);
-    if (route && (await this.modernPool!.handle(req, res, route))) return;
-    return this.servePerRequest(req, res, body);
+    if (route && (await this.modernPool!.handle(req, res, route, incoming))) return;
+    return this.servePerRequest(req, res, body, incoming);
   }
 
   /** Whom a per-request exchange counts against: its verified caller, else the client's address. */
@@ -592,12 +584,14 @@ class HttpEndpoint implements HttpHandler {
   }
 
   /** The SDK's web-standard handler, given the parsed body beside a body-less `Request`. */
-  private async servePerRequest(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  private async servePerRequest(req: IncomingMessage, res: ServerResponse, body: unknown, incoming: IncomingRequest): Promise<void> {
     const leaving = new AbortController();
     res.once('close', () => leaving.abort());
     const authInfo = (req as IncomingMessage & { auth?: SdkAuthInfo }).auth;
     const request = webRequestOf(req, leaving.signal);
     countAs(request, this.countedCaller(req, authInfo));
+    // The SDK hands this web `Request` to the handlers (`ctx.http.req`): by it they find the Node request.
+    tagIncoming(request, incoming);
     const response = await this.perRequest.fetch(request, { parsedBody: body, ...(authInfo !== undefined && { authInfo }) });
     await writeWebResponse(res, response, leaving.signal);
   }

@@ -11,6 +11,8 @@ import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/no
 import { SSE_HEADERS } from '../protocol/wire';
 import { handOverStream, interceptSend, type Send } from '../sdk/transports';
 import { REVISION_2025_11_25 } from '../protocol/revisions';
+import type { HttpExtra } from '../protocol/incoming';
+import type { HttpRequestInfo } from '../../request-context';
 
 /**
  * A 2025-era session's POST of one hot request (`tools/call`, `tools/list`, `resources/read`, `prompts/get`,
@@ -42,7 +44,7 @@ export interface LegacyPostTarget {
   /** Whether the hot path answers this message. */
   takesHot(message: unknown): boolean;
   /** Answers a hot request, its answer given to `write` (protocol/hot-path.ts, `HotDispatch.post`); `false` when not taken. */
-  answerHot(message: JSONRPCMessage, authInfo: AuthInfo | undefined, write: (message: JSONRPCMessage) => Promise<void>): boolean;
+  answerHot(message: JSONRPCMessage, extra: HttpExtra | undefined, write: (message: JSONRPCMessage) => Promise<void>): boolean;
   /** The negotiated 2025-era revision, `undefined` before `initialize`. */
   legacyVersion(): string | undefined;
 }
@@ -124,16 +126,18 @@ export class LegacyPosts {
   }
 
   /** Delivers the request to the session and resolves once its response is complete (or handed over). */
-  handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  handle(req: IncomingMessage, res: ServerResponse, body: unknown, incoming?: HttpRequestInfo): Promise<void> {
     const id = (body as { id: Id }).id;
     const version = this.server.legacyVersion()!;
     const post = new LegacyPost(res, this.options, version >= REVISION_2025_11_25, this, id);
     this.open.set(id, post);
     const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
+    // This POST's own request, not the session's first: each call sees the request it came in.
+    const extra: HttpExtra | undefined = incoming !== undefined ? { authInfo, incoming } : authInfo === undefined ? undefined : { authInfo };
     // Straight to the hot dispatch, its answer straight to this post; the transport's way stays for what `qualifies`
     // let through and the dispatch still declines (nothing does today).
-    if (!this.server.answerHot(body as JSONRPCMessage, authInfo, (message) => post.send(message))) {
-      this.transport.onmessage?.(body as JSONRPCMessage, authInfo === undefined ? undefined : { authInfo });
+    if (!this.server.answerHot(body as JSONRPCMessage, extra, (message) => post.send(message))) {
+      this.transport.onmessage?.(body as JSONRPCMessage, extra);
     }
     return post.done;
   }

@@ -15,6 +15,8 @@ import { MODERN_REVISION } from '../protocol/revisions';
 import { SSE_HEADERS, headerOf } from '../protocol/wire';
 import { servesRevision } from '../sdk/server';
 import { InFlight } from '../protocol/in-flight';
+import type { CarriesIncoming } from '../protocol/incoming';
+import type { HttpRequestInfo } from '../../request-context';
 
 /**
  * 2026-07-28 requests answered without the SDK's per-request machinery. The SDK's entry builds a `Server` for every
@@ -94,10 +96,10 @@ interface Member {
 }
 
 /** Delivers the request to a server of the pool; resolves (with `true`) once its response is complete. */
-function deliver(member: Member, req: IncomingMessage, res: ServerResponse, route: Route): Promise<true> {
+function deliver(member: Member, req: IncomingMessage, res: ServerResponse, route: Route, incoming: HttpRequestInfo | undefined): Promise<true> {
   const { classification } = route;
   const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
-  return member.transport.exchange(res, route.message as JSONRPCMessage & { id: Id }, authInfo === undefined ? { classification } : { classification, authInfo });
+  return member.transport.exchange(res, route.message as JSONRPCMessage & { id: Id }, { classification, authInfo, incoming });
 }
 
 /** The pool of long-lived servers and the dispatch of a request to one of them. */
@@ -117,15 +119,15 @@ export class ModernPool {
    * Answers the request; resolves once its response is complete. `false` when the pool is full (nothing written).
    * Not an async function: with a server free (the usual case) the exchange's own promise is the answer.
    */
-  handle(req: IncomingMessage, res: ServerResponse, route: Route): Promise<boolean> {
+  handle(req: IncomingMessage, res: ServerResponse, route: Route, incoming?: HttpRequestInfo): Promise<boolean> {
     const member = this.memberFree((route.message as { id: Id }).id);
-    return member ? deliver(member, req, res, route) : this.handleOnNew(req, res, route);
+    return member ? deliver(member, req, res, route, incoming) : this.handleOnNew(req, res, route, incoming);
   }
 
   /** Answers the request on a new server of the pool: no server is free for its id. */
-  private async handleOnNew(req: IncomingMessage, res: ServerResponse, route: Route): Promise<boolean> {
+  private async handleOnNew(req: IncomingMessage, res: ServerResponse, route: Route, incoming: HttpRequestInfo | undefined): Promise<boolean> {
     const member = await this.newMember((route.message as { id: Id }).id);
-    return member ? deliver(member, req, res, route) : false;
+    return member ? deliver(member, req, res, route, incoming) : false;
   }
 
   async close(): Promise<void> {
@@ -181,7 +183,7 @@ export class ExchangeTransport implements Transport {
   exchange(
     res: ServerResponse,
     message: JSONRPCMessage & { id: Id },
-    extra: { classification: Route['classification']; authInfo?: AuthInfo },
+    extra: { classification: Route['classification']; authInfo?: AuthInfo } & CarriesIncoming,
   ): Promise<true> {
     const exchange = new Exchange(res, this, message.id);
     this.exchanges.set(message.id, exchange);

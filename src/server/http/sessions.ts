@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, MessageExtraInfo, Server } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { LegacyPosts, isLegacyPostTarget } from './legacy-posts';
 import { sessionScoped, type EventStore } from '../stores/event-store';
 import { withLegacyNotFoundCode } from '../protocol/server';
-import { afterClose } from '../sdk/transports';
+import { afterClose, interceptMessages } from '../sdk/transports';
+import type { CarriesIncoming } from '../protocol/incoming';
+import type { HttpRequestInfo } from '../../request-context';
 import { countAs } from '../protocol/counted-as';
 import { SdkSeam } from '../sdk/seam';
 import type { Log } from '../../log';
@@ -45,6 +47,8 @@ export interface Session {
   lastSeen: number;
   /** Requests (and open GET streams) in progress: a busy session is never idle. */
   active: number;
+  /** The HTTP request of each request the SDK's transport is reading, by JSON-RPC id (see `handle`). */
+  readonly incoming: Map<string | number, HttpRequestInfo>;
 }
 
 /** The longest one slice of the idle sweep closes sessions before it lets other work run. */
@@ -86,6 +90,38 @@ export interface SessionTableOptions {
  */
 export function httpFastPaths(log: Log): boolean {
   return SdkSeam.of(log).httpPaths(() => new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined }));
+}
+
+const NONE: readonly (string | number)[] = [];
+
+/**
+ * Notes the HTTP request of each request in a POST's body (one message, or a 2025-03-26 batch) for the session's
+ * dispatch to find by id, while the SDK's transport reads it; the ids noted.
+ */
+function noteIncoming(session: Session, body: unknown, incoming: HttpRequestInfo): readonly (string | number)[] {
+  const messages = Array.isArray(body) ? (body as unknown[]) : [body];
+  const noted: (string | number)[] = [];
+  for (const message of messages) {
+    const id = requestIdOf(message);
+    if (id === undefined) continue;
+    session.incoming.set(id, incoming);
+    noted.push(id);
+  }
+  return noted;
+}
+
+/** The id of a JSON-RPC request (a message with a method and an id); `undefined` for anything else. */
+function requestIdOf(message: unknown): string | number | undefined {
+  const { id, method } = (message ?? {}) as { id?: unknown; method?: unknown };
+  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : undefined;
+}
+
+/** A message's extra information with the HTTP request of its POST, when one was noted for it. */
+function withIncoming(session: Session, message: JSONRPCMessage, extra: MessageExtraInfo | undefined): MessageExtraInfo | undefined {
+  if (session.incoming.size === 0) return extra;
+  const id = requestIdOf(message);
+  const incoming = id === undefined ? undefined : session.incoming.get(id);
+  return incoming === undefined ? extra : ({ ...extra, incoming } as MessageExtraInfo & CarriesIncoming);
 }
 
 export class SessionTable {
@@ -156,29 +192,34 @@ export class SessionTable {
     posts?.intercept();
     withLegacyNotFoundCode(transport);
     const now = Date.now();
-    const session: Session = { transport, server, owner, caller, openedAt: now, streams: 0, events, posts, lastSeen: now, active: 0 };
+    const session: Session = { transport, server, owner, caller, openedAt: now, streams: 0, events, posts, lastSeen: now, active: 0, incoming: new Map() };
     afterClose(transport, () => {
       if (transport.sessionId) this.removed(transport.sessionId);
     });
     await session.server.connect(transport);
+    // Outermost, in front of the hot dispatch: each request the SDK's transport reads takes its own POST's request.
+    interceptMessages(transport, (next) => (message, extra) => next?.(message, withIncoming(session, message, extra)));
     return session;
   }
 
   /** Hands one request to the session's transport, keeping the session busy while it runs. */
-  async handle(session: Session, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async handle(session: Session, req: IncomingMessage, res: ServerResponse, body: unknown, incoming?: HttpRequestInfo): Promise<void> {
     session.lastSeen = Date.now();
     session.active++;
     const stream = req.method === 'GET';
     if (stream) session.streams++;
     let polling: NodeJS.Timeout | undefined;
+    let noted: readonly (string | number)[] = NONE;
     try {
       const { posts } = session;
-      if (posts?.qualifies(req, body)) await posts.handle(req, res, body);
+      if (posts?.qualifies(req, body)) await posts.handle(req, res, body, incoming);
       else {
         polling = this.pollingTimer(session, req, body);
+        if (incoming !== undefined) noted = noteIncoming(session, body, incoming);
         await session.transport.handleRequest(req, res, body);
       }
     } finally {
+      for (const id of noted) if (session.incoming.get(id) === incoming) session.incoming.delete(id);
       clearTimeout(polling);
       if (stream) session.streams--;
       session.active--;

@@ -1,4 +1,4 @@
-import type { AuthInfo, CreateMessageParams, ElicitParams, LogLevel, RequestContextInit } from '../../request-context';
+import type { AuthInfo, CreateMessageParams, ElicitParams, HttpRequestInfo, LogLevel, RequestContextInit } from '../../request-context';
 import type { SignalSource } from './lazy-abort';
 
 type Json = Readonly<Record<string, unknown>>;
@@ -44,6 +44,8 @@ export class ContextInit implements RequestContextInit {
     readonly inputResponses: Json | undefined,
     readonly requestState: unknown,
     readonly auth: AuthInfo | undefined,
+    /** The HTTP request, over HTTP (protocol/incoming.ts). */
+    readonly http?: HttpRequestInfo,
   ) {
     this.createMessage = requests.createMessage;
     this.elicit = requests.elicit;

@@ -8,7 +8,6 @@ import {
   SdkError,
   SdkErrorCode,
   isInputRequiredResult,
-  type AuthInfo,
   type JSONRPCMessage,
   type MessageClassification,
   type MessageExtraInfo,
@@ -23,6 +22,7 @@ import { MESSAGE_KEYS, errorAnswerOf, isId, withLegacyNotFound } from './wire';
 import { isCopyableObject, isPlainObject } from '../../objects';
 import { LazyAbort } from './lazy-abort';
 import { InFlight } from './in-flight';
+import type { CarriesIncoming, HttpExtra } from './incoming';
 
 /**
  * The hot requests of an established 2025-era connection (stdio, in-memory, an HTTP session), answered below the
@@ -341,12 +341,11 @@ export class HotDispatch {
    * telemetry opened, run inside it, and its answer given to `write` (see `reply`). `false` when the dispatch does
    * not answer the message (nothing ran).
    */
-  post(message: JSONRPCMessage, authInfo: AuthInfo | undefined, write: (message: JSONRPCMessage) => Promise<void>): boolean {
+  post(message: JSONRPCMessage, extra: HttpExtra | undefined, write: (message: JSONRPCMessage) => Promise<void>): boolean {
     const accepted = this.accepted(message);
     if (!accepted) return false;
     const { telemetry } = this;
     const way: Way = { telemetry, legacyCodes: true, write };
-    const extra = authInfo === undefined ? undefined : { authInfo };
     const operation = telemetry?.begin(message);
     if (operation === undefined) void this.run(accepted.request, accepted.handler, message, extra, way);
     else telemetry!.within(operation, () => void this.run(accepted.request, accepted.handler, message, extra, way));
@@ -426,7 +425,7 @@ export class HotDispatch {
   private async run(request: HotRequest<HotMethod | 'initialize'>, handler: HotHandler, message: JSONRPCMessage, extra: MessageExtraInfo | undefined, way: Way): Promise<void> {
     const controller = new LazyAbort();
     this.inFlight.set(request.id, controller);
-    const ctx = this.contextOf(request, controller, extra?.authInfo);
+    const ctx = this.contextOf(request, controller, extra);
     try {
       // The handler runs a microtask later, as it did from a resolved promise's `then`: the messages of one read
       // are all taken (in order) before the first handler runs. A settled promise rather than `undefined`, which
@@ -510,12 +509,15 @@ export class HotDispatch {
   }
 
   /** The handler context, with what the handlers read: as the SDK builds it for a 2025-era connection or a 2026-07-28 request. */
-  private contextOf(request: HotRequest<HotMethod | 'initialize'>, abort: LazyAbort, authInfo: AuthInfo | undefined): ServerContext {
+  private contextOf(request: HotRequest<HotMethod | 'initialize'>, abort: LazyAbort, extra: (MessageExtraInfo & CarriesIncoming) | undefined): ServerContext {
     const sessionId = this.host.transport?.sessionId;
+    const authInfo = extra?.authInfo;
+    const incoming = extra?.incoming;
     return {
       sessionId,
       mcpReq: new HotRequestContext(this.host, abort, request, sessionId),
-      http: authInfo ? { authInfo } : undefined,
+      // The verified caller, and the HTTP request (protocol/incoming.ts) by reference.
+      http: incoming !== undefined ? { authInfo, incoming } : authInfo ? { authInfo } : undefined,
     } as unknown as ServerContext;
   }
 }

@@ -10,7 +10,6 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError as SdkResourceNotFoundError,
   Server,
-  type AuthInfo,
   type InputRequiredResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -26,6 +25,7 @@ import type { Log } from '../../log';
 import { InputRequired, type RequestContextInit } from '../../request-context';
 import { callerKeyOf, verifiedCallerOf, type AuthorizeItem } from '../auth/caller';
 import { countedAs } from './counted-as';
+import { incomingOf, type HttpExtra } from './incoming';
 import { Visibility, resourceItemOf } from '../auth/visibility';
 import type { RequestStates, StateBinding } from './signing';
 import { APPS_EXTENSION, callOf, type Catalog, type RegisteredTool } from '../catalog/catalog';
@@ -133,6 +133,7 @@ export function contextInitOf(server: Server, ctx: ServerContext, states: Reques
     // The binding is made only for a state to check (states.open answers `undefined` for none).
     state === undefined ? undefined : states.open(state, bindingOf(ctx, item)),
     auth,
+    incomingOf(ctx),
   );
 }
 
@@ -271,8 +272,8 @@ export class CatalogServer extends SeamServer implements HotHost {
    * Answers an HTTP session's hot POST straight from the session (http/legacy-posts.ts), its answer given to `write`;
    * `false` when the hot dispatch does not take it (nothing ran).
    */
-  answerHot(message: JSONRPCMessage, authInfo: AuthInfo | undefined, write: (message: JSONRPCMessage) => Promise<void>): boolean {
-    return this.hot?.post(message, authInfo, write) ?? false;
+  answerHot(message: JSONRPCMessage, extra: HttpExtra | undefined, write: (message: JSONRPCMessage) => Promise<void>): boolean {
+    return this.hot?.post(message, extra, write) ?? false;
   }
 
   /** The connection's telemetry (telemetry/telemetry.ts hands it over once connected), for the hot dispatch's own steps. */

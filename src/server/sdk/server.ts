@@ -1,5 +1,7 @@
 import {
   Server,
+  type BaseContext,
+  type MessageExtraInfo,
   type Implementation,
   type JSONRPCRequest,
   type RequestMethod,
@@ -10,6 +12,7 @@ import {
   inputRequired,
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
+import type { CarriesIncoming } from '../protocol/incoming';
 
 /**
  * The SDK `Server` as this library extends it: its two subclass hooks (`_wrapHandler`, `_onclose`) and the private
@@ -73,6 +76,17 @@ export class SeamServer extends Server {
 
   protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
     return this.wrapRequestHandler(method, super._wrapHandler(method, handler));
+  }
+
+  /**
+   * The handler context the SDK's own dispatch builds, with the HTTP request the endpoint handed on beside the message
+   * (protocol/incoming.ts) in its `http`: the SDK keeps only the fields it knows of.
+   */
+  protected override buildContext(ctx: BaseContext, transportInfo?: MessageExtraInfo): ServerContext {
+    const built = super.buildContext(ctx, transportInfo);
+    const incoming = (transportInfo as CarriesIncoming | undefined)?.incoming;
+    if (incoming === undefined) return built;
+    return { ...built, http: { ...built.http, incoming } as ServerContext['http'] };
   }
 
   protected override _onclose(): void {
