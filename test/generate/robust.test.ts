@@ -1,4 +1,8 @@
 import '../fixtures/robust/src/onemodelcontext.facts';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { nodeHost } from '../../src/generate/cli';
+import { GenerateSession } from '../../src/generate/generate';
 import { DefinitionError, McpServer, registerSourceFacts, Tool, type McpLogger } from '../../src';
 import { resetDesignOnlyWarning } from '../../src/schema/design-only';
 import { KeyedTools } from '../fixtures/robust/src/keys';
@@ -178,5 +182,28 @@ describe('a parameter typed only by design metadata', () => {
     }
     registerSourceFacts(Described, { methods: [{ name: 'forecast', params: [{ name: 'unit', type: Unit }] }] });
     expect(warnings((server) => server().add(new Described()))).toEqual([]);
+  });
+});
+
+describe('a watch loop (GenerateSession)', () => {
+  const dir = path.join(__dirname, '..', 'fixtures', `robust-watch-${process.pid}`);
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('reads again only the file that changed, and writes the module only when its text changed', () => {
+    fs.cpSync(path.join(__dirname, '..', 'fixtures', 'robust'), dir, { recursive: true });
+    const out: string[] = [];
+    const host = { ...nodeHost(dir), stdout: (l: string) => out.push(l), stderr: (l: string) => out.push(l) };
+    const session = new GenerateSession({}, host);
+    expect(session.run()).toBe(1);
+    expect(session.cache.parsed.length).toBeGreaterThan(50);
+    expect(session.run()).toBe(1);
+    expect(session.cache.parsed).toEqual([]);
+    const file = path.join(dir, 'src', 'optional.ts');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('skip?: number;', 'skip?: number;\n  @IsOptional() @IsInt() take?: number;'));
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    expect(session.run()).toBe(1);
+    expect(session.cache.parsed.map((f) => path.relative(dir, f))).toEqual([path.join('src', 'optional.ts')]);
+    expect(fs.readFileSync(path.join(dir, 'src', 'onemodelcontext.facts.ts'), 'utf8')).toContain("{ key: 'take', type: Number, optional: true },");
+    expect(out.filter((l) => l.includes('Wrote'))).toHaveLength(1);
   });
 });
