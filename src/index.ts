@@ -50,6 +50,7 @@ export {
 } from './decorators/hints';
 export {
   registerSourceFacts,
+  SourceClass,
   type SourceFacts,
   type SourceMethodFacts,
   type SourceParamFacts,

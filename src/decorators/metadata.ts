@@ -69,11 +69,27 @@ export function ownerOf(target: object): Function {
   return typeof target === 'function' ? (target as Function) : (target.constructor as Function);
 }
 
+/** Classes this package's decorators were applied to, by name: how `SourceClass` finds one that is not exported. */
+const decorated = new Map<string, Function[]>();
+
+function noteDecorated(ctor: Function): void {
+  if (!ctor.name) return;
+  const list = decorated.get(ctor.name);
+  if (!list) decorated.set(ctor.name, [ctor]);
+  else if (!list.includes(ctor)) list.push(ctor);
+}
+
+/** The classes named `name` that a decorator of this package was applied to. */
+export function decoratedClassesNamed(name: string): readonly Function[] {
+  return decorated.get(name) ?? [];
+}
+
 /** The class whose decorator wrote each member record. */
 const declaringClasses = new WeakMap<MemberRecord, Function>();
 
 export function addMember(target: object, record: MemberRecord): void {
   const owner = ownerOf(target);
+  noteDecorated(owner);
   const list: readonly MemberRecord[] = Reflect.getOwnMetadata(KEY.members, owner) ?? [];
   const frozen = Object.freeze(record);
   declaringClasses.set(frozen, owner);
@@ -94,6 +110,7 @@ export function memberRecordsOf(ctor: Function): readonly MemberRecord[] {
 }
 
 export function updateParam(target: object, key: string | symbol, index: number, patch: Partial<ParamRecord>): void {
+  noteDecorated(ownerOf(target));
   const all: ReadonlyMap<number, ParamRecord> = Reflect.getOwnMetadata(KEY.params, target, key) ?? new Map();
   const before = all.get(index) ?? { constraints: [] };
   const merged = Object.freeze({
@@ -120,6 +137,7 @@ export function updateProperty(
   others: () => readonly string[],
 ): void {
   const owner = ownerOf(target);
+  noteDecorated(owner);
   const list: readonly PropertyRecord[] = Reflect.getOwnMetadata(KEY.properties, owner) ?? [];
   const at = list.findIndex((p) => p.key === key);
   const before: PropertyRecord = at >= 0 ? list[at] : { key, after: Object.freeze([...others()]), constraints: [] };

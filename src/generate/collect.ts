@@ -47,8 +47,13 @@ export interface Imported {
 }
 
 export interface Collected {
+  /** The classes whose facts are written: every class read without a diagnostic. */
   readonly classes: readonly ClassOut[];
   readonly imports: readonly Imported[];
+  /** Classes the module cannot import (not exported): registered by name, referred to by `SourceClass('Name')`. */
+  readonly privates: ReadonlySet<TS.ClassDeclaration>;
+  /** Classes left out because of a diagnostic. */
+  readonly leftOut: number;
 }
 
 type MemberKind = 'tool' | 'resource' | 'prompt';
@@ -83,8 +88,12 @@ class Collector {
   private readonly checker: TS.TypeChecker;
   private readonly decorators: DecoratorReading;
   private readonly classes = new Map<TS.ClassDeclaration, ClassOut>();
-  /** Declarations the generated module imports; `undefined` when one is not exported (reported once). */
+  /** Declarations the generated module imports; `undefined` when one is not exported. */
   private readonly imports = new Map<TS.Node, Imported | undefined>();
+  /** Non-exported classes of the project's sources by name, to refuse two that only a name would tell apart. */
+  private privateNames?: Map<string, TS.ClassDeclaration[]>;
+  /** The class being read: a diagnostic keeps it out of the module. */
+  private current?: TS.ClassDeclaration;
   /** Record classes reached but not read yet. */
   private readonly pending: TS.ClassDeclaration[] = [];
   private readonly edges = new Map<TS.ClassDeclaration, Edge[]>();
@@ -102,9 +111,64 @@ class Collector {
     for (const source of this.project.sources) this.visit(source);
     for (let next = this.pending.shift(); next; next = this.pending.shift()) this.readRecord(next);
     reportCycles(this.edges, this.reporter);
-    const ordered = [...this.classes.values()].sort((a, b) => compareDecl(a.decl, b.decl));
-    const used = [...this.imports.values()].filter((i): i is Imported => i !== undefined).sort((a, b) => compareDecl(a.decl, b.decl));
-    return { classes: ordered, imports: used };
+    const all = [...this.classes.values()];
+    const ordered = all.filter((c) => !this.reporter.hasFailed(c.decl)).sort((a, b) => compareDecl(a.decl, b.decl));
+    // Only what the written classes refer to is imported: a left-out class's references would be unused imports.
+    const referenced = new Set<TS.Node>();
+    const note = (fact: TypeFact | undefined): void => {
+      if (!fact) return;
+      if (fact.kind === 'class' || fact.kind === 'enum') referenced.add(fact.decl);
+      if ('of' in fact) note(fact.of);
+    };
+    for (const c of ordered) {
+      referenced.add(c.decl);
+      for (const m of c.methods ?? []) [...m.params.map((p) => p.type), m.returns].forEach(note);
+      for (const p of c.properties ?? []) note(p.type);
+    }
+    const used = [...this.imports.values()]
+      .filter((i): i is Imported => i !== undefined && referenced.has(i.decl))
+      .sort((a, b) => compareDecl(a.decl, b.decl));
+    const privates = new Set([...referenced].filter((d): d is TS.ClassDeclaration => this.ts.isClassDeclaration(d) && this.imports.get(d) === undefined));
+    return { classes: ordered, imports: used, privates, leftOut: all.length - ordered.length };
+  }
+
+  /** Reports a diagnostic that keeps the class being read out of the module. */
+  private report(node: TS.Node, code: Parameters<Reporter['add']>[1], message: string): void {
+    this.reporter.add(node, code, message, this.current);
+  }
+
+  /** Reads `decl` as the class being read, for `report`. */
+  private within<T>(decl: TS.ClassDeclaration, read: () => T): T {
+    const outer = this.current;
+    this.current = decl;
+    try {
+      return read();
+    } finally {
+      this.current = outer;
+    }
+  }
+
+  /**
+   * The key a member is declared under: its name, or the literal value of a computed key the checker knows
+   * (`[Keys.A]`, a const enum member or a `const` object's string); reported and `undefined` otherwise.
+   */
+  private keyOf(name: TS.PropertyName | undefined, where: string): string | undefined {
+    const ts = this.ts;
+    if (!name) return undefined;
+    if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
+    if (ts.isComputedPropertyName(name)) {
+      const t = this.checker.getTypeAtLocation(name.expression);
+      if (t.isStringLiteral()) return t.value;
+      if (t.isNumberLiteral()) return String(t.value);
+      this.report(
+        name,
+        'OMCG0008',
+        `the computed key ${name.getText()} of ${where} is not a string the compiler knows: use a string literal, a const enum member or a member of a \`const\` object.`,
+      );
+      return undefined;
+    }
+    this.report(name, 'OMCG0008', `the private name ${name.getText()} of ${where} cannot be read from outside the class: use a plain name.`);
+    return undefined;
   }
 
   // Pass 1: classes with decorated members, and their method facts.
@@ -115,7 +179,7 @@ class Collector {
       const members = this.decoratedMembersOf(node);
       if (members.length > 0) {
         if (ts.isClassDeclaration(node)) this.readClass(node, members);
-        else this.reporter.add(node, 'OMCG0001', 'a class expression cannot be imported by the generated module: declare an exported class.');
+        else this.reporter.add(node, 'OMCG0001', 'a class expression cannot be reached by the generated module: declare a class.');
       }
     }
     ts.forEachChild(node, (child) => this.visit(child));
@@ -131,18 +195,21 @@ class Collector {
   }
 
   private readClass(decl: TS.ClassDeclaration, members: readonly DecoratedMember[]): void {
-    const ts = this.ts;
+    this.within(decl, () => this.readClassNow(decl, members));
+  }
+
+  private readClassNow(decl: TS.ClassDeclaration, members: readonly DecoratedMember[]): void {
     const className = decl.name?.text ?? '(anonymous)';
     if (decl.typeParameters) {
-      this.reporter.add(decl.name ?? decl, 'OMCG0010', `${className} is generic: its tools cannot be listed until it is instantiated; remove the type parameters.`);
+      this.report(decl.name ?? decl, 'OMCG0010', `${className} is generic: its tools cannot be listed until it is instantiated; remove the type parameters.`);
     }
     this.exported(decl);
     const out = this.entry(decl);
     out.methods = [];
     const toolNames = new Map<string, string>();
     for (const { member, kind, args } of members) {
-      const key = member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)) ? member.name.text : undefined;
-      const where = `${className}.${key ?? '(computed)'}`;
+      const key = this.keyOf(member.name, className);
+      const where = `${className}.${key ?? member.name?.getText() ?? '(computed)'}`;
       if (!this.isInstanceMethod(member, kind, where)) continue;
       if (key === undefined) continue;
       if (kind === 'tool') this.checkToolOptions(member, args, key, where, toolNames);
@@ -156,7 +223,7 @@ class Collector {
     const isStatic = ts.getCombinedModifierFlags(member as TS.Declaration) & ts.ModifierFlags.Static;
     if (ts.isMethodDeclaration(member) && !isStatic) return true;
     const shape = isStatic ? 'a static member' : ts.isPropertyDeclaration(member) ? 'a field' : 'a getter or setter';
-    this.reporter.add(member.name ?? member, 'OMCG0001', `@${kind[0].toUpperCase()}${kind.slice(1)} is on ${shape} (${where}); only instance methods can be ${kind}s.`);
+    this.report(member.name ?? member, 'OMCG0001', `@${kind[0].toUpperCase()}${kind.slice(1)} is on ${shape} (${where}); only instance methods can be ${kind}s.`);
     return false;
   }
 
@@ -166,17 +233,17 @@ class Collector {
     const { text, option } = this.literals();
     const name = text(args[0]) ?? text(option(args[0], 'name')) ?? (args[0] && !ts.isObjectLiteralExpression(args[0]) ? undefined : toolNameOf(key));
     if (name !== undefined && !isValidName(name)) {
-      this.reporter.add(member.name, 'OMCG0008', `the tool name '${name}' of ${where} is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`);
+      this.report(member.name, 'OMCG0008', `the tool name '${name}' of ${where} is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`);
     }
-    if (name !== undefined && toolNames.has(name)) this.reporter.add(member.name, 'OMCG0007', `${where} and ${toolNames.get(name)} are both named '${name}'.`);
+    if (name !== undefined && toolNames.has(name)) this.report(member.name, 'OMCG0007', `${where} and ${toolNames.get(name)} are both named '${name}'.`);
     if (name !== undefined) toolNames.set(name, where);
     const ui = option(args[0], 'uiResource');
-    if (text(ui) !== undefined && !text(ui)!.startsWith('ui://')) this.reporter.add(ui!, 'OMCG0012', `uiResource '${text(ui)}' of ${where} is not a ui:// URI.`);
+    if (text(ui) !== undefined && !text(ui)!.startsWith('ui://')) this.report(ui!, 'OMCG0012', `uiResource '${text(ui)}' of ${where} is not a ui:// URI.`);
     const visibility = option(args[0], 'uiVisibility');
     if (visibility && ts.isArrayLiteralExpression(visibility)) {
       const wrong = visibility.elements.map((e) => text(e)).filter((v) => v !== undefined && v !== 'model' && v !== 'app');
       if (wrong.length > 0) {
-        this.reporter.add(visibility, 'OMCG0012', `uiVisibility of ${where} holds ${wrong.map((w) => `'${w}'`).join(', ')}: use 'model', 'app' or both.`);
+        this.report(visibility, 'OMCG0012', `uiVisibility of ${where} holds ${wrong.map((w) => `'${w}'`).join(', ')}: use 'model', 'app' or both.`);
       }
     }
   }
@@ -184,7 +251,7 @@ class Collector {
   private methodFacts(method: TS.MethodDeclaration, key: string, kind: MemberKind, where: string): MethodOut {
     const ts = this.ts;
     if (method.typeParameters) {
-      this.reporter.add(method.name, 'OMCG0004', `${where} is generic: its parameter types are not known until it is called; remove the type parameters.`);
+      this.report(method.name, 'OMCG0004', `${where} is generic: its parameter types are not known until it is called; remove the type parameters.`);
     }
     const params: ParamOut[] = [];
     const seen = { names: new Set<string>(), contexts: new Set<string>() };
@@ -213,20 +280,20 @@ class Collector {
     const name = given ?? written;
     const context = isHinted ? undefined : this.contextOf(param);
     if (context) {
-      if (seen.contexts.has(context)) this.reporter.add(param.name, 'OMCG0009', `${where} has more than one ${context} parameter: keep one.`);
+      if (seen.contexts.has(context)) this.report(param.name, 'OMCG0009', `${where} has more than one ${context} parameter: keep one.`);
       seen.contexts.add(context);
       return { name: written ?? '', optional: false, context };
     }
     if (name === undefined) {
-      this.reporter.add(param.name, 'OMCG0008', `a parameter of ${where} has no name that can be read (destructured or rest): name it with @Param('name').`);
+      this.report(param.name, 'OMCG0008', `a parameter of ${where} has no name that can be read (destructured or rest): name it with @Param('name').`);
       return undefined;
     }
-    if (seen.names.has(name)) this.reporter.add(param.name, 'OMCG0007', `${where} has two parameters named '${name}': rename one with @Param('name').`);
+    if (seen.names.has(name)) this.report(param.name, 'OMCG0007', `${where} has two parameters named '${name}': rename one with @Param('name').`);
     seen.names.add(name);
     const { fact, optional } = this.typeFact(this.checker.getTypeAtLocation(param), param.type, param.name, `${where}, parameter '${name}'`, isHinted);
     if (fact) this.use(fact, undefined, param.name);
     if (fact && kind !== 'tool' && !isHinted && !textLike(fact)) {
-      this.reporter.add(param.name, 'OMCG0002', `the ${kind} parameter '${name}' of ${where} is not text-like: use a string, number, boolean, Date or enum.`);
+      this.report(param.name, 'OMCG0002', `the ${kind} parameter '${name}' of ${where} is not text-like: use a string, number, boolean, Date or enum.`);
     }
     return {
       name,
@@ -238,7 +305,7 @@ class Collector {
   }
 
   private contextOf(param: TS.ParameterDeclaration): 'RequestContext' | 'AbortSignal' | undefined {
-    const origin = this.project.originOf(this.checker.getTypeAtLocation(param).getSymbol());
+    const origin = this.project.originOf(this.checker.getNonNullableType(this.checker.getTypeAtLocation(param)).getSymbol());
     if (origin?.from === 'onemodelcontext' && origin.name === 'RequestContext') return 'RequestContext';
     return origin?.from === 'library' && origin.name === 'AbortSignal' ? 'AbortSignal' : undefined;
   }
@@ -252,7 +319,7 @@ class Collector {
     const awaited = origin?.from === 'library' && origin.name === 'Promise';
     if (awaited) type = checker.getTypeArguments(type as TS.TypeReference)[0] ?? type;
     if (!awaited && (type.getCallSignatures().length > 0 || type.flags & ts.TypeFlags.ESSymbolLike)) {
-      this.reporter.add(
+      this.report(
         method.type ?? method.name,
         'OMCG0003',
         `${where} returns ${checker.typeToString(type)}, which cannot be sent: return a JSON value, a record, text or content blocks.`,
@@ -270,6 +337,10 @@ class Collector {
   // Pass 2: the record classes the methods reach, and their bases.
 
   private readRecord(decl: TS.ClassDeclaration): void {
+    this.within(decl, () => this.readRecordNow(decl));
+  }
+
+  private readRecordNow(decl: TS.ClassDeclaration): void {
     const ts = this.ts;
     const out = this.entry(decl);
     if (out.properties) return;
@@ -290,7 +361,7 @@ class Collector {
       this.edges.set(decl, [...(this.edges.get(decl) ?? []), { to: base, at: decl.name ?? decl }]);
     }
     if (!this.hasProperties(decl)) {
-      this.reporter.add(decl.name ?? decl, 'OMCG0005', `${decl.name?.text ?? 'the class'} has no properties, so it has no schema: declare its properties.`);
+      this.report(decl.name ?? decl, 'OMCG0005', `${decl.name?.text ?? 'the class'} has no properties, so it has no schema: declare its properties.`);
     }
   }
 
@@ -299,16 +370,18 @@ class Collector {
     const ts = this.ts;
     const flags = ts.getCombinedModifierFlags(member);
     const decorators = this.decorators.of(member);
-    if (flags & ts.ModifierFlags.Static || !(ts.isIdentifier(member.name) || ts.isStringLiteral(member.name))) return undefined;
+    if (flags & ts.ModifierFlags.Static || ts.isPrivateIdentifier(member.name)) return undefined;
     if (flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected) && decorators.length === 0) return undefined;
+    const key = this.keyOf(member.name, decl.name?.text ?? '(anonymous)');
+    if (key === undefined) return undefined;
     const excluded = decorators.some((d) => d.origin?.from === 'class-transformer' && d.origin.name === 'Exclude');
     const isHinted = this.decorators.hinted(decorators);
     const evidenced = this.decorators.evidenced(decorators);
-    const where = `${decl.name?.text ?? '(anonymous)'}.${member.name.text}`;
+    const where = `${decl.name?.text ?? '(anonymous)'}.${key}`;
     const { fact, optional } = this.typeFact(this.checker.getTypeAtLocation(member), member.type, member.name, where, isHinted || excluded || evidenced);
     if (fact) this.use(fact, isHinted || excluded ? undefined : decl, member.name);
     return {
-      key: member.name.text,
+      key,
       description: summaryOf(member, ts) ?? (ts.isParameter(member) ? paramDocOf(member, ts) : undefined),
       type: fact,
       design: decorators.length === 0 && fact ? designOf(fact, this.project) : undefined,
@@ -336,12 +409,38 @@ class Collector {
     const split = declared(this.project, type);
     const mapped: Mapped = mapParts(this.project, split.parts, literalOrder(this.project, node));
     if ('problem' in mapped && !covered) {
-      this.reporter.add(at, mapped.problem.code, `${where}: ${mapped.problem.message} Give a type hint (@Param({ type }) or @Field(type)) or declare a supported type.`);
+      this.report(at, mapped.problem.code, `${where}: ${mapped.problem.message} Give a type hint (@Param({ type }) or @Field(type)) or declare a supported type.`);
     }
-    const fact = 'fact' in mapped ? mapped.fact : undefined;
+    const fact = 'fact' in mapped ? this.reachable(mapped.fact, at) : undefined;
     // Without strictNullChecks the checker drops `| null`; the written type still says it.
     const nullable = fact && fact.kind !== 'nullable' && writesNull(this.project, node) ? ({ kind: 'nullable', of: fact } as const) : fact;
     return { fact: nullable, optional: split.optional };
+  }
+
+  /**
+   * The fact with every enum the module cannot import (not exported, or a const enum) written as the
+   * string literals of its values; such an enum with a number value is reported.
+   */
+  private reachable(fact: TypeFact, at: TS.Node): TypeFact | undefined {
+    const ts = this.ts;
+    if (fact.kind === 'enum') {
+      const isConst = !!(ts.getCombinedModifierFlags(fact.decl) & ts.ModifierFlags.Const);
+      if (this.exported(fact.decl) && !isConst) return fact;
+      const values = fact.decl.members.map((m) => this.checker.getConstantValue(m));
+      if (values.every((v) => typeof v === 'string')) return { kind: 'literals', values: values as string[] };
+      const name = fact.decl.name.text;
+      this.report(
+        at,
+        isConst ? 'OMCG0002' : 'OMCG0001',
+        isConst
+          ? `the const enum ${name} has number values and no run-time object: declare it without const.`
+          : `the enum ${name} is not exported and has number values, which its members' names list: export it.`,
+      );
+      return undefined;
+    }
+    if (!('of' in fact)) return fact;
+    const of = this.reachable(fact.of, at);
+    return of && ({ ...fact, of } as TypeFact);
   }
 
   /** Imports what a fact refers to and queues the record classes it reaches. */
@@ -354,26 +453,57 @@ class Collector {
     if ('of' in fact) this.use(fact.of, from, at);
   }
 
-  /** The export a declaration is imported under; reports a declaration that is not exported or a const enum. */
+  /**
+   * The export a declaration is imported under; `undefined` when it is not exported. A class that is not
+   * exported is registered by its name instead, which must then be the only such name in the project.
+   */
   private exported(decl: TS.ClassDeclaration | TS.EnumDeclaration): Imported | undefined {
-    const { ts, checker } = this;
+    const ts = this.ts;
     if (this.imports.has(decl)) return this.imports.get(decl);
-    const file = checker.getSymbolAtLocation(decl.getSourceFile());
-    const own = decl.name && this.project.target(checker.getSymbolAtLocation(decl.name));
-    const found = file && own ? checker.getExportsOfModule(file).find((e) => this.project.target(e) === own) : undefined;
-    const result = found && { decl, exportName: found.name };
+    const found = this.exportOf(decl);
+    const result = found === undefined ? undefined : { decl, exportName: found };
     this.imports.set(decl, result);
-    const what = ts.isEnumDeclaration(decl) ? 'enum' : 'class';
-    if (!result) {
-      this.reporter.add(
-        decl.name ?? decl,
-        'OMCG0001',
-        `the ${what} ${decl.name?.text ?? '(anonymous)'} is not exported, so the generated module cannot import it: export it.`,
-      );
-    } else if (ts.isEnumDeclaration(decl) && ts.getCombinedModifierFlags(decl) & ts.ModifierFlags.Const) {
-      this.reporter.add(decl.name, 'OMCG0002', `the const enum ${decl.name.text} has no run-time object: declare it without const.`);
+    if (!result && ts.isClassDeclaration(decl)) {
+      const name = decl.name?.text;
+      const others = name === undefined ? [] : this.privateClassesNamed(name).filter((d) => d !== decl && this.exportOf(d) === undefined);
+      if (name === undefined || others.length > 0) {
+        const where = others[0] && `${others[0].getSourceFile().fileName.split('/').slice(-2).join('/')}`;
+        this.reporter.add(
+          decl.name ?? decl,
+          'OMCG0007',
+          name === undefined
+            ? 'an anonymous default-exported class cannot be registered: name it.'
+            : `the class ${name} is not exported and another class that is not exported has its name (in ${where}); the facts module finds such classes by name: rename or export one.`,
+          decl,
+        );
+      }
     }
     return result;
+  }
+
+  /** The name a declaration is exported under by its module, if any. */
+  private exportOf(decl: TS.ClassDeclaration | TS.EnumDeclaration): string | undefined {
+    const checker = this.checker;
+    const file = checker.getSymbolAtLocation(decl.getSourceFile());
+    const own = decl.name && this.project.target(checker.getSymbolAtLocation(decl.name));
+    return file && own ? checker.getExportsOfModule(file).find((e) => this.project.target(e) === own)?.name : undefined;
+  }
+
+  /** The project's non-exported class declarations named `name` (any may be one the module must reach). */
+  private privateClassesNamed(name: string): readonly TS.ClassDeclaration[] {
+    if (!this.privateNames) {
+      const ts = this.ts;
+      const byName = new Map<string, TS.ClassDeclaration[]>();
+      const walk = (node: TS.Node): void => {
+        if (ts.isClassDeclaration(node) && node.name && !(ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Export)) {
+          byName.set(node.name.text, [...(byName.get(node.name.text) ?? []), node]);
+        }
+        ts.forEachChild(node, walk);
+      };
+      this.project.sources.forEach(walk);
+      this.privateNames = byName;
+    }
+    return this.privateNames.get(name) ?? [];
   }
 
   private entry(decl: TS.ClassDeclaration): ClassOut {
@@ -421,7 +551,7 @@ function reportCycles(edges: ReadonlyMap<TS.ClassDeclaration, readonly Edge[]>, 
       if (edge.to === decl || at >= 0) {
         const cycle = [...path.slice(Math.max(at, 0)), decl, edge.to].map((d) => d.name?.text ?? '(anonymous)');
         if (edge.to === decl) cycle.splice(0, cycle.length - 2);
-        reporter.add(edge.at, 'OMCG0006', `${edge.to.name?.text} refers to itself (${cycle.join(' -> ')}): use Json or an id instead.`);
+        reporter.add(edge.at, 'OMCG0006', `${edge.to.name?.text} refers to itself (${cycle.join(' -> ')}): use Json or an id instead.`, decl);
       } else {
         walk(edge.to, [...path, decl]);
       }

@@ -34,7 +34,7 @@ function specifierOf(file: string, outDir: string, options: TS.CompilerOptions, 
 
 export function emit(collected: Collected, outFile: string, options: TS.CompilerOptions, ts: typeof TS): string {
   if (collected.classes.length === 0) return [...HEADER, 'export {};', ''].join('\n');
-  const writer = new FactsWriter(localNamesOf(collected.imports));
+  const writer = new FactsWriter(localNamesOf(collected.imports), collected.privates);
   const body = collected.classes.map((c) => writer.registration(c));
   const importLines = importLinesOf(collected.imports, writer.local, path.dirname(outFile), options, ts);
   const runtimeLine = `import { ${[...writer.runtime].sort().join(', ')} } from 'onemodelcontext';`;
@@ -43,7 +43,7 @@ export function emit(collected: Collected, outFile: string, options: TS.Compiler
 
 /** Names the module uses itself: its imports from the package and the globals it writes. */
 const TAKEN = [
-  'registerSourceFacts', 'ArrayOf', 'SetOf', 'DictionaryOf', 'Nullable', 'StringLiterals',
+  'registerSourceFacts', 'SourceClass', 'ArrayOf', 'SetOf', 'DictionaryOf', 'Nullable', 'StringLiterals',
   'String', 'Number', 'Boolean', 'BigInt', 'Date', 'URL', 'Uint8Array', 'Buffer', 'Array', 'Set', 'Map', 'Object',
 ];
 
@@ -89,11 +89,19 @@ class FactsWriter {
   /** The names the module imports from the package. */
   readonly runtime = new Set<string>(['registerSourceFacts']);
 
-  constructor(readonly local: ReadonlyMap<TS.Node, string>) {}
+  constructor(
+    readonly local: ReadonlyMap<TS.Node, string>,
+    private readonly privates: ReadonlySet<TS.ClassDeclaration>,
+  ) {}
+
+  /** A class the module imports, by its local name; one it cannot (not exported), by its name. */
+  private classRef(decl: TS.ClassDeclaration, byName: (name: string) => string): string {
+    return this.privates.has(decl) ? byName(quote(decl.name!.text)) : this.local.get(decl)!;
+  }
 
   registration(c: ClassOut): string {
     return [
-      `registerSourceFacts(${this.local.get(c.decl)}, {`,
+      `registerSourceFacts(${this.classRef(c.decl, (name) => name)}, {`,
       ...(c.methods ? ['  methods: [', ...c.methods.map((m) => this.method(m)), '  ],'] : []),
       ...(c.properties ? ['  properties: [', ...c.properties.map((p) => `    ${this.slot(p, ['key', quote(p.key)])},`), '  ],'] : []),
       '});',
@@ -137,6 +145,10 @@ class FactsWriter {
       case 'global':
         return fact.name;
       case 'class':
+        return this.classRef(fact.decl, (name) => {
+          this.runtime.add('SourceClass');
+          return `SourceClass(${name})`;
+        });
       case 'enum':
         return this.local.get(fact.decl)!;
       case 'literals':

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as TS from 'typescript';
 import { OneModelContextError } from '../errors';
@@ -95,16 +96,100 @@ function formatConfigErrors(ts: typeof TS, errors: readonly TS.Diagnostic[], cwd
   }).trimEnd();
 }
 
+/**
+ * What one run leaves for the next in a watch loop: the compiler, the last program and every parsed file
+ * with the modification time it was parsed at. A file that did not change is not parsed (nor bound) again.
+ */
+export class ProjectCache {
+  ts?: typeof TS;
+  program?: TS.Program;
+  readonly files = new Map<string, { readonly stamp: string; readonly file: TS.SourceFile }>();
+  /** Files parsed by the last run (for the watch loop's report and its tests). */
+  parsed: string[] = [];
+}
+
+/** Packages whose declarations are read only for which of their names a decorator or type is. */
+const NAME_ONLY_PACKAGES = /\/node_modules\/(?:class-validator|class-transformer|reflect-metadata)\//;
+
+/** The folder of the package that declares `file` with the name `name`, if any. */
+function packageRootOf(file: string, name: string): string | undefined {
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (!fs.existsSync(manifest)) continue;
+    try {
+      if ((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: unknown }).name === name) return dir + path.sep;
+    } catch {
+      // an unreadable manifest names no package
+    }
+  }
+  return undefined;
+}
+
+function stampOf(file: string): string | undefined {
+  try {
+    const stat = fs.statSync(file);
+    return `${stat.mtimeMs}:${stat.size}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The compiler host of a run. Three things make a run cheap without changing what it reads:
+ * - a declaration file's doc comments are not parsed (only the project's own are used);
+ * - the imports of other packages made by this package's declarations and by class-validator's and
+ *   class-transformer's are not followed: only which of their names a decorator is matters, never the types
+ *   of the SDK, zod or validator.js behind them;
+ * - in a watch loop, a file whose modification time did not change is the same parsed (and bound) file.
+ */
+function hostOf(ts: typeof TS, options: TS.CompilerOptions, rootNames: readonly string[], cache: ProjectCache): TS.CompilerHost {
+  const host = ts.createCompilerHost(options, true);
+  const parse = host.getSourceFile.bind(host);
+  const roots = new Set(rootNames.map((f) => path.resolve(f)));
+  const entry = rootNames[0] && ts.resolveModuleName('onemodelcontext', rootNames[0], options, ts.sys).resolvedModule;
+  const ownRoot = entry && packageRootOf(entry.resolvedFileName, 'onemodelcontext');
+  const nameOnly = (file: string): boolean => {
+    const resolved = path.resolve(file);
+    if (roots.has(resolved)) return false;
+    if (ownRoot && resolved.startsWith(ownRoot) && !resolved.slice(ownRoot.length).includes(`node_modules${path.sep}`)) return true;
+    return NAME_ONLY_PACKAGES.test(resolved.split(path.sep).join('/'));
+  };
+  cache.parsed = [];
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    const stamp = stampOf(fileName);
+    const key = `${fileName}|${JSON.stringify(languageVersion)}`;
+    const cached = cache.files.get(key);
+    if (stamp !== undefined && cached?.stamp === stamp) return cached.file;
+    const setting = typeof languageVersion === 'object' ? languageVersion : { languageVersion };
+    // JSDocParsingMode.ParseNone (TypeScript 5.3 and later; older versions ignore the option).
+    const mode = fileName.endsWith('.d.ts') ? { ...setting, jsDocParsingMode: 1 } : setting;
+    const file = parse(fileName, mode as TS.CreateSourceFileOptions, onError, shouldCreate);
+    cache.parsed.push(fileName);
+    if (file && stamp !== undefined) cache.files.set(key, { stamp, file });
+    return file;
+  };
+  const resolutions = ts.createModuleResolutionCache(host.getCurrentDirectory(), (f) => host.getCanonicalFileName(f), options);
+  host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, containingSource) =>
+    literals.map((literal) => {
+      if (!literal.text.startsWith('.') && nameOnly(containingFile)) return { resolvedModule: undefined } as TS.ResolvedModuleWithFailedLookupLocations;
+      const mode = ts.getModeForUsageLocation(containingSource, literal, compilerOptions);
+      return ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, resolutions, redirected, mode);
+    });
+  return host;
+}
+
 /** Reads a tsconfig and creates the program (no type check of its own: only the declarations are read). */
-export function openProject(configPath: string, exclude: string, cwd: string, compiler?: string): Project {
-  const ts = loadTypeScript(path.dirname(configPath), cwd, compiler);
+export function openProject(configPath: string, exclude: string, cwd: string, compiler?: string, cache = new ProjectCache()): Project {
+  const ts = (cache.ts ??= loadTypeScript(path.dirname(configPath), cwd, compiler));
   const read = ts.readConfigFile(configPath, ts.sys.readFile);
   if (read.error) throw new GenerateError(formatConfigErrors(ts, [read.error], cwd));
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configPath), undefined, configPath);
   const errors = parsed.errors.filter((e) => e.category === ts.DiagnosticCategory.Error);
   if (errors.length > 0) throw new GenerateError(formatConfigErrors(ts, errors, cwd));
   const rootNames = parsed.fileNames.filter((f) => path.resolve(f) !== exclude);
-  const program = ts.createProgram({ rootNames, options: parsed.options, projectReferences: parsed.projectReferences });
+  const host = hostOf(ts, parsed.options, rootNames, cache);
+  const program = ts.createProgram({ rootNames, options: parsed.options, projectReferences: parsed.projectReferences, host, oldProgram: cache.program });
+  cache.program = program;
   const checker = program.getTypeChecker();
   const sources = rootNames.map((f) => program.getSourceFile(f)).filter((s): s is TS.SourceFile => !!s && !s.isDeclarationFile);
 

@@ -138,7 +138,9 @@ function unsupported(site: Site, what: string, erased = false): undefined {
     site.where,
     `${what} has no JSON Schema.`,
     'give a type hint (@Param({ type }) or @Field(type)), or use a supported type: string, number, boolean, Date, URL, Uint8Array, an enum, a record class or a hint token' +
-      (erased ? `; ${GENERATOR_FIX} (interfaces, unions, type aliases).` : '.'),
+      (erased
+        ? `; ${GENERATOR_FIX} when it is an enum, a union of string literals, \`T | null\` or a type alias of one (not an interface or another union: declare a class, or hint Json).`
+        : '.'),
   );
 }
 

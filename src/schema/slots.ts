@@ -19,15 +19,18 @@ export interface SlotEvidence {
 
 /**
  * Resolves the type of a parameter or property: hint, else source type, else design type; constraints,
- * then nullability. A hint that contradicts the source type is reported.
+ * then nullability. A hint that contradicts the source type is reported (before nullability is applied).
  */
 export function resolveSlot(evidence: SlotEvidence, site: Site): TypeNode | undefined {
   const base = resolveType(evidence.hint ?? evidence.source, evidence.design, site);
   if (!base) return undefined;
   let node = constrainEach(constrain(base, evidence.constraints, site), evidence.eachConstraints ?? [], site);
   if (evidence.uniqueItems) node = withUniqueItems(node, site);
-  if (evidence.nullable) node = nullable(node);
+  // The hint's type is what must fit the source type. `nullable` (`@IsOptional()`, which lets `null` through
+  // as absent, `{ nullable: true }`, `@ApiProperty({ nullable })`) says which values pass, not the declared
+  // type: `@IsOptional() @IsInt() skip?: number` is no contradiction, with strictNullChecks or without.
   if (evidence.hint !== undefined && evidence.source !== undefined) checkAgainstSource(node, evidence.source, evidence.design, site);
+  if (evidence.nullable) node = nullable(node);
   return node;
 }
 

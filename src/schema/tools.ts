@@ -117,15 +117,19 @@ export function resolveParams(ctor: Function, record: MemberRecord, problems: Pr
   const method = (proto as Record<string | symbol, unknown>)[key] as Function;
   const where = memberWhere(ctor, record);
   const facts = methodFactsOf(declarer, key)?.params;
-  const types = designParamTypes(proto, key) ?? (facts && designFromFacts(facts));
+  const design = designParamTypes(proto, key);
+  const compiled = compiledParamsOf(method);
+  const records = paramRecordsOf(proto, key);
+  if (facts && isStale(facts, design?.length ?? compiled?.length, compiled, records, where, problems)) return undefined;
+  const types = design ?? (facts && designFromFacts(facts));
   if (!types) {
     problems.add('OMCG0002', where, 'the method has no design:paramtypes metadata, so its parameter types are unknown.', metadataFix);
     return undefined;
   }
   const declared: DeclaredParams = {
     where,
-    records: paramRecordsOf(proto, key),
-    compiled: compiledParamsOf(method) ?? [],
+    records,
+    compiled: compiled ?? [],
     facts: facts ?? [],
   };
   const params: ParamModel[] = [];
@@ -150,6 +154,38 @@ export function resolveParams(ctor: Function, record: MemberRecord, problems: Pr
   });
   checkUnique(params, where, problems);
   return { params, arity: types.length, contextIndex: special.context, signalIndex: special.signal };
+}
+
+/**
+ * OMCG0016: facts written for another version of the method, whose parameters (how many, or their names as
+ * written or given by `@Param`) are not the method's: the facts module is older than the source. `count` is
+ * the method's parameter count (`design:paramtypes`, else the compiled parameter list), when known. Names of
+ * one or two characters are a minifier's, not a change: only the count tells then.
+ */
+function isStale(
+  facts: readonly SourceParamFacts[],
+  count: number | undefined,
+  compiled: readonly CompiledParam[] | undefined,
+  records: ReadonlyMap<number, ParamRecord>,
+  where: string,
+  problems: Problems,
+): boolean {
+  const changed = facts.flatMap((f, i) => {
+    const written = compiled?.[i]?.name;
+    return written !== undefined && f.name !== written && f.name !== records.get(i)?.name ? [written] : [];
+  });
+  // A minifier renames parameters (`e`, `t`): the facts keep the source's names for such a bundle.
+  const differs = changed.length > 0 && !changed.every((n) => n.length <= 2);
+  if (!differs && (count === undefined || count === facts.length)) return false;
+  const listed = (names: readonly (string | undefined)[]) => `(${names.map((n) => n || '?').join(', ')})`;
+  const declared = compiled ? listed(compiled.map((c, i) => records.get(i)?.name ?? c.name)) : `${count} parameter${count === 1 ? '' : 's'}`;
+  problems.add(
+    'OMCG0016',
+    where,
+    `the generated facts describe the parameters ${listed(facts.map((f) => f.name))}, but the method declares ${declared}: the facts module is older than the source.`,
+    'run `npx onemodelcontext generate` again (and `onemodelcontext generate --check` in CI, which fails while the module is stale).',
+  );
+  return true;
 }
 
 /**

@@ -28,6 +28,7 @@ import { routeByOpening } from './protocol/opening';
 import { followBus, listChangedEvent } from './catalog/live';
 import { checkPageSizes, Pager, type PageSizes } from './catalog/pages';
 import type { ToolModel } from '../schema/model';
+import { designOnlyParamsOf, designOnlyWarning } from '../schema/design-only';
 import type { CatalogServer } from './protocol/server';
 import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks/tasks';
 import { checkStoreTimeout, guardedTaskStore } from './stores/degraded';
@@ -267,7 +268,14 @@ export class McpServer {
     }
     const before = new Set(this.catalog.tools.keys());
     this.catalog.addInstance(instance, options ?? {});
-    for (const [name, tool] of this.catalog.tools) if (!before.has(name)) this.warnIfErased(tool.model);
+    const designOnly: string[] = [];
+    for (const [name, tool] of this.catalog.tools) {
+      if (before.has(name)) continue;
+      this.warnIfErased(tool.model);
+      if (tool.member) designOnly.push(...designOnlyParamsOf(instance.constructor, tool.member.key, tool.model));
+    }
+    const warning = designOnlyWarning(designOnly);
+    if (warning) this.log.warn(warning, { event: 'definition.warning' });
     return this;
   }
 
