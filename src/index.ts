@@ -81,6 +81,7 @@ export { ToolError, UnknownToolError, ToolTimeoutError, TOOL_FAILED_CHANNEL } fr
 export { stackOf, type McpLogger, type LogDetails, type LogEvent } from './log';
 export type { CallToolResult } from './invoke/results';
 export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
+export type { ValidationOptions } from './schema/validation-options';
 export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions, type ListToolsOptions, type ShutdownOptions, type ServeStdioOptions } from './server/mcp-server';
 export type { UiResourceOptions, UiResourceCsp, UiResourcePermissions, UiResourceMeta } from './server/catalog/ui-resource';
 export type { ToolListing } from './server/catalog/listing';

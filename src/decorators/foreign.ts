@@ -77,6 +77,15 @@ export function validatedPropertiesOf(ctor: Function): readonly string[] {
   return [...new Set(validationOf(ctor).map((m) => m.propertyName))];
 }
 
+/**
+ * Whether a class-validator rule is asynchronous: a constraint class registered `@ValidatorConstraint({ async: true })`
+ * (or `registerDecorator({ async: true, ... })`), which `validateSync` skips.
+ */
+export function isAsyncRule(m: ValidationMetadata): boolean {
+  if (m.type !== 'customValidation' || typeof m.constraintCls !== 'function') return false;
+  return validatorStorage()?.getTargetValidatorConstraints(m.constraintCls).some((c) => c.async) === true;
+}
+
 /** Every property another library knew of `ctor` at this moment. */
 export function foreignPropertiesOf(ctor: Function): readonly string[] {
   return mergedOrder([...new Set([...validatedPropertiesOf(ctor), ...transformedPropertiesOf(ctor)])], documentedPropertiesOf(ctor));

@@ -3,9 +3,10 @@ import { Log } from '../log';
 import type { RawInputSchema, ToolModel } from '../schema/model';
 import { InputRequired, type RequestContext, type RequestContextInit } from '../request-context';
 import { TOOL_FAILED_CHANNEL, ToolError, ToolTimeoutError } from './errors';
-import { INVALID, argumentMessage, buildOrDefer, newFailure, type Failure } from './failure';
+import { INVALID, argumentMessage, buildOrDefer, newFailure, restore, type Failure } from './failure';
 import { errorPath } from '../schema/input-schema';
-import { argumentsReader } from './reader';
+import { argumentsReader, asyncChecksOf } from './reader';
+import { policyOf, type ValidationOptions } from '../schema/validation-options';
 import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
 import { InexactIntegerError } from './exact-integers';
 import { methodRunner, runInContext, type InvokeHook } from './invocation';
@@ -85,6 +86,8 @@ function rawReader(input: RawInputSchema): (args: unknown, f: Failure) => unknow
 export interface CompileOptions {
   readonly requestTimeoutMs?: number;
   readonly lenientJsonStrings?: boolean;
+  /** The validation options in force (the app's pipe's): what records accept, as listed. */
+  readonly validation?: ValidationOptions;
   /** Where masked failures and timeouts are written; nothing when left out. */
   readonly log?: Log;
 }
@@ -96,7 +99,12 @@ export interface CompileOptions {
  */
 export function compileTool(model: ToolModel, target: ToolTarget, options: CompileOptions = {}): ToolCall {
   const log = options.log ?? Log.silent;
-  const read = model.rawInput ? rawReader(model.rawInput) : buildOrDefer(() => argumentsReader(model.params, model.arity, { lenientJsonStrings: options.lenientJsonStrings }));
+  const policy = policyOf(options.validation);
+  const read = model.rawInput
+    ? rawReader(model.rawInput)
+    : buildOrDefer(() => argumentsReader(model.params, model.arity, { lenientJsonStrings: options.lenientJsonStrings, policy }));
+  // Only a tool whose records have an async rule waits for class-validator's `validate` after reading.
+  const checkAsync = model.rawInput ? undefined : asyncChecksOf(model.params, policy);
   const write = buildOrDefer(() => resultWriter(model.result, model.name));
   const names = model.params.map((p) => [p.index, p.name] as const);
   const invoke =
@@ -116,6 +124,7 @@ export function compileTool(model: ToolModel, target: ToolTarget, options: Compi
       const f = newFailure();
       const argv = read(args, f);
       if (argv === INVALID) return errorResult(argumentMessage(f));
+      if (checkAsync && restore(f, await checkAsync(argv)) === INVALID) return errorResult(argumentMessage(f));
       const value = await withTimeout(
         (signal) => runInContext(invoke, argv, signal === undefined ? init : { ...init, signal }, model),
         timeoutMs,

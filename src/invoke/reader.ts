@@ -1,10 +1,11 @@
 import type { ExactRule, SlotModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
-import { INVALID, fail, type Failure } from './failure';
+import { INVALID, fail, failAll, park, restore, step, type Failure, type OneFailure } from './failure';
 import { FORMAT_NAMES, dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reader, type RecordPlan } from './record-reader';
-import { firstValidationError, leftToClassValidator, type LeftToClassValidator } from './validator';
+import { asFailures, asyncValidationFailures, leftToClassValidator, validationFailures, type LeftToClassValidator } from './validator';
 import { isObject } from './values';
 import { transformsOf } from '../decorators/foreign';
+import { CLOSED, type ValidationPolicy } from '../schema/validation-options';
 
 /**
  * Compiled argument readers: one closure tree per tool, built once from the type model. A reader checks
@@ -53,18 +54,22 @@ function rangeText(min: number, max: number): string {
   return Number.isFinite(min) ? `at least ${min}` : `at most ${max}`;
 }
 
-const cacheSet = () => ({ read: new WeakMap<TypeNode, Reader>(), lenient: new WeakMap<TypeNode, Reader>(), check: new WeakMap<TypeNode, Reader>() });
-const caches = { generated: cacheSet(), interpreted: cacheSet() };
+const caches = { generated: new Map<string, WeakMap<TypeNode, Reader>>(), interpreted: new Map<string, WeakMap<TypeNode, Reader>>() };
 
 /**
- * The reader of one type; the same model node always gives the same reader for a mode (and for the
- * record strategy in use, so a test can build both kinds side by side).
+ * The reader of one type; the same model node always gives the same reader for a mode and validation policy
+ * (and for the record strategy in use, so a test can build both kinds side by side). Checking results
+ * ignores the policy: a result is no DTO of the app's pipe.
  */
-export function readerOf(node: TypeNode, mode: ReadMode = 'read'): Reader {
-  const cache = caches[recordStrategy()][mode];
+export function readerOf(node: TypeNode, mode: ReadMode = 'read', policy: ValidationPolicy = CLOSED): Reader {
+  const applied = mode === 'check' ? CLOSED : policy;
+  const key = `${mode} ${applied.key}`;
+  const byKey = caches[recordStrategy()];
+  let cache = byKey.get(key);
+  if (!cache) byKey.set(key, (cache = new WeakMap()));
   let reader = cache.get(node);
   if (!reader) {
-    reader = mode === 'lenient' ? lenient(node, compile(node, mode)) : compile(node, mode);
+    reader = mode === 'lenient' ? lenient(node, compile(node, mode, applied)) : compile(node, mode, applied);
     cache.set(node, reader);
   }
   return reader;
@@ -87,8 +92,8 @@ function lenient(node: TypeNode, read: Reader): Reader {
   };
 }
 
-function compile(node: TypeNode, mode: ReadMode): Reader {
-  const read = compileBare(node, mode);
+function compile(node: TypeNode, mode: ReadMode, policy: ValidationPolicy): Reader {
+  const read = compileBare(node, mode, policy);
   return node.kind !== 'nullable' && node.rules?.length ? withRules(read, node.rules) : read;
 }
 
@@ -100,15 +105,15 @@ function withRules(read: Reader, rules: readonly ExactRule[]): Reader {
   return (v, f) => {
     const x = read(v, f);
     if (x === INVALID) return x;
-    let failed: string | undefined;
+    let failed: string[] | undefined;
     for (let i = 0; i < rules.length; i++) {
-      if (!rules[i].test(v)) failed = failed === undefined ? rules[i].expected : `${failed} ${rules[i].expected}`;
+      if (!rules[i].test(v)) (failed ??= []).push(rules[i].expected);
     }
-    return failed === undefined ? x : fail(f, failed);
+    return failed === undefined ? x : failAll(f, failed);
   };
 }
 
-function compileBare(node: TypeNode, mode: ReadMode): Reader {
+function compileBare(node: TypeNode, mode: ReadMode, policy: ValidationPolicy): Reader {
   switch (node.kind) {
     case 'boolean':
       return (v, f) => (typeof v === 'boolean' ? v : fail(f, `Expected true or false, got ${typeName(v)}.`));
@@ -142,19 +147,19 @@ function compileBare(node: TypeNode, mode: ReadMode): Reader {
     case 'enum':
       return enumReader(node, mode);
     case 'nullable': {
-      const inner = readerOf(node.inner, mode);
+      const inner = readerOf(node.inner, mode, policy);
       return (v, f) => (v === null ? null : inner(v, f));
     }
     case 'array':
-      return arrayReader(node, mode);
+      return arrayReader(node, mode, policy);
     case 'dictionary':
-      return dictionaryReader(node, mode);
+      return dictionaryReader(node, mode, policy);
     case 'json':
       if (node.shape === 'object') return (v, f) => (isObject(v) ? v : fail(f, `Expected a JSON object, got ${typeName(v)}.`));
       if (node.shape === 'array') return (v, f) => (Array.isArray(v) ? v : fail(f, `Expected a JSON array, got ${typeName(v)}.`));
       return (v, f) => (v === undefined ? fail(f, 'Expected a JSON value.') : v);
     case 'record':
-      return recordReader(node, mode);
+      return recordReaderOf(recordPlan(node, mode, policy));
   }
 }
 
@@ -166,8 +171,8 @@ function enumReader(node: Extract<TypeNode, { kind: 'enum' }>, mode: ReadMode): 
   return (v, f) => (typeof v === 'string' && values.has(v) ? values.get(v) : fail(f, expected));
 }
 
-function dictionaryReader(node: Extract<TypeNode, { kind: 'dictionary' }>, mode: ReadMode): Reader {
-  const value = readerOf(node.values, mode);
+function dictionaryReader(node: Extract<TypeNode, { kind: 'dictionary' }>, mode: ReadMode, policy: ValidationPolicy): Reader {
+  const value = readerOf(node.values, mode, policy);
   const asMap = node.as === 'map' && mode !== 'check';
   return (v, f) => {
     if (!isObject(v)) return fail(f, `Expected an object, got ${typeName(v)}.`);
@@ -175,10 +180,7 @@ function dictionaryReader(node: Extract<TypeNode, { kind: 'dictionary' }>, mode:
     for (const k in v) {
       if (!hasOwn.call(v, k)) continue;
       const item = value(v[k], f);
-      if (item === INVALID) {
-        f.path.push(k);
-        return INVALID;
-      }
+      if (item === INVALID) return step(f, k);
       if (asMap) (out as Map<string, unknown>).set(k, item);
       else (out as Record<string, unknown>)[k] = item;
     }
@@ -215,6 +217,13 @@ function stringReader(node: Extract<TypeNode, { kind: 'string' }>, mode: ReadMod
   const patternExpected = `Expected text matching ${node.pattern}.`;
   const formatExpected = format && `Expected ${FORMAT_NAMES[format]}.`;
   const convert = mode === 'check' ? undefined : converterOf(node.as);
+  /** Every check the text fails, once a first one has: each is a line of the error. */
+  const failures = (v: string, length: boolean, f: Failure): typeof INVALID => {
+    const all = length ? [lengthExpected] : [];
+    if (pattern && !pattern.test(v)) all.push(patternExpected);
+    if (check && !check(v)) all.push(formatExpected!);
+    return failAll(f, all);
+  };
   return (v, f) => {
     if (typeof v !== 'string') return fail(f, `Expected a string, got ${typeName(v)}.`);
     if (min !== undefined || max !== undefined) {
@@ -222,10 +231,9 @@ function stringReader(node: Extract<TypeNode, { kind: 'string' }>, mode: ReadMod
       // range straddles a bound.
       let n = v.length;
       if ((max !== undefined && n > max) || (min !== undefined && n >= min && n < 2 * min)) n = codePoints(v);
-      if ((min !== undefined && n < min) || (max !== undefined && n > max)) return fail(f, lengthExpected);
+      if ((min !== undefined && n < min) || (max !== undefined && n > max)) return failures(v, true, f);
     }
-    if (pattern && !pattern.test(v)) return fail(f, patternExpected);
-    if (check && !check(v)) return fail(f, formatExpected!);
+    if ((pattern && !pattern.test(v)) || (check && !check(v))) return failures(v, false, f);
     return convert ? convert(v, f) : v;
   };
 }
@@ -258,8 +266,8 @@ class JsonValueSet {
   }
 }
 
-function arrayReader(node: Extract<TypeNode, { kind: 'array' }>, mode: ReadMode): Reader {
-  const item = readerOf(node.items, mode);
+function arrayReader(node: Extract<TypeNode, { kind: 'array' }>, mode: ReadMode, policy: ValidationPolicy): Reader {
+  const item = readerOf(node.items, mode, policy);
   const { minItems: min, maxItems: max, set, uniqueItems } = node;
   const counted = min !== undefined || max !== undefined;
   const lengthExpected = `Expected ${lengthText(min, max, 'item')}.`;
@@ -273,10 +281,7 @@ function arrayReader(node: Extract<TypeNode, { kind: 'array' }>, mode: ReadMode)
     const out = new Array(n);
     for (let i = 0; i < n; i++) {
       const x = item(v[i], f);
-      if (x === INVALID) {
-        f.path.push(i);
-        return INVALID;
-      }
+      if (x === INVALID) return restOfItems(v, i, item, f);
       out[i] = x;
     }
     if (refuseDuplicates || makeSet) {
@@ -295,6 +300,19 @@ function arrayReader(node: Extract<TypeNode, { kind: 'array' }>, mode: ReadMode)
   };
 }
 
+/** After item `first` failed: every other invalid item too (the slow path only). */
+function restOfItems(v: unknown[], first: number, item: Reader, f: Failure): typeof INVALID {
+  step(f, first);
+  const found: OneFailure[] = park(f);
+  for (let i = first + 1; i < v.length; i++) {
+    if (item(v[i], f) === INVALID) {
+      step(f, i);
+      found.push(...park(f));
+    }
+  }
+  return restore(f, found)!;
+}
+
 /** A fresh copy of a default for each call, so one call cannot change another's default. */
 export function fallbackOf(slot: SlotModel): (() => unknown) | undefined {
   if (!slot.default) return undefined;
@@ -308,40 +326,126 @@ export function fallbackOf(slot: SlotModel): (() => unknown) | undefined {
  * instance is made, and whether class-validator runs after. Reading these steps is `recordReaderOf`'s job
  * (generated code, or the interpreted loop where code generation is forbidden).
  */
-function recordPlan(node: RecordNode, mode: ReadMode): RecordPlan {
+function recordPlan(node: RecordNode, mode: ReadMode, policy: ValidationPolicy): RecordPlan {
   const ctor = node.ctor as new () => Record<string, unknown>;
   const converting = mode !== 'check';
-  const steps: PropertyStep[] = node.properties.map((p) => ({
-    name: p.name,
-    key: p.key,
-    read: readerOf(p.type, mode),
-    required: p.required,
-    fallback: converting && !p.required ? fallbackOf(p) : undefined,
-    transforms: converting ? transformsOf(ctor, p.key, 'input') : [],
-  }));
+  const steps: PropertyStep[] = node.properties.map((p) => {
+    // Under `skipMissingProperties` a property without `@IsDefined` may be missing or `null`: no rule runs then.
+    const skipped = policy.skipMissing && p.defined !== true;
+    const read = readerOf(p.type, mode, policy);
+    const transforms = converting ? transformsOf(ctor, p.key, 'input') : [];
+    return {
+      name: p.name,
+      key: p.key,
+      read: skipped && p.type.kind !== 'nullable' ? (v: unknown, f: Failure) => (v === null ? null : read(v, f)) : read,
+      required: p.required && !skipped,
+      fallback: converting && !p.required ? fallbackOf(p) : undefined,
+      transforms: converting && p.builds ? [builder(p.builds), ...transforms] : transforms,
+    };
+  });
   // plainToInstance calls the constructor without arguments, so initialisers run; so do we.
   const construct =
     !converting ? () => ({}) : ctor.length === 0 ? () => new ctor() : () => Object.create(ctor.prototype) as Record<string, unknown>;
   const left = converting ? leftToClassValidator(node) : undefined;
-  return { steps, construct, validate: left?.any ? validationStep(node, left) : undefined };
+  // A class with an async rule is validated after reading, with `validate` (`asyncChecksOf`).
+  const validate = left?.any && !left.async ? validationStep(node, left, policy) : undefined;
+  return { steps, construct, unknown: converting ? policy.unknown : 'refuse', validate };
 }
 
+type ClassTransformer = typeof import('class-transformer');
+let transformer: ClassTransformer | undefined;
+
 /**
- * class-validator on a built instance; its first failing property becomes the failure, named by the wire
- * name, with class-validator's messages as written.
+ * `@Type(() => C)` on a property no rule looks inside: an object becomes a `C` as class-transformer builds it
+ * (loaded here: the application decorated the property with it).
  */
-function validationStep(node: RecordNode, left: LeftToClassValidator): NonNullable<RecordPlan['validate']> {
-  const wireName = new Map(node.properties.map((p) => [p.key, p.name]));
-  return (out, f) => {
-    const error = firstValidationError(out, left);
-    if (!error) return out;
-    f.path.push(wireName.get(error.property) ?? error.property);
-    return fail(f, error.message);
+function builder(cls: Function): (value: unknown) => unknown {
+  return (value) => {
+    if (typeof value !== 'object' || value === null) return value;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    transformer ??= require('class-transformer') as ClassTransformer;
+    return transformer.plainToInstance(cls as new () => object, value);
   };
 }
 
-function recordReader(node: RecordNode, mode: ReadMode): Reader {
-  return recordReaderOf(recordPlan(node, mode));
+/**
+ * class-validator on a built instance: each failing rule left to it, named by the wire name, with
+ * class-validator's message as written.
+ */
+function validationStep(node: RecordNode, left: LeftToClassValidator, policy: ValidationPolicy): NonNullable<RecordPlan['validate']> {
+  const wireName = new Map(node.properties.map((p) => [p.key, p.name]));
+  return (out, skip) => asFailures(validationFailures(out, left, policy, skip), wireName);
+}
+
+/** The async class-validator checks of the values under one type, or `undefined` when none has an async rule. */
+type AsyncCheck = (value: unknown, path: (string | number)[], into: Promise<OneFailure[]>[]) => void;
+
+const asyncChecks = new Map<string, WeakMap<TypeNode, AsyncCheck | null>>();
+
+/**
+ * Where a type holds records with an async rule (`@ValidatorConstraint({ async: true })`): those instances are
+ * validated with class-validator's `validate` once reading has built them; every other type has none, and its
+ * tools keep the synchronous path.
+ */
+function asyncCheckOf(node: TypeNode, policy: ValidationPolicy): AsyncCheck | undefined {
+  let cache = asyncChecks.get(policy.key);
+  if (!cache) asyncChecks.set(policy.key, (cache = new WeakMap()));
+  let check = cache.get(node);
+  if (check === undefined) {
+    check = buildAsyncCheck(node, policy) ?? null;
+    cache.set(node, check);
+  }
+  return check ?? undefined;
+}
+
+function buildAsyncCheck(node: TypeNode, policy: ValidationPolicy): AsyncCheck | undefined {
+  switch (node.kind) {
+    case 'nullable': {
+      const inner = asyncCheckOf(node.inner, policy);
+      return inner && ((v, path, into) => v !== null && v !== undefined && inner(v, path, into));
+    }
+    case 'array': {
+      const item = asyncCheckOf(node.items, policy);
+      return item && ((v, path, into) => [...(v as Iterable<unknown>)].forEach((x, i) => item(x, [...path, i], into)));
+    }
+    case 'dictionary': {
+      const value = asyncCheckOf(node.values, policy);
+      if (!value) return undefined;
+      return (v, path, into) => {
+        const entries = v instanceof Map ? [...v.entries()] : Object.entries(v as Record<string, unknown>);
+        for (const [k, x] of entries) value(x, [...path, k as string], into);
+      };
+    }
+    case 'record': {
+      const left = leftToClassValidator(node);
+      const inner = node.properties.map((p) => [p, asyncCheckOf(p.type, policy)] as const).filter(([, c]) => c !== undefined);
+      if (!left.async && inner.length === 0) return undefined;
+      const wireName = new Map(node.properties.map((p) => [p.key, p.name]));
+      return (v, path, into) => {
+        const instance = v as Record<string, unknown>;
+        if (left.async) {
+          into.push(asyncValidationFailures(instance, left, policy).then((found) => asFailures(found, wireName).map((o) => ({ path: [...o.path, ...[...path].reverse()], expected: o.expected }))));
+        }
+        for (const [p, check] of inner) if (instance[p.key] !== undefined) check!(instance[p.key], [...path, p.name], into);
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The async checks of a tool's arguments, once read: every failing rule, innermost step first; `undefined` for a
+ * tool none of whose records has an async rule (reading stays synchronous).
+ */
+export function asyncChecksOf(params: readonly ParamModel[], policy: ValidationPolicy = CLOSED): ((argv: unknown[]) => Promise<OneFailure[]>) | undefined {
+  const checks = params.map((p) => [p, asyncCheckOf(p.type, policy)] as const).filter(([, c]) => c !== undefined);
+  if (checks.length === 0) return undefined;
+  return async (argv) => {
+    const into: Promise<OneFailure[]>[] = [];
+    for (const [p, check] of checks) if (argv[p.index] !== undefined) check!(argv[p.index], [p.name], into);
+    return (await Promise.all(into)).flat();
+  };
 }
 
 /** How `argumentsReader` reads: resource and prompt arguments are text, and unknown ones are ignored. */
@@ -350,6 +454,8 @@ export interface ArgumentsReading {
   /** Read objects and arrays sent as JSON text (`McpServer`'s `lenientJsonStrings`). */
   readonly lenientJsonStrings?: boolean;
   readonly ignoreUnknown?: boolean;
+  /** The validation options in force, as reading applies them to records (default: closed records). */
+  readonly policy?: ValidationPolicy;
 }
 
 /** Reads a tool's arguments object into the method's argument list (context slots left empty). */
@@ -359,40 +465,51 @@ export function argumentsReader(
   reading: ArgumentsReading = {},
 ): (args: unknown, f: Failure) => unknown[] | typeof INVALID {
   const mode = reading.lenientJsonStrings ? 'lenient' : 'read';
-  const reader = reading.readerOf ?? ((type: TypeNode) => readerOf(type, mode));
+  const policy = reading.policy ?? CLOSED;
+  const reader = reading.readerOf ?? ((type: TypeNode) => readerOf(type, mode, policy));
   const steps = params.map((p) => ({ name: p.name, index: p.index, read: reader(p.type), required: p.required, fallback: fallbackOf(p) }));
   const refuseUnknown = !reading.ignoreUnknown;
   const known = new Set(params.map((p) => p.name));
+  /** After a first failure: every argument read, every invalid and unknown one reported, in parameter order. */
+  const collect = (given: Record<string, unknown>, f: Failure): typeof INVALID => {
+    park(f);
+    const found: OneFailure[] = [];
+    for (const s of steps) {
+      if (hasOwn.call(given, s.name) && given[s.name] !== undefined) {
+        if (s.read(given[s.name], f) === INVALID) {
+          step(f, s.name);
+          found.push(...park(f));
+        }
+      } else if (s.required) {
+        found.push({ path: [s.name], expected: 'It is required.' });
+      }
+    }
+    if (refuseUnknown) {
+      for (const k in given) if (hasOwn.call(given, k) && given[k] !== undefined && !known.has(k)) found.push({ path: [k], expected: 'There is no such argument.' });
+    }
+    return restore(f, found) ?? INVALID;
+  };
   return (args, f) => {
     const given = args === undefined || args === null ? {} : args;
     if (!isObject(given)) return fail(f, 'Arguments must be an object.');
     const out = new Array(arity);
     let matched = 0;
-    for (const step of steps) {
-      if (hasOwn.call(given, step.name) && given[step.name] !== undefined) {
+    for (const s of steps) {
+      if (hasOwn.call(given, s.name) && given[s.name] !== undefined) {
         matched++;
-        const x = step.read(given[step.name], f);
-        if (x === INVALID) {
-          f.path.push(step.name);
-          return INVALID;
-        }
-        out[step.index] = x;
-      } else if (step.required) {
-        f.path.push(step.name);
-        return fail(f, 'It is required.');
-      } else if (step.fallback) {
-        out[step.index] = step.fallback();
+        const x = s.read(given[s.name], f);
+        if (x === INVALID) return collect(given, f);
+        out[s.index] = x;
+      } else if (s.required) {
+        return collect(given, f);
+      } else if (s.fallback) {
+        out[s.index] = s.fallback();
       }
     }
     let total = 0;
     for (const k in given) if (hasOwn.call(given, k) && given[k] !== undefined) total++;
     if (total !== matched && refuseUnknown) {
-      for (const k in given) {
-        if (hasOwn.call(given, k) && !known.has(k)) {
-          f.path.push(k);
-          return fail(f, 'There is no such argument.');
-        }
-      }
+      for (const k in given) if (hasOwn.call(given, k) && !known.has(k)) return collect(given, f);
     }
     return out;
   };

@@ -1,4 +1,5 @@
-import { INVALID, fail, type Failure } from './failure';
+import { INVALID, fail, park, restore, step as stepOut, type Failure, type OneFailure } from './failure';
+import type { UnknownProperties } from '../schema/validation-options';
 
 /**
  * Reading one record, in two interchangeable forms built from the same plan: a generated function (fast)
@@ -28,8 +29,19 @@ export interface RecordPlan {
   readonly steps: readonly PropertyStep[];
   /** A new instance (or a plain object when only checking). */
   readonly construct: () => Record<string, unknown>;
-  /** class-validator on the built instance, when the class has rules reading does not enforce. */
-  readonly validate?: (out: Record<string, unknown>, f: Failure) => unknown;
+  /** What becomes of a property the record does not know: refused (closed), stripped or kept as sent. */
+  readonly unknown: UnknownProperties;
+  /**
+   * class-validator on the built instance, when the class has rules reading does not enforce: each failing
+   * rule, by wire name (`skip`: properties reading refused already).
+   */
+  readonly validate?: (out: Record<string, unknown>, skip?: ReadonlySet<string>) => readonly OneFailure[];
+}
+
+/** What the generated source reaches through `plan`: the plan and its collecting reader. */
+interface CompiledPlan extends RecordPlan {
+  /** Reads the record again after a first failure, collecting every failure (the slow path only). */
+  readonly collect: (v: Record<string, unknown>, f: Failure) => typeof INVALID;
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -50,16 +62,67 @@ function inherited(name: string): boolean {
   return name in Object.prototype;
 }
 
-/** The first own, defined key of `v` that is not a property: the error when counts do not match. */
-function unknownKey(v: Record<string, unknown>, steps: readonly { readonly name: string }[], f: Failure): typeof INVALID {
+/** The own, defined keys of `v` that are not properties of the record, in order. */
+function unknownKeys(v: Record<string, unknown>, steps: readonly { readonly name: string }[]): string[] {
   const known = new Set(steps.map((s) => s.name));
-  for (const k in v) {
-    if (hasOwn.call(v, k) && v[k] !== undefined && !known.has(k)) {
-      f.path.push(k);
-      return fail(f, 'There is no such property.');
+  const keys: string[] = [];
+  for (const k in v) if (hasOwn.call(v, k) && v[k] !== undefined && !known.has(k)) keys.push(k);
+  return keys;
+}
+
+/** Without `whitelist`, unknown properties reach the instance as sent, as class-transformer copies them. */
+function keepUnknown(v: Record<string, unknown>, out: Record<string, unknown>, steps: readonly { readonly name: string }[]): void {
+  for (const k of unknownKeys(v, steps)) Object.defineProperty(out, k, { value: v[k], enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * The slow path, after a first failure: the record read again, every property, every unknown property and
+ * every rule left to class-validator reported, in property order.
+ */
+function collectingReader(plan: RecordPlan): CompiledPlan['collect'] {
+  const { steps, construct, validate } = plan;
+  const order = new Map(steps.map((s, i) => [s.name, i]));
+  return (v, f) => {
+    park(f);
+    const out = construct();
+    const found: { at: number; failure: OneFailure }[] = [];
+    const refused = new Set<string>();
+    for (let i = 0; i < steps.length; i++) {
+      const s = steps[i];
+      let x = inherited(s.name) && !hasOwn.call(v, s.name) ? undefined : v[s.name];
+      if (x !== undefined) {
+        x = s.read(x, f);
+        if (x === INVALID) {
+          stepOut(f, s.name);
+          for (const failure of park(f)) found.push({ at: i, failure });
+          refused.add(s.key);
+          continue;
+        }
+        for (const transform of s.transforms) x = transform(x, v);
+        out[s.key] = x;
+      } else if (s.required) {
+        found.push({ at: i, failure: { path: [s.name], expected: 'It is required.' } });
+        refused.add(s.key);
+      } else if (s.fallback) {
+        out[s.key] = s.fallback();
+      }
     }
-  }
-  return INVALID;
+    if (plan.unknown === 'refuse') {
+      for (const k of unknownKeys(v, steps)) found.push({ at: steps.length, failure: { path: [k], expected: 'There is no such property.' } });
+    }
+    if (validate) {
+      for (const failure of validate(out, refused)) found.push({ at: order.get(failure.path[failure.path.length - 1] as string) ?? steps.length, failure });
+    }
+    // Stable: within a property, reading's failures, then class-validator's.
+    found.sort((a, b) => a.at - b.at);
+    return restore(f, found.map((x) => x.failure)) ?? INVALID;
+  };
+}
+
+/** The instance, or the collected failures of class-validator's rules. */
+function validated(plan: CompiledPlan, v: Record<string, unknown>, out: Record<string, unknown>, f: Failure): unknown {
+  const failures = plan.validate!(out);
+  return failures.length === 0 ? out : plan.collect(v, f);
 }
 
 /** Whether every own, defined key of `v` was matched: unknown properties are refused (the object is closed). */
@@ -78,7 +141,7 @@ function onlyKnown(v: Record<string, unknown>, matched: number): boolean {
  * the literal or inject code); everything else (readers, transforms, defaults, the constructor) is
  * reached through the `plan` argument by index, never written into the source.
  */
-export function recordReaderSource(plan: Pick<RecordPlan, 'steps' | 'validate'>): string {
+export function recordReaderSource(plan: Pick<RecordPlan, 'steps' | 'validate' | 'unknown'>): string {
   const lines = [
     'if (typeof v !== "object" || v === null || Array.isArray(v)) return notObject(v, f);',
     'const out = plan.construct();',
@@ -89,19 +152,18 @@ export function recordReaderSource(plan: Pick<RecordPlan, 'steps' | 'validate'>)
     const key = JSON.stringify(step.key);
     const transforms = step.transforms.map((_, t) => ` x = plan.steps[${i}].transforms[${t}](x, v);`).join('');
     const missing = step.required
-      ? ` else { f.path.push(${name}); return fail(f, "It is required."); }`
+      ? ` else { return plan.collect(v, f); }`
       : step.fallback
         ? ` else { out[${key}] = plan.steps[${i}].fallback(); }`
         : '';
     lines.push(
       inherited(step.name) ? `x = hasOwn.call(v, ${name}) ? v[${name}] : undefined;` : `x = v[${name}];`,
-      `if (x !== undefined) { matched++; x = plan.steps[${i}].read(x, f); if (x === INVALID) { f.path.push(${name}); return INVALID; }${transforms} out[${key}] = x; }${missing}`,
+      `if (x !== undefined) { matched++; x = plan.steps[${i}].read(x, f); if (x === INVALID) return plan.collect(v, f);${transforms} out[${key}] = x; }${missing}`,
     );
   });
-  lines.push(
-    'if (!onlyKnown(v, matched)) return unknownKey(v, plan.steps, f);',
-    plan.validate ? 'return plan.validate(out, f);' : 'return out;',
-  );
+  if (plan.unknown === 'refuse') lines.push('if (!onlyKnown(v, matched)) return plan.collect(v, f);');
+  if (plan.unknown === 'keep') lines.push('if (!onlyKnown(v, matched)) keepUnknown(v, out, plan.steps);');
+  lines.push(plan.validate ? 'return validated(plan, v, out, f);' : 'return out;');
   return lines.join('\n');
 }
 
@@ -114,16 +176,16 @@ export function recordReaderSource(plan: Pick<RecordPlan, 'steps' | 'validate'>)
  */
 let generation: 'unknown' | 'allowed' | 'forbidden' = 'unknown';
 
-function generatedReader(plan: RecordPlan): Reader | undefined {
+function generatedReader(plan: CompiledPlan): Reader | undefined {
   if (generation === 'forbidden') return undefined;
   let factory: Function;
   try {
     factory = new Function(
       'plan',
       'notObject',
-      'unknownKey',
+      'keepUnknown',
       'onlyKnown',
-      'fail',
+      'validated',
       'INVALID',
       'hasOwn',
       `return function readRecord(v, f) {\n${recordReaderSource(plan)}\n};`,
@@ -134,11 +196,19 @@ function generatedReader(plan: RecordPlan): Reader | undefined {
     return undefined;
   }
   generation = 'allowed';
-  return factory(plan, notObject, unknownKey, onlyKnown, fail, INVALID, hasOwn) as Reader;
+  return factory(plan, notObject, keepUnknown, onlyKnown, validated, INVALID, hasOwn) as Reader;
 }
 
 /** The same reading as the generated source, one property at a time. */
 export function interpretedReader(plan: RecordPlan): Reader {
+  return interpreted(compiled(plan));
+}
+
+function compiled(plan: RecordPlan): CompiledPlan {
+  return { ...plan, collect: collectingReader(plan) };
+}
+
+function interpreted(plan: CompiledPlan): Reader {
   const { steps, construct, validate } = plan;
   const own = steps.map((s) => inherited(s.name));
   return (v, f) => {
@@ -152,21 +222,20 @@ export function interpretedReader(plan: RecordPlan): Reader {
       if (x !== undefined) {
         matched++;
         x = step.read(x, f);
-        if (x === INVALID) {
-          f.path.push(step.name);
-          return INVALID;
-        }
+        if (x === INVALID) return plan.collect(source, f);
         for (const transform of step.transforms) x = transform(x, source);
         out[step.key] = x;
       } else if (step.required) {
-        f.path.push(step.name);
-        return fail(f, 'It is required.');
+        return plan.collect(source, f);
       } else if (step.fallback) {
         out[step.key] = step.fallback();
       }
     }
-    if (!onlyKnown(source, matched)) return unknownKey(source, steps, f);
-    return validate ? validate(out, f) : out;
+    if (plan.unknown !== 'strip' && !onlyKnown(source, matched)) {
+      if (plan.unknown === 'refuse') return plan.collect(source, f);
+      keepUnknown(source, out, steps);
+    }
+    return validate ? validated(plan, source, out, f) : out;
   };
 }
 
@@ -187,6 +256,7 @@ export function recordStrategy(): RecordStrategy {
 
 /** The reader of one record plan, generated when the runtime allows it. */
 export function recordReaderOf(plan: RecordPlan): Reader {
-  if (forced === 'interpreted') return interpretedReader(plan);
-  return generatedReader(plan) ?? interpretedReader(plan);
+  const full = compiled(plan);
+  if (forced === 'interpreted') return interpreted(full);
+  return generatedReader(full) ?? interpreted(full);
 }

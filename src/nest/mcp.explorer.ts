@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, HttpAdapterHost } from '@nestjs/core';
+import { DiscoveryService, ExternalContextCreator, HttpAdapterHost } from '@nestjs/core';
+import { appPipeValidation, applyValidation } from './app-validation';
 import { DefinitionError, McpServer, RequestContext, type AuthInfo, type AuthorizeItem, type AuthorizePolicy, type Diagnostic, type HttpAuthOptions } from '../index';
 import { MCP_MODULE_OPTIONS } from './constants';
 import type { McpModuleOptions } from './options';
@@ -24,6 +25,7 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
     private readonly server: McpServer,
     private readonly pipeline: McpPipeline,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions,
+    private readonly contexts: ExternalContextCreator,
   ) {
     this.recordNestLayersEarly();
   }
@@ -45,6 +47,8 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
   }
 
   onModuleInit(): void {
+    // The module's `validation`, else the options of the app's global ValidationPipe (set by now), else the default.
+    if (this.options.validation === undefined) applyValidation(this.server, appPipeValidation(this.contexts, this.logger));
     this.addProviders();
     // Routes must be on the adapter before Nest adds its not-found handler, which follows onModuleInit.
     if ((this.options.transport ?? 'http') === 'http') {

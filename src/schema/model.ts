@@ -128,6 +128,12 @@ export interface SlotModel {
 export interface PropertyModel extends SlotModel {
   /** The JavaScript property name on the instance. */
   readonly key: string;
+  /** `@IsDefined()`: under `skipMissingProperties` the property is still required and refuses `null`. */
+  readonly defined?: boolean;
+  /** Under `@ValidateIf`: class-validator's condition decides, so a missing or `null` value reaches it. */
+  readonly conditional?: boolean;
+  /** The class `@Type` builds from the value where no rule looks inside it (no `@ValidateNested`). */
+  readonly builds?: Function;
 }
 
 export interface ParamModel extends SlotModel {

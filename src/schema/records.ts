@@ -14,7 +14,7 @@ import {
 import { HINT, StringLiterals, type TypeHint } from '../decorators/hints';
 import { propertyFactsOf, type SourcePropertyFacts } from '../facts/registry';
 import { defaultOf, resolveSlot } from './slots';
-import type { PropertyModel, RecordNode } from './model';
+import { unwrap, type PropertyModel, type RecordNode, type TypeNode } from './model';
 import type { Site } from './resolve';
 import { initializersOf, type CompiledValue } from './compiled';
 import { validatorIntent, type ValidatorIntent } from './validator-rules';
@@ -153,7 +153,7 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
   // What @ApiProperty says of the values counts only where class-validator says nothing of the property:
   // otherwise class-validator's reading is the listing's (an enum it does not check would refuse values it accepts).
   const apiValues = rules.length === 0 ? api : undefined;
-  const type = resolveSlot(
+  const resolved = resolveSlot(
     {
       hint:
         record?.type ??
@@ -166,22 +166,39 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
       constraints: [...(record?.constraints ?? []), ...validator.constraints],
       eachConstraints: validator.eachConstraints,
       uniqueItems: validator.uniqueItems,
-      nullable: record?.nullable || validator.optional || apiValues?.nullable || (validator.conditional && record?.type === undefined && isNullableHint(fact?.type)),
+      // Under `@ValidateIf` a `null` reaches the condition, which decides (with `@Field({ type })`, the type does).
+      nullable: record?.nullable || validator.optional || apiValues?.nullable || (validator.conditional && (record?.type === undefined || isNullableHint(fact?.type))),
     },
     inner,
   );
-  if (!type) return undefined;
+  if (!resolved) return undefined;
+  // What the app's pipe makes of a nested class it never looks inside (only class-validator DTOs: our own
+  // `@Field` records are read as declared).
+  const built = transformerTypeOf(ctor, key);
+  const type = record === undefined && rules.length > 0 ? asThePipeSeesIt(resolved, rules, built !== undefined) : resolved;
   const initializer = declared.initializers.get(key);
   return {
     key,
     name,
     type,
+    ...(rules.some((m) => m.name === 'isDefined') && { defined: true }),
+    ...(validator.conditional && { conditional: true }),
+    ...(type !== resolved && built !== undefined && !rules.some((m) => m.type === 'nestedValidation') && { builds: built }),
     description: record?.description ?? api?.description ?? fact?.description,
-    required: !(record?.optional || validator.optional || apiValues?.required === false || record?.hasDefault || initializer || fact?.optional),
+    // Under `@ValidateIf` the condition decides: the property is never required (docs/listing-contract.md).
+    required: !(record?.optional || validator.optional || validator.conditional || passesMissing(record, rules) || apiValues?.required === false || record?.hasDefault || initializer || fact?.optional),
     // A source default applies only where `new ctor()` builds the record and so runs the initialisers.
     default: defaultOf(record, declared.constructible ? fact?.default : undefined, initializer, type),
     examples: api && api.example !== undefined && isJson(api.example) ? [api.example] : undefined,
   };
+}
+
+/**
+ * A class-validator DTO's property whose every rule passes a missing value: `@ValidateNested()` skips
+ * `undefined`, `@Allow()` checks nothing. The app's pipe accepts it left out, so it is not required.
+ */
+function passesMissing(record: PropertyRecord | undefined, rules: readonly ValidationMetadata[]): boolean {
+  return record === undefined && rules.length > 0 && rules.every((m) => m.type === 'nestedValidation' || m.type === 'whitelistValidation');
 }
 
 /**
@@ -190,8 +207,53 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
  */
 function transformerHint(ctor: Function, key: string, validator: ValidatorIntent, design: unknown): TypeHint | undefined {
   const type = transformerTypeOf(ctor, key) as TypeHint | undefined;
-  if (type === undefined || !validator.array || design === Array || design === Set) return type;
+  if (type === undefined || !arrayIntent(validator, design) || design === Array || design === Set) return type;
   return [type];
+}
+
+/**
+ * Whether the rules make the value an array whatever the declared type: `@IsArray()`, or
+ * `@ValidateNested({ each: true })` where TypeScript erased the type (a property declared as one class is one
+ * object: class-validator validates it as one, `each` or not).
+ */
+function arrayIntent(validator: ValidatorIntent, design: unknown): boolean {
+  return validator.array || (validator.nestedEach && ERASED.has(design));
+}
+
+/**
+ * A nested record (or array of them) as the app's pipe handles it, for a class-validator DTO's property:
+ * without `@ValidateNested`, class-validator never looks inside, so any JSON value of the property's own
+ * rules passes (an object under `@IsObject()`), built into the class by `@Type` when it is an object; with
+ * `@ValidateNested` but no `@Type`, class-transformer leaves a plain object, which class-validator finds no
+ * rule of: a record of no properties (closed, stripped or kept as the policy says).
+ */
+function asThePipeSeesIt(type: TypeNode, rules: readonly ValidationMetadata[], typed: boolean): TypeNode {
+  const nested = rules.some((m) => m.type === 'nestedValidation');
+  const swap = (node: TypeNode): TypeNode => {
+    if (node.kind === 'nullable') {
+      const inner = swap(node.inner);
+      return inner === node.inner ? node : Object.freeze({ ...node, inner });
+    }
+    if (node.kind === 'array' && unwrap(node.items).kind === 'record') {
+      const items = swap(node.items);
+      return items === node.items ? node : Object.freeze({ ...node, items });
+    }
+    if (node.kind !== 'record') return node;
+    if (!nested) return rules.some((m) => m.name === 'isObject') ? LOOSE_OBJECT : LOOSE_ANY;
+    return typed ? node : plainRecord(node);
+  };
+  return swap(type);
+}
+
+const LOOSE_OBJECT: TypeNode = Object.freeze({ kind: 'json', shape: 'object' });
+const LOOSE_ANY: TypeNode = Object.freeze({ kind: 'json', shape: 'any' });
+const plainRecords = new WeakMap<RecordNode, RecordNode>();
+
+/** The record class-validator sees in a plain object: no properties, built as a plain object. */
+function plainRecord(node: RecordNode): RecordNode {
+  let plain = plainRecords.get(node);
+  if (!plain) plainRecords.set(node, (plain = Object.freeze({ kind: 'record', ctor: Object, description: node.description, properties: Object.freeze([]) })));
+  return plain;
 }
 
 /**
@@ -228,7 +290,7 @@ const ERASED = new Set<unknown>([Array, Set, Object, undefined]);
 /** What class-validator's rules say of the type, where nothing stronger does (DESIGN.md section 6). */
 function evidence(validator: ValidatorIntent, fact: SourcePropertyFacts | undefined, design: unknown): TypeHint | undefined {
   if (validator.evidence === undefined || fact?.type !== undefined || !ERASED.has(design)) return undefined;
-  return validator.array && design !== Array && design !== Set ? [validator.evidence] : validator.evidence;
+  return arrayIntent(validator, design) && design !== Array && design !== Set ? [validator.evidence] : validator.evidence;
 }
 
 /** OMCG0007: two properties that reach the same wire name (`@Expose({ name })` onto another property). */

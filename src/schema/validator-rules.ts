@@ -24,8 +24,10 @@ export interface ValidatorIntent {
   evidence?: TypeHint;
   /** `@IsOptional()`: may be omitted, and `null` skips every rule, as class-validator reads it. */
   optional: boolean;
-  /** `@IsArray()` or `@ValidateNested({ each: true })`: the value is an array whatever the declared type. */
+  /** `@IsArray()`: the value is an array whatever the declared type. */
   array: boolean;
+  /** `@ValidateNested({ each: true })`: an array where TypeScript erased the declared type (records.ts). */
+  nestedEach: boolean;
   /** `@ValidateIf`: the rules hold only sometimes, so none is listed and class-validator checks them all. */
   conditional: boolean;
   uniqueItems: boolean;
@@ -369,7 +371,7 @@ const ELEMENT: ReadonlyMap<string, TypeHint> = new Map(Object.entries({ isString
  */
 function typeEvidence(facts: ValidatorIntent, m: ValidationMetadata): void {
   const c = m.constraints ?? [];
-  if (m.type === 'nestedValidation' && m.each) facts.array = true;
+  if (m.type === 'nestedValidation' && m.each) facts.nestedEach = true;
   if (facts.conditional || (m.groups?.length && !m.always)) return;
   if (m.name !== undefined) facts.evidence ??= ELEMENT.get(m.name);
   if (m.name === 'isIn' && someOf(c) && c[0].every((v) => typeof v === 'string')) facts.evidence ??= StringLiterals(...new Set(c[0] as string[]));
@@ -396,7 +398,7 @@ function spokenConstraint(m: ValidationMetadata): SchemaConstraint | undefined {
  */
 export function validatorIntent(metadata: readonly ValidationMetadata[]): ValidatorIntent {
   const conditional = metadata.some((m) => m.type === 'conditionalValidation' && m.name !== 'isOptional');
-  const facts: ValidatorIntent = { constraints: [], eachConstraints: [], optional: false, array: false, conditional, uniqueItems: false };
+  const facts: ValidatorIntent = { constraints: [], eachConstraints: [], optional: false, array: false, nestedEach: false, conditional, uniqueItems: false };
   for (const m of metadata) typeEvidence(facts, m);
   for (const m of metadata) {
     const spoken = spokenConstraint(m);

@@ -1,5 +1,5 @@
-import { perNode } from './memo';
-import { unwrap, type ExactRule, type JsonSchema, type SlotModel, type ParamModel, type ResultModel, type TypeNode } from './model';
+import { CLOSED, type ValidationPolicy } from './validation-options';
+import { unwrap, type ExactRule, type JsonSchema, type SlotModel, type ParamModel, type PropertyModel, type ResultModel, type TypeNode } from './model';
 
 
 /** The only keywords written, in the only order they are written. */
@@ -27,8 +27,28 @@ function ordered(keywords: Keywords): JsonSchema {
   return out;
 }
 
+/**
+ * One result per (immutable) model node and validation policy: the listing of a record depends on the options
+ * in force (`additionalProperties`, and what `skipMissingProperties` makes optional).
+ */
+function perNodeAndPolicy<V>(build: (node: TypeNode, policy: ValidationPolicy) => V): (node: TypeNode, policy?: ValidationPolicy) => V {
+  const caches = new Map<string, WeakMap<TypeNode, V>>();
+  return (node, policy = CLOSED) => {
+    let cache = caches.get(policy.key);
+    if (!cache) caches.set(policy.key, (cache = new WeakMap()));
+    let value = cache.get(node);
+    if (value === undefined) {
+      value = build(node, policy);
+      cache.set(node, value);
+    }
+    return value;
+  };
+}
+
 /** The keywords of a type, before a slot adds its description and default; written once per node. */
-const keywordsOf = perNode((node: TypeNode): Keywords => (node.kind !== 'nullable' && node.rules ? withRules(buildKeywords(node), node.rules) : buildKeywords(node)));
+const keywordsOf = perNodeAndPolicy(
+  (node: TypeNode, policy: ValidationPolicy): Keywords => (node.kind !== 'nullable' && node.rules ? withRules(buildKeywords(node, policy), node.rules) : buildKeywords(node, policy)),
+);
 
 /** Lower bounds two rules may both state: the stricter one is written. */
 const STRICTER: Partial<Record<Keyword, (a: number, b: number) => number>> = { minLength: Math.max, minItems: Math.max, minProperties: Math.max };
@@ -52,7 +72,7 @@ function withRules(base: Keywords, rules: readonly ExactRule[]): Keywords {
   return out as Keywords;
 }
 
-function buildKeywords(node: TypeNode): Keywords {
+function buildKeywords(node: TypeNode, policy: ValidationPolicy): Keywords {
   switch (node.kind) {
     case 'boolean':
       return { type: 'boolean' };
@@ -69,52 +89,65 @@ function buildKeywords(node: TypeNode): Keywords {
     case 'array':
       return {
         type: 'array',
-        items: fragmentOf(node.items),
+        items: fragmentOf(node.items, policy),
         minItems: node.minItems,
         maxItems: node.maxItems,
         uniqueItems: node.uniqueItems ? true : undefined,
       };
     case 'dictionary':
-      return { type: 'object', additionalProperties: fragmentOf(node.values) };
+      return { type: 'object', additionalProperties: fragmentOf(node.values, policy) };
     case 'json':
       return node.shape === 'any' ? {} : { type: node.shape };
     case 'record':
-      return { ...objectKeywords(node.properties), description: node.description };
-    case 'nullable': {
-      const inner = keywordsOf(node.inner);
-      if (inner.type === undefined) return inner;
-      // `const` admits one value: beside null it becomes a two-value `enum`.
-      const values = inner.const !== undefined ? [inner.const] : inner.enum;
-      return {
-        ...inner,
-        type: Array.isArray(inner.type) ? inner.type : [inner.type, 'null'],
-        enum: Array.isArray(values) && !values.includes(null) ? [...values, null] : values,
-        const: undefined,
-      };
-    }
+      return { ...objectKeywords(node.properties, policy, policy.unknown === 'refuse'), description: node.description };
+    case 'nullable':
+      return nullableKeywords(keywordsOf(node.inner, policy));
   }
+}
+
+/** The keywords of a type that also admits `null`. */
+function nullableKeywords(inner: Keywords): Keywords {
+  if (inner.type === undefined) return inner;
+  // `const` admits one value: beside null it becomes a two-value `enum`.
+  const values = inner.const !== undefined ? [inner.const] : inner.enum;
+  return {
+    ...inner,
+    type: Array.isArray(inner.type) ? inner.type : [inner.type, 'null'],
+    enum: Array.isArray(values) && !values.includes(null) ? [...values, null] : values,
+    const: undefined,
+  };
 }
 
 function finite(n: number | undefined): number | undefined {
   return n === undefined || !Number.isFinite(n) ? undefined : n;
 }
 
-function objectKeywords(slots: readonly SlotModel[]): Keywords {
+/**
+ * Under `skipMissingProperties` a record property without `@IsDefined` skips every rule when it is missing or
+ * `null`: it is not required, and admits `null`.
+ */
+function skipped(slot: SlotModel, policy: ValidationPolicy, record: boolean): boolean {
+  return record && policy.skipMissing && (slot as PropertyModel).defined !== true;
+}
+
+function objectKeywords(slots: readonly SlotModel[], policy: ValidationPolicy, closed: boolean, record = true): Keywords {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i];
-    const fragment = slotFragment(slot);
+    const skip = skipped(slot, policy, record);
+    const written = slotFragment(slot, policy);
+    const fragment = skip && slot.type.kind !== 'nullable' ? (ordered(nullableKeywords(written as Keywords)) as JsonSchema) : written;
     // As Object.fromEntries would: a property named `__proto__` is an own key, not the prototype.
     if (slot.name === '__proto__') Object.defineProperty(properties, slot.name, { value: fragment, enumerable: true, writable: true, configurable: true });
     else properties[slot.name] = fragment;
-    if (slot.required) required.push(slot.name);
+    if (slot.required && !skip) required.push(slot.name);
   }
-  return { type: 'object', properties, required: required.length > 0 ? required : undefined, additionalProperties: false };
+  return { type: 'object', properties, required: required.length > 0 ? required : undefined, additionalProperties: closed ? false : undefined };
 }
 
 /** The fragment of a type, written once per (immutable) node. */
-export const fragmentOf = perNode((node: TypeNode): JsonSchema => ordered(keywordsOf(node)));
+export const fragmentOf = perNodeAndPolicy((node: TypeNode, policy: ValidationPolicy): JsonSchema => ordered(keywordsOf(node, policy)));
 
 /**
  * The value written as `default`, or `undefined`: strings, numbers, booleans and chars as they are,
@@ -136,8 +169,8 @@ export function writtenDefault(node: TypeNode, value: unknown): unknown {
  * The fragment of a parameter or property: its type's fragment with the slot's description in third
  * place (after `type` and `format`) and its default last, as section 4 orders them.
  */
-export function slotFragment(slot: SlotModel): JsonSchema {
-  const base = fragmentOf(slot.type);
+export function slotFragment(slot: SlotModel, policy: ValidationPolicy = CLOSED): JsonSchema {
+  const base = fragmentOf(slot.type, policy);
   const description = slot.description ?? (base.description as string | undefined);
   const value = slot.default ? writtenDefault(slot.type, slot.default.value) : undefined;
   if (description === base.description && value === undefined && slot.examples === undefined) return base;
@@ -151,9 +184,12 @@ export function slotFragment(slot: SlotModel): JsonSchema {
   return out;
 }
 
-/** A tool's `inputSchema`: a closed object of its parameters. */
-export function inputSchemaOf(params: readonly ParamModel[]): JsonSchema {
-  const schema = ordered(objectKeywords(params));
+/**
+ * A tool's `inputSchema`: a closed object of its parameters (the arguments object is no DTO: an unknown
+ * argument is refused under any options), each record written under the validation policy in force.
+ */
+export function inputSchemaOf(params: readonly ParamModel[], policy: ValidationPolicy = CLOSED): JsonSchema {
+  const schema = ordered(objectKeywords(params, policy, true, false));
   if (!params.some((p) => p.header !== undefined)) return schema;
   // SEP-2243's extension keyword, after every keyword of section 4, on the arguments that declare it.
   const properties = { ...(schema.properties as Record<string, JsonSchema>) };

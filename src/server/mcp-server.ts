@@ -36,6 +36,13 @@ import { checkMaxResultBytes } from './protocol/result-size';
 import { Telemetry, type Network } from './telemetry/telemetry';
 import { RequestStates, signingKeys } from './protocol/signing';
 import type { TelemetryOptions } from './telemetry/options';
+import type { ValidationOptions } from '../schema/validation-options';
+
+/**
+ * The seam the Nest module gives the app's `ValidationPipe` options through, once the application is configured
+ * and before its providers are added (a registry symbol: the module shares no internal import with the server).
+ */
+const SET_VALIDATION = Symbol.for('onemodelcontext.setValidation');
 
 /** Server identity sent in `initialize` (and, on 2026-07-28, in every result's `_meta`). */
 export interface ServerInfo {
@@ -56,6 +63,13 @@ export interface McpServerOptions {
    * one, the parsed value is read. Default `false`: the listing is the contract.
    */
   readonly lenientJsonStrings?: boolean;
+  /**
+   * The validation options in force, as the app's `ValidationPipe` applies them: what a class-validator DTO
+   * accepts (listing and reading agree with class-validator under them). Default
+   * `{ whitelist: true, forbidNonWhitelisted: true }`: records are closed objects, unknown properties refused.
+   * In Nest, without this option, the options of the app's global `ValidationPipe`.
+   */
+  readonly validation?: ValidationOptions;
   /** Instructions sent to the client at initialisation. */
   readonly instructions?: string;
   /**
@@ -242,7 +256,7 @@ export class McpServer {
     this.log = Log.of(options.logger);
     this.telemetry = Telemetry.of(options.telemetry, this.log);
     checkPageSizes(options.pageSize);
-    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, log: this.log });
+    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, validation: options.validation, log: this.log });
     const keys = signingKeys(options.requestStateSecret);
     this.states = new RequestStates(keys, options.requestStateTtlSeconds);
     this.pager = new Pager(keys.cursor, options.pageSize);
@@ -252,6 +266,11 @@ export class McpServer {
     this.tasks = new TaskRunner(taskStore, options.tasks, this.log);
     this.maxResultBytes = checkMaxResultBytes(options.maxResultBytes);
     this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
+  }
+
+  /** The validation options in force from now on; only before the first tool is added (see `SET_VALIDATION`). */
+  [SET_VALIDATION](validation: ValidationOptions): void {
+    this.catalog.setValidation(validation);
   }
 
   /**

@@ -310,7 +310,9 @@ describe('lenientJsonStrings (opt-in)', () => {
   const args = { lines: '[{"sku":"A"}]', counts: '{"a":1}' };
 
   it('is off by default: a JSON-encoded array is an argument error', async () => {
-    expect(textOf(await strict.callTool('lines', args))).toBe("Argument 'lines' is not valid. Expected an array, got a string.");
+    expect(textOf(await strict.callTool('lines', args))).toBe(
+      "Argument 'lines' is not valid. Expected an array, got a string.\nArgument 'counts' is not valid. Expected an object, got a string.",
+    );
   });
 
   it('reads objects and arrays sent as JSON text, into instances, when on', async () => {

@@ -93,8 +93,14 @@ describe('paths and argument rules', () => {
     expect(textOf(await server.callTool('t', { items: [], extra: 1 }))).toBe("Argument 'extra' is not valid. There is no such argument.");
   });
 
-  it('reports the first invalid argument in parameter order', async () => {
-    expect(textOf(await server.callTool('t', { zzz: 1, n: 'x', items: 'y' }))).toBe("Argument 'items' is not valid. Expected an array, got a string.");
+  it('reports the first invalid argument in parameter order, then every other one', async () => {
+    expect(textOf(await server.callTool('t', { zzz: 1, n: 'x', items: 'y' }))).toBe(
+      [
+        "Argument 'items' is not valid. Expected an array, got a string.",
+        "Argument 'n' is not valid. Expected a whole number from -128 to 127.",
+        "Argument 'zzz' is not valid. There is no such argument.",
+      ].join('\n'),
+    );
   });
 
   it('refuses null for an optional argument that is not nullable', async () => {

@@ -7,6 +7,7 @@ function plan(steps: Partial<PropertyStep>[]): RecordPlan {
   return {
     steps: steps.map((s) => ({ name: 'n', key: 'n', read: text, required: true, transforms: [], ...s })),
     construct: () => ({}),
+    unknown: 'refuse',
   };
 }
 
@@ -19,10 +20,10 @@ describe('the record reader source', () => {
         'const out = plan.construct();',
         'let matched = 0, x;',
         'x = v["full_name"];',
-        'if (x !== undefined) { matched++; x = plan.steps[0].read(x, f); if (x === INVALID) { f.path.push("full_name"); return INVALID; } out["fullName"] = x; } else { f.path.push("full_name"); return fail(f, "It is required."); }',
+        'if (x !== undefined) { matched++; x = plan.steps[0].read(x, f); if (x === INVALID) return plan.collect(v, f); out["fullName"] = x; } else { return plan.collect(v, f); }',
         'x = v["note"];',
-        'if (x !== undefined) { matched++; x = plan.steps[1].read(x, f); if (x === INVALID) { f.path.push("note"); return INVALID; } out["note"] = x; } else { out["note"] = plan.steps[1].fallback(); }',
-        'if (!onlyKnown(v, matched)) return unknownKey(v, plan.steps, f);',
+        'if (x !== undefined) { matched++; x = plan.steps[1].read(x, f); if (x === INVALID) return plan.collect(v, f); out["note"] = x; } else { out["note"] = plan.steps[1].fallback(); }',
+        'if (!onlyKnown(v, matched)) return plan.collect(v, f);',
         'return out;',
       ].join('\n'),
     );
@@ -47,7 +48,19 @@ describe('the interpreted reader', () => {
     expect(read({ a_b: 'x' }, newFailure())).toEqual({ ab: 'x' });
   });
 
-  it('names the first invalid, missing or unknown property', () => {
+  it('names every invalid, missing and unknown property', () => {
+    const f = newFailure();
+    expect(read({ constructor: 1, z: 1, y: 2 }, f)).toBe(INVALID);
+    expect([f.path.join('.'), f.expected, ...(f.others ?? []).map((o) => `${o.path.join('.')}: ${o.expected}`)]).toEqual([
+      'a_b',
+      'It is required.',
+      'constructor: Expected a string.',
+      'z: There is no such property.',
+      'y: There is no such property.',
+    ]);
+  });
+
+  it('names the first invalid, missing or unknown property first', () => {
     const cases: [unknown, string, string][] = [
       [{ a_b: 1 }, 'a_b', 'Expected a string.'],
       [{}, 'a_b', 'It is required.'],

@@ -117,7 +117,9 @@ describe('records become instances with class-transformer semantics', () => {
 
   it('refuses the JavaScript name of a renamed property and unknown properties', async () => {
     const bad = { ...order, customer: { fullName: 'Ada', since: '2020-01-02T03:04:05Z' } };
-    expect(textOf(await server.callTool('place', { order: bad }))).toBe("Argument 'order.customer.full_name' is not valid. It is required.");
+    expect(textOf(await server.callTool('place', { order: bad }))).toBe(
+      "Argument 'order.customer.full_name' is not valid. It is required.\nArgument 'order.customer.fullName' is not valid. There is no such property.",
+    );
     const extra = { ...order, customer: { ...order.customer, vip: true } };
     expect(textOf(await server.callTool('place', { order: extra }))).toBe("Argument 'order.customer.vip' is not valid. There is no such property.");
   });

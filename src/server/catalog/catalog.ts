@@ -6,6 +6,7 @@ import { promptFromMethod, type PromptModel } from '../../schema/prompts';
 import { resourceFromMethod, type ResourceModel } from '../../schema/resources';
 import { decoratedMembersOf, toolFromMethod } from '../../schema/tools';
 import { compileTool, type CompileOptions, type ToolCall, type ToolTarget } from '../../invoke/invoker';
+import { policyOf, type ValidationOptions } from '../../schema/validation-options';
 import { compileTextMethod, type TextMethodCall } from '../../invoke/text-methods';
 import type { AddOptions, InvokeHook } from '../../invoke/invocation';
 import { appOnly, listingOf, type ToolListing } from './listing';
@@ -150,8 +151,17 @@ export class Catalog {
   /** The server's log, for the calls compiled here and for definition-time warnings. */
   readonly log: Log;
 
-  constructor(private readonly compiling: CompileOptions = {}) {
+  constructor(private compiling: CompileOptions = {}) {
     this.log = compiling.log ?? Log.silent;
+  }
+
+  /**
+   * The validation options in force, given before the first tool is added (the Nest module reads them from the
+   * app's global `ValidationPipe` once the application is configured).
+   */
+  setValidation(validation: ValidationOptions): void {
+    if (this.tools.size > 0) throw new Error('The validation options are set before the first tool is added.');
+    this.compiling = { ...this.compiling, validation };
   }
 
   /** Calls `listener` after every change; returns the function that stops it. */
@@ -273,11 +283,12 @@ export class Catalog {
   private storeTool(entry: Extract<Pending, { kind: 'tool' }>): void {
     const { model, target } = entry;
     const compiling = this.compiling;
-    const listing = Object.freeze(listingOf(model, true));
+    const policy = policyOf(compiling.validation);
+    const listing = Object.freeze(listingOf(model, true, policy));
     this.tools.set(model.name, {
       model,
       listing,
-      plainListing: !model.ui ? listing : appOnly(model) ? undefined : Object.freeze(listingOf(model, false)),
+      plainListing: !model.ui ? listing : appOnly(model) ? undefined : Object.freeze(listingOf(model, false, policy)),
       call: lazily(() => compileTool(model, target, compiling)),
       member: target.kind === 'method' ? { instance: target.instance, key: target.key } : undefined,
       headerParams: headerParamsOf(model),

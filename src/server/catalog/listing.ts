@@ -2,6 +2,7 @@ import type { Icon } from '../../decorators/listing-options';
 import type { ToolModel } from '../../schema/model';
 import { inputSchemaOf, outputSchemaOf } from '../../schema/write';
 import type { JsonSchema } from '../../schema/model';
+import { CLOSED, type ValidationPolicy } from '../../schema/validation-options';
 
 /** One `tools/list` entry exactly as it is sent. */
 export interface ToolListing {
@@ -36,12 +37,15 @@ export function appOnly(tool: ToolModel): boolean {
   return tool.ui !== undefined && !tool.ui.visibility.includes('model');
 }
 
-/** Writes a tool's listing once; `apps` says whether the client negotiated MCP Apps (`_meta.ui`). */
-export function listingOf(tool: ToolModel, apps: boolean): ToolListing {
+/**
+ * Writes a tool's listing once; `apps` says whether the client negotiated MCP Apps (`_meta.ui`); records are
+ * written under the validation policy in force.
+ */
+export function listingOf(tool: ToolModel, apps: boolean, policy: ValidationPolicy = CLOSED): ToolListing {
   const entry: Record<string, unknown> = { name: tool.name };
   if (tool.title !== undefined) entry.title = tool.title;
   if (tool.description !== undefined) entry.description = tool.description;
-  entry.inputSchema = tool.rawInput?.schema ?? inputSchemaOf(tool.params);
+  entry.inputSchema = tool.rawInput?.schema ?? inputSchemaOf(tool.params, policy);
   const output = outputSchemaOf(tool.result);
   if (output) entry.outputSchema = output;
   if (tool.annotations) entry.annotations = { ...tool.annotations };
