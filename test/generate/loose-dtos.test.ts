@@ -44,7 +44,8 @@ describe('DTOs compiled without strictNullChecks', () => {
                 items: { type: 'object', properties: { code: { type: 'string', minLength: 2, maxLength: 2 } }, required: ['code'], additionalProperties: false },
               },
             },
-            required: ['tags', 'sort', 'settings', 'platformId', 'clearsAt', 'countries'],
+            // A @ValidateIf property is never required: its condition, run by class-validator, decides.
+            required: ['tags', 'sort', 'settings', 'countries'],
             additionalProperties: false,
           },
         },
