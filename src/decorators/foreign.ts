@@ -184,6 +184,21 @@ export function transformerTypeOf(ctor: Function, key: string): Function | undef
   return meta?.typeFunction ? (meta.typeFunction() as Function) : undefined;
 }
 
+/** What `@Type(() => Base, { discriminator, keepDiscriminatorProperty })` says of one property. */
+export interface Discriminator {
+  readonly property: string;
+  readonly subTypes: readonly { readonly name: unknown; readonly value: unknown }[];
+  readonly keep: boolean;
+}
+
+/** The discriminator of one property's `@Type` (inherited too), when it has one as class-transformer uses it. */
+export function discriminatorOf(ctor: Function, key: string): Discriminator | undefined {
+  const options = transformerStorage()?.findTypeMetadata(ctor, key)?.options;
+  const d = options?.discriminator;
+  if (!d || !d.property || !d.subTypes) return undefined;
+  return { property: d.property, subTypes: d.subTypes, keep: options.keepDiscriminatorProperty === true };
+}
+
 /** `@Expose()` / `@Exclude()` on the class itself: class-transformer's strategy for undecorated properties. */
 export function strategyOf(ctor: Function): 'excludeAll' | 'exposeAll' | 'none' {
   return transformerStorage()?.getStrategy(ctor) ?? 'none';

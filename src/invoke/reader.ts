@@ -155,7 +155,28 @@ function compileBare(node: TypeNode, mode: ReadMode): Reader {
       return (v, f) => (v === undefined ? fail(f, 'Expected a JSON value.') : v);
     case 'record':
       return recordReader(node, mode);
+    case 'discriminated':
+      return discriminatedReader(node, mode);
   }
+}
+
+/**
+ * Picks the subtype by the discriminator's value, as class-transformer does, and reads the object as that
+ * subtype's closed record; a missing or unknown value is refused (class-transformer would fall back to the
+ * base class, which the listing does not offer).
+ */
+function discriminatedReader(node: Extract<TypeNode, { kind: 'discriminated' }>, mode: ReadMode): Reader {
+  const { property } = node;
+  const readers = new Map(node.subtypes.map((s) => [s.name, readerOf(s.record, mode)] as const));
+  const expected = `Expected one of: ${node.subtypes.map((s) => s.name).join(', ')}.`;
+  return (v, f) => {
+    if (!isObject(v)) return fail(f, `Expected an object, got ${typeName(v)}.`);
+    const tag = hasOwn.call(v, property) ? v[property] : undefined;
+    const read = typeof tag === 'string' ? readers.get(tag) : undefined;
+    if (read) return read(v, f);
+    f.path.push(property);
+    return fail(f, expected);
+  };
 }
 
 function enumReader(node: Extract<TypeNode, { kind: 'enum' }>, mode: ReadMode): Reader {
@@ -215,8 +236,10 @@ function stringReader(node: Extract<TypeNode, { kind: 'string' }>, mode: ReadMod
   const patternExpected = `Expected text matching ${node.pattern}.`;
   const formatExpected = format && `Expected ${FORMAT_NAMES[format]}.`;
   const convert = mode === 'check' ? undefined : converterOf(node.as);
+  const only = node.const;
   return (v, f) => {
     if (typeof v !== 'string') return fail(f, `Expected a string, got ${typeName(v)}.`);
+    if (only !== undefined && v !== only) return fail(f, `Expected one of: ${only}.`);
     if (min !== undefined || max !== undefined) {
       // Code points lie between half the UTF-16 length and the length itself; count them only when that
       // range straddles a bound.
@@ -318,6 +341,7 @@ function recordPlan(node: RecordNode, mode: ReadMode): RecordPlan {
     required: p.required,
     fallback: converting && !p.required ? fallbackOf(p) : undefined,
     transforms: converting ? transformsOf(ctor, p.key, 'input') : [],
+    dropped: converting && p.dropped,
   }));
   // plainToInstance calls the constructor without arguments, so initialisers run; so do we.
   const construct =

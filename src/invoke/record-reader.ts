@@ -21,6 +21,8 @@ export interface PropertyStep {
   readonly fallback?: () => unknown;
   /** class-transformer `@Transform`s (plain to class), in order. */
   readonly transforms: readonly ((value: unknown, obj: object) => unknown)[];
+  /** Read and counted, not set on the instance (a discriminator class-transformer removes). */
+  readonly dropped?: boolean;
 }
 
 /** Everything a record reader does, as data: what the generated source and the interpreter both run. */
@@ -95,7 +97,7 @@ export function recordReaderSource(plan: Pick<RecordPlan, 'steps' | 'validate'>)
         : '';
     lines.push(
       inherited(step.name) ? `x = hasOwn.call(v, ${name}) ? v[${name}] : undefined;` : `x = v[${name}];`,
-      `if (x !== undefined) { matched++; x = plan.steps[${i}].read(x, f); if (x === INVALID) { f.path.push(${name}); return INVALID; }${transforms} out[${key}] = x; }${missing}`,
+      `if (x !== undefined) { matched++; x = plan.steps[${i}].read(x, f); if (x === INVALID) { f.path.push(${name}); return INVALID; }${transforms}${step.dropped ? '' : ` out[${key}] = x;`} }${missing}`,
     );
   });
   lines.push(
@@ -157,7 +159,7 @@ export function interpretedReader(plan: RecordPlan): Reader {
           return INVALID;
         }
         for (const transform of step.transforms) x = transform(x, source);
-        out[step.key] = x;
+        if (!step.dropped) out[step.key] = x;
       } else if (step.required) {
         f.path.push(step.name);
         return fail(f, 'It is required.');
