@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import Ajv2020 from 'ajv/dist/2020';
 import { McpServer, Tool } from '../../src';
+import { forceRecordStrategy } from '../../src/invoke/record-reader';
 import { connected } from '../server/support';
 
 /**
@@ -305,6 +306,22 @@ describe('a discriminated @Type is read into the subtype class-transformer build
     });
     expect(textOf(result)).toBe("error: Argument 'shelter.resident.goodBoy' is not valid. There is no such property.");
     await c.close();
+  });
+});
+
+describe('where code generation is forbidden', () => {
+  afterEach(() => forceRecordStrategy(undefined));
+
+  it('the interpreted reader keeps and drops the discriminator as the generated one does', async () => {
+    forceRecordStrategy('interpreted');
+    const interpreted = new McpServer({ name: 'interpreted', version: '1' }).add(new Tools());
+    const plain = { title: 't', shape: { kind: 'square', side: 4 }, extras: [{ kind: 'circle', radius: 1 }] };
+    expect(textOf(await interpreted.callTool('draw', { drawing: plain }))).toBe('ok: drawn');
+    const drawing = received[0] as Drawing;
+    expect(drawing.shape).toBeInstanceOf(Square);
+    expect(drawing.extras![0]).toBeInstanceOf(Circle);
+    expect(JSON.stringify(drawing)).toBe('{"title":"t","shape":{"side":4,"kind":"square"},"extras":[{"radius":1}]}');
+    expect(JSON.stringify(drawing)).toBe(JSON.stringify(plainToInstance(Drawing, copy(plain))));
   });
 });
 
