@@ -113,10 +113,19 @@ const SWAGGER_PROPERTY = 'swagger/apiModelProperties';
 /** The constructors of the type names @nestjs/swagger records (an enum's `type` is `'string'` or `'number'`). */
 const SWAGGER_TYPES: Readonly<Record<string, Function>> = { string: String, number: Number, integer: Number, boolean: Boolean };
 
-/** Property names `@ApiProperty` / `@ApiPropertyOptional` recorded on `ctor` itself, in order. */
+/**
+ * Property names `@ApiProperty` / `@ApiPropertyOptional` recorded on `ctor` itself, in order. A subclass's
+ * own list starts with a copy of its base's (the decorator appends to the inherited list), so a name counts
+ * only where its property metadata is the class's own: else the base's property would be read as the
+ * subclass's, without the base's class-validator rules.
+ */
 export function documentedPropertiesOf(ctor: Function): readonly string[] {
   const names: unknown = Reflect.getOwnMetadata(SWAGGER_PROPERTIES, ctor.prototype);
-  return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string' && n.startsWith(':')).map((n) => n.slice(1)) : [];
+  if (!Array.isArray(names)) return [];
+  return names
+    .filter((n): n is string => typeof n === 'string' && n.startsWith(':'))
+    .map((n) => n.slice(1))
+    .filter((key) => Reflect.hasOwnMetadata(SWAGGER_PROPERTY, ctor.prototype, key));
 }
 
 /** What `@ApiProperty` says of one property, as far as the listing uses it. */
@@ -182,6 +191,21 @@ export function transformsOf(ctor: Function, key: string, direction: Direction):
 export function transformerTypeOf(ctor: Function, key: string): Function | undefined {
   const meta = transformerStorage()?.findTypeMetadata(ctor, key);
   return meta?.typeFunction ? (meta.typeFunction() as Function) : undefined;
+}
+
+/** What `@Type(() => Base, { discriminator, keepDiscriminatorProperty })` says of one property. */
+export interface Discriminator {
+  readonly property: string;
+  readonly subTypes: readonly { readonly name: unknown; readonly value: unknown }[];
+  readonly keep: boolean;
+}
+
+/** The discriminator of one property's `@Type` (inherited too), when it has one as class-transformer uses it. */
+export function discriminatorOf(ctor: Function, key: string): Discriminator | undefined {
+  const options = transformerStorage()?.findTypeMetadata(ctor, key)?.options;
+  const d = options?.discriminator;
+  if (!d || !d.property || !d.subTypes) return undefined;
+  return { property: d.property, subTypes: d.subTypes, keep: options.keepDiscriminatorProperty === true };
 }
 
 /** `@Expose()` / `@Exclude()` on the class itself: class-transformer's strategy for undecorated properties. */

@@ -160,7 +160,28 @@ function compileBare(node: TypeNode, mode: ReadMode, policy: ValidationPolicy): 
       return (v, f) => (v === undefined ? fail(f, 'Expected a JSON value.') : v);
     case 'record':
       return recordReaderOf(recordPlan(node, mode, policy));
+    case 'discriminated':
+      return discriminatedReader(node, mode, policy);
   }
+}
+
+/**
+ * Picks the subtype by the discriminator's value, as class-transformer does, and reads the object as that
+ * subtype's closed record; a missing or unknown value is refused (class-transformer would fall back to the
+ * base class, which the listing does not offer).
+ */
+function discriminatedReader(node: Extract<TypeNode, { kind: 'discriminated' }>, mode: ReadMode, policy: ValidationPolicy): Reader {
+  const { property } = node;
+  const readers = new Map(node.subtypes.map((s) => [s.name, readerOf(s.record, mode, policy)] as const));
+  const expected = `Expected one of: ${node.subtypes.map((s) => s.name).join(', ')}.`;
+  return (v, f) => {
+    if (!isObject(v)) return fail(f, `Expected an object, got ${typeName(v)}.`);
+    const tag = hasOwn.call(v, property) ? v[property] : undefined;
+    const read = typeof tag === 'string' ? readers.get(tag) : undefined;
+    if (read) return read(v, f);
+    f.path.push(property);
+    return fail(f, expected);
+  };
 }
 
 function enumReader(node: Extract<TypeNode, { kind: 'enum' }>, mode: ReadMode): Reader {
@@ -224,8 +245,10 @@ function stringReader(node: Extract<TypeNode, { kind: 'string' }>, mode: ReadMod
     if (check && !check(v)) all.push(formatExpected!);
     return failAll(f, all);
   };
+  const only = node.const;
   return (v, f) => {
     if (typeof v !== 'string') return fail(f, `Expected a string, got ${typeName(v)}.`);
+    if (only !== undefined && v !== only) return fail(f, `Expected one of: ${only}.`);
     if (min !== undefined || max !== undefined) {
       // Code points lie between half the UTF-16 length and the length itself; count them only when that
       // range straddles a bound.
@@ -341,6 +364,7 @@ function recordPlan(node: RecordNode, mode: ReadMode, policy: ValidationPolicy):
       required: p.required && !skipped,
       fallback: converting && !p.required ? fallbackOf(p) : undefined,
       transforms: converting && p.builds ? [builder(p.builds), ...transforms] : transforms,
+      dropped: converting && p.dropped,
     };
   });
   // plainToInstance calls the constructor without arguments, so initialisers run; so do we.

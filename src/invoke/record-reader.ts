@@ -22,6 +22,8 @@ export interface PropertyStep {
   readonly fallback?: () => unknown;
   /** class-transformer `@Transform`s (plain to class), in order. */
   readonly transforms: readonly ((value: unknown, obj: object) => unknown)[];
+  /** Read and counted, not set on the instance (a discriminator class-transformer removes). */
+  readonly dropped?: boolean;
 }
 
 /** Everything a record reader does, as data: what the generated source and the interpreter both run. */
@@ -158,7 +160,7 @@ export function recordReaderSource(plan: Pick<RecordPlan, 'steps' | 'validate' |
         : '';
     lines.push(
       inherited(step.name) ? `x = hasOwn.call(v, ${name}) ? v[${name}] : undefined;` : `x = v[${name}];`,
-      `if (x !== undefined) { matched++; x = plan.steps[${i}].read(x, f); if (x === INVALID) return plan.collect(v, f);${transforms} out[${key}] = x; }${missing}`,
+      `if (x !== undefined) { matched++; x = plan.steps[${i}].read(x, f); if (x === INVALID) return plan.collect(v, f);${transforms}${step.dropped ? '' : ` out[${key}] = x;`} }${missing}`,
     );
   });
   if (plan.unknown === 'refuse') lines.push('if (!onlyKnown(v, matched)) return plan.collect(v, f);');
@@ -224,7 +226,7 @@ function interpreted(plan: CompiledPlan): Reader {
         x = step.read(x, f);
         if (x === INVALID) return plan.collect(source, f);
         for (const transform of step.transforms) x = transform(x, source);
-        out[step.key] = x;
+        if (!step.dropped) out[step.key] = x;
       } else if (step.required) {
         return plan.collect(source, f);
       } else if (step.fallback) {

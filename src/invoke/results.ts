@@ -80,6 +80,8 @@ function compileWriter(node: TypeNode): Writer {
     }
     case 'record':
       return recordWriter(node);
+    case 'discriminated':
+      return discriminatedWriter(node);
     case 'json':
       return (v) => jsonWithExactNumbers(v);
     default:
@@ -104,6 +106,25 @@ function recordWriter(node: RecordNode): Writer {
       for (const transform of step.transforms) x = transform(x, source);
       if (x !== undefined) out[step.name] = step.write(x);
     }
+    return out;
+  };
+}
+
+/**
+ * A subtype written as class-transformer writes it to plain: the subtype whose class the value is, with
+ * its name as the discriminator; a plain object is written as the subtype its discriminator names.
+ */
+function discriminatedWriter(node: Extract<TypeNode, { kind: 'discriminated' }>): Writer {
+  const { property } = node;
+  const subtypes = node.subtypes.map((s) => ({ name: s.name, ctor: s.record.ctor, write: writerOf(s.record) }));
+  return (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    const tag = (v as Record<string, unknown>)[property];
+    const subtype = subtypes.find((s) => s.ctor === v.constructor) ?? (v.constructor === Object ? subtypes.find((s) => s.name === tag) : undefined);
+    if (!subtype) return v;
+    const out: Record<string, unknown> = { [property]: subtype.name };
+    Object.assign(out, subtype.write(v));
+    out[property] = subtype.name;
     return out;
   };
 }

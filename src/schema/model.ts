@@ -74,6 +74,8 @@ type BareNode = Ruled &
       readonly minLength?: number;
       readonly maxLength?: number;
       readonly pattern?: string;
+      /** The one value admitted (a discriminator's subtype name), listed as `const`. */
+      readonly const?: string;
     }
   | { readonly kind: 'bytes'; readonly as: 'uint8array' | 'buffer' }
   | {
@@ -100,6 +102,7 @@ type BareNode = Ruled &
   | { readonly kind: 'dictionary'; readonly values: TypeNode; readonly as: 'object' | 'map' }
   | { readonly kind: 'json'; readonly shape: 'any' | 'object' | 'array' }
   | RecordNode
+  | DiscriminatedNode
   );
 
 export interface RecordNode {
@@ -107,6 +110,20 @@ export interface RecordNode {
   readonly ctor: Function;
   readonly description?: string;
   readonly properties: readonly PropertyModel[];
+}
+
+/**
+ * class-transformer's `@Type(() => Base, { discriminator: { property, subTypes } })`: one of the subtypes'
+ * closed objects, picked by the value of `property` (its subtype's name). Each subtype's record lists the
+ * discriminator first (or where the class declares it) as a required string `const`.
+ */
+export interface DiscriminatedNode {
+  readonly kind: 'discriminated';
+  /** The discriminator's name on the plain object (class-transformer reads it as it is, never renamed). */
+  readonly property: string;
+  /** `keepDiscriminatorProperty`: whether the instance keeps the discriminator. */
+  readonly keep: boolean;
+  readonly subtypes: readonly { readonly name: string; readonly record: RecordNode }[];
 }
 
 /** A value written as `default` (strings, numbers, booleans, chars, enums in their listed form). */
@@ -134,6 +151,8 @@ export interface PropertyModel extends SlotModel {
   readonly conditional?: boolean;
   /** The class `@Type` builds from the value where no rule looks inside it (no `@ValidateNested`). */
   readonly builds?: Function;
+  /** A discriminator class-transformer removes (no `keepDiscriminatorProperty`): read, not set on the instance. */
+  readonly dropped?: boolean;
 }
 
 export interface ParamModel extends SlotModel {

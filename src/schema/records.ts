@@ -2,6 +2,7 @@ import { classChainOf } from '../decorators/classes';
 import { descriptionOf, designType, propertyRecordsOf, type PropertyRecord } from '../decorators/metadata';
 import {
   apiPropertyOf,
+  discriminatorOf,
   exposureOf,
   foreignPropertiesOf,
   strategyOf,
@@ -15,7 +16,7 @@ import { HINT, StringLiterals, type TypeHint } from '../decorators/hints';
 import { propertyFactsOf, type SourcePropertyFacts } from '../facts/registry';
 import { defaultOf, resolveSlot } from './slots';
 import { unwrap, type PropertyModel, type RecordNode, type TypeNode } from './model';
-import type { Site } from './resolve';
+import { discriminatedHint, type Site } from './resolve';
 import { initializersOf, type CompiledValue } from './compiled';
 import { validatorIntent, type ValidatorIntent } from './validator-rules';
 
@@ -206,7 +207,8 @@ function passesMissing(record: PropertyRecord | undefined, rules: readonly Valid
  * `@ValidateNested({ each: true })` whatever the declared type (an interface, for one).
  */
 function transformerHint(ctor: Function, key: string, validator: ValidatorIntent, design: unknown): TypeHint | undefined {
-  const type = transformerTypeOf(ctor, key) as TypeHint | undefined;
+  const discriminator = discriminatorOf(ctor, key);
+  const type = discriminator ? discriminatedHint(discriminator) : (transformerTypeOf(ctor, key) as TypeHint | undefined);
   if (type === undefined || !arrayIntent(validator, design) || design === Array || design === Set) return type;
   return [type];
 }

@@ -1,6 +1,7 @@
 import { HINT, type HintCombinator, type HintLiterals, type HintToken, type TokenKind, type TypeHint } from '../decorators/hints';
+import type { Discriminator } from '../decorators/foreign';
 import type { Problems } from './diagnostics';
-import { unwrap, type RecordNode, type SchemaConstraint, type TypeNode } from './model';
+import { unwrap, type DiscriminatedNode, type Mutable, type PropertyModel, type RecordNode, type SchemaConstraint, type TypeNode } from './model';
 
 /** Where a type is used, for diagnostics, and what is resolving around it (records, for cycles). */
 export interface Site {
@@ -107,6 +108,52 @@ function isHintObject(hint: unknown): hint is HintToken | HintCombinator | HintL
   return typeof hint === 'object' && hint !== null && HINT in hint;
 }
 
+function isDiscriminatedHint(hint: unknown): hint is DiscriminatedHint {
+  return isHintObject(hint) && (hint as { [HINT]: unknown })[HINT] === 'discriminated';
+}
+
+/** A discriminated `@Type` as a hint: internal, made only from class-transformer's metadata (records.ts). */
+interface DiscriminatedHint {
+  readonly [HINT]: 'discriminated';
+  readonly discriminator: Discriminator;
+}
+
+export function discriminatedHint(discriminator: Discriminator): TypeHint {
+  const hint: DiscriminatedHint = { [HINT]: 'discriminated', discriminator };
+  return hint as unknown as TypeHint;
+}
+
+/**
+ * The subtypes of a discriminated `@Type`, each its record with the discriminator as a required string
+ * `const`: where the class declares a property of that wire name, in its place, else first.
+ */
+function discriminatedNode({ property, subTypes, keep }: Discriminator, site: Site): TypeNode | undefined {
+  const names = subTypes.map((s) => s?.name);
+  if (subTypes.length === 0 || !names.every((n): n is string => typeof n === 'string') || new Set(names).size !== names.length) {
+    return unsupported(site, 'A discriminator whose subtypes are not named by distinct strings (or that has none)');
+  }
+  const subtypes: Mutable<DiscriminatedNode['subtypes']> = [];
+  for (let i = 0; i < subTypes.length; i++) {
+    const value = subTypes[i].value;
+    if (typeof value !== 'function' || BUILTINS.has(value)) return unsupported(site, `The discriminator's subtype '${names[i]}', ${describe(value)},`);
+    const record = site.record(value, site);
+    if (!record) return undefined;
+    const at = record.properties.findIndex((p) => p.name === property);
+    const declared = at >= 0 ? record.properties[at] : undefined;
+    const tag: PropertyModel = {
+      key: declared?.key ?? property,
+      name: property,
+      type: { kind: 'string', as: 'string', const: names[i] },
+      description: declared?.description,
+      required: true,
+      dropped: !keep || undefined,
+    };
+    const properties = at >= 0 ? record.properties.map((p, j) => (j === at ? tag : p)) : [tag, ...record.properties];
+    subtypes.push({ name: names[i], record: Object.freeze({ ...record, properties: Object.freeze(properties) }) });
+  }
+  return { kind: 'discriminated', property, keep, subtypes };
+}
+
 /**
  * A TypeScript enum object as a node: member names and values in declaration order (numeric enums carry
  * reverse keys, which are skipped). A string enum is listed by its values, because in TypeScript a string
@@ -203,6 +250,7 @@ function fromHint(hint: TypeHint, design: unknown, site: Site): TypeNode | undef
     const items = fromHint(hint[0], undefined, site);
     return items && { kind: 'array', items, set: design === Set, uniqueItems: design === Set };
   }
+  if (isDiscriminatedHint(hint)) return discriminatedNode(hint.discriminator, site);
   if (isHintObject(hint)) {
     if (hint[HINT] === 'token') return tokenNode(hint);
     if (hint[HINT] === 'literals') return { kind: 'enum', names: [...hint.values], values: [...hint.values], listed: [...hint.values] };

@@ -341,7 +341,7 @@ const RULE_TABLE: Readonly<Record<string, Rule>> = {
     list: (facts) => void (facts.evidence ??= JsonObject),
     enforced: (type) => {
       const t = unwrap(type);
-      return t.kind === 'record' || t.kind === 'dictionary' || (t.kind === 'json' && t.shape === 'object');
+      return t.kind === 'record' || t.kind === 'discriminated' || t.kind === 'dictionary' || (t.kind === 'json' && t.shape === 'object');
     },
   },
 };

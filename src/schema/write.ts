@@ -6,7 +6,7 @@ import { unwrap, type ExactRule, type JsonSchema, type SlotModel, type ParamMode
 const KEYWORDS = [
   'type', 'format', 'description', 'enum', 'const', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum',
   'multipleOf', 'minLength', 'maxLength', 'pattern', 'contentEncoding', 'items', 'minItems', 'maxItems', 'uniqueItems',
-  'minProperties', 'properties', 'required', 'additionalProperties', 'not', 'allOf', 'default',
+  'minProperties', 'properties', 'required', 'additionalProperties', 'not', 'allOf', 'oneOf', 'default',
 ] as const;
 
 type Keyword = (typeof KEYWORDS)[number];
@@ -81,7 +81,7 @@ function buildKeywords(node: TypeNode, policy: ValidationPolicy): Keywords {
     case 'integer':
       return { type: 'integer', minimum: finite(node.minimum), maximum: finite(node.maximum) };
     case 'string':
-      return { type: 'string', format: node.format, minLength: node.minLength, maxLength: node.maxLength, pattern: node.pattern };
+      return { type: 'string', format: node.format, const: node.const, minLength: node.minLength, maxLength: node.maxLength, pattern: node.pattern };
     case 'bytes':
       return { type: 'string', contentEncoding: 'base64' };
     case 'enum':
@@ -100,6 +100,9 @@ function buildKeywords(node: TypeNode, policy: ValidationPolicy): Keywords {
       return node.shape === 'any' ? {} : { type: node.shape };
     case 'record':
       return { ...objectKeywords(node.properties, policy, policy.unknown === 'refuse'), description: node.description };
+    case 'discriminated':
+      // No `type` beside it: each subtype is a closed object, and `null` (when nullable) one more branch.
+      return { oneOf: node.subtypes.map((s) => fragmentOf(s.record, policy)) };
     case 'nullable':
       return nullableKeywords(keywordsOf(node.inner, policy));
   }
@@ -107,6 +110,7 @@ function buildKeywords(node: TypeNode, policy: ValidationPolicy): Keywords {
 
 /** The keywords of a type that also admits `null`. */
 function nullableKeywords(inner: Keywords): Keywords {
+  if (Array.isArray(inner.oneOf)) return { ...inner, oneOf: [...inner.oneOf, { type: 'null' }] };
   if (inner.type === undefined) return inner;
   // `const` admits one value: beside null it becomes a two-value `enum`.
   const values = inner.const !== undefined ? [inner.const] : inner.enum;

@@ -146,6 +146,8 @@ function hasRuntimeType(node: TypeNode, v: unknown): boolean {
       return Object.getPrototypeOf(v) === null && Object.values(v as object).every((x) => hasRuntimeType(node.values, x));
     case 'json':
       return v !== undefined;
+    case 'discriminated':
+      return node.subtypes.some((s) => v instanceof s.record.ctor);
     case 'record':
       return (
         v instanceof node.ctor &&
