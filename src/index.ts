@@ -83,6 +83,7 @@ export type { CallToolResult } from './invoke/results';
 export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
 export type { ValidationOptions } from './schema/validation-options';
 export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions, type ListToolsOptions, type ShutdownOptions, type ServeStdioOptions } from './server/mcp-server';
+export type { ListingOption, ListingClient, ProfileName } from './schema/profiles/profile';
 export type { UiResourceOptions, UiResourceCsp, UiResourcePermissions, UiResourceMeta } from './server/catalog/ui-resource';
 export type { ToolListing } from './server/catalog/listing';
 export type { CatalogKind } from './server/catalog/catalog';

@@ -47,6 +47,8 @@ const PASSED_ON: Readonly<Record<keyof NestHandlerOptions, true>> = {
   storeTimeoutMs: true,
   auth: true,
   cors: true,
+  listing: true,
+  describeConstraints: true,
 };
 
 /** The handler's options among the module's (those given; the handler's defaults apply to the others). */

@@ -37,6 +37,8 @@ import { Telemetry, type Network } from './telemetry/telemetry';
 import { RequestStates, signingKeys } from './protocol/signing';
 import type { TelemetryOptions } from './telemetry/options';
 import type { ValidationOptions } from '../schema/validation-options';
+import { checkListing, isProfileName, mayList, pickerOf, profileOf, profileWarningsOf, type ListingOption, type ProfileName, type ProfilePicker } from '../schema/profiles';
+import { absentNulls } from '../invoke/absent-nulls';
 
 /**
  * The seam the Nest module gives the app's `ValidationPipe` options through, once the application is configured
@@ -129,6 +131,19 @@ export interface McpServerOptions {
    * `@opentelemetry/api` is installed and an SDK is registered. `false` switches them off.
    */
   readonly telemetry?: TelemetryOptions | false;
+  /**
+   * Which listing each client gets (docs/models-and-hosts.md): `'exact'` (the default) is the exact JSON Schema
+   * 2020-12 listing; `'gemini'` fits Gemini's function declarations, `'openai-strict'` OpenAI's strict function
+   * calling; a function picks one per client, from `{ clientInfo, capabilities, protocolVersion }` (at
+   * `initialize` in the 2025 era, per request on 2026-07-28). Reading follows the profile: under
+   * `'openai-strict'` a `null` for an optional parameter or property means absent.
+   */
+  readonly listing?: ListingOption;
+  /**
+   * Append what each fragment's keywords say, in words, to its description ("From 1 to 1000.", "One of: a, b.").
+   * Default: on for `'gemini'` and `'openai-strict'`, off for `'exact'`.
+   */
+  readonly describeConstraints?: boolean;
 }
 
 /**
@@ -212,12 +227,18 @@ export interface CallToolOptions {
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Anything else the tool's `RequestContext` should carry (client info, protocol version ...). */
   readonly context?: RequestContextInit;
+  /** Read the arguments as a client of this listing profile sends them (`'openai-strict'`: `null` of an optional one is absent). */
+  readonly listing?: ProfileName;
 }
 
 /** Options of {@link McpServer.listTools}. */
 export interface ListToolsOptions {
   /** List what a caller holding these scopes may see. */
   readonly scopes?: readonly string[];
+  /** The listing of this profile (default: the exact listing, or the server's `listing` when it names one). */
+  readonly listing?: ProfileName;
+  /** Constraints in words (default: the server's `describeConstraints`, else on for the provider profiles). */
+  readonly describeConstraints?: boolean;
 }
 
 /**
@@ -240,6 +261,8 @@ export class McpServer {
   private readonly maxResultBytes: number;
   private readonly cache: CacheHint;
   private readonly open = new Set<Served>();
+  /** The listing profile of each client; none: the exact listing for everyone. */
+  private readonly picker: ProfilePicker | undefined;
   /** The stdio loop's result checks, one per revision (see `resultCheck`). */
   private readonly checkers = new Map<string, CatalogServer>();
 
@@ -265,6 +288,7 @@ export class McpServer {
     const taskStore = options.taskStore ? guardedTaskStore(options.taskStore, checkStoreTimeout(options.storeTimeoutMs), this.log) : new InMemoryTaskStore();
     this.tasks = new TaskRunner(taskStore, options.tasks, this.log);
     this.maxResultBytes = checkMaxResultBytes(options.maxResultBytes);
+    this.picker = this.pickerFor(options);
     this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 
@@ -291,6 +315,7 @@ export class McpServer {
     for (const [name, tool] of this.catalog.tools) {
       if (before.has(name)) continue;
       this.warnIfErased(tool.model);
+      this.warnIfUnstatable(tool.model);
       if (tool.member) designOnly.push(...designOnlyParamsOf(instance.constructor, tool.member.key, tool.model));
     }
     const warning = designOnlyWarning(designOnly);
@@ -314,6 +339,25 @@ export class McpServer {
     );
   }
 
+  /** The picker of a `listing` option and `describeConstraints` (an endpoint's, else the server's). */
+  private pickerFor(options: { readonly listing?: unknown; readonly describeConstraints?: unknown }): ProfilePicker | undefined {
+    const listing = checkListing(options.listing ?? this.options?.listing, 'listing');
+    const describe = options.describeConstraints ?? this.options?.describeConstraints;
+    if (describe !== undefined && typeof describe !== 'boolean') throw new TypeError(`describeConstraints takes true or false; got ${JSON.stringify(describe)}.`);
+    return pickerOf(listing, describe, (message, error) => this.log.error(message, { event: 'definition.warning', error }));
+  }
+
+  /**
+   * Issue 36: a type a provider profile the server may list under cannot state (a dictionary, free JSON) is said
+   * once, with the portable spelling.
+   */
+  private warnIfUnstatable(model: ToolModel): void {
+    for (const profile of ['openai-strict', 'gemini'] as const) {
+      if (!mayList(this.options.listing, profile)) continue;
+      for (const warning of profileWarningsOf(model, profile)) this.log.warn(warning, { event: 'definition.warning', tool: model.name });
+    }
+  }
+
   /**
    * The quick path: a tool from a handler and a map of parameter names to type hints. The handler's
    * argument is typed from the hints (`Int32` → `number`, `Nullable(Date)` → `Date | null`, a record
@@ -325,7 +369,9 @@ export class McpServer {
     const call = handler as (args: Record<string, unknown>, context: RequestContext) => unknown;
     const where = `server.tool('${name}')`;
     const scopes = checkPublic(where, config?.public, checkScopes(where, config?.scopes)) ?? [];
-    this.catalog.addTool(toolFromConfig(name, config ?? {}), { kind: 'handler', handler: call }, { scopes, public: config?.public === true });
+    const model = toolFromConfig(name, config ?? {});
+    this.catalog.addTool(model, { kind: 'handler', handler: call }, { scopes, public: config?.public === true });
+    this.warnIfUnstatable(model);
     return this;
   }
 
@@ -394,7 +440,11 @@ export class McpServer {
    * @example server.listTools({ scopes: ['orders:read'] }).map((t) => t.name);
    */
   listTools(options: ListToolsOptions = {}): readonly ToolListing[] {
-    return this.catalog.listingsFor(options.scopes).tools;
+    const tools = this.catalog.listingsFor(options.scopes).tools;
+    if (options.listing === undefined && options.describeConstraints === undefined) return tools;
+    const named = typeof this.options.listing === 'string' ? this.options.listing : 'exact';
+    if (options.listing !== undefined && !isProfileName(options.listing)) throw new TypeError(`listTools({ listing }) takes 'exact', 'gemini' or 'openai-strict'; got ${JSON.stringify(options.listing)}.`);
+    return this.catalog.toolsUnder(tools, profileOf(options.listing ?? named, options.describeConstraints ?? this.options.describeConstraints));
   }
 
   /**
@@ -406,7 +456,7 @@ export class McpServer {
     const tool = typeof name === 'string' ? this.catalog.tool(name) : undefined;
     if (!tool) throw new UnknownToolError(String(name));
     const onProgress = options.onProgress;
-    return tool.call(args, {
+    return tool.call(options.listing === 'openai-strict' ? absentNulls(tool.model, args) : args, {
       ...options.context,
       signal: options.signal ?? options.context?.signal,
       reportProgress: onProgress ? (progress, total, message) => onProgress({ progress, total, message }) : options.context?.reportProgress,
@@ -501,6 +551,7 @@ export class McpServer {
       onerror: this.log.transportFailure,
       log: this.log,
       maxResultBytes: this.maxResultBytes,
+      profile: this.picker,
       checkToolResult: (version, result) => this.resultCheck(version).checkToolResult(result),
       protocolError: (error, id) => protocol().protocolErrorOf(error, this.log, { mcpReq: { id }, sessionId: undefined } as never),
     };
@@ -537,7 +588,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: ListeningEndpoint = await http().startHttp(this.httpServing(), options, this.catalog, this.log);
+    const endpoint: ListeningEndpoint = await http().startHttp(this.httpServing(this.endpointPicker(options)), options, this.catalog, this.log);
     this.track(endpoint);
     if (options.shutdown) this.shutdownOn(options.shutdown.signals, { deadlineMs: options.shutdown.deadlineMs });
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
@@ -551,7 +602,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = http().createHttpHandler(this.httpServing(), options, this.catalog, this.log);
+    const handler = http().createHttpHandler(this.httpServing(this.endpointPicker(options)), options, this.catalog, this.log);
     this.track({
       close: () => handler.close(),
       shutdown: async (deadlineMs) => {
@@ -600,7 +651,12 @@ export class McpServer {
     this.open.add(handle);
   }
 
-  private protocolServer(network: Network): CatalogServer {
+  /** An endpoint's picker: its own `listing` and `describeConstraints`, else the server's. */
+  private endpointPicker(options: { readonly listing?: unknown; readonly describeConstraints?: unknown }): ProfilePicker | undefined {
+    return options.listing === undefined && options.describeConstraints === undefined ? this.picker : this.pickerFor(options);
+  }
+
+  private protocolServer(network: Network, picker: ProfilePicker | undefined = this.picker): CatalogServer {
     const server = protocol().createProtocolServer(this.catalog, {
       info: this.info,
       instructions: this.options.instructions,
@@ -610,32 +666,33 @@ export class McpServer {
       tasks: this.tasks,
       cache: this.cache,
       maxResultBytes: this.maxResultBytes,
+      profile: picker,
     });
     this.telemetry?.instrument(server, network);
     return server;
   }
 
   /** A `Server` for a connection that outlives its requests: it follows the event bus until it closes. */
-  private connectionServer(era: 'legacy' | 'modern', network: Network): CatalogServer {
-    const server = this.protocolServer(network);
+  private connectionServer(era: 'legacy' | 'modern', network: Network, picker: ProfilePicker | undefined = this.picker): CatalogServer {
+    const server = this.protocolServer(network, picker);
     server.onClosed(followBus(server, this.bus, era, server.subscriptions));
     return server;
   }
 
-  private httpServing(): HttpServing {
+  private httpServing(picker: ProfilePicker | undefined): HttpServing {
     const session = () => {
-      const server = this.connectionServer('legacy', HTTP);
+      const server = this.connectionServer('legacy', HTTP, picker);
       server.answerHotRequests();
       return server;
     };
     const exchange = () => {
-      const server = this.protocolServer(HTTP);
+      const server = this.protocolServer(HTTP, picker);
       server.answerHotRequests();
       return server;
     };
     // The SDK's stateless 2025 serving asks for a `legacy` server per request, on a transport of its own.
     const request = (era?: 'legacy' | 'modern') => {
-      const server = this.protocolServer(HTTP);
+      const server = this.protocolServer(HTTP, picker);
       if (era === 'legacy') server.writesLegacyNotFound();
       return server;
     };

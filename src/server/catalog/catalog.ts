@@ -15,6 +15,7 @@ import { grants, ScopedListings } from './scoped-listings';
 import { runCompleter } from '../../invoke/completions';
 import type { CacheHint } from '../../schema/model';
 import { APP_MIME_TYPE, uiResourceOf, type UiResource } from './ui-resource';
+import { EXACT, inputSchemaFor, type Profile } from '../../schema/profiles';
 
 /**
  * Everything the server serves, computed once when it is added: listings, compiled calls and URI
@@ -147,6 +148,10 @@ export class Catalog {
   /** `usesApps`, computed once per change of the catalog: every connection asks it. */
   private apps: boolean | undefined;
   private tasks: boolean | undefined;
+  /** Tool arrays under a listing profile, per array (a change makes new arrays) and profile key. */
+  private readonly profiled = new WeakMap<readonly ToolListing[], Map<string, readonly ToolListing[]>>();
+  /** Tool entries under a listing profile, per profile key and exact entry. */
+  private readonly profiledEntries = new Map<string, WeakMap<ToolListing, ToolListing>>();
 
   /** The server's log, for the calls compiled here and for definition-time warnings. */
   readonly log: Log;
@@ -365,6 +370,38 @@ export class Catalog {
     if (scopes === undefined) return this.listings;
     this.scoped ??= new ScopedListings(new Set(this.declaredScopes), (granted) => this.listingsWhere((entry) => grants(granted, entry.scopes)));
     return this.scoped.for(scopes);
+  }
+
+  /**
+   * The tool listings as a client of `profile` is sent them (schema/profiles): the very array under the exact
+   * profile; else built once per array and profile, each entry with its `inputSchema` written by the profile.
+   */
+  toolsUnder(tools: readonly ToolListing[], profile: Profile): readonly ToolListing[] {
+    if (profile === EXACT) return tools;
+    let byProfile = this.profiled.get(tools);
+    if (!byProfile) this.profiled.set(tools, (byProfile = new Map()));
+    let shown = byProfile.get(profile.key);
+    if (!shown) {
+      let entries = this.profiledEntries.get(profile.key);
+      if (!entries) this.profiledEntries.set(profile.key, (entries = new WeakMap()));
+      const policy = policyOf(this.compiling.validation);
+      const written = entries;
+      shown = Object.freeze(
+        tools.map((t) => {
+          let entry = written.get(t);
+          if (!entry) {
+            const model = this.tools.get(t.name)?.model;
+            const inputSchema = model ? inputSchemaFor(model, profile, policy) : t.inputSchema;
+            // The same keys in the same order: only `inputSchema` changes.
+            entry = inputSchema === t.inputSchema ? t : (Object.freeze({ ...t, inputSchema }) as ToolListing);
+            written.set(t, entry);
+          }
+          return entry;
+        }),
+      );
+      byProfile.set(profile.key, shown);
+    }
+    return shown;
   }
 
   /** What a caller without a token may see (with `auth: { allowAnonymous: true }`): the public entries; built once. */

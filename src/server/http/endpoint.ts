@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ListingOption } from '../../schema/profiles';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { refusedParamHeaders, type HeaderParams } from './param-headers';
@@ -34,6 +35,10 @@ import { tagIncoming } from '../protocol/incoming';
 
 /** Options of a handler mounted in someone else's HTTP server (`server.createHttpHandler()`). */
 export interface HttpHandlerOptions {
+  /** This endpoint's listing profile (docs/models-and-hosts.md); default the server's `listing`. */
+  readonly listing?: ListingOption;
+  /** This endpoint's `describeConstraints`; default the server's. */
+  readonly describeConstraints?: boolean;
   /**
    * Answer only this path (404 otherwise). `serveHttp()`: default `/mcp`. `createHttpHandler()`: every path
    * unless given; leave it out when the framework routes by path itself.

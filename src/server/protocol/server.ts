@@ -47,6 +47,8 @@ import type { CacheHint } from '../../schema/model';
 import type { CatalogKind } from '../catalog/catalog';
 import { ContextInit, UNDECLARED, type ContextChannel, type ContextRequests } from './context-init';
 import { advertisedIn, capabilitiesOf } from './capabilities';
+import { EXACT, type Profile, type ProfilePicker } from '../../schema/profiles';
+import { absentNulls } from '../../invoke/absent-nulls';
 
 /**
  * One SDK `Server` instance over the precomputed catalog. The SDK makes one per HTTP request (2026-07-28),
@@ -65,6 +67,8 @@ export interface ProtocolSettings {
   readonly tasks: TaskRunner;
   /** Largest tool result sent (see result-size.ts); default 16 MiB. */
   readonly maxResultBytes?: number;
+  /** The listing profile of a client (schema/profiles); none: the exact listing for everyone. */
+  readonly profile?: ProfilePicker;
 }
 
 type Capabilities = Readonly<Record<string, unknown>> | undefined;
@@ -78,6 +82,21 @@ function callerOf(server: Server, ctx: ServerContext) {
     clientInfo: (envelope?.[CLIENT_INFO_META_KEY] ?? server.getClientVersion()) as RequestContextInit['clientInfo'],
     clientCapabilities: (envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities()) as Capabilities,
   };
+}
+
+/** A 2025-era connection's profile, picked once (its client is the one `initialize` named). */
+const connectionProfiles = new WeakMap<Server, Profile>();
+
+/** The listing profile of this request's client: per request on 2026-07-28, once per connection in the 2025 era. */
+function profileOfRequest(server: Server, ctx: ServerContext, settings: ProtocolSettings): Profile {
+  const pick = settings.profile;
+  if (pick === undefined) return EXACT;
+  const caller = callerOf(server, ctx);
+  const client = () => ({ clientInfo: caller.clientInfo, capabilities: caller.clientCapabilities, protocolVersion: caller.protocolVersion });
+  if (caller.modern) return pick(client());
+  let profile = connectionProfiles.get(server);
+  if (profile === undefined) connectionProfiles.set(server, (profile = pick(client())));
+  return profile;
 }
 
 function extensionsOf(capabilities: Capabilities): Capabilities {
@@ -457,7 +476,8 @@ function unknownTool(name: string): ProtocolError {
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
 function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
   server.handleHot('tools/list', async (req, ctx) => {
-    const tools = await visibility.list(ctx.http?.authInfo, negotiatedApps(callerOf(server, ctx).clientCapabilities) ? 'tools' : 'plainTools');
+    const shown = await visibility.list(ctx.http?.authInfo, negotiatedApps(callerOf(server, ctx).clientCapabilities) ? 'tools' : 'plainTools');
+    const tools = catalog.toolsUnder(shown, profileOfRequest(server, ctx, settings));
     return listed(server, ctx, catalog, settings, { list: 'tools', field: 'tools', kind: 'tool', items: tools, keyOf: (t) => t.name, params: req.params });
   });
   // Not an async function: the common call (no policy to wait on, no task) makes no promise of its own and waits on
@@ -495,7 +515,9 @@ async function checkedToolCall(
 
 /** Calls the tool: errors are answered as results; only `requireInput` rejects. */
 function toolCall(server: CatalogServer, tool: RegisteredTool, params: RequestTypeMap['tools/call']['params'], ctx: ServerContext, settings: ProtocolSettings): Promise<unknown> {
-  return callOf(tool)(params.arguments, contextInitOf(server, ctx, settings.states, tool.model.name)).then(
+  // Under 'openai-strict' an optional argument listed as nullable is read as absent when it is `null`.
+  const args = settings.profile !== undefined && profileOfRequest(server, ctx, settings).name === 'openai-strict' ? absentNulls(tool.model, params.arguments) : params.arguments;
+  return callOf(tool)(args, contextInitOf(server, ctx, settings.states, tool.model.name)).then(
     (result) => boundedResult(result, params.name, settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, settings.log),
     (error: unknown) => {
       if (error instanceof InputRequired) return inputRequiredOf(error, settings.states, bindingOf(ctx, tool.model.name));

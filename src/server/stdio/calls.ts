@@ -9,6 +9,7 @@ import { ErrorCode, sdk } from '../sdk/lazy';
 import { InputRequired, type RequestContextInit } from '../../request-context';
 import type { Log } from '../../log';
 import { isCopyableObject, isPlainObject } from '../../objects';
+import { absentNulls } from '../../invoke/absent-nulls';
 
 /**
  * `tools/call` in the stdio loop (loop.ts), before the SDK is loaded: the same steps and the same bytes as the hot
@@ -37,6 +38,8 @@ export interface CallerView {
   readonly version: string;
   readonly clientInfo: Json;
   readonly capabilities: Json;
+  /** Under 'openai-strict': a `null` of an optional argument is read as absent. */
+  readonly nullsAbsent?: boolean;
 }
 
 /** Where a call's answers and notifications go; `handOver` gives its line to the SDK instead. */
@@ -104,7 +107,7 @@ export class LoopCalls {
     const init = new ContextInit(abort, this.channel, id, undefined, caller.version, caller.clientInfo as RequestContextInit['clientInfo'], caller.capabilities, meta, UNDECLARED, undefined, undefined, undefined);
     const { log, maxResultBytes, checkToolResult } = this.settings;
     Promise.resolve()
-      .then(() => callOf(tool)(params.arguments, init))
+      .then(() => callOf(tool)(caller.nullsAbsent ? absentNulls(tool.model, params.arguments) : params.arguments, init))
       .then(
         (result) => {
           const bounded = boundedResult(result, name, maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, log);

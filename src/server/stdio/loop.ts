@@ -10,6 +10,8 @@ import { forRevision, serverInfoFor } from '../protocol/revisions';
 import { MESSAGE_KEYS, isId } from '../protocol/wire';
 import { isCopyableObject, isPlainObject } from '../../objects';
 import { LoopCalls, type CallSettings } from './calls';
+import type { ToolListing } from '../catalog/listing';
+import { EXACT, type Profile, type ProfilePicker } from '../../schema/profiles';
 
 /**
  * The stdio loop: a stdio connection's first messages answered without the MCP SDK, which costs more than half of
@@ -45,6 +47,8 @@ export interface LoopSettings extends CallSettings {
   readonly handOff: (input: Readable, suppress: (message: object) => boolean) => Promise<void>;
   /** A failure of the hand-over (reported; the connection stops). */
   readonly onerror: (error: Error) => void;
+  /** The listing profile of a client (schema/profiles), picked at `initialize`; none: the exact listing. */
+  readonly profile?: ProfilePicker;
 }
 
 type Json = Readonly<Record<string, unknown>>;
@@ -138,6 +142,8 @@ interface Opening {
   readonly capabilities: ServerCapabilities;
   /** The `notifications/initialized` lines seen since (replayed in order). */
   readonly initialized: Buffer[];
+  /** The client's listing profile, picked once. */
+  readonly profile: Profile;
 }
 
 const NEWLINE = 0x0a;
@@ -234,7 +240,12 @@ export class StdioLoop {
     }
     if (method === 'tools/call') {
       const { version, request } = opening;
-      return plainRequest(message, CALL_KEYS) && this.calls.take(message, line, { version, clientInfo: request.params.clientInfo, capabilities: request.params.capabilities });
+      return plainRequest(message, CALL_KEYS) && this.calls.take(message, line, {
+          version,
+          clientInfo: request.params.clientInfo,
+          capabilities: request.params.capabilities,
+          nullsAbsent: opening.profile.name === 'openai-strict',
+        });
     }
     // The SDK ignores a cancellation of a request it does not serve; the loop's own calls are aborted.
     if (method === 'notifications/cancelled') return plainCancelled(message) && this.calls.cancelled(message.params);
@@ -256,7 +267,10 @@ export class StdioLoop {
     const requested = request.params.protocolVersion;
     const version = LEGACY_REVISIONS.includes(requested) ? requested : LEGACY_REVISIONS[0];
     const capabilities = advertisedIn(false, capabilitiesOf(catalog));
-    this.opening = { line, request, version, capabilities, initialized: [] };
+    const pick = this.settings.profile;
+    const { clientInfo, capabilities: asked } = request.params;
+    const profile = pick ? pick({ clientInfo: clientInfo as never, capabilities: asked, protocolVersion: version }) : EXACT;
+    this.opening = { line, request, version, capabilities, initialized: [], profile };
     const result = { protocolVersion: version, capabilities, serverInfo: serverInfoFor(info, version), ...(instructions && { instructions }) };
     this.write({ result, jsonrpc: '2.0', id: request.id });
     return true;
@@ -265,7 +279,9 @@ export class StdioLoop {
   /** One page of a list, as protocol/server.ts's `listed` gives it to a 2025-era caller. */
   private list(method: ListMethod, message: Json, opening: Opening): boolean {
     const apps = negotiatesApps((opening.request.params.capabilities.extensions as Json | undefined)?.[APPS_EXTENSION]);
-    const items = forRevision(method.listing(this.settings.catalog, apps), opening.version);
+    const { catalog } = this.settings;
+    const listed = method.listing(catalog, apps);
+    const items = forRevision(method.list === 'tools' ? catalog.toolsUnder(listed as ToolListing[], opening.profile) : listed, opening.version);
     if (method.list === 'tools' && rewrittenByCodec(items)) return false;
     let page;
     try {
