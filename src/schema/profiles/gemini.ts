@@ -13,7 +13,7 @@ import { inputSchemaUnder, type Dialect, type Keywords } from './walk';
  * Keyword order, fixed:
  *
  *     type, format, description, nullable, enum, minimum, maximum, minLength, maxLength, pattern,
- *     items, minItems, maxItems, properties, propertyOrdering, required, anyOf
+ *     items, minItems, maxItems, properties, required, propertyOrdering, anyOf
  */
 
 export const GEMINI_ORDER = [
@@ -31,8 +31,8 @@ export const GEMINI_ORDER = [
   'minItems',
   'maxItems',
   'properties',
-  'propertyOrdering',
   'required',
+  'propertyOrdering',
   'anyOf',
 ] as const;
 
