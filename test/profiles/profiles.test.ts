@@ -25,7 +25,7 @@ const GEMINI =
   '"id":{"type":"string","description":"A UUID such as 123e4567-e89b-12d3-a456-426614174000."},"day":{"type":"string","description":"A date such as 2026-12-02."},' +
   '"when":{"type":"string","format":"date-time","description":"A date and time such as 2026-12-02T10:30:00Z."},' +
   '"where":{"type":"string","description":"An absolute URL such as https://example.com/."},"data":{"type":"string","description":"Base64-encoded bytes."},' +
-  '"tags":{"type":"array","description":"No duplicates.","items":{"type":"string"}},"prices":{"type":"object","description":"An object of any property names, each value {\\"type\\":\\"number\\"}."},' +
+  '"tags":{"type":"array","description":"No duplicates.","items":{"type":"string"}},"prices":{"type":"object","description":"An object of any property names, each value a number."},' +
   '"lines":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string"},"qty":{"type":"integer","description":"From 1 to 1000.","minimum":1,"maximum":1000},"note":{"type":"string","nullable":true}},"required":["sku"],"propertyOrdering":["sku","qty","note"]}},' +
   '"sizes":{"type":"array","description":"Sizes.","items":{"type":"integer","description":"From -2147483648 to 2147483647.","minimum":-2147483648,"maximum":2147483647}},' +
   '"wait":{"type":"string","description":"A time span such as 1.02:03:04.5 ([-][d.]hh:mm:ss[.fffffff]).","pattern":"^-?(?:\\\\d{1,8}\\\\.)?(?:[01]\\\\d|2[0-3]):[0-5]\\\\d:[0-5]\\\\d(?:\\\\.\\\\d{1,7})?$"}},' +
@@ -38,7 +38,7 @@ const STRICT =
   '"id":{"type":"string","format":"uuid","description":"A UUID such as 123e4567-e89b-12d3-a456-426614174000."},"day":{"type":["string","null"],"format":"date","description":"A date such as 2026-12-02."},' +
   '"when":{"type":"string","format":"date-time","description":"A date and time such as 2026-12-02T10:30:00Z."},"where":{"type":"string","description":"An absolute URL such as https://example.com/."},' +
   '"data":{"type":"string","description":"Base64-encoded bytes."},"tags":{"type":"array","description":"No duplicates.","items":{"type":"string"}},' +
-  '"prices":{"type":"object","description":"An object of any property names, each value {\\"type\\":\\"number\\"}.","properties":{},"additionalProperties":false},' +
+  '"prices":{"type":"object","description":"An object of any property names, each value a number.","properties":{},"additionalProperties":false},' +
   '"lines":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string"},"qty":{"type":["integer","null"],"description":"From 1 to 1000.","minimum":1,"maximum":1000},"note":{"type":["string","null"]}},"required":["sku","qty","note"],"additionalProperties":false}},' +
   '"sizes":{"type":"array","description":"Sizes.","items":{"type":"integer","description":"From -2147483648 to 2147483647.","minimum":-2147483648,"maximum":2147483647}},' +
   '"wait":{"type":"string","description":"A time span such as 1.02:03:04.5 ([-][d.]hh:mm:ss[.fffffff]).","pattern":"^-?(?:\\\\d{1,8}\\\\.)?(?:[01]\\\\d|2[0-3]):[0-5]\\\\d:[0-5]\\\\d(?:\\\\.\\\\d{1,7})?$"}},' +

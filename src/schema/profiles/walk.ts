@@ -98,7 +98,7 @@ class Walk {
         break;
       case 'dictionary':
         Object.assign(keywords, d.dictionary(this.fragment(node.values)));
-        words.unshift(`An object of any property names, each value ${JSON.stringify(fragmentOf(node.values, this.policy))}.`);
+        words.unshift(`An object of any property names, each value ${valueInWords(node.values)}.`);
         break;
       case 'record':
         Object.assign(keywords, this.object(node.properties, true));
@@ -193,4 +193,30 @@ export function unstatableIn(params: readonly ParamModel[]): Unstatable[] {
   };
   for (const p of params) visit(p.type, `parameter '${p.name}'`);
   return out;
+}
+
+/** What a dictionary's values are, in a few words (the profile cannot state them as a schema). */
+function valueInWords(node: TypeNode): string {
+  switch (node.kind) {
+    case 'nullable':
+      return `${valueInWords(node.inner)} or null`;
+    case 'boolean':
+      return 'true or false';
+    case 'number':
+      return 'a number';
+    case 'integer':
+      return 'a whole number';
+    case 'string':
+    case 'bytes':
+      return 'a string';
+    case 'enum':
+      return `one of: ${node.listed.join(', ')}`;
+    case 'array':
+      return 'an array';
+    case 'dictionary':
+    case 'record':
+      return 'an object';
+    default:
+      return 'any JSON value';
+  }
 }
