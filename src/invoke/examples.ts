@@ -1,7 +1,5 @@
 import { TIMESPAN_PATTERN } from '../schema/resolve';
 import type { ExactRule, RecordNode, StringFormat, TypeNode } from '../schema/model';
-import { newFailure, INVALID } from './failure';
-import { readerOf } from './reader';
 
 /**
  * What a refusal says was expected (DESIGN.md section 6): the type in words and one valid value generated
@@ -26,13 +24,20 @@ const examples = new WeakMap<TypeNode, unknown>();
 /** While candidates are tried, the readers' own failures need no text. */
 let trying = 0;
 
+/** Whether a value is valid for a node: its checking reader, registered by reader.ts (which imports this module). */
+let accepts: (node: TypeNode) => (value: unknown) => boolean = () => () => false;
+
+export function checkExamplesWith(check: (node: TypeNode) => (value: unknown) => boolean): void {
+  accepts = check;
+}
+
 /** The first candidate the node's checking reader accepts: generated examples are valid by construction. */
 function firstValid(node: TypeNode): unknown {
-  const read = readerOf(node, 'check');
+  const valid = accepts(node);
   trying++;
   try {
     for (const candidate of candidatesOf(node)) {
-      if (candidate !== undefined && read(candidate, newFailure()) !== INVALID) return candidate;
+      if (candidate !== undefined && valid(candidate)) return candidate;
     }
     return undefined;
   } finally {
@@ -104,7 +109,8 @@ function numberCandidates(node: Extract<TypeNode, { kind: 'number' | 'integer' }
     const down = Math.floor(start / by) * by;
     out.push(up, down, up + by, down - by);
   } else {
-    out.push(start, start + 1, start - 1, min, max);
+    // Upwards from the start first: a value at or above zero where the range allows one.
+    out.push(start, start + 1, start + 2, start + 3, start - 1, min, max);
   }
   return out.map((n) => (typeof n === 'number' && Object.is(n, -0) ? 0 : n));
 }
@@ -226,7 +232,10 @@ export const PATTERN_WORDS = 'text of the required form (the "pattern" of its sc
 
 /** `"a", "b", "c"`: listed values as JSON, the first 20. */
 export function valuesText(values: readonly unknown[]): string {
-  const shown = values.slice(0, 20).map((v) => JSON.stringify(v)).join(', ');
+  const shown = values
+    .slice(0, 20)
+    .map((v) => JSON.stringify(v))
+    .join(', ');
   return values.length > 20 ? `${shown}, ...` : shown;
 }
 
@@ -253,14 +262,17 @@ export function describe(node: TypeNode): string {
       if (node.const !== undefined) return JSON.stringify(node.const);
       if (node.format) return FORMAT_WORDS[node.format];
       if (node.pattern !== undefined) return patternWords(node);
-      if (node.minLength !== undefined || node.maxLength !== undefined) return `a string of ${lengthText(node.minLength, node.maxLength, 'character')}`;
+      if (node.minLength !== undefined || node.maxLength !== undefined)
+        return `a string of ${lengthText(node.minLength, node.maxLength, 'character')}`;
       return 'a string';
     case 'bytes':
       return 'base64 text';
     case 'enum':
       return `one of: ${valuesText(node.listed)}`;
     case 'array':
-      return node.minItems !== undefined || node.maxItems !== undefined ? `an array of ${lengthText(node.minItems, node.maxItems, 'item')}` : 'an array';
+      return node.minItems !== undefined || node.maxItems !== undefined
+        ? `an array of ${lengthText(node.minItems, node.maxItems, 'item')}`
+        : 'an array';
     case 'json':
       return node.shape === 'any' ? 'a JSON value' : node.shape === 'object' ? 'a JSON object' : 'a JSON array';
     case 'record':

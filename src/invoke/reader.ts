@@ -1,6 +1,6 @@
 import type { ExactRule, SlotModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
-import { INVALID, fail, failAll, park, restore, step, type Failure, type OneFailure } from './failure';
-import { FORMAT_WORDS, describe, expectation, lengthText, patternWords, requiredText, valuesText, withExample } from './examples';
+import { INVALID, fail, failAll, newFailure, park, restore, step, type Failure, type OneFailure } from './failure';
+import { FORMAT_WORDS, checkExamplesWith, describe, expectation, lengthText, patternWords, requiredText, valuesText, withExample } from './examples';
 import { dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reader, type RecordPlan } from './record-reader';
 import { asFailures, asyncValidationFailures, leftToClassValidator, validationFailures, type LeftToClassValidator } from './validator';
@@ -61,6 +61,12 @@ export function readerOf(node: TypeNode, mode: ReadMode = 'read', policy: Valida
   }
   return reader;
 }
+
+// A refusal's example is a value the node's own checking reader accepts.
+checkExamplesWith((node) => {
+  const check = readerOf(node, 'check');
+  return (value) => check(value, newFailure()) !== INVALID;
+});
 
 /** Reads a JSON-encoded object or array sent as a string where the schema expects one (opt-in). */
 function lenient(node: TypeNode, read: Reader): Reader {
