@@ -136,16 +136,6 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[
  */
 export const isBase64: Check = (s) => BASE64.test(s);
 
-/** What each format is called in error messages. */
-export const FORMAT_NAMES: Readonly<Record<StringFormat, string>> = {
-  uuid: 'a UUID',
-  'date-time': 'an RFC 3339 date-time such as 2024-05-01T12:00:00Z',
-  date: 'an RFC 3339 date such as 2024-05-01',
-  time: 'a time such as 14:30:00',
-  uri: 'an absolute URI',
-  email: 'an email address',
-};
-
 const TIMESPAN = /^(-)?(?:(\d{1,8})\.)?(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,7}))?$/;
 
 /** Milliseconds of a .NET `c`-form TimeSpan already matched by the schema's pattern. */

@@ -1,6 +1,7 @@
 import type { ExactRule, SlotModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
-import { INVALID, fail, failAll, park, restore, step, type Failure, type OneFailure } from './failure';
-import { FORMAT_NAMES, dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
+import { INVALID, fail, failAll, newFailure, park, restore, step, type Failure, type OneFailure } from './failure';
+import { FORMAT_WORDS, checkExamplesWith, describe, expectation, lengthText, patternWords, requiredText, valuesText, withExample } from './examples';
+import { dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reader, type RecordPlan } from './record-reader';
 import { asFailures, asyncValidationFailures, leftToClassValidator, validationFailures, type LeftToClassValidator } from './validator';
 import { isObject } from './values';
@@ -40,20 +41,6 @@ function codePoints(s: string): number {
 }
 
 
-/** `exactly 1 character`, `2 to 5 items`, `at least 3 characters`: the unit agrees with the last number. */
-function lengthText(min: number | undefined, max: number | undefined, unit: 'character' | 'item'): string {
-  const of = (n: number | undefined) => (n === 1 ? unit : `${unit}s`);
-  if (min !== undefined && max !== undefined) return min === max ? `exactly ${min} ${of(min)}` : `${min} to ${max} ${of(max)}`;
-  if (min !== undefined) return `at least ${min} ${of(min)}`;
-  return `at most ${max} ${of(max)}`;
-}
-
-/** `from 1 to 5`, `at least 0`, `at most 10`: a numeric range in words, an open end left out. */
-function rangeText(min: number, max: number): string {
-  if (Number.isFinite(min) && Number.isFinite(max)) return `from ${min} to ${max}`;
-  return Number.isFinite(min) ? `at least ${min}` : `at most ${max}`;
-}
-
 const caches = { generated: new Map<string, WeakMap<TypeNode, Reader>>(), interpreted: new Map<string, WeakMap<TypeNode, Reader>>() };
 
 /**
@@ -75,6 +62,12 @@ export function readerOf(node: TypeNode, mode: ReadMode = 'read', policy: Valida
   return reader;
 }
 
+// A refusal's example is a value the node's own checking reader accepts.
+checkExamplesWith((node) => {
+  const check = readerOf(node, 'check');
+  return (value) => check(value, newFailure()) !== INVALID;
+});
+
 /** Reads a JSON-encoded object or array sent as a string where the schema expects one (opt-in). */
 function lenient(node: TypeNode, read: Reader): Reader {
   const shape = node.kind === 'array' || (node.kind === 'json' && node.shape === 'array') ? 'array' : 'object';
@@ -94,20 +87,20 @@ function lenient(node: TypeNode, read: Reader): Reader {
 
 function compile(node: TypeNode, mode: ReadMode, policy: ValidationPolicy): Reader {
   const read = compileBare(node, mode, policy);
-  return node.kind !== 'nullable' && node.rules?.length ? withRules(read, node.rules) : read;
+  return node.kind !== 'nullable' && node.rules?.length ? withRules(read, node, node.rules) : read;
 }
 
 /**
  * A reader that also runs a node's exact rules (schema/validator-rules.ts) on the JSON value once its own
  * checks pass, and reports every rule that fails, not just the first.
  */
-function withRules(read: Reader, rules: readonly ExactRule[]): Reader {
+function withRules(read: Reader, node: TypeNode, rules: readonly ExactRule[]): Reader {
   return (v, f) => {
     const x = read(v, f);
     if (x === INVALID) return x;
     let failed: string[] | undefined;
     for (let i = 0; i < rules.length; i++) {
-      if (!rules[i].test(v)) (failed ??= []).push(rules[i].expected);
+      if (!rules[i].test(v)) (failed ??= []).push(withExample(rules[i].expected, node));
     }
     return failed === undefined ? x : failAll(f, failed);
   };
@@ -120,13 +113,12 @@ function compileBare(node: TypeNode, mode: ReadMode, policy: ValidationPolicy): 
     case 'number': {
       const min = node.minimum ?? -Infinity;
       const max = node.maximum ?? Infinity;
-      const expected = Number.isFinite(min) || Number.isFinite(max) ? `Expected a number ${rangeText(min, max)}.` : 'Expected a number.';
-      return (v, f) => (typeof v === 'number' && v >= min && v <= max ? v : fail(f, expected));
+      return (v, f) => (typeof v === 'number' && v >= min && v <= max ? v : fail(f, expectation(describe(node), node)));
     }
     case 'integer': {
       const { minimum: min, maximum: max } = node;
-      const expected = `Expected a whole number from ${min} to ${max}.`;
-      const check: Reader = (v, f) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fail(f, expected));
+      const check: Reader = (v, f) =>
+        typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fail(f, expectation(describe(node), node));
       if (!node.bigint || mode === 'check') return check;
       return (v, f) => {
         const x = check(v, f);
@@ -138,7 +130,7 @@ function compileBare(node: TypeNode, mode: ReadMode, policy: ValidationPolicy): 
     case 'bytes': {
       const buffer = node.as === 'buffer';
       return (v, f) => {
-        if (typeof v !== 'string' || !isBase64(v)) return fail(f, 'Expected base64 text.');
+        if (typeof v !== 'string' || !isBase64(v)) return fail(f, expectation('base64 text', node));
         if (mode === 'check') return v;
         const bytes = Buffer.from(v, 'base64');
         return buffer ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -155,9 +147,9 @@ function compileBare(node: TypeNode, mode: ReadMode, policy: ValidationPolicy): 
     case 'dictionary':
       return dictionaryReader(node, mode, policy);
     case 'json':
-      if (node.shape === 'object') return (v, f) => (isObject(v) ? v : fail(f, `Expected a JSON object, got ${typeName(v)}.`));
-      if (node.shape === 'array') return (v, f) => (Array.isArray(v) ? v : fail(f, `Expected a JSON array, got ${typeName(v)}.`));
-      return (v, f) => (v === undefined ? fail(f, 'Expected a JSON value.') : v);
+      if (node.shape === 'object') return (v, f) => (isObject(v) ? v : fail(f, expectation('a JSON object', node, typeName(v))));
+      if (node.shape === 'array') return (v, f) => (Array.isArray(v) ? v : fail(f, expectation('a JSON array', node, typeName(v))));
+      return (v, f) => (v === undefined ? fail(f, expectation('a JSON value', node)) : v);
     case 'record':
       return recordReaderOf(recordPlan(node, mode, policy));
     case 'discriminated':
@@ -173,9 +165,9 @@ function compileBare(node: TypeNode, mode: ReadMode, policy: ValidationPolicy): 
 function discriminatedReader(node: Extract<TypeNode, { kind: 'discriminated' }>, mode: ReadMode, policy: ValidationPolicy): Reader {
   const { property } = node;
   const readers = new Map(node.subtypes.map((s) => [s.name, readerOf(s.record, mode, policy)] as const));
-  const expected = `Expected one of: ${node.subtypes.map((s) => s.name).join(', ')}.`;
+  const expected = `Expected one of: ${valuesText(node.subtypes.map((s) => s.name))}.`;
   return (v, f) => {
-    if (!isObject(v)) return fail(f, `Expected an object, got ${typeName(v)}.`);
+    if (!isObject(v)) return fail(f, expectation('an object', node, typeName(v)));
     const tag = hasOwn.call(v, property) ? v[property] : undefined;
     const read = typeof tag === 'string' ? readers.get(tag) : undefined;
     if (read) return read(v, f);
@@ -186,8 +178,7 @@ function discriminatedReader(node: Extract<TypeNode, { kind: 'discriminated' }>,
 
 function enumReader(node: Extract<TypeNode, { kind: 'enum' }>, mode: ReadMode): Reader {
   const values = new Map(node.listed.map((n, i) => [n, node.values[i]] as const));
-  const shown = node.listed.length <= 20 ? node.listed.join(', ') : `${node.listed.slice(0, 20).join(', ')}, ...`;
-  const expected = `Expected one of: ${shown}.`;
+  const expected = `Expected ${describe(node)}.`;
   if (mode === 'check') return (v, f) => (typeof v === 'string' && values.has(v) ? v : fail(f, expected));
   return (v, f) => (typeof v === 'string' && values.has(v) ? values.get(v) : fail(f, expected));
 }
@@ -196,7 +187,7 @@ function dictionaryReader(node: Extract<TypeNode, { kind: 'dictionary' }>, mode:
   const value = readerOf(node.values, mode, policy);
   const asMap = node.as === 'map' && mode !== 'check';
   return (v, f) => {
-    if (!isObject(v)) return fail(f, `Expected an object, got ${typeName(v)}.`);
+    if (!isObject(v)) return fail(f, expectation('an object', node, typeName(v)));
     const out: Map<string, unknown> | Record<string, unknown> = asMap ? new Map() : Object.create(null);
     for (const k in v) {
       if (!hasOwn.call(v, k)) continue;
@@ -214,7 +205,7 @@ function dictionaryReader(node: Extract<TypeNode, { kind: 'dictionary' }>, mode:
  * and a parameter declared `URL` refuses it (a deliberate difference, DESIGN.md section 6).
  */
 function toUrl(s: string, f: Failure): unknown {
-  return URL.canParse(s) ? new URL(s) : fail(f, 'Expected an absolute URL.');
+  return URL.canParse(s) ? new URL(s) : fail(f, 'Expected an absolute URL, such as "https://example.com".');
 }
 
 function converterOf(as: Extract<TypeNode, { kind: 'string' }>['as']): ((s: string, f: Failure) => unknown) | undefined {
@@ -234,21 +225,18 @@ function stringReader(node: Extract<TypeNode, { kind: 'string' }>, mode: ReadMod
   const { minLength: min, maxLength: max, format } = node;
   const pattern = node.pattern === undefined ? undefined : new RegExp(node.pattern, 'u');
   const check = format && formatCheck(format);
-  const lengthExpected = min !== undefined || max !== undefined ? `Expected ${lengthText(min, max, 'character')}.` : '';
-  const patternExpected = `Expected text matching ${node.pattern}.`;
-  const formatExpected = format && `Expected ${FORMAT_NAMES[format]}.`;
   const convert = mode === 'check' ? undefined : converterOf(node.as);
-  /** Every check the text fails, once a first one has: each is a line of the error. */
+  /** Every check the text fails, once a first one has: each is a line of the error, with the same example. */
   const failures = (v: string, length: boolean, f: Failure): typeof INVALID => {
-    const all = length ? [lengthExpected] : [];
-    if (pattern && !pattern.test(v)) all.push(patternExpected);
-    if (check && !check(v)) all.push(formatExpected!);
+    const all = length ? [expectation(lengthText(min, max, 'character'), node)] : [];
+    if (pattern && !pattern.test(v)) all.push(expectation(patternWords(node), node));
+    if (check && !check(v)) all.push(expectation(FORMAT_WORDS[format], node));
     return failAll(f, all);
   };
   const only = node.const;
   return (v, f) => {
-    if (typeof v !== 'string') return fail(f, `Expected a string, got ${typeName(v)}.`);
-    if (only !== undefined && v !== only) return fail(f, `Expected one of: ${only}.`);
+    if (typeof v !== 'string') return fail(f, expectation(describe(node), node, typeName(v)));
+    if (only !== undefined && v !== only) return fail(f, `Expected ${JSON.stringify(only)}.`);
     if (min !== undefined || max !== undefined) {
       // Code points lie between half the UTF-16 length and the length itself; count them only when that
       // range straddles a bound.
@@ -293,14 +281,13 @@ function arrayReader(node: Extract<TypeNode, { kind: 'array' }>, mode: ReadMode,
   const item = readerOf(node.items, mode, policy);
   const { minItems: min, maxItems: max, set, uniqueItems } = node;
   const counted = min !== undefined || max !== undefined;
-  const lengthExpected = `Expected ${lengthText(min, max, 'item')}.`;
   const makeSet = set && mode !== 'check';
   // A set drops duplicates (DESIGN.md, as the seed's HashSet); a plain array with uniqueItems refuses them.
   const refuseDuplicates = uniqueItems && !set;
   return (v, f) => {
-    if (!Array.isArray(v)) return fail(f, `Expected an array, got ${typeName(v)}.`);
+    if (!Array.isArray(v)) return fail(f, expectation('an array', node, typeName(v)));
     const n = v.length;
-    if (counted && ((min !== undefined && n < min) || (max !== undefined && n > max))) return fail(f, lengthExpected);
+    if (counted && ((min !== undefined && n < min) || (max !== undefined && n > max))) return fail(f, expectation(lengthText(min, max, 'item'), node));
     const out = new Array(n);
     for (let i = 0; i < n; i++) {
       const x = item(v[i], f);
@@ -365,6 +352,7 @@ function recordPlan(node: RecordNode, mode: ReadMode, policy: ValidationPolicy):
       fallback: converting && !p.required ? fallbackOf(p) : undefined,
       transforms: converting && p.builds ? [builder(p.builds), ...transforms] : transforms,
       dropped: converting && p.dropped,
+      missing: () => requiredText(p.type),
     };
   });
   // plainToInstance calls the constructor without arguments, so initialisers run; so do we.
@@ -373,7 +361,8 @@ function recordPlan(node: RecordNode, mode: ReadMode, policy: ValidationPolicy):
   const left = converting ? leftToClassValidator(node) : undefined;
   // A class with an async rule is validated after reading, with `validate` (`asyncChecksOf`).
   const validate = left?.any && !left.async ? validationStep(node, left, policy) : undefined;
-  return { steps, construct, unknown: converting ? policy.unknown : 'refuse', validate };
+  const notObject = (v: unknown, f: Failure): typeof INVALID => fail(f, expectation(describe(node), node, typeName(v)));
+  return { steps, construct, unknown: converting ? policy.unknown : 'refuse', validate, notObject };
 }
 
 type ClassTransformer = typeof import('class-transformer');
@@ -491,7 +480,7 @@ export function argumentsReader(
   const mode = reading.lenientJsonStrings ? 'lenient' : 'read';
   const policy = reading.policy ?? CLOSED;
   const reader = reading.readerOf ?? ((type: TypeNode) => readerOf(type, mode, policy));
-  const steps = params.map((p) => ({ name: p.name, index: p.index, read: reader(p.type), required: p.required, fallback: fallbackOf(p) }));
+  const steps = params.map((p) => ({ name: p.name, index: p.index, type: p.type, read: reader(p.type), required: p.required, fallback: fallbackOf(p) }));
   const refuseUnknown = !reading.ignoreUnknown;
   const known = new Set(params.map((p) => p.name));
   /** After a first failure: every argument read, every invalid and unknown one reported, in parameter order. */
@@ -505,7 +494,7 @@ export function argumentsReader(
           found.push(...park(f));
         }
       } else if (s.required) {
-        found.push({ path: [s.name], expected: 'It is required.' });
+        found.push({ path: [s.name], expected: requiredText(s.type) });
       }
     }
     if (refuseUnknown) {

@@ -24,6 +24,8 @@ export interface PropertyStep {
   readonly transforms: readonly ((value: unknown, obj: object) => unknown)[];
   /** Read and counted, not set on the instance (a discriminator class-transformer removes). */
   readonly dropped?: boolean;
+  /** The text when a required property is missing (`It is required.` when not given). */
+  readonly missing?: () => string;
 }
 
 /** Everything a record reader does, as data: what the generated source and the interpreter both run. */
@@ -38,6 +40,8 @@ export interface RecordPlan {
    * rule, by wire name (`skip`: properties reading refused already).
    */
   readonly validate?: (out: Record<string, unknown>, skip?: ReadonlySet<string>) => readonly OneFailure[];
+  /** The refusal of a value that is no object (`Expected an object, got ...` when not given). */
+  readonly notObject?: (v: unknown, f: Failure) => typeof INVALID;
 }
 
 /** What the generated source reaches through `plan`: the plan and its collecting reader. */
@@ -103,7 +107,7 @@ function collectingReader(plan: RecordPlan): CompiledPlan['collect'] {
         for (const transform of s.transforms) x = transform(x, v);
         out[s.key] = x;
       } else if (s.required) {
-        found.push({ at: i, failure: { path: [s.name], expected: 'It is required.' } });
+        found.push({ at: i, failure: { path: [s.name], expected: s.missing ? s.missing() : 'It is required.' } });
         refused.add(s.key);
       } else if (s.fallback) {
         out[s.key] = s.fallback();
@@ -198,7 +202,7 @@ function generatedReader(plan: CompiledPlan): Reader | undefined {
     return undefined;
   }
   generation = 'allowed';
-  return factory(plan, notObject, keepUnknown, onlyKnown, validated, INVALID, hasOwn) as Reader;
+  return factory(plan, plan.notObject ?? notObject, keepUnknown, onlyKnown, validated, INVALID, hasOwn) as Reader;
 }
 
 /** The same reading as the generated source, one property at a time. */
@@ -212,9 +216,10 @@ function compiled(plan: RecordPlan): CompiledPlan {
 
 function interpreted(plan: CompiledPlan): Reader {
   const { steps, construct, validate } = plan;
+  const refuse = plan.notObject ?? notObject;
   const own = steps.map((s) => inherited(s.name));
   return (v, f) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return notObject(v, f);
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return refuse(v, f);
     const source = v as Record<string, unknown>;
     const out = construct();
     let matched = 0;

@@ -1,4 +1,5 @@
 import { unwrap, type ParamModel, type TypeNode } from '../schema/model';
+import { describe, expectation } from './examples';
 import { fail, type Failure, type INVALID } from './failure';
 import { argumentsReader, readerOf, type Reader } from './reader';
 
@@ -30,11 +31,11 @@ export function textReaderOf(node: TypeNode): Reader {
   const read = readerOf(bare);
   const parse = parserOf(bare);
   if (!parse) return (v, f) => (typeof v === 'string' ? read(v, f) : fail(f, 'Expected text.'));
-  const expected = bare.kind === 'boolean' ? 'Expected true or false.' : bare.kind === 'integer' ? 'Expected a whole number.' : 'Expected a number.';
+  const words = bare.kind === 'boolean' ? 'true or false' : describe(bare);
   return (v, f) => {
     if (typeof v !== 'string') return fail(f, 'Expected text.');
     const parsed = parse(v);
-    return parsed === undefined ? fail(f, expected) : read(parsed, f);
+    return parsed === undefined ? fail(f, bare.kind === 'boolean' ? `Expected ${words}.` : expectation(words, bare)) : read(parsed, f);
   };
 }
 

@@ -42,6 +42,8 @@ export interface ExactRule {
   readonly test: (value: unknown) => boolean;
   /** `Expected ...` text when the test fails. */
   readonly expected: string;
+  /** A value the rule accepts, tried first when a refusal's example is generated (src/invoke/examples.ts). */
+  readonly example?: unknown;
   /** Whether it fits a node; on any other, nothing is listed and class-validator alone checks it. */
   readonly fits: (node: TypeNode) => boolean;
   /** A node that states the rule by itself (`@IsIn` narrowing an enum), used instead of extra keywords. */

@@ -89,8 +89,9 @@ function exact(
   test: (v: unknown) => boolean,
   expected: string,
   narrow?: ExactRule['narrow'],
+  example?: unknown,
 ): (m: ValidationMetadata) => ExactRule {
-  return (origin) => ({ origin, fits, keywords, test, expected, narrow });
+  return (origin) => ({ origin, fits, keywords, test, expected, narrow, example });
 }
 
 /**
@@ -98,9 +99,9 @@ function exact(
  * accepts the same strings (tested against class-validator's own function in test/schema/exact-rules.test.ts).
  * `format`, when given, names a format whose strings are exactly these, listed instead of the pattern.
  */
-function pattern(source: string, expected: string, format?: string): (m: ValidationMetadata) => ExactRule {
+function pattern(source: string, expected: string, example: string | undefined, format?: string): (m: ValidationMetadata) => ExactRule {
   const regex = new RegExp(source, 'u');
-  return exact(text, format ? { format } : { pattern: source }, (v) => regex.test(v as string), expected);
+  return exact(text, format ? { format } : { pattern: source }, (v) => regex.test(v as string), expected, undefined, example);
 }
 
 /** JSON values class-validator's `===` and JSON Schema's equality agree on. */
@@ -203,23 +204,23 @@ const EXACT: Readonly<Record<string, ExactOf>> = {
   },
   isIp: (c) => {
     const version = c[0] === undefined ? undefined : String(c[0]);
-    if (version === '4') return pattern(IPV4, 'Expected an IPv4 address.', 'ipv4');
-    if (version === '6') return pattern(IPV6, 'Expected an IPv6 address.');
-    return version === undefined ? pattern(`${IPV4}|${IPV6}`, 'Expected an IP address.') : undefined;
+    if (version === '4') return pattern(IPV4, 'Expected an IPv4 address.', '192.0.2.1', 'ipv4');
+    if (version === '6') return pattern(IPV6, 'Expected an IPv6 address.', '2001:db8::1');
+    return version === undefined ? pattern(`${IPV4}|${IPV6}`, 'Expected an IP address.', '192.0.2.1') : undefined;
   },
-  isIso8601: (c) => (noOptions(c[0]) ? pattern(ISO8601, 'Expected an ISO 8601 date.') : undefined),
-  isDateString: (c) => (noOptions(c[0]) ? pattern(ISO8601, 'Expected an ISO 8601 date.') : undefined),
-  isHexColor: () => pattern(HEX_COLOR, 'Expected a hexadecimal color.'),
-  isHexadecimal: () => pattern(HEXADECIMAL, 'Expected a hexadecimal number.'),
-  isAlpha: (c) => (enLocale(c) ? pattern(ALPHA, 'Expected letters A to Z only.') : undefined),
-  isAlphanumeric: (c) => (enLocale(c) ? pattern(ALPHANUMERIC, 'Expected letters A to Z and digits only.') : undefined),
-  isNumberString: (c) => (noOptions(c[0]) ? pattern(NUMBER_STRING, 'Expected a number as text.') : undefined),
-  isPort: () => pattern(PORT, 'Expected a port number from 0 to 65535 as text.'),
-  isMacAddress: (c) => (c[0] === undefined ? pattern(MAC, 'Expected a MAC address.') : undefined),
-  isBase64: (c) => (c[0] === undefined ? pattern(BASE64, 'Expected base64 text.') : undefined),
-  contains: (c) => (plainSeed(c[0]) ? pattern(escaped(c[0]), `Expected text containing ${JSON.stringify(c[0])}.`) : undefined),
+  isIso8601: (c) => (noOptions(c[0]) ? pattern(ISO8601, 'Expected an ISO 8601 date.', '2026-12-02') : undefined),
+  isDateString: (c) => (noOptions(c[0]) ? pattern(ISO8601, 'Expected an ISO 8601 date.', '2026-12-02') : undefined),
+  isHexColor: () => pattern(HEX_COLOR, 'Expected a hexadecimal color.', '#1e90ff'),
+  isHexadecimal: () => pattern(HEXADECIMAL, 'Expected a hexadecimal number.', 'ff'),
+  isAlpha: (c) => (enLocale(c) ? pattern(ALPHA, 'Expected letters A to Z only.', 'abc') : undefined),
+  isAlphanumeric: (c) => (enLocale(c) ? pattern(ALPHANUMERIC, 'Expected letters A to Z and digits only.', 'abc123') : undefined),
+  isNumberString: (c) => (noOptions(c[0]) ? pattern(NUMBER_STRING, 'Expected a number as text.', '42') : undefined),
+  isPort: () => pattern(PORT, 'Expected a port number from 0 to 65535 as text.', '8080'),
+  isMacAddress: (c) => (c[0] === undefined ? pattern(MAC, 'Expected a MAC address.', '00:1a:2b:3c:4d:5e') : undefined),
+  isBase64: (c) => (c[0] === undefined ? pattern(BASE64, 'Expected base64 text.', 'aGVsbG8=') : undefined),
+  contains: (c) => (plainSeed(c[0]) ? pattern(escaped(c[0]), `Expected text containing ${JSON.stringify(c[0])}.`, c[0]) : undefined),
   notContains: (c) =>
-    plainSeed(c[0]) ? pattern(`^(?![\\s\\S]*${escaped(c[0])})`, `Expected text not containing ${JSON.stringify(c[0])}.`) : undefined,
+    plainSeed(c[0]) ? pattern(`^(?![\\s\\S]*${escaped(c[0])})`, `Expected text not containing ${JSON.stringify(c[0])}.`, undefined) : undefined,
 };
 
 /** class-validator's rule names the table lists and reading enforces (for tests and docs). */

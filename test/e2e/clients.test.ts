@@ -65,7 +65,7 @@ describe.each(['stdio', 'http'] as const)('over %s', (over: Transport) => {
     it('answers invalid arguments with an isError result', async () => {
       const result = await client.callTool('add', { a: 2, b: 'three' });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toBe("Argument 'b' is not valid. Expected a whole number from -2147483648 to 2147483647.");
+      expect(textOf(result)).toBe("Argument 'b' is not valid. Expected a whole number from -2147483648 to 2147483647, such as 0.");
     });
 
     it('answers an unknown tool with JSON-RPC -32602', async () => {

@@ -111,8 +111,8 @@ describe('the hard cases', () => {
     expect(listing[0].inputSchema.required).toEqual(['mode', 'note', 'label']);
     expect(results.map((r) => [r.isError === true, r.content[0].text])).toEqual([
       [false, 'air|null|x'],
-      [true, "Argument 'mode' is not valid. Expected one of: road, air."],
-      [true, "Argument 'label' is not valid. It is required."],
+      [true, 'Argument \'mode\' is not valid. Expected one of: "road", "air".'],
+      [true, 'Argument \'label\' is not valid. It is required: a string, such as "text".'],
       [false, '1|green'],
       [true, expect.stringMatching(/^Argument 'priority' is not valid/)],
       [false, '7'],

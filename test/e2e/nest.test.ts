@@ -67,7 +67,7 @@ describe('nest-docket over HTTP (Express adapter)', () => {
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe("Argument 'input.number' is not valid. number must look like 2026-CV-0042");
       const short = await client.callTool('open_case', { input: { number: '2026-CV-0002', title: 'ab', parties: [] } });
-      expect(textOf(short)).toBe("Argument 'input.title' is not valid. Expected 3 to 120 characters.");
+      expect(textOf(short)).toBe('Argument \'input.title\' is not valid. Expected 3 to 120 characters, such as "text".');
     });
 
     it("refuses a sealed case in the service's guard, before the method runs", async () => {

@@ -63,7 +63,7 @@ describe('string enums by value, numeric and mixed enums by member name', () => 
   it('reads a string enum by value and refuses its member name', async () => {
     const s = server();
     expect(textOf(await s.callTool('set_status', { status: 'shipped' }))).toBe('shipped');
-    expect(textOf(await s.callTool('set_status', { status: 'Shipped' }))).toBe("Argument 'status' is not valid. Expected one of: pending, shipped.");
+    expect(textOf(await s.callTool('set_status', { status: 'Shipped' }))).toBe("Argument 'status' is not valid. Expected one of: \"pending\", \"shipped\".");
   });
 
   it('reads numeric and mixed enums by member name into the member value', async () => {

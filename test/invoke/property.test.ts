@@ -245,7 +245,7 @@ describe.each(['order', 'scalars'])('property: %s', (name) => {
         const mutated = setAt(value, target, 1, removal);
         const result = await server.callTool(name, mutated);
         expect(result.isError).toBe(true);
-        const expected = `Argument '${pathText(target)}' is not valid. ${removal ? 'It is required.' : 'There is no such'}`;
+        const expected = `Argument '${pathText(target)}' is not valid. ${removal ? 'It is required: ' : 'There is no such'}`;
         expect(messageOf(result).slice(0, expected.length)).toBe(expected);
       }),
       { numRuns: 150 },

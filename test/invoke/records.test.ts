@@ -107,18 +107,18 @@ describe('records become instances with class-transformer semantics', () => {
   it('names the path of an invalid nested value by wire names', async () => {
     const bad = { ...order, customer: { full_name: 'Ada', since: 'yesterday' } };
     expect(textOf(await server.callTool('place', { order: bad }))).toBe(
-      "Argument 'order.customer.since' is not valid. Expected an RFC 3339 date-time such as 2024-05-01T12:00:00Z.",
+      "Argument 'order.customer.since' is not valid. Expected an RFC 3339 date-time, such as \"2026-12-02T12:00:00Z\".",
     );
     const lines = [...order.lines, { sku: 'c', qty: 0, price: 1 }];
     expect(textOf(await server.callTool('place', { order: { ...order, lines } }))).toBe(
-      "Argument 'order.lines[2].qty' is not valid. Expected a whole number from 1 to 1000.",
+      "Argument 'order.lines[2].qty' is not valid. Expected a whole number from 1 to 1000, such as 1.",
     );
   });
 
   it('refuses the JavaScript name of a renamed property and unknown properties', async () => {
     const bad = { ...order, customer: { fullName: 'Ada', since: '2020-01-02T03:04:05Z' } };
     expect(textOf(await server.callTool('place', { order: bad }))).toBe(
-      "Argument 'order.customer.full_name' is not valid. It is required.\nArgument 'order.customer.fullName' is not valid. There is no such property.",
+      "Argument 'order.customer.full_name' is not valid. It is required: a string, such as \"text\".\nArgument 'order.customer.fullName' is not valid. There is no such property.",
     );
     const extra = { ...order, customer: { ...order.customer, vip: true } };
     expect(textOf(await server.callTool('place', { order: extra }))).toBe("Argument 'order.customer.vip' is not valid. There is no such property.");
@@ -134,7 +134,7 @@ describe('records become instances with class-transformer semantics', () => {
 
   it('enforces class-validator rules the schema states before class-validator runs', async () => {
     const bad = { lines: [{ sku: 'ab', qty: 2000 }] };
-    expect(textOf(await server.callTool('check', { order: bad }))).toBe("Argument 'order.lines[0].qty' is not valid. Expected a number from 1 to 1000.");
+    expect(textOf(await server.callTool('check', { order: bad }))).toBe("Argument 'order.lines[0].qty' is not valid. Expected a number from 1 to 1000, such as 1.");
   });
 
   it('applies @Transform and keeps @Exclude properties out', async () => {

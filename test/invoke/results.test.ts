@@ -112,7 +112,7 @@ describe('failures are masked and published', () => {
 
   it('a record that does not match its own output schema is a masked failure', async () => {
     expect(json(await call('mismatch'))).toBe('{"content":[{"type":"text","text":"The tool failed."}],"isError":true}');
-    expect(published[0].error.message).toBe("The result of mismatch does not match its output schema at 'title': Expected a string, got a number.");
+    expect(published[0].error.message).toBe("The result of mismatch does not match its output schema at 'title': Expected a string, such as \"text\", got a number.");
   });
 
   it('a ToolError is sent as it is and not published', async () => {
@@ -180,6 +180,6 @@ describe('the quick path', () => {
       `${Number(a) + Number(b)} ${ctx instanceof RequestContext}`,
     );
     expect(textOf(await server.callTool('add', { a: 1, b: 2 }))).toBe('3 true');
-    expect(textOf(await server.callTool('add', { a: 1, b: 2.5 }))).toBe("Argument 'b' is not valid. Expected a whole number from -2147483648 to 2147483647.");
+    expect(textOf(await server.callTool('add', { a: 1, b: 2.5 }))).toBe("Argument 'b' is not valid. Expected a whole number from -2147483648 to 2147483647, such as 0.");
   });
 });

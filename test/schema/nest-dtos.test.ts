@@ -189,11 +189,11 @@ describe('reading agrees with class-validator on those DTOs', () => {
   });
 
   const refused: [string, object, string][] = [
-    ['a number among strings', { ...valid, tags: ['a', 1] }, "Argument 'query.tags[1]' is not valid. Expected a string, got a number."],
-    ['a value @IsIn does not list', { ...valid, sort: 'size' }, "Argument 'query.sort' is not valid. Expected one of: name, date."],
-    ['a zero weight', { ...valid, weights: [1, 0] }, "Argument 'query.weights[1]' is not valid. Expected a number greater than 0."],
-    ['one nested object where an array is', { ...valid, countries: { code: 'FR' } }, "Argument 'query.countries' is not valid. Expected an array, got an object."],
-    ['an array where a JSON object is', { ...valid, filters: [] }, "Argument 'query.filters' is not valid. Expected a JSON object, got an array."],
+    ['a number among strings', { ...valid, tags: ['a', 1] }, "Argument 'query.tags[1]' is not valid. Expected a string, such as \"text\", got a number."],
+    ['a value @IsIn does not list', { ...valid, sort: 'size' }, "Argument 'query.sort' is not valid. Expected one of: \"name\", \"date\"."],
+    ['a zero weight', { ...valid, weights: [1, 0] }, "Argument 'query.weights[1]' is not valid. Expected a number greater than 0, such as 1."],
+    ['one nested object where an array is', { ...valid, countries: { code: 'FR' } }, "Argument 'query.countries' is not valid. Expected an array, such as [{\"code\":\"te\"}], got an object."],
+    ['an array where a JSON object is', { ...valid, filters: [] }, "Argument 'query.filters' is not valid. Expected a JSON object, such as {}, got an array."],
   ];
   it.each(refused)('refuses %s', async (_name, plain, message) => {
     expect(classValidator(SearchDto, plain)).toBe('refused');
@@ -230,7 +230,7 @@ describe('reading agrees with class-validator on those DTOs', () => {
     expect(classValidator(UpdateItemDto, { name: null, count: 2 })).toBe('accepted');
     expect(verdict(await server.callTool('update', { item: { name: null, count: 2 } }))).toBe('accepted');
     expect(classValidator(UpdateItemDto, { count: 0 })).toBe('refused');
-    expect(verdict(await server.callTool('update', { item: { count: 0 } }))).toBe("Argument 'item.count' is not valid. Expected a number greater than 0.");
+    expect(verdict(await server.callTool('update', { item: { count: 0 } }))).toBe("Argument 'item.count' is not valid. Expected a number greater than 0, such as 1.");
   });
 });
 

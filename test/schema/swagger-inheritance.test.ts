@@ -89,13 +89,13 @@ describe('a subclass under @nestjs/swagger keeps its base class-validator rules'
   });
 
   const refused: [string, object, string, string][] = [
-    ['take: 0', { take: 0 }, 'refused take', "Argument 'search.take' is not valid. Expected a whole number from 1 to 9007199254740991."],
-    ['skip: -1', { skip: -1 }, 'refused skip', "Argument 'search.skip' is not valid. Expected a whole number from 0 to 9007199254740991."],
+    ['take: 0', { take: 0 }, 'refused take', "Argument 'search.take' is not valid. Expected a whole number from 1 to 9007199254740991, such as 1."],
+    ['skip: -1', { skip: -1 }, 'refused skip', "Argument 'search.skip' is not valid. Expected a whole number from 0 to 9007199254740991, such as 0."],
     [
       'skip: 1.5',
       { skip: 1.5 },
       'refused skip',
-      "Argument 'search.skip' is not valid. Expected a whole number from 0 to 9007199254740991.",
+      "Argument 'search.skip' is not valid. Expected a whole number from 0 to 9007199254740991, such as 0.",
     ],
   ];
   it.each(refused)('refuses %s with and without swagger, as class-validator does', async (_name, plain, judged, message) => {
@@ -141,35 +141,35 @@ describe('mapped types of @nestjs/swagger and @nestjs/mapped-types keep class-va
       SwaggerPartialItem,
       'swagger_partial',
       { qty: 0 },
-      "Argument 'item.qty' is not valid. Expected a whole number from 1 to 9007199254740991.",
+      "Argument 'item.qty' is not valid. Expected a whole number from 1 to 9007199254740991, such as 1.",
     ],
     [
       'swagger PartialType',
       SwaggerPartialItem,
       'swagger_partial',
       { name: 'x' },
-      "Argument 'item.name' is not valid. Expected 2 to 10 characters.",
+      "Argument 'item.name' is not valid. Expected 2 to 10 characters, such as \"text\".",
     ],
     [
       'mapped-types PartialType',
       MappedPartialItem,
       'mapped_partial',
       { qty: 0 },
-      "Argument 'item.qty' is not valid. Expected a whole number from 1 to 9007199254740991.",
+      "Argument 'item.qty' is not valid. Expected a whole number from 1 to 9007199254740991, such as 1.",
     ],
     [
       'swagger PickType',
       SwaggerPickedItem,
       'swagger_pick',
       { qty: 0 },
-      "Argument 'item.qty' is not valid. Expected a whole number from 1 to 9007199254740991.",
+      "Argument 'item.qty' is not valid. Expected a whole number from 1 to 9007199254740991, such as 1.",
     ],
     [
       'mapped-types PickType',
       MappedPickedItem,
       'mapped_pick',
       { qty: 0 },
-      "Argument 'item.qty' is not valid. Expected a whole number from 1 to 9007199254740991.",
+      "Argument 'item.qty' is not valid. Expected a whole number from 1 to 9007199254740991, such as 1.",
     ],
   ];
   it.each(cases)('%s refuses case %# as class-validator does', async (_name, dto, tool, plain, message) => {

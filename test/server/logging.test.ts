@@ -98,7 +98,7 @@ describe('failures are logged, never sent', () => {
   it('an argument error is the model-visible answer: nothing is logged', async () => {
     const { logger, entries } = capture();
     const server = new McpServer({ name: 'log', version: '1' }, { logger }).add(new Tools());
-    expect(text(await server.callTool('broken', {}))).toBe("Argument 'secret' is not valid. It is required.");
+    expect(text(await server.callTool('broken', {}))).toBe("Argument 'secret' is not valid. It is required: a string, such as \"text\".");
     expect(entries).toEqual([]);
   });
 

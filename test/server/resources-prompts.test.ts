@@ -77,9 +77,9 @@ describe.each(ERAS)('resources and prompts at %s', (_version, mode) => {
   });
 
   it.each([
-    ['shop://items/seven/large', "Argument 'id' is not valid. Expected a whole number."],
-    ['shop://items/7/Huge', "Argument 'size' is not valid. Expected one of: small, medium, large."],
-    ['shop://days/2026-13-01', "Argument 'day' is not valid. Expected an RFC 3339 date such as 2024-05-01."],
+    ['shop://items/seven/large', "Argument 'id' is not valid. Expected a whole number from -2147483648 to 2147483647, such as 0."],
+    ['shop://items/7/Huge', "Argument 'size' is not valid. Expected one of: \"small\", \"medium\", \"large\"."],
+    ['shop://days/2026-13-01', "Argument 'day' is not valid. Expected an RFC 3339 date, such as \"2026-12-02\"."],
   ])('refuses %s with -32602', async (uri, message) => {
     const { client } = await connected(server(), mode);
     await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(message) });
