@@ -285,6 +285,8 @@ export class TaskRunner {
   /** Outcomes of runs that ended, while they are being written to the store. */
   private readonly unwritten = new Map<string, TaskUpdate>();
   private readonly watchers = new Set<(task: TaskRecord) => void>();
+  /** The tasks `closeAll` is recording as cancelled: their tools hear that the server closed, not the client. */
+  private closing: ReadonlySet<string> = new Set();
   private unwatch: (() => void) | undefined;
   readonly maxTtlMs: number;
   readonly pollIntervalMs: number;
@@ -433,6 +435,7 @@ export class TaskRunner {
   /** Aborts every task running here (the server is closing); their records say cancelled. */
   async closeAll(): Promise<void> {
     const ids = [...this.running.keys()];
+    this.closing = new Set(ids);
     // A run that ended but whose outcome is still being written gets one last try with it; the rest say cancelled.
     const closing = await Promise.allSettled(ids.map((id) => this.store.update(id, this.unwritten.get(id) ?? { status: 'cancelled', statusMessage: 'The server closed.' })));
     closing.forEach((settled, at) => {
@@ -445,6 +448,7 @@ export class TaskRunner {
       this.quota.stopped(id);
     }
     this.running.clear();
+    this.closing = new Set();
     this.unwatch?.();
     this.unwatch = undefined;
     for (const id of [...this.waiters.keys()]) this.wake(id);
@@ -508,7 +512,7 @@ export class TaskRunner {
 
   private changed(task: TaskRecord): void {
     if (isFinal(task)) {
-      this.running.get(task.taskId)?.abort(new Error('The task was cancelled.'));
+      this.running.get(task.taskId)?.abort(new Error(this.closing.has(task.taskId) ? 'The server closed.' : 'The task was cancelled.'));
       this.running.delete(task.taskId);
       this.quota.stopped(task.taskId);
     }
