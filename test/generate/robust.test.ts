@@ -199,11 +199,16 @@ describe('a watch loop (GenerateSession)', () => {
     expect(session.run()).toBe(1);
     expect(session.cache.parsed).toEqual([]);
     const file = path.join(dir, 'src', 'optional.ts');
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('skip?: number;', 'skip?: number;\n  @IsOptional() @IsInt() take?: number;'));
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(file, 'utf8').replace('skip?: number;', 'skip?: number;\n  @IsOptional() @IsInt() take?: number;'),
+    );
     fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
     expect(session.run()).toBe(1);
     expect(session.cache.parsed.map((f) => path.relative(dir, f))).toEqual([path.join('src', 'optional.ts')]);
-    expect(fs.readFileSync(path.join(dir, 'src', 'onemodelcontext.facts.ts'), 'utf8')).toContain("{ key: 'take', type: Number, optional: true },");
+    expect(fs.readFileSync(path.join(dir, 'src', 'onemodelcontext.facts.ts'), 'utf8')).toContain(
+      "{ key: 'take', type: Number, optional: true },",
+    );
     expect(out.filter((l) => l.includes('Wrote'))).toHaveLength(1);
   });
 });

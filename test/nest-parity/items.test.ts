@@ -194,7 +194,7 @@ describe('8. every failure at once', () => {
       @MinLength(5) @Matches(/^[a-z]+$/u) slug!: string;
     }
     expect(await tool(Slug).call({ slug: 'AB' })).toBe(
-      "Argument 'dto.slug' is not valid. Expected at least 5 characters, such as \"textx\".\nArgument 'dto.slug' is not valid. Expected text of the required form (the \"pattern\" of its schema), such as \"textx\".",
+      'Argument \'dto.slug\' is not valid. Expected at least 5 characters, such as "textx".\nArgument \'dto.slug\' is not valid. Expected text of the required form (the "pattern" of its schema), such as "textx".',
     );
   });
 
@@ -206,7 +206,7 @@ describe('8. every failure at once', () => {
     }
     expect(await tool(Person).call({ name: 5, age: -1, email: 'a@b.c' })).toBe(
       [
-        "Argument 'dto.name' is not valid. Expected a string, such as \"text\", got a number.",
+        'Argument \'dto.name\' is not valid. Expected a string, such as "text", got a number.',
         "Argument 'dto.age' is not valid. Expected a whole number from 0 to 9007199254740991, such as 0.",
         "Argument 'dto.email' is not valid. email must be an email",
       ].join('\n'),
@@ -227,6 +227,6 @@ describe('skipMissingProperties', () => {
     );
     expect(await t.call({ id: 'a' })).toBe('ok');
     expect(await t.call({ id: 'a', name: null })).toBe('ok');
-    expect(await t.call({ name: 'n' })).toBe("Argument 'dto.id' is not valid. It is required: a string, such as \"text\".");
+    expect(await t.call({ name: 'n' })).toBe('Argument \'dto.id\' is not valid. It is required: a string, such as "text".');
   });
 });

@@ -238,20 +238,20 @@ describe('a discriminated @Type is read into the subtype class-transformer build
     [
       'an unknown discriminator',
       { title: 't', shape: { kind: 'triangle', radius: 2 } },
-      "error: Argument 'drawing.shape.kind' is not valid. Expected one of: \"circle\", \"square\".",
+      'error: Argument \'drawing.shape.kind\' is not valid. Expected one of: "circle", "square".',
       // class-transformer falls back to the abstract base, which has no rules: the listing offers no base.
       'accepted',
     ],
     [
       'a missing discriminator',
       { title: 't', shape: { radius: 2 } },
-      "error: Argument 'drawing.shape.kind' is not valid. Expected one of: \"circle\", \"square\".",
+      'error: Argument \'drawing.shape.kind\' is not valid. Expected one of: "circle", "square".',
       'accepted',
     ],
     [
       'a discriminator that is not a string',
       { title: 't', shape: { kind: 1, radius: 2 } },
-      "error: Argument 'drawing.shape.kind' is not valid. Expected one of: \"circle\", \"square\".",
+      'error: Argument \'drawing.shape.kind\' is not valid. Expected one of: "circle", "square".',
       'accepted',
     ],
     [
@@ -275,7 +275,7 @@ describe('a discriminated @Type is read into the subtype class-transformer build
     [
       'an array item of an unknown subtype',
       { title: 't', shape: { kind: 'circle', radius: 1 }, extras: [{ kind: 'circle', radius: 1 }, { kind: 'hexagon' }] },
-      "error: Argument 'drawing.extras[1].kind' is not valid. Expected one of: \"circle\", \"square\".",
+      'error: Argument \'drawing.extras[1].kind\' is not valid. Expected one of: "circle", "square".',
       'accepted',
     ],
     [
@@ -287,7 +287,7 @@ describe('a discriminated @Type is read into the subtype class-transformer build
     [
       'not an object',
       { title: 't', shape: 'circle' },
-      "error: Argument 'drawing.shape' is not valid. Expected an object, such as {\"kind\":\"circle\",\"radius\":1}, got a string.",
+      'error: Argument \'drawing.shape\' is not valid. Expected an object, such as {"kind":"circle","radius":1}, got a string.',
       'refused',
     ],
   ];

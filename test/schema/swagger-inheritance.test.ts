@@ -89,8 +89,18 @@ describe('a subclass under @nestjs/swagger keeps its base class-validator rules'
   });
 
   const refused: [string, object, string, string][] = [
-    ['take: 0', { take: 0 }, 'refused take', "Argument 'search.take' is not valid. Expected a whole number from 1 to 9007199254740991, such as 1."],
-    ['skip: -1', { skip: -1 }, 'refused skip', "Argument 'search.skip' is not valid. Expected a whole number from 0 to 9007199254740991, such as 0."],
+    [
+      'take: 0',
+      { take: 0 },
+      'refused take',
+      "Argument 'search.take' is not valid. Expected a whole number from 1 to 9007199254740991, such as 1.",
+    ],
+    [
+      'skip: -1',
+      { skip: -1 },
+      'refused skip',
+      "Argument 'search.skip' is not valid. Expected a whole number from 0 to 9007199254740991, such as 0.",
+    ],
     [
       'skip: 1.5',
       { skip: 1.5 },
@@ -148,7 +158,7 @@ describe('mapped types of @nestjs/swagger and @nestjs/mapped-types keep class-va
       SwaggerPartialItem,
       'swagger_partial',
       { name: 'x' },
-      "Argument 'item.name' is not valid. Expected 2 to 10 characters, such as \"text\".",
+      'Argument \'item.name\' is not valid. Expected 2 to 10 characters, such as "text".',
     ],
     [
       'mapped-types PartialType',
