@@ -12,11 +12,27 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
  * the MCP SDK inside src/server.
  */
 const SDK = { group: ['@modelcontextprotocol/*'], message: 'Only src/server imports the MCP SDK.' };
-const sdkOutsideServer = { files: ['src/**/*.ts'], ignores: ['src/server/**'], rules: { 'no-restricted-imports': ['error', { patterns: [SDK] }] } };
+const sdkOutsideServer = {
+  files: ['src/**/*.ts'],
+  ignores: ['src/server/**'],
+  rules: { 'no-restricted-imports': ['error', { patterns: [SDK] }] },
+};
 
 /** Paths under src/, from the ground up. */
 const GROUND = ['errors.ts', 'log.ts', 'objects.ts'];
-const EVERYTHING = [...GROUND, 'decorators', 'facts', 'schema', 'generate', 'invoke', 'request-context.ts', 'server', 'nest', 'redis', 'index.ts'];
+const EVERYTHING = [
+  ...GROUND,
+  'decorators',
+  'facts',
+  'schema',
+  'generate',
+  'invoke',
+  'request-context.ts',
+  'server',
+  'nest',
+  'redis',
+  'index.ts',
+];
 const except = (...keep) => EVERYTHING.filter((f) => !keep.includes(f));
 
 /** What each floor may not import: every floor above it. */
@@ -62,7 +78,20 @@ const floors = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'samples/**', 'test/fixtures/**', 'test/e2e/fixture/**', 'test/.*/**', 'bench/fixtures/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-bench/**',
+      'node_modules/**',
+      'samples/**',
+      'test/fixtures/**',
+      'test/e2e/fixture/**',
+      'test/.*/**',
+      'bench/fixtures/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

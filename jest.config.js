@@ -8,7 +8,12 @@ const common = {
   // Fixture projects import the package by name, as a user's project does (test/fixtures).
   // Sources compiled with "module": "nodenext" (the samples, and the facts modules the generator writes for
   // them) import './x.js' for ./x.ts, as Node's ES module rules want; Jest resolves the TypeScript file.
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^onemodelcontext$': '<rootDir>/src/index.ts', '^onemodelcontext/nest$': '<rootDir>/src/nest/index.ts', '^onemodelcontext/redis$': '<rootDir>/src/redis/index.ts' },
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    '^onemodelcontext$': '<rootDir>/src/index.ts',
+    '^onemodelcontext/nest$': '<rootDir>/src/nest/index.ts',
+    '^onemodelcontext/redis$': '<rootDir>/src/redis/index.ts',
+  },
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }], [`${ESM_ONLY}.+\\.js$`]: '<rootDir>/test/support/esm-to-cjs.js' },
   // test/.newcomer, test/.tscompat, test/.nest11: projects the end-to-end tests install or compile, whose own
   // tests and package.json files are theirs, not this suite's.
@@ -21,7 +26,12 @@ const common = {
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    { ...common, displayName: 'default', testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['<rootDir>/test/no-codegen/', '<rootDir>/test/\\.[^/]+/'] },
+    {
+      ...common,
+      displayName: 'default',
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['<rootDir>/test/no-codegen/', '<rootDir>/test/\\.[^/]+/'],
+    },
     {
       // The reading suites again where code generation is forbidden: record readers and result checks
       // run interpreted and must give the same answers. (The differential test needs ajv, which

@@ -4,7 +4,15 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { executable, startBalancer, startRedis } from '../test/e2e/support/cluster';
-import { InMemoryEventStore, InMemoryServerEventBus, InMemoryTaskStore, type EventStore, type ServerEventBus, type TaskRecord, type TaskStore } from '../src';
+import {
+  InMemoryEventStore,
+  InMemoryServerEventBus,
+  InMemoryTaskStore,
+  type EventStore,
+  type ServerEventBus,
+  type TaskRecord,
+  type TaskStore,
+} from '../src';
 import { connectRedis } from '../src/redis';
 import { validOrder } from './order';
 
@@ -234,7 +242,9 @@ async function sharedStoreCosts(): Promise<void> {
 
     console.log('\nWhat each store shared through Redis costs (one at a time, means)');
     console.log(`  2025-era tools/call (JSON), in-memory event store ${inMemory.toFixed(0).padStart(7)} µs`);
-    console.log(`  2025-era tools/call (JSON), Redis event store    ${inRedis.toFixed(0).padStart(8)} µs   (${(inMemory / inRedis).toFixed(2)}x: a lone reply is not stored)`);
+    console.log(
+      `  2025-era tools/call (JSON), Redis event store    ${inRedis.toFixed(0).padStart(8)} µs   (${(inMemory / inRedis).toFixed(2)}x: a lone reply is not stored)`,
+    );
     console.log(`  SSE event stored, in-memory event store          ${eventInMemory.toFixed(1).padStart(8)} µs`);
     console.log(`  SSE event stored, Redis event store              ${eventInRedis.toFixed(0).padStart(8)} µs`);
     console.log(`  event, in-process bus (publish to listener)      ${local2.toFixed(1).padStart(8)} µs`);

@@ -1,5 +1,16 @@
 import { recordGoal } from './fixtures/goals';
-import { MEASURE_MS, ROUNDS, WARM_MS, load, medianOf, row, start as startFixture, stop, type Endpoint, type Figures } from './fixtures/load';
+import {
+  MEASURE_MS,
+  ROUNDS,
+  WARM_MS,
+  load,
+  medianOf,
+  row,
+  start as startFixture,
+  stop,
+  type Endpoint,
+  type Figures,
+} from './fixtures/load';
 
 /**
  * Issue 16, HTTP: tools/call of the order tool at concurrency 1, 16 and 64 in both eras (a 2025-11-25 session,

@@ -46,9 +46,19 @@ async function compare(framework: Framework): Promise<void> {
       ratio: ours.rps / rekog.rps,
       goal: framework === 'express' ? 4 : undefined,
     });
-    recordGoal({ measure: `${label}: CPU per request (@rekog/mcp-nest / onemodelcontext/nest)`, ours: `${ours.cpu.toFixed(0)} µs`, baseline: `${rekog.cpu.toFixed(0)} µs`, ratio: rekog.cpu / ours.cpu });
+    recordGoal({
+      measure: `${label}: CPU per request (@rekog/mcp-nest / onemodelcontext/nest)`,
+      ours: `${ours.cpu.toFixed(0)} µs`,
+      baseline: `${rekog.cpu.toFixed(0)} µs`,
+      ratio: rekog.cpu / ours.cpu,
+    });
     if (framework === 'express') {
-      recordGoal({ measure: `${label}: throughput, ahead of the router / through it (bypassRouter: false)`, ours: fmt(ours), baseline: fmt(routed), ratio: ours.rps / routed.rps });
+      recordGoal({
+        measure: `${label}: throughput, ahead of the router / through it (bypassRouter: false)`,
+        ours: fmt(ours),
+        baseline: fmt(routed),
+        ratio: ours.rps / routed.rps,
+      });
     }
   }
   endpoints.forEach(stop);

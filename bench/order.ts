@@ -1,11 +1,13 @@
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize, IsDate, IsEmail, IsEnum, IsInt, IsNumber, IsString, Max, Min, ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsDate, IsEmail, IsEnum, IsInt, IsNumber, IsString, Max, Min, ValidateNested } from 'class-validator';
 import { EmailAddress, Field, Int32, Range, Tool } from '../src';
 
 /** The order tool every benchmark measures: 10 lines, a customer with an email, an enum, a date-time, tags. */
-export enum Status { Draft, Placed, Shipped }
+export enum Status {
+  Draft,
+  Placed,
+  Shipped,
+}
 
 export class Line {
   @Field() sku!: string;
@@ -67,6 +69,6 @@ export function validOrder(): { order: Record<string, unknown> } {
 /** Invalid deep inside: the eighth line's quantity is out of range. */
 export function invalidOrder(): { order: Record<string, unknown> } {
   const args = validOrder();
-  ((args.order.lines as Record<string, unknown>[])[7]).qty = 5000;
+  (args.order.lines as Record<string, unknown>[])[7].qty = 5000;
   return args;
 }

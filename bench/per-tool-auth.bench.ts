@@ -27,19 +27,34 @@ function ourTools(count: number): McpServer {
     const access = i % 10 === 0 ? { public: true } : { scopes: [SCOPES[i % SCOPES.length]] };
     server.tool(
       `forecast_${i}`,
-      { description: `Forecast number ${i}`, params: { city: { type: String, description: 'City name' }, days: { type: Int32, default: 3 }, unit: { type: Unit, default: Unit.Celsius } }, ...access },
+      {
+        description: `Forecast number ${i}`,
+        params: {
+          city: { type: String, description: 'City name' },
+          days: { type: Int32, default: 3 },
+          unit: { type: Unit, default: Unit.Celsius },
+        },
+        ...access,
+      },
       ({ city }) => String(city),
     );
   }
   return server;
 }
 
-const refusedByClaim = (caller: { claims: Readonly<Record<string, unknown>> } | undefined, item: AuthorizeItem) => caller?.claims.tier === 'gold' || !item.name.endsWith('2');
+const refusedByClaim = (caller: { claims: Readonly<Record<string, unknown>> } | undefined, item: AuthorizeItem) =>
+  caller?.claims.tier === 'gold' || !item.name.endsWith('2');
 const syncPolicy = (caller: Parameters<typeof refusedByClaim>[0], item: AuthorizeItem) => refusedByClaim(caller, item);
 const asyncPolicy = async (caller: Parameters<typeof refusedByClaim>[0], item: AuthorizeItem) => refusedByClaim(caller, item);
 
 function callerOn(endpoint: EndpointAuth): AuthInfo {
-  const caller = { subject: 'u1', clientId: 'bench', scopes: ['s0', 's2'], expiresAt: Math.floor(Date.now() / 1000) + 3600, claims: { tier: 'silver' } };
+  const caller = {
+    subject: 'u1',
+    clientId: 'bench',
+    scopes: ['s0', 's2'],
+    expiresAt: Math.floor(Date.now() / 1000) + 3600,
+    claims: { tier: 'silver' },
+  };
   return withEndpoint(sdkAuthInfoOf('bench', caller, RESOURCE), endpoint);
 }
 

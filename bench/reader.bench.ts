@@ -20,7 +20,8 @@ forceRecordStrategy('interpreted');
 const interpreted = argumentsReader(model.params, model.arity);
 forceRecordStrategy(undefined);
 
-const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const EMAIL =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
 const STATUS = new Map(Object.entries(Status).filter(([k]) => Number.isNaN(Number(k))) as [string, Status][]);
 const own = Object.prototype.hasOwnProperty;
@@ -95,9 +96,12 @@ function sanity(): void {
   const f = newFailure();
   if (ours(validOrder(), f) === INVALID) throw new Error('our reader refused the valid order');
   if (ours(invalidOrder(), newFailure()) !== INVALID) throw new Error('our reader accepted the invalid order');
-  if (interpreted(validOrder(), newFailure()) === INVALID || interpreted(invalidOrder(), newFailure()) !== INVALID) throw new Error('the interpreted reader is wrong');
-  if (typeof handWritten(validOrder()) === 'string' || typeof handWritten(invalidOrder()) !== 'string') throw new Error('hand-written reader is wrong');
-  if (Array.isArray(classValidator(validOrder())) || !Array.isArray(classValidator(invalidOrder()))) throw new Error('class-validator baseline is wrong');
+  if (interpreted(validOrder(), newFailure()) === INVALID || interpreted(invalidOrder(), newFailure()) !== INVALID)
+    throw new Error('the interpreted reader is wrong');
+  if (typeof handWritten(validOrder()) === 'string' || typeof handWritten(invalidOrder()) !== 'string')
+    throw new Error('hand-written reader is wrong');
+  if (Array.isArray(classValidator(validOrder())) || !Array.isArray(classValidator(invalidOrder())))
+    throw new Error('class-validator baseline is wrong');
   if (!zodOrder.safeParse(validOrder()).success || zodOrder.safeParse(invalidOrder()).success) throw new Error('zod baseline is wrong');
 }
 
@@ -118,7 +122,9 @@ async function measure(label: string, input: () => { order: Record<string, unkno
   console.log(`  ours / hand-written            ${(o / hz.get('hand-written')!).toFixed(2)}x  (goal: at least 0.5x, within 2x)`);
   console.log(`  ours / plainToInstance+validate ${(o / hz.get('plainToInstance+validateSync')!).toFixed(1)}x  (goal: at least 50x)`);
   console.log(`  ours / zod 4                   ${(o / hz.get('zod 4 safeParse')!).toFixed(2)}x`);
-  console.log(`  interpreted / ours (compiled)   ${(hz.get('ours, interpreted (no codegen)')! / o).toFixed(2)}x  (the fallback where code generation is forbidden)`);
+  console.log(
+    `  interpreted / ours (compiled)   ${(hz.get('ours, interpreted (no codegen)')! / o).toFixed(2)}x  (the fallback where code generation is forbidden)`,
+  );
 }
 
 async function main(): Promise<void> {

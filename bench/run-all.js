@@ -30,7 +30,10 @@ function verdict(row) {
 }
 
 if (existsSync(goals)) {
-  const rows = readFileSync(goals, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  const rows = readFileSync(goals, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   console.log('\n# Goals, side by side (ours | baseline: McpServer + zod 4 unless the measure names another | floor | ratio | goal)');
   for (const row of rows) {
     console.log(`- ${row.measure}\n    ${row.ours} | ${row.baseline} | ${row.floor ?? '-'} | ${row.ratio.toFixed(2)}x | ${verdict(row)}`);

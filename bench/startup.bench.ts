@@ -95,7 +95,11 @@ function nodeBinary(major: string): string | undefined {
   if (process.versions.node.split('.')[0] === major) return undefined;
   try {
     const script = 'process.stdout.write(process.execPath)';
-    return execFileSync('npx', ['-y', '-p', `node@${major}`, 'node', '-e', script], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('npx', ['-y', '-p', `node@${major}`, 'node', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return undefined;
   }
@@ -205,7 +209,8 @@ async function compareColdStarts(
   }
   const wall = (name: keyof typeof cold) => median(cold[name].map((c) => c.ms));
   const cpu = (name: keyof typeof cold) => median(cold[name].map((c) => c.cpuMs));
-  const modules = (name: keyof typeof cold) => `${String(median(cold[name].map((c) => c.modules))).padStart(4)} modules at the first answer`;
+  const modules = (name: keyof typeof cold) =>
+    `${String(median(cold[name].map((c) => c.modules))).padStart(4)} modules at the first answer`;
   console.log(`\n${title} (median of ${ROUNDS} processes each; CPU: user + system, spawn to exit)`);
   console.log(
     `  ours                               ${wall('ours').toFixed(1).padStart(8)} ms   CPU ${cpu('ours').toFixed(1).padStart(8)} ms  ${modules('ours')}`,

@@ -38,7 +38,9 @@ function compare(title: string, via: 'client' | 'raw'): void {
   console.log(`\n${title}`);
   for (const mode of MODES) {
     const ms = median(rounds[mode]);
-    console.log(`  ${LABELS[mode].padEnd(30)} ${ms.toFixed(4).padStart(9)} ms   ${(ms / absent).toFixed(2)}x of absent   ${(ms / off).toFixed(2)}x of telemetry: false`);
+    console.log(
+      `  ${LABELS[mode].padEnd(30)} ${ms.toFixed(4).padStart(9)} ms   ${(ms / absent).toFixed(2)}x of absent   ${(ms / off).toFixed(2)}x of telemetry: false`,
+    );
   }
 }
 

@@ -31,18 +31,29 @@ const stacks = []; // [segmentId, stackFrames[]]
 function frames() {
   const e = {};
   Error.captureStackTrace(e);
-  return e.stack.split('\n').slice(1).map((l) => l.trim());
+  return e.stack
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim());
 }
 function record() {
   if (!recording) return;
   stacks.push([ah.executionAsyncId(), frames()]);
 }
-ah.createHook({ init() { record(); } }).enable();
+ah.createHook({
+  init() {
+    record();
+  },
+}).enable();
 
-const server = new McpServer({ name: 'walk', version: '1' }, { logger: false }).tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => {
-  record();
-  return a + b;
-});
+const server = new McpServer({ name: 'walk', version: '1' }, { logger: false }).tool(
+  'add',
+  { params: { a: Int32, b: Int32 } },
+  ({ a, b }) => {
+    record();
+    return a + b;
+  },
+);
 const end = http.ServerResponse.prototype.end;
 http.ServerResponse.prototype.end = function (...args) {
   record();
@@ -51,13 +62,26 @@ http.ServerResponse.prototype.end = function (...args) {
 };
 
 function post(url, headers, body) {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 let report;
 async function main() {
   const { url } = await server.serveHttp({ port: 0 });
-  const init = await post(url, {}, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'w', version: '1' } } });
+  const init = await post(
+    url,
+    {},
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'w', version: '1' } },
+    },
+  );
   await init.text();
   const sid = init.headers.get('mcp-session-id');
   const h = { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
@@ -107,7 +131,20 @@ function analyse() {
       let prevSeg;
       let prev = [];
       for (const [seg, raw] of stacks) {
-        const fr = raw.map(parse).filter(Boolean).reverse().map((f) => ({ ...f, key: unit === 'file' ? (f.file.startsWith(root) || (withSdk && f.file.includes('@modelcontextprotocol')) ? path.relative(root, f.file) : undefined) : roomOf(f.file, withSdk) })).filter((f) => f.key !== undefined && (withSdk || !f.file.includes('node_modules')));
+        const fr = raw
+          .map(parse)
+          .filter(Boolean)
+          .reverse()
+          .map((f) => ({
+            ...f,
+            key:
+              unit === 'file'
+                ? f.file.startsWith(root) || (withSdk && f.file.includes('@modelcontextprotocol'))
+                  ? path.relative(root, f.file)
+                  : undefined
+                : roomOf(f.file, withSdk),
+          }))
+          .filter((f) => f.key !== undefined && (withSdk || !f.file.includes('node_modules')));
         if (seg !== prevSeg) prev = [];
         let common = 0;
         while (common < prev.length && common < fr.length && prev[common].fn === fr[common].fn) {

@@ -82,7 +82,15 @@ export { stackOf, type McpLogger, type LogDetails, type LogEvent } from './log';
 export type { CallToolResult } from './invoke/results';
 export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
 export type { ValidationOptions } from './schema/validation-options';
-export { McpServer, type McpServerOptions, type ServerInfo, type CallToolOptions, type ListToolsOptions, type ShutdownOptions, type ServeStdioOptions } from './server/mcp-server';
+export {
+  McpServer,
+  type McpServerOptions,
+  type ServerInfo,
+  type CallToolOptions,
+  type ListToolsOptions,
+  type ShutdownOptions,
+  type ServeStdioOptions,
+} from './server/mcp-server';
 export type { ListingOption, ListingClient, ProfileName } from './schema/profiles/profile';
 export type { UiResourceOptions, UiResourceCsp, UiResourcePermissions, UiResourceMeta } from './server/catalog/ui-resource';
 export type { ToolListing } from './server/catalog/listing';
@@ -91,10 +99,26 @@ export type { PageSizes, ListName } from './server/catalog/pages';
 export { InMemoryServerEventBus, type ServerEventBus, type ServerEvent } from './server/stores/stores';
 export { InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions } from './server/stores/event-store';
 export { StoreUnavailableError } from './server/stores/degraded';
-export { InMemoryTaskStore, type TaskStore, type TaskRecord, type TaskUpdate, type TaskChange, type TaskOptions, type TaskCaller, type TaskError } from './server/tasks/tasks';
+export {
+  InMemoryTaskStore,
+  type TaskStore,
+  type TaskRecord,
+  type TaskUpdate,
+  type TaskChange,
+  type TaskOptions,
+  type TaskCaller,
+  type TaskError,
+} from './server/tasks/tasks';
 export type { TaskLimits } from './server/tasks/quota';
 export type { TelemetryOptions } from './server/telemetry/options';
 export type { ResourceListing, PromptListing } from './server/catalog/resource-listing';
 export type { ServeHttpOptions, HttpAddress, HttpHandler, HttpHandlerOptions } from './server/http/endpoint';
-export type { HttpAuthOptions, JwtVerifierOptions, IntrospectionOptions, CorsOptions, AuthorizeItem, AuthorizePolicy } from './server/auth/options';
+export type {
+  HttpAuthOptions,
+  JwtVerifierOptions,
+  IntrospectionOptions,
+  CorsOptions,
+  AuthorizeItem,
+  AuthorizePolicy,
+} from './server/auth/options';
 export type { HealthOptions } from './server/http/lifecycle';

@@ -97,7 +97,10 @@ function safely<T>(read: () => T, fallback: T): T {
 /** `TypeError: boom`, for any thrown value (a string, an object with a throwing getter ...). */
 export function errorSummary(error: unknown): string {
   if (isError(error)) return safely(() => `${error.name}: ${error.message}`, 'Error');
-  return safely(() => `${typeof error === 'object' && error !== null ? 'Non-error object' : typeof error} thrown: ${String(error)}`, 'a value was thrown');
+  return safely(
+    () => `${typeof error === 'object' && error !== null ? 'Non-error object' : typeof error} thrown: ${String(error)}`,
+    'a value was thrown',
+  );
 }
 
 /** The error and its causes, outermost first, stopping at a cycle or after a few. */
@@ -119,7 +122,10 @@ export function causeChain(error: unknown): unknown[] {
  */
 export function stackOf(error: unknown): string {
   return causeChain(error)
-    .map((e, i) => `${i === 0 ? '' : 'Caused by: '}${isError(e) ? safely(() => relativePaths(e.stack ?? errorSummary(e)), errorSummary(e)) : errorSummary(e)}`)
+    .map(
+      (e, i) =>
+        `${i === 0 ? '' : 'Caused by: '}${isError(e) ? safely(() => relativePaths(e.stack ?? errorSummary(e)), errorSummary(e)) : errorSummary(e)}`,
+    )
     .join('\n');
 }
 
@@ -192,7 +198,9 @@ export class Log {
     if (logger === undefined) return new Log(stderrLogger);
     for (const level of ['error', 'warn', 'info', 'debug'] as const) {
       if (typeof (logger as Partial<McpLogger>)?.[level] !== 'function') {
-        throw new TypeError(`The logger option needs error, warn, info and debug methods (console, pino, winston ...); '${level}' is missing. Pass false to log nothing.`);
+        throw new TypeError(
+          `The logger option needs error, warn, info and debug methods (console, pino, winston ...); '${level}' is missing. Pass false to log nothing.`,
+        );
       }
     }
     return new Log(logger);

@@ -78,7 +78,12 @@ export interface RequestContextInit {
 /** A content block of a sampling message. */
 export type SamplingContent =
   | { readonly type: 'text'; readonly text: string; readonly _meta?: Readonly<Record<string, unknown>> }
-  | { readonly type: 'image' | 'audio'; readonly data: string; readonly mimeType: string; readonly _meta?: Readonly<Record<string, unknown>> }
+  | {
+      readonly type: 'image' | 'audio';
+      readonly data: string;
+      readonly mimeType: string;
+      readonly _meta?: Readonly<Record<string, unknown>>;
+    }
   | { readonly type: 'tool_use' | 'tool_result'; readonly [key: string]: unknown };
 
 /** One message of a sampling conversation. */
@@ -146,7 +151,13 @@ export type ElicitParams =
       readonly requestedSchema: FormSchema;
       readonly _meta?: Readonly<Record<string, unknown>>;
     }
-  | { readonly mode: 'url'; readonly message: string; readonly url: string; readonly elicitationId: string; readonly _meta?: Readonly<Record<string, unknown>> };
+  | {
+      readonly mode: 'url';
+      readonly message: string;
+      readonly url: string;
+      readonly elicitationId: string;
+      readonly _meta?: Readonly<Record<string, unknown>>;
+    };
 
 /**
  * The user's answer to {@link RequestContext.elicit}: `content` only when they accepted; `T` is the form's
@@ -252,7 +263,12 @@ export class RequestContext {
    * 2025-era connections whose client declared `sampling`; on 2026-07-28 use {@link requireInput}.
    */
   createMessage(params: CreateMessageParams): Promise<CreateMessageResult> {
-    if (!this.#init.createMessage) return Promise.reject(new Error(`Sampling is not available for this request: ${this.#init.unavailable ?? 'the client or protocol revision does not offer it.'}`));
+    if (!this.#init.createMessage)
+      return Promise.reject(
+        new Error(
+          `Sampling is not available for this request: ${this.#init.unavailable ?? 'the client or protocol revision does not offer it.'}`,
+        ),
+      );
     return this.#init.createMessage(params) as Promise<CreateMessageResult>;
   }
 
@@ -265,13 +281,19 @@ export class RequestContext {
   elicit<T extends object>(message: string, form: new () => T): Promise<ElicitResult<T>>;
   elicit(params: ElicitParams): Promise<ElicitResult>;
   elicit(params: ElicitParams | string, form?: new () => object): Promise<ElicitResult<unknown>> {
-    if (!this.#init.elicit) return Promise.reject(new Error(`Elicitation is not available for this request: ${this.#init.unavailable ?? 'the client or protocol revision does not offer it.'}`));
+    if (!this.#init.elicit)
+      return Promise.reject(
+        new Error(
+          `Elicitation is not available for this request: ${this.#init.unavailable ?? 'the client or protocol revision does not offer it.'}`,
+        ),
+      );
     if (typeof params === 'string') return this.#elicitForm(params, form);
     return this.#init.elicit(params) as Promise<ElicitResult>;
   }
 
   async #elicitForm(message: string, form: (new () => object) | undefined): Promise<ElicitResult<unknown>> {
-    if (typeof form !== 'function') throw new TypeError('ctx.elicit(message, Form) takes a record class as the form, for example ctx.elicit(\'Where to ship?\', Address).');
+    if (typeof form !== 'function')
+      throw new TypeError("ctx.elicit(message, Form) takes a record class as the form, for example ctx.elicit('Where to ship?', Address).");
     const { requestedSchema, read } = formOf(form);
     const answer = (await this.#init.elicit!({ message, requestedSchema })) as ElicitResult;
     return answer.action === 'accept' ? { ...answer, content: read(answer.content) } : answer;

@@ -10,7 +10,17 @@ import { join } from 'node:path';
  */
 const ROOT = join(__dirname, '..');
 const SAMPLES = ['weather', 'conformance', 'nest-docket'];
-const RECORDED = ['name', 'version', 'license', 'dependencies', 'bin', 'devDependencies', 'engines', 'peerDependencies', 'peerDependenciesMeta'] as const;
+const RECORDED = [
+  'name',
+  'version',
+  'license',
+  'dependencies',
+  'bin',
+  'devDependencies',
+  'engines',
+  'peerDependencies',
+  'peerDependenciesMeta',
+] as const;
 
 const readJson = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Record<string, unknown>;
 

@@ -10,7 +10,9 @@ import { updateParam } from './metadata';
  */
 export function Complete(completer: Completer): ParameterDecorator {
   if (typeof completer !== 'function') {
-    throw new TypeError(`@Complete() takes a function of the typed value, for example @Complete((typed) => cities.filter((c) => c.startsWith(typed))).`);
+    throw new TypeError(
+      `@Complete() takes a function of the typed value, for example @Complete((typed) => cities.filter((c) => c.startsWith(typed))).`,
+    );
   }
   return (target, key, index) => {
     if (key === undefined) throw new TypeError('@Complete() belongs on a method parameter, not a constructor parameter.');

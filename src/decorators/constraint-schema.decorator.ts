@@ -24,7 +24,8 @@ export function ConstraintSchema(options: ConstraintSchemaOptions): ClassDecorat
   if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
     throw new TypeError('@ConstraintSchema({ schema }) takes a JSON Schema object, for example { pattern: "^[A-Z]{3}$" }.');
   }
-  if (description !== undefined && typeof description !== 'string') throw new TypeError('@ConstraintSchema({ description }) takes a string.');
+  if (description !== undefined && typeof description !== 'string')
+    throw new TypeError('@ConstraintSchema({ description }) takes a string.');
   const record: ConstraintSchemaRecord = Object.freeze({ schema: schema && JSON.parse(JSON.stringify(schema)), description });
   return (target) => setConstraintSchema(target, record);
 }

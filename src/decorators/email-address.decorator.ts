@@ -5,5 +5,7 @@ import { paramOrProperty, type ParamOrProperty } from './target';
  * @example invite(@EmailAddress() email: string) { ... }
  */
 export function EmailAddress(): ParamOrProperty {
-  return paramOrProperty('EmailAddress', { constraints: [{ kind: 'format', format: 'email', decorator: '@EmailAddress' }] }) as ParamOrProperty;
+  return paramOrProperty('EmailAddress', {
+    constraints: [{ kind: 'format', format: 'email', decorator: '@EmailAddress' }],
+  }) as ParamOrProperty;
 }

@@ -23,7 +23,8 @@ function isOptions(value: unknown): value is FieldOptions {
  * }
  */
 export function Field(typeOrOptions?: TypeHint | FieldOptions): PropertyDecorator {
-  const options: FieldOptions = typeOrOptions === undefined ? {} : isOptions(typeOrOptions) ? { ...typeOrOptions } : { type: typeOrOptions };
+  const options: FieldOptions =
+    typeOrOptions === undefined ? {} : isOptions(typeOrOptions) ? { ...typeOrOptions } : { type: typeOrOptions };
   checkString('Field', 'description', options.description);
   checkBoolean('Field', 'nullable', options.nullable);
   checkBoolean('Field', 'optional', options.optional);

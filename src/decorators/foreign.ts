@@ -64,10 +64,16 @@ export function transformedPropertiesOf(ctor: Function): readonly string[] {
   if (!storage) return [];
   const maps = storage as unknown as TransformerMaps;
   const names = [
-    ...storage.getExposedMetadatas(ctor).filter((m) => m.target === ctor).map((m) => m.propertyName),
+    ...storage
+      .getExposedMetadatas(ctor)
+      .filter((m) => m.target === ctor)
+      .map((m) => m.propertyName),
     ...[...(maps._typeMetadatas?.get(ctor)?.keys() ?? [])],
     ...[...(maps._transformMetadatas?.get(ctor)?.keys() ?? [])],
-    ...storage.getExcludedMetadatas(ctor).filter((m) => m.target === ctor).map((m) => m.propertyName),
+    ...storage
+      .getExcludedMetadatas(ctor)
+      .filter((m) => m.target === ctor)
+      .map((m) => m.propertyName),
   ];
   return [...new Set(names.filter((n): n is string => typeof n === 'string'))];
 }
@@ -83,7 +89,11 @@ export function validatedPropertiesOf(ctor: Function): readonly string[] {
  */
 export function isAsyncRule(m: ValidationMetadata): boolean {
   if (m.type !== 'customValidation' || typeof m.constraintCls !== 'function') return false;
-  return validatorStorage()?.getTargetValidatorConstraints(m.constraintCls).some((c) => c.async) === true;
+  return (
+    validatorStorage()
+      ?.getTargetValidatorConstraints(m.constraintCls)
+      .some((c) => c.async) === true
+  );
 }
 
 /** Every property another library knew of `ctor` at this moment. */
@@ -149,7 +159,11 @@ export function apiPropertyOf(ctor: Function, key: string): ApiPropertyFacts | u
     description: typeof o.description === 'string' ? o.description : undefined,
     example: o.example,
     // `@ApiProperty({ enum, isArray: true })` keeps the values on `items`.
-    enum: Array.isArray(o.enum) ? o.enum : Array.isArray((o.items as { enum?: unknown } | undefined)?.enum) ? (o.items as { enum: unknown[] }).enum : undefined,
+    enum: Array.isArray(o.enum)
+      ? o.enum
+      : Array.isArray((o.items as { enum?: unknown } | undefined)?.enum)
+        ? (o.items as { enum: unknown[] }).enum
+        : undefined,
     required: typeof o.required === 'boolean' ? o.required : undefined,
     nullable: typeof o.nullable === 'boolean' ? o.nullable : undefined,
     type: typeof o.type === 'function' ? o.type : typeof o.type === 'string' && o.isArray !== true ? SWAGGER_TYPES[o.type] : undefined,

@@ -63,23 +63,24 @@ export type HintValue<H> = [TypeHint] extends [H] ? unknown : ValueOf<H>;
 
 // `TypeHint` itself (a hint only known at run time) reads into `unknown`: the guard above stops the
 // recursion through `readonly [TypeHint]` and `() => TypeHint` before it starts.
-type ValueOf<H> = H extends HintToken<infer K extends TokenKind>
-  ? TokenValues[K]
-  : H extends HintLiterals<infer V>
-    ? V
-    : H extends HintCombinator<infer K, infer I>
-      ? CombinatorValues<HintValue<I>>[K]
-      : H extends readonly [infer I]
-        ? HintValue<I>[]
-        : ConstructorValue<H> extends NotConstructor
-          ? H extends abstract new (...args: never[]) => infer R
-            ? R
-            : H extends () => infer I
-              ? HintValue<I>
-              : H extends EnumObject
-                ? EnumValue<H>
-                : unknown
-          : ConstructorValue<H>;
+type ValueOf<H> =
+  H extends HintToken<infer K extends TokenKind>
+    ? TokenValues[K]
+    : H extends HintLiterals<infer V>
+      ? V
+      : H extends HintCombinator<infer K, infer I>
+        ? CombinatorValues<HintValue<I>>[K]
+        : H extends readonly [infer I]
+          ? HintValue<I>[]
+          : ConstructorValue<H> extends NotConstructor
+            ? H extends abstract new (...args: never[]) => infer R
+              ? R
+              : H extends () => infer I
+                ? HintValue<I>
+                : H extends EnumObject
+                  ? EnumValue<H>
+                  : unknown
+            : ConstructorValue<H>;
 
 /** The members of an enum object: `typeof Status` → `Status` (a numeric enum's reverse keys are numbers). */
 type EnumValue<E> = E[Exclude<keyof E, number>];
@@ -99,9 +100,11 @@ export interface QuickParamOptions<H extends TypeHint = TypeHint> {
  * The value a quick-path parameter reads into: its hint's value, `| null` with `nullable: true`,
  * `| undefined` with `optional: true` (a `default` fills it in, so the value is always there).
  */
-export type QuickParamValue<P> = P extends QuickParamOptions<infer H>
-  ? (P extends { readonly nullable: true } ? HintValue<H> | null : HintValue<H>) | (P extends { readonly default: unknown } ? never : P extends { readonly optional: true } ? undefined : never)
-  : HintValue<P>;
+export type QuickParamValue<P> =
+  P extends QuickParamOptions<infer H>
+    ? | (P extends { readonly nullable: true } ? HintValue<H> | null : HintValue<H>)
+      | (P extends { readonly default: unknown } ? never : P extends { readonly optional: true } ? undefined : never)
+    : HintValue<P>;
 
 /**
  * The object a quick-path handler receives for `params` `P`.

@@ -9,8 +9,23 @@ export const HINT: unique symbol = Symbol.for('onemodelcontext.hint') as never;
 
 /** The scalar tokens. */
 export type TokenKind =
-  | 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'uint64'
-  | 'char' | 'uuid' | 'date' | 'time' | 'timespan' | 'bytes' | 'json' | 'jsonObject' | 'jsonArray';
+  | 'int8'
+  | 'uint8'
+  | 'int16'
+  | 'uint16'
+  | 'int32'
+  | 'uint32'
+  | 'int64'
+  | 'uint64'
+  | 'char'
+  | 'uuid'
+  | 'date'
+  | 'time'
+  | 'timespan'
+  | 'bytes'
+  | 'json'
+  | 'jsonObject'
+  | 'jsonArray';
 
 /** A scalar hint token such as {@link Int32}; `K` is its kind, which fixes the TypeScript type it reads into. */
 export interface HintToken<K extends TokenKind = TokenKind> {

@@ -49,7 +49,9 @@ export function checkPublic(where: string, isPublic: unknown, scopes: readonly s
   if (isPublic === undefined || isPublic === false) return scopes;
   if (isPublic !== true) throw new TypeError(`${where}: 'public' must be true or false, got ${typeof isPublic}.`);
   if (scopes !== undefined && scopes.length > 0) {
-    throw new TypeError(`${where}: 'public' and 'scopes' contradict each other: a public item answers callers without a token. Remove one of them.`);
+    throw new TypeError(
+      `${where}: 'public' and 'scopes' contradict each other: a public item answers callers without a token. Remove one of them.`,
+    );
   }
   return Object.freeze([]);
 }

@@ -188,9 +188,7 @@ export function classScopesOf(ctor: Function): readonly string[] | undefined {
 
 /** `@Description` of a class (`key` undefined) or a method. */
 export function descriptionOf(target: object, key?: string | symbol): string | undefined {
-  return key === undefined
-    ? Reflect.getOwnMetadata(KEY.description, target)
-    : Reflect.getOwnMetadata(KEY.description, target, key);
+  return key === undefined ? Reflect.getOwnMetadata(KEY.description, target) : Reflect.getOwnMetadata(KEY.description, target, key);
 }
 
 /** The TypeScript compiler's `design:*` metadata, `undefined` when the code was compiled without it. */

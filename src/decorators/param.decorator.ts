@@ -35,8 +35,7 @@ export const VALUE_OPTION_KEYS: ReadonlySet<string> = new Set(['description', 't
  * getForecast(@Param('city', { description: 'City name' }) city: string) { ... }
  */
 export function Param(nameOrOptions?: string | ParamOptions, maybeOptions?: ParamOptions): ParameterDecorator {
-  const options: ParamOptions =
-    typeof nameOrOptions === 'string' ? { ...maybeOptions, name: nameOrOptions } : { ...nameOrOptions };
+  const options: ParamOptions = typeof nameOrOptions === 'string' ? { ...maybeOptions, name: nameOrOptions } : { ...nameOrOptions };
   if (nameOrOptions !== undefined && typeof nameOrOptions !== 'string' && (typeof nameOrOptions !== 'object' || nameOrOptions === null)) {
     throw new TypeError(`@Param() takes a name, options or both, for example @Param('city', { description: 'City name' }).`);
   }

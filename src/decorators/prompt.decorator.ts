@@ -9,7 +9,11 @@ import { checkPublic, checkScopes, checkString, memberDecorator, refuseBareUse, 
  */
 export function Prompt(nameOrOptions?: string | PromptOptions): MemberDecorator {
   refuseBareUse('Prompt', nameOrOptions, arguments[1]);
-  const options: PromptOptions = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : snapshotted({ ...nameOrOptions }, ['icons', 'cache', 'complete']);
+  const options: PromptOptions =
+    typeof nameOrOptions === 'string' ? { name: nameOrOptions } : snapshotted({ ...nameOrOptions }, ['icons', 'cache', 'complete']);
   for (const key of ['name', 'title', 'description'] as const) checkString('Prompt', key, options[key]);
-  return memberDecorator({ kind: 'prompt', options: { ...options, scopes: checkPublic('@Prompt()', options.public, checkScopes('@Prompt()', options.scopes)) } });
+  return memberDecorator({
+    kind: 'prompt',
+    options: { ...options, scopes: checkPublic('@Prompt()', options.public, checkScopes('@Prompt()', options.scopes)) },
+  });
 }

@@ -14,5 +14,8 @@ export function Resource(uriTemplate: string, options?: ResourceOptions): Member
   }
   for (const key of ['name', 'title', 'description', 'mimeType'] as const) checkString('Resource', key, options?.[key]);
   const copied = snapshotted({ ...options }, ['icons', 'annotations', 'cache', 'complete']);
-  return memberDecorator({ kind: 'resource', options: { ...copied, scopes: checkPublic('@Resource()', options?.public, checkScopes('@Resource()', options?.scopes)), uriTemplate } });
+  return memberDecorator({
+    kind: 'resource',
+    options: { ...copied, scopes: checkPublic('@Resource()', options?.public, checkScopes('@Resource()', options?.scopes)), uriTemplate },
+  });
 }

@@ -11,10 +11,15 @@ export function StringLength(max: number, options?: { readonly min?: number }): 
  * (max, { min }). This overload turns the call into a compile error that says so instead of TS2559: its
  * return type is the message, quoted by "Type '{ ... }' has no call signatures".
  */
-export function StringLength(max: number, min: number): { 'StringLength takes (max, { min }): write @StringLength(200, { min: 1 }) or @Length(1, 200)': never };
+export function StringLength(
+  max: number,
+  min: number,
+): { 'StringLength takes (max, { min }): write @StringLength(200, { min: 1 }) or @Length(1, 200)': never };
 export function StringLength(max: number, options?: { readonly min?: number } | number): unknown {
   if (typeof options === 'number') {
-    throw new TypeError(`@StringLength(${max}, ${options}): StringLength takes (max, { min }); write @StringLength(${options}, { min: ${max} }) or @Length(${max}, ${options}).`);
+    throw new TypeError(
+      `@StringLength(${max}, ${options}): StringLength takes (max, { min }); write @StringLength(${options}, { min: ${max} }) or @Length(${max}, ${options}).`,
+    );
   }
   checkNumber('StringLength', 'max', max);
   if (options?.min !== undefined) checkNumber('StringLength', 'min', options.min);

@@ -9,7 +9,9 @@ export function paramOrProperty(decorator: string, patch: Partial<Omit<ParamReco
   const copy = Object.freeze({ ...patch });
   return (target, key, index) => {
     if (key === undefined && typeof index === 'number') {
-      throw new TypeError(`@${decorator}() on a constructor parameter of ${ownerOf(target).name}: decorate a method parameter or a property.`);
+      throw new TypeError(
+        `@${decorator}() on a constructor parameter of ${ownerOf(target).name}: decorate a method parameter or a property.`,
+      );
     }
     if (typeof index === 'number') return updateParam(target, key as string | symbol, index, copy);
     if (typeof key !== 'string') {

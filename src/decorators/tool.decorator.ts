@@ -1,5 +1,14 @@
 import type { ToolOptions } from './member-options';
-import { checkBoolean, checkPublic, checkScopes, checkString, memberDecorator, refuseBareUse, snapshotted, type MemberDecorator } from './member';
+import {
+  checkBoolean,
+  checkPublic,
+  checkScopes,
+  checkString,
+  memberDecorator,
+  refuseBareUse,
+  snapshotted,
+  type MemberDecorator,
+} from './member';
 
 /**
  * Makes an instance method an MCP tool.
@@ -11,9 +20,11 @@ import { checkBoolean, checkPublic, checkScopes, checkString, memberDecorator, r
  */
 export function Tool(nameOrOptions?: string | ToolOptions): MemberDecorator {
   refuseBareUse('Tool', nameOrOptions, arguments[1]);
-  const options: ToolOptions = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : snapshotted({ ...nameOrOptions }, ['icons', 'cache']);
+  const options: ToolOptions =
+    typeof nameOrOptions === 'string' ? { name: nameOrOptions } : snapshotted({ ...nameOrOptions }, ['icons', 'cache']);
   for (const key of ['name', 'title', 'description', 'uiResource'] as const) checkString('Tool', key, options[key]);
-  for (const key of ['readOnly', 'destructive', 'idempotent', 'openWorld', 'taskAfterInput'] as const) checkBoolean('Tool', key, options[key]);
+  for (const key of ['readOnly', 'destructive', 'idempotent', 'openWorld', 'taskAfterInput'] as const)
+    checkBoolean('Tool', key, options[key]);
   if (options.task !== undefined && options.task !== 'optional' && options.task !== 'required') {
     throw new TypeError(`@Tool(): 'task' must be 'optional' or 'required'.`);
   }
@@ -21,5 +32,8 @@ export function Tool(nameOrOptions?: string | ToolOptions): MemberDecorator {
     throw new TypeError(`@Tool(): 'uiVisibility' must be an array such as ['model', 'app'].`);
   }
   const scopes = checkPublic('@Tool()', options.public, checkScopes('@Tool()', options.scopes));
-  return memberDecorator({ kind: 'tool', options: { ...options, scopes, uiVisibility: options.uiVisibility && Object.freeze([...options.uiVisibility]) } });
+  return memberDecorator({
+    kind: 'tool',
+    options: { ...options, scopes, uiVisibility: options.uiVisibility && Object.freeze([...options.uiVisibility]) },
+  });
 }

@@ -19,7 +19,12 @@ declared types) that the application imports once: import './onemodelcontext.fac
                  classic API, else @typescript/typescript6, which TypeScript 7 projects install beside it)`;
 
 /** The options that take a value, and which field of the options each sets. */
-const VALUED: Readonly<Record<string, 'project' | 'out' | 'typescript'>> = { '--project': 'project', '-p': 'project', '--out': 'out', '--typescript': 'typescript' };
+const VALUED: Readonly<Record<string, 'project' | 'out' | 'typescript'>> = {
+  '--project': 'project',
+  '-p': 'project',
+  '--out': 'out',
+  '--typescript': 'typescript',
+};
 
 /** Parses the arguments and runs the command; returns the exit code. */
 export function main(argv: readonly string[], host: GenerateHost): number {
@@ -73,7 +78,9 @@ function watch(options: GenerateOptions, host: GenerateHost): number {
     timer = setTimeout(() => {
       const started = performance.now();
       session.run();
-      host.stdout(`Read ${session.cache.parsed.length} changed file${session.cache.parsed.length === 1 ? '' : 's'} in ${Math.round(performance.now() - started)} ms.`);
+      host.stdout(
+        `Read ${session.cache.parsed.length} changed file${session.cache.parsed.length === 1 ? '' : 's'} in ${Math.round(performance.now() - started)} ms.`,
+      );
     }, 50);
   });
   return code;

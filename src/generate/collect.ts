@@ -128,7 +128,9 @@ class Collector {
     const used = [...this.imports.values()]
       .filter((i): i is Imported => i !== undefined && referenced.has(i.decl))
       .sort((a, b) => compareDecl(a.decl, b.decl));
-    const privates = new Set([...referenced].filter((d): d is TS.ClassDeclaration => this.ts.isClassDeclaration(d) && this.imports.get(d) === undefined));
+    const privates = new Set(
+      [...referenced].filter((d): d is TS.ClassDeclaration => this.ts.isClassDeclaration(d) && this.imports.get(d) === undefined),
+    );
     return { classes: ordered, imports: used, privates, leftOut: all.length - ordered.length };
   }
 
@@ -167,7 +169,11 @@ class Collector {
       );
       return undefined;
     }
-    this.report(name, 'OMCG0008', `the private name ${name.getText()} of ${where} cannot be read from outside the class: use a plain name.`);
+    this.report(
+      name,
+      'OMCG0008',
+      `the private name ${name.getText()} of ${where} cannot be read from outside the class: use a plain name.`,
+    );
     return undefined;
   }
 
@@ -201,7 +207,11 @@ class Collector {
   private readClassNow(decl: TS.ClassDeclaration, members: readonly DecoratedMember[]): void {
     const className = decl.name?.text ?? '(anonymous)';
     if (decl.typeParameters) {
-      this.report(decl.name ?? decl, 'OMCG0010', `${className} is generic: its tools cannot be listed until it is instantiated; remove the type parameters.`);
+      this.report(
+        decl.name ?? decl,
+        'OMCG0010',
+        `${className} is generic: its tools cannot be listed until it is instantiated; remove the type parameters.`,
+      );
     }
     this.exported(decl);
     const out = this.entry(decl);
@@ -223,27 +233,48 @@ class Collector {
     const isStatic = ts.getCombinedModifierFlags(member as TS.Declaration) & ts.ModifierFlags.Static;
     if (ts.isMethodDeclaration(member) && !isStatic) return true;
     const shape = isStatic ? 'a static member' : ts.isPropertyDeclaration(member) ? 'a field' : 'a getter or setter';
-    this.report(member.name ?? member, 'OMCG0001', `@${kind[0].toUpperCase()}${kind.slice(1)} is on ${shape} (${where}); only instance methods can be ${kind}s.`);
+    this.report(
+      member.name ?? member,
+      'OMCG0001',
+      `@${kind[0].toUpperCase()}${kind.slice(1)} is on ${shape} (${where}); only instance methods can be ${kind}s.`,
+    );
     return false;
   }
 
   /** The tool name (valid, unique in the class) and the MCP Apps options, as far as literals tell. */
-  private checkToolOptions(member: TS.MethodDeclaration, args: readonly TS.Expression[], key: string, where: string, toolNames: Map<string, string>): void {
+  private checkToolOptions(
+    member: TS.MethodDeclaration,
+    args: readonly TS.Expression[],
+    key: string,
+    where: string,
+    toolNames: Map<string, string>,
+  ): void {
     const ts = this.ts;
     const { text, option } = this.literals();
-    const name = text(args[0]) ?? text(option(args[0], 'name')) ?? (args[0] && !ts.isObjectLiteralExpression(args[0]) ? undefined : toolNameOf(key));
+    const name =
+      text(args[0]) ?? text(option(args[0], 'name')) ?? (args[0] && !ts.isObjectLiteralExpression(args[0]) ? undefined : toolNameOf(key));
     if (name !== undefined && !isValidName(name)) {
-      this.report(member.name, 'OMCG0008', `the tool name '${name}' of ${where} is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`);
+      this.report(
+        member.name,
+        'OMCG0008',
+        `the tool name '${name}' of ${where} is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`,
+      );
     }
-    if (name !== undefined && toolNames.has(name)) this.report(member.name, 'OMCG0007', `${where} and ${toolNames.get(name)} are both named '${name}'.`);
+    if (name !== undefined && toolNames.has(name))
+      this.report(member.name, 'OMCG0007', `${where} and ${toolNames.get(name)} are both named '${name}'.`);
     if (name !== undefined) toolNames.set(name, where);
     const ui = option(args[0], 'uiResource');
-    if (text(ui) !== undefined && !text(ui)!.startsWith('ui://')) this.report(ui!, 'OMCG0012', `uiResource '${text(ui)}' of ${where} is not a ui:// URI.`);
+    if (text(ui) !== undefined && !text(ui)!.startsWith('ui://'))
+      this.report(ui!, 'OMCG0012', `uiResource '${text(ui)}' of ${where} is not a ui:// URI.`);
     const visibility = option(args[0], 'uiVisibility');
     if (visibility && ts.isArrayLiteralExpression(visibility)) {
       const wrong = visibility.elements.map((e) => text(e)).filter((v) => v !== undefined && v !== 'model' && v !== 'app');
       if (wrong.length > 0) {
-        this.report(visibility, 'OMCG0012', `uiVisibility of ${where} holds ${wrong.map((w) => `'${w}'`).join(', ')}: use 'model', 'app' or both.`);
+        this.report(
+          visibility,
+          'OMCG0012',
+          `uiVisibility of ${where} holds ${wrong.map((w) => `'${w}'`).join(', ')}: use 'model', 'app' or both.`,
+        );
       }
     }
   }
@@ -251,7 +282,11 @@ class Collector {
   private methodFacts(method: TS.MethodDeclaration, key: string, kind: MemberKind, where: string): MethodOut {
     const ts = this.ts;
     if (method.typeParameters) {
-      this.report(method.name, 'OMCG0004', `${where} is generic: its parameter types are not known until it is called; remove the type parameters.`);
+      this.report(
+        method.name,
+        'OMCG0004',
+        `${where} is generic: its parameter types are not known until it is called; remove the type parameters.`,
+      );
     }
     const params: ParamOut[] = [];
     const seen = { names: new Set<string>(), contexts: new Set<string>() };
@@ -285,15 +320,30 @@ class Collector {
       return { name: written ?? '', optional: false, context };
     }
     if (name === undefined) {
-      this.report(param.name, 'OMCG0008', `a parameter of ${where} has no name that can be read (destructured or rest): name it with @Param('name').`);
+      this.report(
+        param.name,
+        'OMCG0008',
+        `a parameter of ${where} has no name that can be read (destructured or rest): name it with @Param('name').`,
+      );
       return undefined;
     }
-    if (seen.names.has(name)) this.report(param.name, 'OMCG0007', `${where} has two parameters named '${name}': rename one with @Param('name').`);
+    if (seen.names.has(name))
+      this.report(param.name, 'OMCG0007', `${where} has two parameters named '${name}': rename one with @Param('name').`);
     seen.names.add(name);
-    const { fact, optional } = this.typeFact(this.checker.getTypeAtLocation(param), param.type, param.name, `${where}, parameter '${name}'`, isHinted);
+    const { fact, optional } = this.typeFact(
+      this.checker.getTypeAtLocation(param),
+      param.type,
+      param.name,
+      `${where}, parameter '${name}'`,
+      isHinted,
+    );
     if (fact) this.use(fact, undefined, param.name);
     if (fact && kind !== 'tool' && !isHinted && !textLike(fact)) {
-      this.report(param.name, 'OMCG0002', `the ${kind} parameter '${name}' of ${where} is not text-like: use a string, number, boolean, Date or enum.`);
+      this.report(
+        param.name,
+        'OMCG0002',
+        `the ${kind} parameter '${name}' of ${where} is not text-like: use a string, number, boolean, Date or enum.`,
+      );
     }
     return {
       name,
@@ -326,7 +376,8 @@ class Collector {
       );
       return undefined;
     }
-    if (type.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) return undefined;
+    if (type.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never))
+      return undefined;
     const split = declared(this.project, type);
     const mapped = mapParts(this.project, split.parts, literalOrder(this.project, method.type));
     if (!('fact' in mapped)) return undefined;
@@ -361,12 +412,19 @@ class Collector {
       this.edges.set(decl, [...(this.edges.get(decl) ?? []), { to: base, at: decl.name ?? decl }]);
     }
     if (!this.hasProperties(decl)) {
-      this.report(decl.name ?? decl, 'OMCG0005', `${decl.name?.text ?? 'the class'} has no properties, so it has no schema: declare its properties.`);
+      this.report(
+        decl.name ?? decl,
+        'OMCG0005',
+        `${decl.name?.text ?? 'the class'} has no properties, so it has no schema: declare its properties.`,
+      );
     }
   }
 
   /** One instance property; `undefined` for statics, computed names, and undecorated private or protected ones. */
-  private propertyFacts(decl: TS.ClassDeclaration, member: TS.PropertyDeclaration | TS.ParameterPropertyDeclaration): PropertyOut | undefined {
+  private propertyFacts(
+    decl: TS.ClassDeclaration,
+    member: TS.PropertyDeclaration | TS.ParameterPropertyDeclaration,
+  ): PropertyOut | undefined {
     const ts = this.ts;
     const flags = ts.getCombinedModifierFlags(member);
     const decorators = this.decorators.of(member);
@@ -378,7 +436,13 @@ class Collector {
     const isHinted = this.decorators.hinted(decorators);
     const evidenced = this.decorators.evidenced(decorators);
     const where = `${decl.name?.text ?? '(anonymous)'}.${key}`;
-    const { fact, optional } = this.typeFact(this.checker.getTypeAtLocation(member), member.type, member.name, where, isHinted || excluded || evidenced);
+    const { fact, optional } = this.typeFact(
+      this.checker.getTypeAtLocation(member),
+      member.type,
+      member.name,
+      where,
+      isHinted || excluded || evidenced,
+    );
     if (fact) this.use(fact, isHinted || excluded ? undefined : decl, member.name);
     return {
       key,
@@ -405,11 +469,21 @@ class Collector {
   // Shared by both passes: type facts, the imports they need, and the records they reach.
 
   /** The fact of a declared type; reports why there is none unless a hint covers it. */
-  private typeFact(type: TS.Type, node: TS.TypeNode | undefined, at: TS.Node, where: string, covered: boolean): { fact?: TypeFact; optional: boolean } {
+  private typeFact(
+    type: TS.Type,
+    node: TS.TypeNode | undefined,
+    at: TS.Node,
+    where: string,
+    covered: boolean,
+  ): { fact?: TypeFact; optional: boolean } {
     const split = declared(this.project, type);
     const mapped: Mapped = mapParts(this.project, split.parts, literalOrder(this.project, node));
     if ('problem' in mapped && !covered) {
-      this.report(at, mapped.problem.code, `${where}: ${mapped.problem.message} Give a type hint (@Param({ type }) or @Field(type)) or declare a supported type.`);
+      this.report(
+        at,
+        mapped.problem.code,
+        `${where}: ${mapped.problem.message} Give a type hint (@Param({ type }) or @Field(type)) or declare a supported type.`,
+      );
     }
     const fact = 'fact' in mapped ? this.reachable(mapped.fact, at) : undefined;
     // Without strictNullChecks the checker drops `| null`; the written type still says it.
@@ -551,7 +625,12 @@ function reportCycles(edges: ReadonlyMap<TS.ClassDeclaration, readonly Edge[]>, 
       if (edge.to === decl || at >= 0) {
         const cycle = [...path.slice(Math.max(at, 0)), decl, edge.to].map((d) => d.name?.text ?? '(anonymous)');
         if (edge.to === decl) cycle.splice(0, cycle.length - 2);
-        reporter.add(edge.at, 'OMCG0006', `${edge.to.name?.text} refers to itself (${cycle.join(' -> ')}): use Json or an id instead.`, decl);
+        reporter.add(
+          edge.at,
+          'OMCG0006',
+          `${edge.to.name?.text} refers to itself (${cycle.join(' -> ')}): use Json or an id instead.`,
+          decl,
+        );
       } else {
         walk(edge.to, [...path, decl]);
       }

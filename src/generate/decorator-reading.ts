@@ -58,7 +58,8 @@ export class DecoratorReading {
    */
   evidenced(decorators: readonly WrittenDecorator[]): boolean {
     const ts = this.ts;
-    const each = (d: WrittenDecorator) => d.args.some((a) => ts.isObjectLiteralExpression(a) && this.option(a, 'each')?.kind === ts.SyntaxKind.TrueKeyword);
+    const each = (d: WrittenDecorator) =>
+      d.args.some((a) => ts.isObjectLiteralExpression(a) && this.option(a, 'each')?.kind === ts.SyntaxKind.TrueKeyword);
     return decorators.some((d) => {
       if (d.origin?.from !== 'class-validator') return false;
       if (d.origin.name === 'IsObject' || d.origin.name === 'IsIn') return true;
@@ -73,11 +74,18 @@ export class DecoratorReading {
       if (d.origin?.from === 'class-validator') return ['IsInt', 'IsEnum', 'IsUUID'].includes(d.origin.name);
       if (d.origin?.from === 'class-transformer') return d.origin.name === 'Type';
       if (this.isOurs(d, 'Param')) {
-        return d.args.some((a) => !ts.isStringLiteralLike(a) && (!ts.isObjectLiteralExpression(a) || this.keysOf(a).some((k) => k === 'type' || k === '...')));
+        return d.args.some(
+          (a) =>
+            !ts.isStringLiteralLike(a) && (!ts.isObjectLiteralExpression(a) || this.keysOf(a).some((k) => k === 'type' || k === '...')),
+        );
       }
       if (this.isOurs(d, 'Field') && d.args[0]) {
         const a = d.args[0];
-        return !ts.isObjectLiteralExpression(a) || this.keysOf(a).length === 0 || this.keysOf(a).some((k) => k === 'type' || !VALUE_OPTION_KEYS.has(k));
+        return (
+          !ts.isObjectLiteralExpression(a) ||
+          this.keysOf(a).length === 0 ||
+          this.keysOf(a).some((k) => k === 'type' || !VALUE_OPTION_KEYS.has(k))
+        );
       }
       return false;
     });

@@ -31,7 +31,9 @@ export class Reporter {
     const source = node.getSourceFile();
     const at = source.getLineAndCharacterOfPosition(node.getStart(source));
     const diagnostic = { file: source.fileName, line: at.line + 1, column: at.character + 1, code, message };
-    if (!this.list.some((d) => d.file === diagnostic.file && d.line === diagnostic.line && d.column === diagnostic.column && d.code === code)) {
+    if (
+      !this.list.some((d) => d.file === diagnostic.file && d.line === diagnostic.line && d.column === diagnostic.column && d.code === code)
+    ) {
       this.list.push(diagnostic);
     }
   }

@@ -28,7 +28,10 @@ function specifierOf(file: string, outDir: string, options: TS.CompilerOptions, 
   const explicit = options.module !== undefined && extensions.includes(options.module);
   const stem = file.replace(/\.(d\.)?[mc]?tsx?$/, '');
   const ext = /\.mts$/.test(file) ? '.mjs' : /\.cts$/.test(file) ? '.cjs' : '.js';
-  const relative = path.relative(outDir, explicit ? `${stem}${ext}` : stem).split(path.sep).join('/');
+  const relative = path
+    .relative(outDir, explicit ? `${stem}${ext}` : stem)
+    .split(path.sep)
+    .join('/');
   return relative.startsWith('.') ? relative : `./${relative}`;
 }
 
@@ -43,8 +46,25 @@ export function emit(collected: Collected, outFile: string, options: TS.Compiler
 
 /** Names the module uses itself: its imports from the package and the globals it writes. */
 const TAKEN = [
-  'registerSourceFacts', 'SourceClass', 'ArrayOf', 'SetOf', 'DictionaryOf', 'Nullable', 'StringLiterals',
-  'String', 'Number', 'Boolean', 'BigInt', 'Date', 'URL', 'Uint8Array', 'Buffer', 'Array', 'Set', 'Map', 'Object',
+  'registerSourceFacts',
+  'SourceClass',
+  'ArrayOf',
+  'SetOf',
+  'DictionaryOf',
+  'Nullable',
+  'StringLiterals',
+  'String',
+  'Number',
+  'Boolean',
+  'BigInt',
+  'Date',
+  'URL',
+  'Uint8Array',
+  'Buffer',
+  'Array',
+  'Set',
+  'Map',
+  'Object',
 ];
 
 /** The local name of each imported declaration: its own name, numbered when another import or a global has it. */
@@ -78,7 +98,11 @@ function importLinesOf(
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([specifier, list]) => {
       const names = list
-        .map((i) => (i.exportName === local.get(i.decl) ? i.exportName : `${i.exportName === 'default' ? 'default' : i.exportName} as ${local.get(i.decl)}`))
+        .map((i) =>
+          i.exportName === local.get(i.decl)
+            ? i.exportName
+            : `${i.exportName === 'default' ? 'default' : i.exportName} as ${local.get(i.decl)}`,
+        )
         .sort();
       return `import { ${names.join(', ')} } from ${quote(specifier)};`;
     });

@@ -50,7 +50,9 @@ export class GenerateSession {
     private readonly host: GenerateHost,
   ) {
     this.configPath = path.resolve(host.cwd, options.project ?? 'tsconfig.json');
-    this.outFile = options.out ? path.resolve(host.cwd, options.out) : path.resolve(path.dirname(this.configPath), 'src/onemodelcontext.facts.ts');
+    this.outFile = options.out
+      ? path.resolve(host.cwd, options.out)
+      : path.resolve(path.dirname(this.configPath), 'src/onemodelcontext.facts.ts');
     this.shown = path.relative(host.cwd, this.outFile).split(path.sep).join('/');
   }
 
@@ -85,7 +87,9 @@ export class GenerateSession {
           host.stdout(`${shown} is up to date.`);
           return 0;
         }
-        host.stderr(`${problems.length > 0 ? `Found ${errors}; ` : ''}${shown} is ${current === undefined ? 'missing' : 'stale'}: run onemodelcontext generate.`);
+        host.stderr(
+          `${problems.length > 0 ? `Found ${errors}; ` : ''}${shown} is ${current === undefined ? 'missing' : 'stale'}: run onemodelcontext generate.`,
+        );
         return 1;
       }
       if (current !== text) host.writeFile(outFile, text);

@@ -89,11 +89,13 @@ export interface Project {
 }
 
 function formatConfigErrors(ts: typeof TS, errors: readonly TS.Diagnostic[], cwd: string): string {
-  return ts.formatDiagnostics(errors, {
-    getCanonicalFileName: (f) => f,
-    getCurrentDirectory: () => cwd,
-    getNewLine: () => '\n',
-  }).trimEnd();
+  return ts
+    .formatDiagnostics(errors, {
+      getCanonicalFileName: (f) => f,
+      getCurrentDirectory: () => cwd,
+      getNewLine: () => '\n',
+    })
+    .trimEnd();
 }
 
 /**
@@ -171,7 +173,8 @@ function hostOf(ts: typeof TS, options: TS.CompilerOptions, rootNames: readonly 
   const resolutions = ts.createModuleResolutionCache(host.getCurrentDirectory(), (f) => host.getCanonicalFileName(f), options);
   host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, containingSource) =>
     literals.map((literal) => {
-      if (!literal.text.startsWith('.') && nameOnly(containingFile)) return { resolvedModule: undefined } as TS.ResolvedModuleWithFailedLookupLocations;
+      if (!literal.text.startsWith('.') && nameOnly(containingFile))
+        return { resolvedModule: undefined } as TS.ResolvedModuleWithFailedLookupLocations;
       const mode = ts.getModeForUsageLocation(containingSource, literal, compilerOptions);
       return ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, resolutions, redirected, mode);
     });
@@ -188,7 +191,13 @@ export function openProject(configPath: string, exclude: string, cwd: string, co
   if (errors.length > 0) throw new GenerateError(formatConfigErrors(ts, errors, cwd));
   const rootNames = parsed.fileNames.filter((f) => path.resolve(f) !== exclude);
   const host = hostOf(ts, parsed.options, rootNames, cache);
-  const program = ts.createProgram({ rootNames, options: parsed.options, projectReferences: parsed.projectReferences, host, oldProgram: cache.program });
+  const program = ts.createProgram({
+    rootNames,
+    options: parsed.options,
+    projectReferences: parsed.projectReferences,
+    host,
+    oldProgram: cache.program,
+  });
   cache.program = program;
   const checker = program.getTypeChecker();
   const sources = rootNames.map((f) => program.getSourceFile(f)).filter((s): s is TS.SourceFile => !!s && !s.isDeclarationFile);

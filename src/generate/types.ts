@@ -95,7 +95,15 @@ function mapUnion(project: Project, types: readonly TS.Type[], order: readonly s
   const [only] = enums;
   if (enums.size === 1 && only) return { fact: { kind: 'enum', decl: only } };
   if (types.every((t) => t.flags & F.StringLiteral && !(t.flags & F.EnumLiteral))) {
-    return { fact: { kind: 'literals', values: ordered(types.map((t) => (t as TS.StringLiteralType).value), order) } };
+    return {
+      fact: {
+        kind: 'literals',
+        values: ordered(
+          types.map((t) => (t as TS.StringLiteralType).value),
+          order,
+        ),
+      },
+    };
   }
   if (types.every((t) => t.flags & F.NumberLiteral && !(t.flags & F.EnumLiteral))) return { fact: { kind: 'global', name: 'Number' } };
   return problem('OMCG0002', `the union ${types.map((t) => checker.typeToString(t)).join(' | ')} has no schema.`);
@@ -148,7 +156,8 @@ function mapSingle(project: Project, t: TS.Type, order: readonly string[]): Mapp
   }
   const decl = symbol?.declarations?.find(ts.isClassDeclaration);
   if (decl && !decl.getSourceFile().isDeclarationFile) return { fact: { kind: 'class', decl } };
-  if (t.getCallSignatures().length > 0 || t.getConstructSignatures().length > 0) return problem('OMCG0002', `the function type ${text} has no schema.`);
+  if (t.getCallSignatures().length > 0 || t.getConstructSignatures().length > 0)
+    return problem('OMCG0002', `the function type ${text} has no schema.`);
   const indexes = checker.getIndexInfosOfType(t);
   if (t.getProperties().length === 0 && indexes.length === 1) {
     if (!(indexes[0].keyType.flags & F.String)) return problem('OMCG0002', `${text} has no schema: dictionaries are keyed by string.`);

@@ -24,10 +24,25 @@ export interface CompletionSite {
 }
 
 /** The values a completion function returns for `typed`, checked; throws a `TextMethodFailedError` (JSON-RPC -32603). */
-export async function runCompleter(completer: Completer, self: object, typed: string, context: CompletionContext, site: CompletionSite): Promise<readonly string[]> {
+export async function runCompleter(
+  completer: Completer,
+  self: object,
+  typed: string,
+  context: CompletionContext,
+  site: CompletionSite,
+): Promise<readonly string[]> {
   const failed = (what: string, error?: unknown): TextMethodFailedError => {
-    const details = { event: 'completion.failed' as const, [site.kind]: site.name, argument: context.argument, requestId: site.requestId, sessionId: site.sessionId };
-    site.log.error(`The completion of ${site.kind} '${site.name}', argument '${context.argument}' ${what}`, error === undefined ? details : { ...details, error });
+    const details = {
+      event: 'completion.failed' as const,
+      [site.kind]: site.name,
+      argument: context.argument,
+      requestId: site.requestId,
+      sessionId: site.sessionId,
+    };
+    site.log.error(
+      `The completion of ${site.kind} '${site.name}', argument '${context.argument}' ${what}`,
+      error === undefined ? details : { ...details, error },
+    );
     return new TextMethodFailedError(`The completion of argument '${context.argument}' failed.`);
   };
   let values: unknown;

@@ -29,7 +29,9 @@ export function jsonWithExactNumbers(value: unknown, ancestors: Set<object> = ne
   if (typeof value === 'bigint') return exactNumber(value);
   if (typeof value !== 'object' || value === null || ancestors.has(value)) return value;
   ancestors.add(value);
-  const out = Array.isArray(value) ? arrayWithExactNumbers(value, ancestors) : objectWithExactNumbers(value as Record<string, unknown>, ancestors);
+  const out = Array.isArray(value)
+    ? arrayWithExactNumbers(value, ancestors)
+    : objectWithExactNumbers(value as Record<string, unknown>, ancestors);
   ancestors.delete(value);
   return out;
 }

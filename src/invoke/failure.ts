@@ -107,8 +107,8 @@ export function buildOrDefer<T extends (...args: never[]) => unknown>(build: () 
   try {
     return build();
   } catch (error) {
-    return ((() => {
+    return (() => {
       throw error;
-    }) as unknown) as T;
+    }) as unknown as T;
   }
 }

@@ -40,7 +40,9 @@ export function formOf(ctor: new () => object): Form {
         const value = read(content, f);
         if (value === INVALID) {
           const where = formatPath(f.path);
-          throw new TypeError(`The elicitation answer does not fit ${ctor.name}${where ? `: '${where}' is not valid.` : '.'}${f.expected ? ` ${f.expected}` : ''}`);
+          throw new TypeError(
+            `The elicitation answer does not fit ${ctor.name}${where ? `: '${where}' is not valid.` : '.'}${f.expected ? ` ${f.expected}` : ''}`,
+          );
         }
         return value;
       },

@@ -82,6 +82,8 @@ export function methodRunner(
   return (argv, context) => {
     const values: Record<string, unknown> = Object.create(null);
     for (const p of params) values[p.name] = argv[p.index];
-    return hook(Object.freeze({ kind, name, instance, method: key, args: Object.freeze([...argv]), values: Object.freeze(values), context }));
+    return hook(
+      Object.freeze({ kind, name, instance, method: key, args: Object.freeze([...argv]), values: Object.freeze(values), context }),
+    );
   };
 }

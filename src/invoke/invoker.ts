@@ -30,11 +30,25 @@ export function failureResult(tool: string, error: unknown, init: RequestContext
   if (failed.hasSubscribers) failed.publish({ tool, error });
   const { requestId, sessionId } = init;
   if (error instanceof InexactIntegerError) {
-    log.error(`The result of tool '${tool}' was not sent: it holds a bigint at '${error.path}'`, { event: 'result.inexact', tool, requestId, sessionId, path: error.path, error });
+    log.error(`The result of tool '${tool}' was not sent: it holds a bigint at '${error.path}'`, {
+      event: 'result.inexact',
+      tool,
+      requestId,
+      sessionId,
+      path: error.path,
+      error,
+    });
     return errorResult(error.answer);
   }
   if (error instanceof ResultMismatchError) {
-    log.error(`The result of tool '${tool}' does not match its output schema at '${error.path}'`, { event: 'result.mismatch', tool, requestId, sessionId, path: error.path, error });
+    log.error(`The result of tool '${tool}' does not match its output schema at '${error.path}'`, {
+      event: 'result.mismatch',
+      tool,
+      requestId,
+      sessionId,
+      path: error.path,
+      error,
+    });
   } else {
     log.error(`Tool '${tool}' failed`, { event: 'tool.failed', tool, requestId, sessionId, error });
   }
@@ -46,7 +60,11 @@ export function failureResult(tool: string, error: unknown, init: RequestContext
  * settled by then rejects with a `ToolTimeoutError` (also the signal's abort reason). Without `ms`, `run` gets
  * `undefined` and the request's own signal stays in `init`.
  */
-async function withTimeout<T>(run: (signal: AbortSignal | undefined) => T | Promise<T>, ms: number | undefined, init: RequestContextInit): Promise<T> {
+async function withTimeout<T>(
+  run: (signal: AbortSignal | undefined) => T | Promise<T>,
+  ms: number | undefined,
+  init: RequestContextInit,
+): Promise<T> {
   // Without a bound the signal is not read here: the request's is made only if the tool reads it.
   if (ms === undefined) return run(undefined);
   const signal = init.signal;
@@ -133,7 +151,12 @@ export function compileTool(model: ToolModel, target: ToolTarget, options: Compi
       return write(value);
     } catch (error) {
       if (error instanceof ToolTimeoutError) {
-        log.warn(`Tool '${model.name}' did not finish within ${timeoutMs} ms`, { event: 'tool.timeout', tool: model.name, requestId: init.requestId, sessionId: init.sessionId });
+        log.warn(`Tool '${model.name}' did not finish within ${timeoutMs} ms`, {
+          event: 'tool.timeout',
+          tool: model.name,
+          requestId: init.requestId,
+          sessionId: init.sessionId,
+        });
         return errorResult(error.message);
       }
       // Not a failure: the server layer answers it with an input-required result.

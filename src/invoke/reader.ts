@@ -1,6 +1,16 @@
 import type { ExactRule, SlotModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
 import { INVALID, fail, failAll, newFailure, park, restore, step, type Failure, type OneFailure } from './failure';
-import { FORMAT_WORDS, checkExamplesWith, describe, expectation, lengthText, patternWords, requiredText, valuesText, withExample } from './examples';
+import {
+  FORMAT_WORDS,
+  checkExamplesWith,
+  describe,
+  expectation,
+  lengthText,
+  patternWords,
+  requiredText,
+  valuesText,
+  withExample,
+} from './examples';
 import { dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reader, type RecordPlan } from './record-reader';
 import { asFailures, asyncValidationFailures, leftToClassValidator, validationFailures, type LeftToClassValidator } from './validator';
@@ -40,7 +50,6 @@ function codePoints(s: string): number {
   return n;
 }
 
-
 const caches = { generated: new Map<string, WeakMap<TypeNode, Reader>>(), interpreted: new Map<string, WeakMap<TypeNode, Reader>>() };
 
 /**
@@ -71,7 +80,8 @@ checkExamplesWith((node) => {
 /** Reads a JSON-encoded object or array sent as a string where the schema expects one (opt-in). */
 function lenient(node: TypeNode, read: Reader): Reader {
   const shape = node.kind === 'array' || (node.kind === 'json' && node.shape === 'array') ? 'array' : 'object';
-  if (node.kind !== 'record' && node.kind !== 'array' && node.kind !== 'dictionary' && !(node.kind === 'json' && node.shape !== 'any')) return read;
+  if (node.kind !== 'record' && node.kind !== 'array' && node.kind !== 'dictionary' && !(node.kind === 'json' && node.shape !== 'any'))
+    return read;
   return (v, f) => {
     if (typeof v !== 'string') return read(v, f);
     let parsed: unknown;
@@ -257,7 +267,10 @@ function canonicalJson(v: unknown): string {
   if (typeof v !== 'object' || v === null) return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+    .join(',')}}`;
 }
 
 /**
@@ -287,7 +300,8 @@ function arrayReader(node: Extract<TypeNode, { kind: 'array' }>, mode: ReadMode,
   return (v, f) => {
     if (!Array.isArray(v)) return fail(f, expectation('an array', node, typeName(v)));
     const n = v.length;
-    if (counted && ((min !== undefined && n < min) || (max !== undefined && n > max))) return fail(f, expectation(lengthText(min, max, 'item'), node));
+    if (counted && ((min !== undefined && n < min) || (max !== undefined && n > max)))
+      return fail(f, expectation(lengthText(min, max, 'item'), node));
     const out = new Array(n);
     for (let i = 0; i < n; i++) {
       const x = item(v[i], f);
@@ -356,8 +370,11 @@ function recordPlan(node: RecordNode, mode: ReadMode, policy: ValidationPolicy):
     };
   });
   // plainToInstance calls the constructor without arguments, so initialisers run; so do we.
-  const construct =
-    !converting ? () => ({}) : ctor.length === 0 ? () => new ctor() : () => Object.create(ctor.prototype) as Record<string, unknown>;
+  const construct = !converting
+    ? () => ({})
+    : ctor.length === 0
+      ? () => new ctor()
+      : () => Object.create(ctor.prototype) as Record<string, unknown>;
   const left = converting ? leftToClassValidator(node) : undefined;
   // A class with an async rule is validated after reading, with `validate` (`asyncChecksOf`).
   const validate = left?.any && !left.async ? validationStep(node, left, policy) : undefined;
@@ -437,7 +454,11 @@ function buildAsyncCheck(node: TypeNode, policy: ValidationPolicy): AsyncCheck |
       return (v, path, into) => {
         const instance = v as Record<string, unknown>;
         if (left.async) {
-          into.push(asyncValidationFailures(instance, left, policy).then((found) => asFailures(found, wireName).map((o) => ({ path: [...o.path, ...[...path].reverse()], expected: o.expected }))));
+          into.push(
+            asyncValidationFailures(instance, left, policy).then((found) =>
+              asFailures(found, wireName).map((o) => ({ path: [...o.path, ...[...path].reverse()], expected: o.expected })),
+            ),
+          );
         }
         for (const [p, check] of inner) if (instance[p.key] !== undefined) check!(instance[p.key], [...path, p.name], into);
       };
@@ -451,7 +472,10 @@ function buildAsyncCheck(node: TypeNode, policy: ValidationPolicy): AsyncCheck |
  * The async checks of a tool's arguments, once read: every failing rule, innermost step first; `undefined` for a
  * tool none of whose records has an async rule (reading stays synchronous).
  */
-export function asyncChecksOf(params: readonly ParamModel[], policy: ValidationPolicy = CLOSED): ((argv: unknown[]) => Promise<OneFailure[]>) | undefined {
+export function asyncChecksOf(
+  params: readonly ParamModel[],
+  policy: ValidationPolicy = CLOSED,
+): ((argv: unknown[]) => Promise<OneFailure[]>) | undefined {
   const checks = params.map((p) => [p, asyncCheckOf(p.type, policy)] as const).filter(([, c]) => c !== undefined);
   if (checks.length === 0) return undefined;
   return async (argv) => {
@@ -471,6 +495,44 @@ export interface ArgumentsReading {
   readonly policy?: ValidationPolicy;
 }
 
+/** One parameter as {@link argumentsReader} reads it. */
+interface ArgumentStep {
+  readonly name: string;
+  readonly type: TypeNode;
+  readonly read: Reader;
+  readonly required: boolean;
+}
+
+/**
+ * After a first failure: every argument read again, every invalid and missing one reported in parameter order,
+ * then every unknown one (when `known` is given, the names that are not unknown).
+ */
+function collectFailures(
+  steps: readonly ArgumentStep[],
+  known: ReadonlySet<string> | undefined,
+  given: Record<string, unknown>,
+  f: Failure,
+): typeof INVALID {
+  park(f);
+  const found: OneFailure[] = [];
+  for (const s of steps) {
+    if (hasOwn.call(given, s.name) && given[s.name] !== undefined) {
+      if (s.read(given[s.name], f) === INVALID) {
+        step(f, s.name);
+        found.push(...park(f));
+      }
+    } else if (s.required) {
+      found.push({ path: [s.name], expected: requiredText(s.type) });
+    }
+  }
+  if (known) {
+    for (const k in given)
+      if (hasOwn.call(given, k) && given[k] !== undefined && !known.has(k))
+        found.push({ path: [k], expected: 'There is no such argument.' });
+  }
+  return restore(f, found) ?? INVALID;
+}
+
 /** Reads a tool's arguments object into the method's argument list (context slots left empty). */
 export function argumentsReader(
   params: readonly ParamModel[],
@@ -480,28 +542,18 @@ export function argumentsReader(
   const mode = reading.lenientJsonStrings ? 'lenient' : 'read';
   const policy = reading.policy ?? CLOSED;
   const reader = reading.readerOf ?? ((type: TypeNode) => readerOf(type, mode, policy));
-  const steps = params.map((p) => ({ name: p.name, index: p.index, type: p.type, read: reader(p.type), required: p.required, fallback: fallbackOf(p) }));
+  const steps = params.map((p) => ({
+    name: p.name,
+    index: p.index,
+    type: p.type,
+    read: reader(p.type),
+    required: p.required,
+    fallback: fallbackOf(p),
+  }));
   const refuseUnknown = !reading.ignoreUnknown;
   const known = new Set(params.map((p) => p.name));
-  /** After a first failure: every argument read, every invalid and unknown one reported, in parameter order. */
-  const collect = (given: Record<string, unknown>, f: Failure): typeof INVALID => {
-    park(f);
-    const found: OneFailure[] = [];
-    for (const s of steps) {
-      if (hasOwn.call(given, s.name) && given[s.name] !== undefined) {
-        if (s.read(given[s.name], f) === INVALID) {
-          step(f, s.name);
-          found.push(...park(f));
-        }
-      } else if (s.required) {
-        found.push({ path: [s.name], expected: requiredText(s.type) });
-      }
-    }
-    if (refuseUnknown) {
-      for (const k in given) if (hasOwn.call(given, k) && given[k] !== undefined && !known.has(k)) found.push({ path: [k], expected: 'There is no such argument.' });
-    }
-    return restore(f, found) ?? INVALID;
-  };
+  const collect = (given: Record<string, unknown>, f: Failure): typeof INVALID =>
+    collectFailures(steps, refuseUnknown ? known : undefined, given, f);
   return (args, f) => {
     const given = args === undefined || args === null ? {} : args;
     if (!isObject(given)) return fail(f, 'Arguments must be an object.');

@@ -78,7 +78,8 @@ function unknownKeys(v: Record<string, unknown>, steps: readonly { readonly name
 
 /** Without `whitelist`, unknown properties reach the instance as sent, as class-transformer copies them. */
 function keepUnknown(v: Record<string, unknown>, out: Record<string, unknown>, steps: readonly { readonly name: string }[]): void {
-  for (const k of unknownKeys(v, steps)) Object.defineProperty(out, k, { value: v[k], enumerable: true, writable: true, configurable: true });
+  for (const k of unknownKeys(v, steps))
+    Object.defineProperty(out, k, { value: v[k], enumerable: true, writable: true, configurable: true });
 }
 
 /**
@@ -114,14 +115,21 @@ function collectingReader(plan: RecordPlan): CompiledPlan['collect'] {
       }
     }
     if (plan.unknown === 'refuse') {
-      for (const k of unknownKeys(v, steps)) found.push({ at: steps.length, failure: { path: [k], expected: 'There is no such property.' } });
+      for (const k of unknownKeys(v, steps))
+        found.push({ at: steps.length, failure: { path: [k], expected: 'There is no such property.' } });
     }
     if (validate) {
-      for (const failure of validate(out, refused)) found.push({ at: order.get(failure.path[failure.path.length - 1] as string) ?? steps.length, failure });
+      for (const failure of validate(out, refused))
+        found.push({ at: order.get(failure.path[failure.path.length - 1] as string) ?? steps.length, failure });
     }
     // Stable: within a property, reading's failures, then class-validator's.
     found.sort((a, b) => a.at - b.at);
-    return restore(f, found.map((x) => x.failure)) ?? INVALID;
+    return (
+      restore(
+        f,
+        found.map((x) => x.failure),
+      ) ?? INVALID
+    );
   };
 }
 

@@ -120,7 +120,8 @@ function discriminatedWriter(node: Extract<TypeNode, { kind: 'discriminated' }>)
   return (v) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
     const tag = (v as Record<string, unknown>)[property];
-    const subtype = subtypes.find((s) => s.ctor === v.constructor) ?? (v.constructor === Object ? subtypes.find((s) => s.name === tag) : undefined);
+    const subtype =
+      subtypes.find((s) => s.ctor === v.constructor) ?? (v.constructor === Object ? subtypes.find((s) => s.name === tag) : undefined);
     if (!subtype) return v;
     const out: Record<string, unknown> = { [property]: subtype.name };
     Object.assign(out, subtype.write(v));
@@ -144,13 +145,15 @@ function isCallToolResult(v: unknown): v is CallToolResult {
  * without an exact JSON number is left one, so that stringify throws and the result is refused.
  */
 function looseJson(value: unknown, tool: string): string {
-  return jsonText(value, tool, (_k, v) => {
-    if (typeof v === 'bigint') return exactNumber(v);
-    if (v instanceof Map) return Object.fromEntries(v);
-    if (v instanceof Set) return [...v];
-    if (v instanceof Uint8Array) return bytesToBase64(v);
-    return v;
-  }) ?? 'null';
+  return (
+    jsonText(value, tool, (_k, v) => {
+      if (typeof v === 'bigint') return exactNumber(v);
+      if (v instanceof Map) return Object.fromEntries(v);
+      if (v instanceof Set) return [...v];
+      if (v instanceof Uint8Array) return bytesToBase64(v);
+      return v;
+    }) ?? 'null'
+  );
 }
 
 /** `JSON.stringify`, except that a bigint it could not write is refused with its path. */
@@ -206,7 +209,8 @@ function declaredWriter(result: ResultModel, tool: string): (value: unknown) => 
     if ((v === undefined || v === null) && type.kind === 'nullable') return textResult('null');
     const json = write(v);
     const f = newFailure();
-    if (check(json, f) === INVALID) throw inexactOr(new ResultMismatchError(tool, formatPath(f.path) || '(result)', f.expected), json, tool);
+    if (check(json, f) === INVALID)
+      throw inexactOr(new ResultMismatchError(tool, formatPath(f.path) || '(result)', f.expected), json, tool);
     const text = jsonText(json, tool);
     return structured ? { content: [{ type: 'text', text }], structuredContent: json as Record<string, unknown> } : textResult(text);
   };

@@ -18,7 +18,10 @@ export class InvalidParamsError extends OneModelContextError {
   readonly code = 'INVALID_PARAMS';
   readonly jsonRpcCode = -32602;
 
-  constructor(message: string, readonly data?: Readonly<Record<string, unknown>>) {
+  constructor(
+    message: string,
+    readonly data?: Readonly<Record<string, unknown>>,
+  ) {
     super(message);
   }
 }
@@ -66,7 +69,13 @@ export function compileTextMethod(
       if (error instanceof ToolError) throw new TextMethodFailedError(error.message);
       if (failed.hasSubscribers) failed.publish({ tool: model.name, error });
       const { requestId, sessionId } = init;
-      log.error(`${kind === 'resource' ? 'Resource' : 'Prompt'} '${model.name}' failed`, { event: `${kind}.failed`, [kind]: model.name, requestId, sessionId, error });
+      log.error(`${kind === 'resource' ? 'Resource' : 'Prompt'} '${model.name}' failed`, {
+        event: `${kind}.failed`,
+        [kind]: model.name,
+        requestId,
+        sessionId,
+        error,
+      });
       throw new TextMethodFailedError(`The ${kind} failed.`);
     }
   };

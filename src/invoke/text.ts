@@ -43,6 +43,9 @@ export function textReaderOf(node: TypeNode): Reader {
  * Reads named text arguments into a method's argument list: the tool argument reader with text readers.
  * Unknown names are ignored, because clients may send more than was listed.
  */
-export function textArgumentsReader(params: readonly ParamModel[], arity: number): (args: unknown, f: Failure) => unknown[] | typeof INVALID {
+export function textArgumentsReader(
+  params: readonly ParamModel[],
+  arity: number,
+): (args: unknown, f: Failure) => unknown[] | typeof INVALID {
   return argumentsReader(params, arity, { readerOf: textReaderOf, ignoreUnknown: true });
 }

@@ -35,12 +35,15 @@ export function leftToClassValidator(node: RecordNode): LeftToClassValidator {
   for (const c of classChainOf(node.ctor)) {
     const all = validationOf(c);
     // Under `@ValidateIf` every rule of the property is class-validator's: its condition decides.
-    const conditional = new Set(all.filter((m) => m.type === 'conditionalValidation' && m.name !== 'isOptional').map((m) => m.propertyName));
+    const conditional = new Set(
+      all.filter((m) => m.type === 'conditionalValidation' && m.name !== 'isOptional').map((m) => m.propertyName),
+    );
     for (const key of conditional) conditionalKeys.add(key);
     for (const m of all) {
       if (isAsyncRule(m)) async = true;
       // A `@Transform` changes the value class-validator sees: every rule of the property is checked on it.
-      const transformed = transformsOf(node.ctor, m.propertyName, 'input').length > 0 && m.type !== 'nestedValidation' && m.name !== 'isOptional';
+      const transformed =
+        transformsOf(node.ctor, m.propertyName, 'input').length > 0 && m.type !== 'nestedValidation' && m.name !== 'isOptional';
       if (transformed || !enforcedByReading(m, byKey.get(m.propertyName), conditional.has(m.propertyName))) any = true;
       else if (m.name !== undefined) enforced.set(m.propertyName, (enforced.get(m.propertyName) ?? new Set()).add(m.name));
     }
@@ -85,7 +88,12 @@ export interface PropertyFailure {
  * Errors of nested records (`@ValidateNested`) are left out: their own readers validate them. `skip`: keys
  * reading refused already.
  */
-function failuresOf(instance: object, errors: readonly ValidationError[], left: LeftToClassValidator, skip?: ReadonlySet<string>): PropertyFailure[] {
+function failuresOf(
+  instance: object,
+  errors: readonly ValidationError[],
+  left: LeftToClassValidator,
+  skip?: ReadonlySet<string>,
+): PropertyFailure[] {
   const out: PropertyFailure[] = [];
   for (const error of errors) {
     if (skip?.has(error.property)) continue;
@@ -101,12 +109,21 @@ function failuresOf(instance: object, errors: readonly ValidationError[], left: 
 }
 
 /** The failing rules left to class-validator on an instance, synchronously (no rule of the class is async). */
-export function validationFailures(instance: object, left: LeftToClassValidator, policy: ValidationPolicy, skip?: ReadonlySet<string>): PropertyFailure[] {
+export function validationFailures(
+  instance: object,
+  left: LeftToClassValidator,
+  policy: ValidationPolicy,
+  skip?: ReadonlySet<string>,
+): PropertyFailure[] {
   return failuresOf(instance, classValidator().validateSync(instance, optionsOf(policy)), left, skip);
 }
 
 /** The same with class-validator's `validate`, for a class with an async rule. */
-export async function asyncValidationFailures(instance: object, left: LeftToClassValidator, policy: ValidationPolicy): Promise<PropertyFailure[]> {
+export async function asyncValidationFailures(
+  instance: object,
+  left: LeftToClassValidator,
+  policy: ValidationPolicy,
+): Promise<PropertyFailure[]> {
   return failuresOf(instance, await classValidator().validate(instance, optionsOf(policy)), left);
 }
 

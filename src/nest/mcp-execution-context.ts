@@ -131,7 +131,9 @@ export class McpExecutionContext implements ExecutionContext {
     if (context instanceof McpExecutionContext) return context;
     const type = context.getType<string>();
     if (type !== MCP_CONTEXT_TYPE) {
-      throw new TypeError(`McpExecutionContext.create() needs the context of an MCP call, but this one is '${type}'. Check context.getType() first.`);
+      throw new TypeError(
+        `McpExecutionContext.create() needs the context of an MCP call, but this one is '${type}'. Check context.getType() first.`,
+      );
     }
     const execution = context as Partial<ExecutionContext>;
     return new McpExecutionContext(context.getArgs<McpHostArguments>(), execution.getClass?.(), execution.getHandler?.());

@@ -1,7 +1,16 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, ExternalContextCreator, HttpAdapterHost } from '@nestjs/core';
 import { appPipeValidation, applyValidation } from './app-validation';
-import { DefinitionError, McpServer, RequestContext, type AuthInfo, type AuthorizeItem, type AuthorizePolicy, type Diagnostic, type HttpAuthOptions } from '../index';
+import {
+  DefinitionError,
+  McpServer,
+  RequestContext,
+  type AuthInfo,
+  type AuthorizeItem,
+  type AuthorizePolicy,
+  type Diagnostic,
+  type HttpAuthOptions,
+} from '../index';
 import { MCP_MODULE_OPTIONS } from './constants';
 import type { McpModuleOptions } from './options';
 import { handlerOptionsOf, mountHttp } from './http';
@@ -54,7 +63,11 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
     if ((this.options.transport ?? 'http') === 'http') {
       const path = this.options.path ?? '/mcp';
       const bypassRouter = this.options.bypassRouter;
-      const mounted = mountHttp(this.adapterHost, this.server, path, { ...handlerOptionsOf(this.options), auth: this.authOptions(), bypassRouter });
+      const mounted = mountHttp(this.adapterHost, this.server, path, {
+        ...handlerOptionsOf(this.options),
+        auth: this.authOptions(),
+        bypassRouter,
+      });
       this.logger.log(`Serving MCP over HTTP at ${path}${mounted.bypassed ? ", ahead of Express's router" : ''}`);
       if (mounted.skipped.length > 0 && bypassRouter === undefined) this.logger.log(routedBecause(path, mounted.skipped));
     }
@@ -93,11 +106,14 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
   private authOptions(): HttpAuthOptions | undefined {
     const { auth, guardListings } = this.options;
     if (guardListings === true && !auth) {
-      this.logger.warn('guardListings is set without auth: guards decide listings only for callers the endpoint knows; they refuse calls as before.');
+      this.logger.warn(
+        'guardListings is set without auth: guards decide listings only for callers the endpoint knows; they refuse calls as before.',
+      );
     }
     if (!auth || guardListings !== true) return auth;
     const own = auth.authorize;
-    const guarded: AuthorizePolicy = async (caller, item) => ((own ? await own(caller, item) : true) ? this.guardsAllow(caller, item) : false);
+    const guarded: AuthorizePolicy = async (caller, item) =>
+      (own ? await own(caller, item) : true) ? this.guardsAllow(caller, item) : false;
     return { ...auth, authorize: guarded };
   }
 
@@ -106,7 +122,11 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
     const member = this.server.memberOf(item);
     if (!member || !this.providers.has(member.instance)) return true;
     const kind = item.kind === 'template' ? 'resource' : item.kind;
-    return this.pipeline.guardsAllowListing(member.instance, member.key, { kind, name: item.name, context: new RequestContext({ auth: caller }) });
+    return this.pipeline.guardsAllowListing(member.instance, member.key, {
+      kind,
+      name: item.name,
+      context: new RequestContext({ auth: caller }),
+    });
   }
 
   private add(instance: object, wrapper: ProviderWrapper): readonly Diagnostic[] {

@@ -19,7 +19,10 @@ function serverProvider(): Provider {
     useFactory: (options: McpModuleOptions) => {
       // forRootAsync's options are known only now; forRoot's swapped the logger as the module was declared.
       if (options.transport === 'stdio') nestLogsToStderr();
-      const server = new McpServer({ name: options.name, version: options.version, title: options.title, ...(options.icons && { icons: options.icons }) }, serverOptions(options));
+      const server = new McpServer(
+        { name: options.name, version: options.version, title: options.title, ...(options.icons && { icons: options.icons }) },
+        serverOptions(options),
+      );
       // Views first: the explorer adds the providers whose tools name them at module init.
       for (const [uri, view] of Object.entries(options.uiResources ?? {})) server.addUiResource(uri, view);
       return server;

@@ -99,7 +99,8 @@ function messageOf(error: HttpException): string {
 function answerUnhandled(error: unknown, invocation: Invocation): unknown {
   const status = statusOf(error);
   if (status === undefined || status < 400 || status >= 500) throw error;
-  if (status === 401 || status === 403) throw new ToolError(`The call to ${invocation.kind} '${invocation.name}' was refused.`, { cause: error });
+  if (status === 401 || status === 403)
+    throw new ToolError(`The call to ${invocation.kind} '${invocation.name}' was refused.`, { cause: error });
   // A resource that returns nothing does not exist: the server answers "resource not found".
   if (status === 404 && invocation.kind === 'resource') return undefined;
   throw new ToolError(messageOf(error as HttpException), { cause: error });
@@ -133,7 +134,11 @@ export class McpPipeline {
    * arguments. A guard that returns `false` or throws an `HttpException` hides the item; the global, class and
    * method guards of a singleton provider apply (a request-scoped guard has no instance outside a request).
    */
-  async guardsAllowListing(instance: object, key: string | symbol, invocation: Omit<ListingInvocation, 'instance' | 'method' | 'args' | 'values' | 'listing'>): Promise<boolean> {
+  async guardsAllowListing(
+    instance: object,
+    key: string | symbol,
+    invocation: Omit<ListingInvocation, 'instance' | 'method' | 'args' | 'values' | 'listing'>,
+  ): Promise<boolean> {
     const internals = this.contexts as unknown as { guardsContextCreator?: GuardsContextCreator; guardsConsumer?: GuardsConsumer };
     const creator = internals.guardsContextCreator;
     const consumer = internals.guardsConsumer;
@@ -178,7 +183,17 @@ export class McpPipeline {
     describeParams(ctor, method, shape.args.length);
     const name = method as string;
     const filters = this.filters;
-    const guarded = this.contexts.create(instance, callback, name, PARAMS_METADATA, paramsFactory, contextId, inquirerId, { guards: true, interceptors: true, filters: !filters }, MCP_CONTEXT_TYPE);
+    const guarded = this.contexts.create(
+      instance,
+      callback,
+      name,
+      PARAMS_METADATA,
+      paramsFactory,
+      contextId,
+      inquirerId,
+      { guards: true, interceptors: true, filters: !filters },
+      MCP_CONTEXT_TYPE,
+    );
     const handler = filters?.create(instance, callback, this.contexts.getContextModuleKey(ctor), contextId, inquirerId);
     return async (invocation) => {
       const host = McpExecutionContext.of(invocation, ctor, callback);

@@ -31,7 +31,11 @@ export interface ExpressAppLike {
 interface ExpressLayer {
   readonly name?: string;
   readonly handle?: Function;
-  readonly route?: { readonly path?: unknown; readonly methods?: Readonly<Record<string, boolean>>; readonly stack?: readonly { readonly handle?: Function }[] };
+  readonly route?: {
+    readonly path?: unknown;
+    readonly methods?: Readonly<Record<string, boolean>>;
+    readonly stack?: readonly { readonly handle?: Function }[];
+  };
   match?(path: string): boolean;
 }
 
@@ -90,7 +94,12 @@ export function skippedMiddleware(adapter: ExpressAdapterLike, path: string, rou
   for (const layer of stackOf(adapter.getInstance())) {
     if (layer.route) {
       if (layer.route.stack?.some((r) => r.handle === route)) break; // nothing after the endpoint's routes runs first
-      if (layer.match?.(path)) skipped.push(`the route ${Object.keys(layer.route.methods ?? {}).join('/').toUpperCase()} ${String(layer.route.path)}`);
+      if (layer.match?.(path))
+        skipped.push(
+          `the route ${Object.keys(layer.route.methods ?? {})
+            .join('/')
+            .toUpperCase()} ${String(layer.route.path)}`,
+        );
       continue;
     }
     if (!layer.match?.(path) || isNestOwn(own, layer)) continue;

@@ -63,7 +63,14 @@ export async function connectRedis(options: RedisStoresOptions): Promise<RedisSt
     const eventBus = new RedisEventBus({ publisher: client, subscriber, channel: `${prefix}events`, logger });
     await eventBus.start();
     const eventStore = new RedisEventStore({ client, prefix, ttlMs: options.eventTtlMs, maxEventsPerStream: options.maxEventsPerStream });
-    const taskStore = new RedisTaskStore({ client, subscriber, prefix, maxTtlMs: options.maxTaskTtlMs, runnerLeaseMs: options.taskRunnerLeaseMs, logger });
+    const taskStore = new RedisTaskStore({
+      client,
+      subscriber,
+      prefix,
+      maxTtlMs: options.maxTaskTtlMs,
+      runnerLeaseMs: options.taskRunnerLeaseMs,
+      logger,
+    });
     await taskStore.start();
     return {
       eventBus,

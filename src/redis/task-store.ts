@@ -214,7 +214,8 @@ export class RedisTaskStore implements TaskStore {
         ? { status: 'failed', statusMessage: RUNNER_GONE, error: { code: -32603, message: RUNNER_GONE } }
         : undefined,
     );
-    if (failed?.status === 'failed') this.log.warn(`tasks: task ${task.taskId} was recorded failed: the instance running it stopped renewing its lease.`);
+    if (failed?.status === 'failed')
+      this.log.warn(`tasks: task ${task.taskId} was recorded failed: the instance running it stopped renewing its lease.`);
     return failed;
   }
 
@@ -233,7 +234,10 @@ export class RedisTaskStore implements TaskStore {
           this.renewalFailing = false;
         },
         (error: Error) => {
-          if (!this.renewalFailing) this.log.error(`tasks: could not renew the leases of the tasks this instance runs (${error.message}); past ${this.runnerLeaseMs} ms they read as failed.`);
+          if (!this.renewalFailing)
+            this.log.error(
+              `tasks: could not renew the leases of the tasks this instance runs (${error.message}); past ${this.runnerLeaseMs} ms they read as failed.`,
+            );
           this.renewalFailing = true;
         },
       )

@@ -42,7 +42,10 @@ function fits(hint: TypeNode, source: TypeNode): boolean {
   if (hint.kind === 'array' && source.kind === 'array') return hint.set === source.set && fits(hint.items, source.items);
   if (hint.kind === 'dictionary' && source.kind === 'dictionary') return hint.as === source.as && fits(hint.values, source.values);
   if (hint.kind === 'discriminated') {
-    return source.kind === 'record' && hint.subtypes.every((s) => s.record.ctor === source.ctor || s.record.ctor.prototype instanceof source.ctor);
+    return (
+      source.kind === 'record' &&
+      hint.subtypes.every((s) => s.record.ctor === source.ctor || s.record.ctor.prototype instanceof source.ctor)
+    );
   }
   if (hint.kind === 'record' && source.kind === 'record') {
     return hint.ctor === source.ctor || hint.ctor.prototype instanceof source.ctor;

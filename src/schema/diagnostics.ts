@@ -2,8 +2,19 @@ import { OneModelContextError } from '../errors';
 
 /** Definition diagnostic codes (docs/diagnostics.md). */
 export type DiagnosticCode =
-  | 'OMCG0001' | 'OMCG0002' | 'OMCG0003' | 'OMCG0005' | 'OMCG0006' | 'OMCG0007' | 'OMCG0008' | 'OMCG0009'
-  | 'OMCG0012' | 'OMCG0013' | 'OMCG0014' | 'OMCG0015' | 'OMCG0016';
+  | 'OMCG0001'
+  | 'OMCG0002'
+  | 'OMCG0003'
+  | 'OMCG0005'
+  | 'OMCG0006'
+  | 'OMCG0007'
+  | 'OMCG0008'
+  | 'OMCG0009'
+  | 'OMCG0012'
+  | 'OMCG0013'
+  | 'OMCG0014'
+  | 'OMCG0015'
+  | 'OMCG0016';
 
 /** One problem in a declaration: what, where and how to fix it. */
 export interface Diagnostic {

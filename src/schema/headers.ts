@@ -27,13 +27,29 @@ export function checkHeaders(params: readonly ParamModel[], where: string, probl
     seen ??= new Map();
     const at = `${where}, parameter '${p.name}'`;
     if (!TOKEN.test(p.header) || p.header.length > MAX_HEADER_NAME) {
-      problems.add('OMCG0014', at, `header '${p.header.slice(0, MAX_HEADER_NAME)}' is not an HTTP header name (letters, digits and !#$%&'*+-.^_\`|~, at most ${MAX_HEADER_NAME}).`, `name it like 'Region' (sent as Mcp-Param-Region).`);
+      problems.add(
+        'OMCG0014',
+        at,
+        `header '${p.header.slice(0, MAX_HEADER_NAME)}' is not an HTTP header name (letters, digits and !#$%&'*+-.^_\`|~, at most ${MAX_HEADER_NAME}).`,
+        `name it like 'Region' (sent as Mcp-Param-Region).`,
+      );
     }
     if (headerType(p) === undefined) {
-      problems.add('OMCG0014', at, `header is on a ${p.type.kind} argument; only string, integer and boolean arguments (not nullable) are mirrored into headers.`, 'remove header, or change the type.');
+      problems.add(
+        'OMCG0014',
+        at,
+        `header is on a ${p.type.kind} argument; only string, integer and boolean arguments (not nullable) are mirrored into headers.`,
+        'remove header, or change the type.',
+      );
     }
     const prior = seen.get(p.header.toLowerCase());
-    if (prior !== undefined) problems.add('OMCG0014', at, `header '${p.header}' is also declared by '${prior}' (header names ignore case).`, 'give each argument its own header name.');
+    if (prior !== undefined)
+      problems.add(
+        'OMCG0014',
+        at,
+        `header '${p.header}' is also declared by '${prior}' (header names ignore case).`,
+        'give each argument its own header name.',
+      );
     seen.set(p.header.toLowerCase(), p.name);
   }
 }

@@ -2,7 +2,6 @@ import type { default as Ajv2020, ErrorObject } from 'ajv/dist/2020';
 import type { Problems } from './diagnostics';
 import type { RawInputSchema } from './model';
 
-
 /**
  * A quick-path tool's hand-written input schema (`server.tool(name, { inputSchema }, handler)`), for what the
  * types cannot say ($defs and $ref, allOf/anyOf, if/then/else). The listing is still the contract: the schema is
@@ -51,13 +50,25 @@ function jsonCopy(value: unknown): { readonly copy?: unknown; readonly text?: st
 /** The checked `inputSchema` option, or `undefined` with its problems recorded (OMCG0014). */
 export function rawInputSchemaOf(value: unknown, where: string, problems: Problems): RawInputSchema | undefined {
   const fix = `give a JSON Schema 2020-12 object schema such as { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }.`;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return problems.add('OMCG0014', where, 'inputSchema is not a JSON Schema object.', fix);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return problems.add('OMCG0014', where, 'inputSchema is not a JSON Schema object.', fix);
   const { copy, text, problem } = jsonCopy(value);
   if (problem !== undefined) return problems.add('OMCG0014', where, `inputSchema is not JSON data (${problem.slice(0, 120)}).`, fix);
-  if (text!.length > MAX_SCHEMA_LENGTH) return problems.add('OMCG0014', where, `inputSchema is ${text!.length} characters of JSON, more than ${MAX_SCHEMA_LENGTH}; it is sent in every tools/list.`, 'move shared parts into $defs, or split the tool.');
+  if (text!.length > MAX_SCHEMA_LENGTH)
+    return problems.add(
+      'OMCG0014',
+      where,
+      `inputSchema is ${text!.length} characters of JSON, more than ${MAX_SCHEMA_LENGTH}; it is sent in every tools/list.`,
+      'move shared parts into $defs, or split the tool.',
+    );
   const schema = copy as Record<string, unknown>;
   if (schema.type !== 'object') {
-    return problems.add('OMCG0014', where, `inputSchema has type ${JSON.stringify(schema.type) ?? 'undefined'}; an MCP tool's input schema is "type": "object".`, fix);
+    return problems.add(
+      'OMCG0014',
+      where,
+      `inputSchema has type ${JSON.stringify(schema.type) ?? 'undefined'}; an MCP tool's input schema is "type": "object".`,
+      fix,
+    );
   }
   try {
     return { schema: deepFreeze(schema), validate: ajv().compile(schema) };

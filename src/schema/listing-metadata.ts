@@ -3,7 +3,6 @@ import { isPlainObject } from '../objects';
 import type { Problems } from './diagnostics';
 import type { CacheHint, ParamModel } from './model';
 
-
 /**
  * Checks the listing metadata options (icons, resource size and annotations, cache hints, completions) when a
  * class is added, and turns them into frozen model values. Anything that is not what the protocol defines, or
@@ -36,7 +35,14 @@ const CACHE_KEYS: ReadonlySet<string> = new Set(['ttlMs', 'scope']);
 
 /** A value in a message: short, and never more than a glimpse of what was given. */
 function shown(value: unknown): string {
-  const text = typeof value === 'string' ? `'${value}'` : Array.isArray(value) ? arrayText(value) : typeof value === 'object' && value !== null ? 'an object' : String(value);
+  const text =
+    typeof value === 'string'
+      ? `'${value}'`
+      : Array.isArray(value)
+        ? arrayText(value)
+        : typeof value === 'object' && value !== null
+          ? 'an object'
+          : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
@@ -57,7 +63,8 @@ function unknownKeys(value: Readonly<Record<string, unknown>>, known: ReadonlySe
 function srcProblem(src: unknown): string | undefined {
   if (typeof src !== 'string' || src.length === 0) return `has src ${shown(src)}, not a URI.`;
   if (src.startsWith('data:')) {
-    if (src.length > MAX_DATA_URI_LENGTH) return `has a data: URI of ${src.length} characters, more than ${MAX_DATA_URI_LENGTH}; it would be sent in every listing.`;
+    if (src.length > MAX_DATA_URI_LENGTH)
+      return `has a data: URI of ${src.length} characters, more than ${MAX_DATA_URI_LENGTH}; it would be sent in every listing.`;
     return DATA_URI.test(src) ? undefined : 'has a data: URI that is not data:image/...;base64,<base64>.';
   }
   if (src.length > MAX_URL_LENGTH) return `has a src of ${src.length} characters, more than ${MAX_URL_LENGTH}.`;
@@ -73,12 +80,20 @@ function iconProblems(icon: unknown): string[] {
   if (extra.length > 0) found.push(`has unknown key(s) ${extra.map((k) => `'${k.slice(0, 40)}'`).join(', ')}.`);
   const src = srcProblem(icon.src);
   if (src) found.push(src);
-  if (icon.mimeType !== undefined && (typeof icon.mimeType !== 'string' || !IMAGE_MIME.test(icon.mimeType))) found.push(`has mimeType ${shown(icon.mimeType)}, not an image/... type.`);
+  if (icon.mimeType !== undefined && (typeof icon.mimeType !== 'string' || !IMAGE_MIME.test(icon.mimeType)))
+    found.push(`has mimeType ${shown(icon.mimeType)}, not an image/... type.`);
   const sizes = icon.sizes;
-  if (sizes !== undefined && (!Array.isArray(sizes) || sizes.length === 0 || sizes.length > MAX_SIZES || sizes.some((s) => typeof s !== 'string' || !ICON_SIZE.test(s)))) {
+  if (
+    sizes !== undefined &&
+    (!Array.isArray(sizes) ||
+      sizes.length === 0 ||
+      sizes.length > MAX_SIZES ||
+      sizes.some((s) => typeof s !== 'string' || !ICON_SIZE.test(s)))
+  ) {
     found.push(`has sizes ${shown(sizes)}; give 1 to ${MAX_SIZES} sizes such as '48x48' or 'any'.`);
   }
-  if (icon.theme !== undefined && icon.theme !== 'light' && icon.theme !== 'dark') found.push(`has theme ${shown(icon.theme)}, not 'light' or 'dark'.`);
+  if (icon.theme !== undefined && icon.theme !== 'light' && icon.theme !== 'dark')
+    found.push(`has theme ${shown(icon.theme)}, not 'light' or 'dark'.`);
   return found;
 }
 
@@ -112,9 +127,12 @@ export function cacheOf(value: unknown, where: string, problems: Problems): Cach
   if (!isPlainObject(value)) return problems.add('OMCG0014', where, `cache is ${shown(value)}, not { ttlMs, scope? }.`, fix);
   const before = problems.count;
   const extra = unknownKeys(value, CACHE_KEYS);
-  if (extra.length > 0) problems.add('OMCG0014', where, `cache has unknown key(s) ${extra.map((k) => `'${k.slice(0, 40)}'`).join(', ')}.`, fix);
-  if (!Number.isSafeInteger(value.ttlMs) || (value.ttlMs as number) < 0) problems.add('OMCG0014', where, `cache.ttlMs is ${shown(value.ttlMs)}.`, fix);
-  if (value.scope !== undefined && value.scope !== 'public' && value.scope !== 'private') problems.add('OMCG0014', where, `cache.scope is ${shown(value.scope)}.`, fix);
+  if (extra.length > 0)
+    problems.add('OMCG0014', where, `cache has unknown key(s) ${extra.map((k) => `'${k.slice(0, 40)}'`).join(', ')}.`, fix);
+  if (!Number.isSafeInteger(value.ttlMs) || (value.ttlMs as number) < 0)
+    problems.add('OMCG0014', where, `cache.ttlMs is ${shown(value.ttlMs)}.`, fix);
+  if (value.scope !== undefined && value.scope !== 'public' && value.scope !== 'private')
+    problems.add('OMCG0014', where, `cache.scope is ${shown(value.scope)}.`, fix);
   if (problems.count > before) return undefined;
   return Object.freeze({ ttlMs: value.ttlMs as number, scope: (value.scope as CacheHint['scope'] | undefined) ?? 'private' });
 }
@@ -122,8 +140,15 @@ export function cacheOf(value: unknown, where: string, problems: Problems): Cach
 /** The checked `size` option of a resource (templates have none), or `undefined`. */
 export function sizeOf(value: unknown, template: boolean, where: string, problems: Problems): number | undefined {
   if (value === undefined) return undefined;
-  if (template) return problems.add('OMCG0014', where, 'size is given for a resource template; a template has no one size.', 'remove size, or give it on the resources this template reads.');
-  if (!Number.isSafeInteger(value) || (value as number) < 0) return problems.add('OMCG0014', where, `size is ${shown(value)}.`, 'give the content size in bytes, a whole number from 0.');
+  if (template)
+    return problems.add(
+      'OMCG0014',
+      where,
+      'size is given for a resource template; a template has no one size.',
+      'remove size, or give it on the resources this template reads.',
+    );
+  if (!Number.isSafeInteger(value) || (value as number) < 0)
+    return problems.add('OMCG0014', where, `size is ${shown(value)}.`, 'give the content size in bytes, a whole number from 0.');
   return value as number;
 }
 
@@ -139,11 +164,15 @@ export function resourceAnnotationsOf(value: unknown, where: string, problems: P
   if (!isPlainObject(value)) return problems.add('OMCG0014', where, `annotations is ${shown(value)}, not an object.`, fix);
   const before = problems.count;
   const extra = unknownKeys(value, ANNOTATION_KEYS);
-  if (extra.length > 0) problems.add('OMCG0014', where, `annotations has unknown key(s) ${extra.map((k) => `'${k.slice(0, 40)}'`).join(', ')}.`, fix);
+  if (extra.length > 0)
+    problems.add('OMCG0014', where, `annotations has unknown key(s) ${extra.map((k) => `'${k.slice(0, 40)}'`).join(', ')}.`, fix);
   const { audience, priority } = value;
   if (
     audience !== undefined &&
-    (!Array.isArray(audience) || audience.length === 0 || new Set(audience).size !== audience.length || audience.some((a) => a !== 'user' && a !== 'assistant'))
+    (!Array.isArray(audience) ||
+      audience.length === 0 ||
+      new Set(audience).size !== audience.length ||
+      audience.some((a) => a !== 'user' && a !== 'assistant'))
   ) {
     problems.add('OMCG0014', where, `annotations.audience is ${shown(audience)}.`, `list 'user', 'assistant' or both, once each.`);
   }
@@ -152,7 +181,12 @@ export function resourceAnnotationsOf(value: unknown, where: string, problems: P
   }
   const lastModified = lastModifiedOf(value.lastModified);
   if (value.lastModified !== undefined && lastModified === undefined) {
-    problems.add('OMCG0014', where, `annotations.lastModified is ${shown(value.lastModified)}.`, `give a valid Date or an ISO 8601 date-time such as '2026-01-31T12:00:00Z'.`);
+    problems.add(
+      'OMCG0014',
+      where,
+      `annotations.lastModified is ${shown(value.lastModified)}.`,
+      `give a valid Date or an ISO 8601 date-time such as '2026-01-31T12:00:00Z'.`,
+    );
   }
   if (problems.count > before) return undefined;
   const model: { -readonly [K in keyof ResourceAnnotationsModel]: ResourceAnnotationsModel[K] } = {};
@@ -181,17 +215,35 @@ export function completersOf(
   }
   const indexes = new Set(params.map((p) => p.index));
   for (const index of fromParams.keys()) {
-    if (!indexes.has(index)) problems.add('OMCG0014', `${where}, parameter ${index + 1}`, `@Complete is on a parameter that is not an ${what}.`, 'move @Complete to the parameter it completes.');
+    if (!indexes.has(index))
+      problems.add(
+        'OMCG0014',
+        `${where}, parameter ${index + 1}`,
+        `@Complete is on a parameter that is not an ${what}.`,
+        'move @Complete to the parameter it completes.',
+      );
   }
   if (option !== undefined && !isPlainObject(option)) {
-    problems.add('OMCG0014', where, `complete is ${shown(option)}, not an object of functions by ${what} name.`, `write complete: { name: (typed) => [...] }.`);
+    problems.add(
+      'OMCG0014',
+      where,
+      `complete is ${shown(option)}, not an object of functions by ${what} name.`,
+      `write complete: { name: (typed) => [...] }.`,
+    );
     return undefined;
   }
   const names = new Set(params.map((p) => p.name));
   for (const [name, completer] of Object.entries(option ?? {})) {
     const at = `${where}, complete '${name.slice(0, 64)}'`;
-    if (!names.has(name)) problems.add('OMCG0014', at, `there is no ${what} of that name.`, `complete one of: ${[...names].join(', ') || `(no ${what}s)`}.`);
-    else if (typeof completer !== 'function') problems.add('OMCG0014', at, `the completion is ${shown(completer)}, not a function.`, 'give a function of the typed value that returns the values that fit.');
+    if (!names.has(name))
+      problems.add('OMCG0014', at, `there is no ${what} of that name.`, `complete one of: ${[...names].join(', ') || `(no ${what}s)`}.`);
+    else if (typeof completer !== 'function')
+      problems.add(
+        'OMCG0014',
+        at,
+        `the completion is ${shown(completer)}, not a function.`,
+        'give a function of the typed value that returns the values that fit.',
+      );
     else if (found.has(name)) problems.add('OMCG0014', at, 'the parameter also has @Complete.', 'keep one of the two.');
     else found.set(name, completer as Completer);
   }

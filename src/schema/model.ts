@@ -60,51 +60,49 @@ interface Ruled {
   readonly rules?: readonly ExactRule[];
 }
 
-export type TypeNode =
-  | BareNode
-  | { readonly kind: 'nullable'; readonly inner: TypeNode };
+export type TypeNode = BareNode | { readonly kind: 'nullable'; readonly inner: TypeNode };
 
 type BareNode = Ruled &
   (
-  | { readonly kind: 'boolean' }
-  | { readonly kind: 'number'; readonly minimum?: number; readonly maximum?: number }
-  | { readonly kind: 'integer'; readonly minimum: number; readonly maximum: number; readonly bigint: boolean }
-  | {
-      readonly kind: 'string';
-      readonly as: StringAs;
-      readonly format?: StringFormat;
-      readonly minLength?: number;
-      readonly maxLength?: number;
-      readonly pattern?: string;
-      /** The one value admitted (a discriminator's subtype name), listed as `const`. */
-      readonly const?: string;
-    }
-  | { readonly kind: 'bytes'; readonly as: 'uint8array' | 'buffer' }
-  | {
-      readonly kind: 'enum';
-      /** Member names in declaration order (how source code refers to them: `Unit.Celsius`). */
-      readonly names: readonly string[];
-      /** The member values, in the same order: what the method receives. */
-      readonly values: readonly (string | number)[];
-      /**
-       * The wire form, in the same order: a string enum's values, else the member names (DESIGN.md
-       * section 5). Listed, read, defaulted, written and completed in this form.
-       */
-      readonly listed: readonly string[];
-    }
-  | {
-      readonly kind: 'array';
-      readonly items: TypeNode;
-      /** Read into a `Set` (duplicates dropped). */
-      readonly set: boolean;
-      readonly uniqueItems: boolean;
-      readonly minItems?: number;
-      readonly maxItems?: number;
-    }
-  | { readonly kind: 'dictionary'; readonly values: TypeNode; readonly as: 'object' | 'map' }
-  | { readonly kind: 'json'; readonly shape: 'any' | 'object' | 'array' }
-  | RecordNode
-  | DiscriminatedNode
+    | { readonly kind: 'boolean' }
+    | { readonly kind: 'number'; readonly minimum?: number; readonly maximum?: number }
+    | { readonly kind: 'integer'; readonly minimum: number; readonly maximum: number; readonly bigint: boolean }
+    | {
+        readonly kind: 'string';
+        readonly as: StringAs;
+        readonly format?: StringFormat;
+        readonly minLength?: number;
+        readonly maxLength?: number;
+        readonly pattern?: string;
+        /** The one value admitted (a discriminator's subtype name), listed as `const`. */
+        readonly const?: string;
+      }
+    | { readonly kind: 'bytes'; readonly as: 'uint8array' | 'buffer' }
+    | {
+        readonly kind: 'enum';
+        /** Member names in declaration order (how source code refers to them: `Unit.Celsius`). */
+        readonly names: readonly string[];
+        /** The member values, in the same order: what the method receives. */
+        readonly values: readonly (string | number)[];
+        /**
+         * The wire form, in the same order: a string enum's values, else the member names (DESIGN.md
+         * section 5). Listed, read, defaulted, written and completed in this form.
+         */
+        readonly listed: readonly string[];
+      }
+    | {
+        readonly kind: 'array';
+        readonly items: TypeNode;
+        /** Read into a `Set` (duplicates dropped). */
+        readonly set: boolean;
+        readonly uniqueItems: boolean;
+        readonly minItems?: number;
+        readonly maxItems?: number;
+      }
+    | { readonly kind: 'dictionary'; readonly values: TypeNode; readonly as: 'object' | 'map' }
+    | { readonly kind: 'json'; readonly shape: 'any' | 'object' | 'array' }
+    | RecordNode
+    | DiscriminatedNode
   );
 
 export interface RecordNode {
@@ -214,7 +212,10 @@ export interface ToolModel {
  * A method whose arguments arrive as text (docs/serving.md): a resource or a prompt. Its parameters
  * are text-like, and a nullable one is optional.
  */
-export type TextMethodModel = Pick<ToolModel, 'name' | 'title' | 'description' | 'params' | 'arity' | 'contextIndex' | 'signalIndex' | 'where'>;
+export type TextMethodModel = Pick<
+  ToolModel,
+  'name' | 'title' | 'description' | 'params' | 'arity' | 'contextIndex' | 'signalIndex' | 'where'
+>;
 
 /** What a resource or prompt lists besides its name and arguments, and how its arguments complete. */
 export interface TextMethodExtras {

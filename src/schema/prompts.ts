@@ -20,7 +20,12 @@ export function promptFromMethod(ctor: Function, record: MemberRecordOf<'prompt'
   const before = problems.count;
   const name = options.name ?? toolNameOf(String(record.key));
   if (!isValidName(name)) {
-    problems.add('OMCG0008', where, `the prompt name '${name}' is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`, `give a valid name with @Prompt('name').`);
+    problems.add(
+      'OMCG0008',
+      where,
+      `the prompt name '${name}' is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`,
+      `give a valid name with @Prompt('name').`,
+    );
   }
   const found = resolveTextParams(ctor, record, 'Prompt', problems);
   const extras = {

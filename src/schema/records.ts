@@ -131,6 +131,25 @@ function declaredBy(c: Function, constructible: boolean): DeclaredProperties {
   };
 }
 
+/** The property's design type: `design:type`, else the generator's facts, else a mapped type's `@ApiProperty` type. */
+function designOf(
+  declared: DeclaredProperties,
+  key: string,
+  fact: SourcePropertyFacts | undefined,
+  api: ReturnType<typeof apiPropertyOf>,
+): ReturnType<typeof designType> {
+  const found = designType(declared.ctor.prototype, key);
+  if (found.found) return found;
+  if (fact !== undefined) return { found: true, type: fact.design };
+  // A mapped type (PartialType ...) of @nestjs/swagger keeps @ApiProperty's type, not design:type.
+  return { found: api?.type !== undefined, type: api?.type };
+}
+
+/** Whether the declaration itself lets the property be left out: optional, or given a default. */
+function omittable(record: PropertyRecord | undefined, initializer: unknown, fact: SourcePropertyFacts | undefined): boolean {
+  return Boolean(record?.optional || record?.hasDefault || initializer || fact?.optional);
+}
+
 /**
  * The model of one property declared by `declared.ctor` on the record `ctor`: our record, then
  * class-validator's and class-transformer's decorators, then the generator's facts, then `design:type`.
@@ -141,10 +160,8 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
   const rules = declared.validations.filter((m) => m.propertyName === key);
   const validator = validatorIntent(rules);
   const fact = declared.facts?.find((f) => f.key === key);
-  const found = designType(declared.ctor.prototype, key);
   const api = apiPropertyOf(ctor, key);
-  // A mapped type (PartialType ...) of @nestjs/swagger keeps @ApiProperty's type, not design:type.
-  const design = found.found ? found : fact !== undefined ? { found: true, type: fact.design } : { found: api?.type !== undefined, type: api?.type };
+  const design = designOf(declared, key, fact, api);
   const where = `${site.where}, property '${name}'`;
   const inner: Site = { ...site, where, stack: [...site.stack, ctor] };
   if (!design.found && record?.type === undefined) {
@@ -168,7 +185,11 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
       eachConstraints: validator.eachConstraints,
       uniqueItems: validator.uniqueItems,
       // Under `@ValidateIf` a `null` reaches the condition, which decides (with `@Field({ type })`, the type does).
-      nullable: record?.nullable || validator.optional || apiValues?.nullable || (validator.conditional && (record?.type === undefined || isNullableHint(fact?.type))),
+      nullable:
+        record?.nullable ||
+        validator.optional ||
+        apiValues?.nullable ||
+        (validator.conditional && (record?.type === undefined || isNullableHint(fact?.type))),
     },
     inner,
   );
@@ -187,7 +208,13 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
     ...(type !== resolved && built !== undefined && !rules.some((m) => m.type === 'nestedValidation') && { builds: built }),
     description: record?.description ?? api?.description ?? fact?.description,
     // Under `@ValidateIf` the condition decides: the property is never required (docs/listing-contract.md).
-    required: !(record?.optional || validator.optional || validator.conditional || passesMissing(record, rules) || apiValues?.required === false || record?.hasDefault || initializer || fact?.optional),
+    required: !(
+      validator.optional ||
+      validator.conditional ||
+      passesMissing(record, rules) ||
+      apiValues?.required === false ||
+      omittable(record, initializer, fact)
+    ),
     // A source default applies only where `new ctor()` builds the record and so runs the initialisers.
     default: defaultOf(record, declared.constructible ? fact?.default : undefined, initializer, type),
     examples: api && api.example !== undefined && isJson(api.example) ? [api.example] : undefined,
@@ -254,7 +281,11 @@ const plainRecords = new WeakMap<RecordNode, RecordNode>();
 /** The record class-validator sees in a plain object: no properties, built as a plain object. */
 function plainRecord(node: RecordNode): RecordNode {
   let plain = plainRecords.get(node);
-  if (!plain) plainRecords.set(node, (plain = Object.freeze({ kind: 'record', ctor: Object, description: node.description, properties: Object.freeze([]) })));
+  if (!plain)
+    plainRecords.set(
+      node,
+      (plain = Object.freeze({ kind: 'record', ctor: Object, description: node.description, properties: Object.freeze([]) })),
+    );
   return plain;
 }
 

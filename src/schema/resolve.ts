@@ -1,7 +1,15 @@
 import { HINT, type HintCombinator, type HintLiterals, type HintToken, type TokenKind, type TypeHint } from '../decorators/hints';
 import type { Discriminator } from '../decorators/foreign';
 import type { Problems } from './diagnostics';
-import { unwrap, type DiscriminatedNode, type Mutable, type PropertyModel, type RecordNode, type SchemaConstraint, type TypeNode } from './model';
+import {
+  unwrap,
+  type DiscriminatedNode,
+  type Mutable,
+  type PropertyModel,
+  type RecordNode,
+  type SchemaConstraint,
+  type TypeNode,
+} from './model';
 
 /** Where a type is used, for diagnostics, and what is resolving around it (records, for cycles). */
 export interface Site {
@@ -135,7 +143,8 @@ function discriminatedNode({ property, subTypes, keep }: Discriminator, site: Si
   const subtypes: Mutable<DiscriminatedNode['subtypes']> = [];
   for (let i = 0; i < subTypes.length; i++) {
     const value = subTypes[i].value;
-    if (typeof value !== 'function' || BUILTINS.has(value)) return unsupported(site, `The discriminator's subtype '${names[i]}', ${describe(value)},`);
+    if (typeof value !== 'function' || BUILTINS.has(value))
+      return unsupported(site, `The discriminator's subtype '${names[i]}', ${describe(value)},`);
     const record = site.record(value, site);
     if (!record) return undefined;
     const at = record.properties.findIndex((p) => p.name === property);
@@ -315,7 +324,8 @@ function applyOne(node: TypeNode, c: SchemaConstraint, site: Site): TypeNode {
       // A rule that does not fit its node lists nothing: class-validator alone checks it, after reading.
       if (!c.rule.fits(node)) return node;
       const problem = c.rule.problem?.();
-      if (problem !== undefined) return misfit(site, c, node, `${c.decorator} lists a schema that is not valid JSON Schema 2020-12: ${problem}.`);
+      if (problem !== undefined)
+        return misfit(site, c, node, `${c.decorator} lists a schema that is not valid JSON Schema 2020-12: ${problem}.`);
       return c.rule.narrow?.(node) ?? { ...node, rules: [...(node.rules ?? []), c.rule] };
     }
     case 'range': {

@@ -14,8 +14,7 @@ import { checkShape, declarerOf, memberWhere } from './tools';
 
 /** One piece of a URI template: literal text, or a variable (`{name}` one segment, `{+name}` any text). */
 export type TemplatePart =
-  | { readonly kind: 'literal'; readonly text: string }
-  | { readonly kind: 'variable'; readonly name: string; readonly reserved: boolean };
+  { readonly kind: 'literal'; readonly text: string } | { readonly kind: 'variable'; readonly name: string; readonly reserved: boolean };
 
 export interface ResourceModel extends TextMethodModel, TextMethodExtras {
   readonly mimeType?: string;
@@ -55,6 +54,38 @@ export function definedOnly<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/** Records a problem for each URI variable without its parameter, each repeated variable and each parameter that is no variable. */
+function checkUriVariables(
+  uriTemplate: string,
+  parts: readonly TemplatePart[],
+  params: readonly { readonly name: string }[],
+  where: string,
+  problems: Problems,
+): void {
+  const variables = parts.flatMap((p) => (p.kind === 'variable' ? [p.name] : []));
+  const names = new Set(params.map((p) => p.name));
+  for (const v of variables) {
+    if (!names.has(v))
+      problems.add(
+        'OMCG0008',
+        where,
+        `the URI variable '${v}' has no parameter of that name.`,
+        `add a parameter named '${v}' or rename it with @Param('${v}').`,
+      );
+  }
+  if (new Set(variables).size !== variables.length)
+    problems.add('OMCG0007', where, 'a URI variable appears twice.', 'give each variable its own name.');
+  for (const p of params) {
+    if (!variables.includes(p.name))
+      problems.add(
+        'OMCG0008',
+        `${where}, parameter '${p.name}'`,
+        `the parameter is not a variable of '${uriTemplate}'.`,
+        `add {${p.name}} to the URI template or remove the parameter.`,
+      );
+  }
+}
+
 /** Builds the model of one `@Resource` method, or `undefined` with its problems recorded. */
 export function resourceFromMethod(ctor: Function, record: MemberRecordOf<'resource'>, problems: Problems): ResourceModel | undefined {
   if (!checkShape(ctor, record, problems)) return undefined;
@@ -72,17 +103,7 @@ export function resourceFromMethod(ctor: Function, record: MemberRecordOf<'resou
     );
   }
   const found = resolveTextParams(ctor, record, 'Resource', problems);
-  if (parts && found) {
-    const variables = parts.flatMap((p) => (p.kind === 'variable' ? [p.name] : []));
-    const names = new Set(found.params.map((p) => p.name));
-    for (const v of variables) {
-      if (!names.has(v)) problems.add('OMCG0008', where, `the URI variable '${v}' has no parameter of that name.`, `add a parameter named '${v}' or rename it with @Param('${v}').`);
-    }
-    if (new Set(variables).size !== variables.length) problems.add('OMCG0007', where, 'a URI variable appears twice.', 'give each variable its own name.');
-    for (const p of found.params) {
-      if (!variables.includes(p.name)) problems.add('OMCG0008', `${where}, parameter '${p.name}'`, `the parameter is not a variable of '${options.uriTemplate}'.`, `add {${p.name}} to the URI template or remove the parameter.`);
-    }
-  }
+  if (parts && found) checkUriVariables(options.uriTemplate, parts, found.params, where, problems);
   const template = parts?.some((p) => p.kind === 'variable') ?? false;
   const extras = {
     icons: iconsOf(options.icons, where, problems),

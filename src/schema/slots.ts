@@ -37,7 +37,12 @@ export function resolveSlot(evidence: SlotEvidence, site: Site): TypeNode | unde
 function withUniqueItems(node: TypeNode, site: Site): TypeNode {
   if (node.kind === 'nullable') return { kind: 'nullable', inner: withUniqueItems(node.inner, site) };
   if (node.kind === 'array') return { ...node, uniqueItems: true };
-  site.problems.add('OMCG0013', site.where, `@ArrayUnique does not fit a ${node.kind}.`, 'remove @ArrayUnique or make the property an array.');
+  site.problems.add(
+    'OMCG0013',
+    site.where,
+    `@ArrayUnique does not fit a ${node.kind}.`,
+    'remove @ArrayUnique or make the property an array.',
+  );
   return node;
 }
 

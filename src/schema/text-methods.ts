@@ -17,12 +17,7 @@ export function isTextLike(node: TypeNode): boolean {
  * The parameters of a resource or prompt method: only text-like types (OMCG0002), and optional when
  * nullable (a missing argument reads as `null`, a default that is never listed).
  */
-export function resolveTextParams(
-  ctor: Function,
-  record: MemberRecord,
-  what: string,
-  problems: Problems,
-): ResolvedParams | undefined {
+export function resolveTextParams(ctor: Function, record: MemberRecord, what: string, problems: Problems): ResolvedParams | undefined {
   const found = resolveParams(ctor, record, problems);
   if (!found) return undefined;
   const where = memberWhere(ctor, record);
@@ -38,10 +33,17 @@ export function resolveTextParams(
   }
   for (const p of found.params) {
     if (p.header !== undefined) {
-      problems.add('OMCG0014', `${where}, parameter '${p.name}'`, `${what} parameters have no HTTP header; header is for tool arguments.`, `remove header from @Param.`);
+      problems.add(
+        'OMCG0014',
+        `${where}, parameter '${p.name}'`,
+        `${what} parameters have no HTTP header; header is for tool arguments.`,
+        `remove header from @Param.`,
+      );
     }
   }
-  const params = found.params.map((p) => (p.type.kind === 'nullable' && p.required ? { ...p, required: false, default: p.default ?? { value: null } } : p));
+  const params = found.params.map((p) =>
+    p.type.kind === 'nullable' && p.required ? { ...p, required: false, default: p.default ?? { value: null } } : p,
+  );
   return { ...found, params };
 }
 
@@ -56,6 +58,7 @@ export function completersFor(
   problems: Problems,
 ): ReadonlyMap<string, Completer> | undefined {
   const fromParams = new Map<number, Completer>();
-  for (const [index, param] of paramRecordsOf(declarerOf(ctor, record).prototype, record.key)) if (param.complete) fromParams.set(index, param.complete);
+  for (const [index, param] of paramRecordsOf(declarerOf(ctor, record).prototype, record.key))
+    if (param.complete) fromParams.set(index, param.complete);
   return completersOf(option, fromParams, params, what, where, problems);
 }

@@ -178,7 +178,9 @@ function isStale(
   const differs = changed.length > 0 && !changed.every((n) => n.length <= 2);
   if (!differs && (count === undefined || count === facts.length)) return false;
   const listed = (names: readonly (string | undefined)[]) => `(${names.map((n) => n || '?').join(', ')})`;
-  const declared = compiled ? listed(compiled.map((c, i) => records.get(i)?.name ?? c.name)) : `${count} parameter${count === 1 ? '' : 's'}`;
+  const declared = compiled
+    ? listed(compiled.map((c, i) => records.get(i)?.name ?? c.name))
+    : `${count} parameter${count === 1 ? '' : 's'}`;
   problems.add(
     'OMCG0016',
     where,
@@ -192,7 +194,13 @@ function isStale(
  * The model of one argument parameter: `@Param`, then the generator's facts, then the compiled
  * JavaScript (name and default), then `design:paramtypes`. `undefined` with its problems recorded.
  */
-function paramModel(declared: DeclaredParams, index: number, record: ParamRecord, design: unknown, problems: Problems): ParamModel | undefined {
+function paramModel(
+  declared: DeclaredParams,
+  index: number,
+  record: ParamRecord,
+  design: unknown,
+  problems: Problems,
+): ParamModel | undefined {
   const fact = declared.facts[index];
   const compiled = declared.compiled[index];
   const name = record.name ?? fact?.name ?? compiled?.name;
@@ -206,7 +214,10 @@ function paramModel(declared: DeclaredParams, index: number, record: ParamRecord
     return undefined;
   }
   const site = siteOf(`${declared.where}, parameter '${name}'`, problems, 'input');
-  const type = resolveSlot({ hint: record.type, source: fact?.type, design, constraints: record.constraints, nullable: record.nullable }, site);
+  const type = resolveSlot(
+    { hint: record.type, source: fact?.type, design, constraints: record.constraints, nullable: record.nullable },
+    site,
+  );
   if (!type) return undefined;
   const written = compiled?.default;
   return {
@@ -224,7 +235,12 @@ function checkUnique(params: readonly ParamModel[], where: string, problems: Pro
   const seen = new Set<string>();
   for (const p of params) {
     if (seen.has(p.name)) {
-      problems.add('OMCG0007', `${where}, parameter '${p.name}'`, `two parameters are named '${p.name}'.`, `rename one with @Param('name').`);
+      problems.add(
+        'OMCG0007',
+        `${where}, parameter '${p.name}'`,
+        `two parameters are named '${p.name}'.`,
+        `rename one with @Param('name').`,
+      );
     }
     seen.add(p.name);
   }
@@ -251,10 +267,16 @@ export function resultFor(
     return type && { kind: 'value', type };
   }
   if (design === undefined) return { kind: 'void' };
-  if (design === Promise || design === Array || design === Set || design === Map) return { kind: 'auto', erased: (design as { name: string }).name as 'Promise' | 'Array' | 'Set' | 'Map' };
+  if (design === Promise || design === Array || design === Set || design === Map)
+    return { kind: 'auto', erased: (design as { name: string }).name as 'Promise' | 'Array' | 'Set' | 'Map' };
   if (design === Object) return { kind: 'auto' };
   if (UNSUPPORTED_RESULTS.has(design)) {
-    problems.add('OMCG0003', `${where}, result`, `a ${(design as Function).name} result cannot be sent.`, 'return a JSON value, a record, text or content blocks.');
+    problems.add(
+      'OMCG0003',
+      `${where}, result`,
+      `a ${(design as Function).name} result cannot be sent.`,
+      'return a JSON value, a record, text or content blocks.',
+    );
     return undefined;
   }
   const type = resolveType(undefined, design, site);
@@ -279,12 +301,7 @@ function annotationsOf(options: ToolOptions): ToolAnnotations | undefined {
 type ToolHead = Pick<ToolModel, 'name' | 'title' | 'annotations' | 'ui' | 'task' | 'taskAfterInput' | 'icons' | 'cache'>;
 
 /** Checks a tool name and the MCP Apps options shared by both paths. */
-export function toolHead(
-  name: string,
-  options: ToolOptions,
-  where: string,
-  problems: Problems,
-): ToolHead {
+export function toolHead(name: string, options: ToolOptions, where: string, problems: Problems): ToolHead {
   if (!isValidName(name)) {
     problems.add(
       'OMCG0008',
@@ -298,13 +315,24 @@ export function toolHead(
     const visibility = options.uiVisibility ?? ['model', 'app'];
     // A tool without a view is allowed: an app-only tool (`uiVisibility: ['app']`) that views call back.
     if (options.uiResource !== undefined && !options.uiResource.startsWith('ui://')) {
-      problems.add('OMCG0012', where, `uiResource '${options.uiResource}' is not a ui:// URI.`, `name the resource that renders the tool, such as 'ui://weather/view'.`);
+      problems.add(
+        'OMCG0012',
+        where,
+        `uiResource '${options.uiResource}' is not a ui:// URI.`,
+        `name the resource that renders the tool, such as 'ui://weather/view'.`,
+      );
     }
     const wrong = visibility.filter((v) => v !== 'model' && v !== 'app');
     if (wrong.length > 0) {
-      problems.add('OMCG0012', where, `uiVisibility holds ${wrong.map((w) => `'${String(w)}'`).join(', ')}.`, `use 'model', 'app' or both.`);
+      problems.add(
+        'OMCG0012',
+        where,
+        `uiVisibility holds ${wrong.map((w) => `'${String(w)}'`).join(', ')}.`,
+        `use 'model', 'app' or both.`,
+      );
     }
-    ui = options.uiResource === undefined ? { visibility: [...visibility] } : { resourceUri: options.uiResource, visibility: [...visibility] };
+    ui =
+      options.uiResource === undefined ? { visibility: [...visibility] } : { resourceUri: options.uiResource, visibility: [...visibility] };
   }
   const icons = iconsOf(options.icons, where, problems);
   const cache = cacheOf(options.cache, where, problems);
@@ -322,7 +350,12 @@ export function toolHead(
 function refuseCompletions(declarer: Function, key: string | symbol, where: string, problems: Problems): void {
   for (const [index, record] of paramRecordsOf(declarer.prototype, key)) {
     if (record.complete) {
-      problems.add('OMCG0014', `${where}, parameter ${index + 1}`, '@Complete is on a tool parameter; MCP completes only prompt arguments and resource-template variables.', 'remove @Complete, or use an enum type to list the values in the schema.');
+      problems.add(
+        'OMCG0014',
+        `${where}, parameter ${index + 1}`,
+        '@Complete is on a tool parameter; MCP completes only prompt arguments and resource-template variables.',
+        'remove @Complete, or use an enum type to list the values in the schema.',
+      );
     }
   }
 }
@@ -345,7 +378,13 @@ export function toolFromMethod(ctor: Function, record: MemberRecordOf<'tool'>, p
   const result = params && resultFor(options.returns, returned, where, problems, facts?.returns);
   if (!params || !result || problems.count > before) return undefined;
   // Object.assign, not `{ ...head, key: ... }`: see the end of `toolFromConfig` in quick.ts.
-  return Object.assign({}, head, { description: options.description ?? descriptionOf(declarer.prototype, record.key) ?? facts?.description }, params, { result, where });
+  return Object.assign(
+    {},
+    head,
+    { description: options.description ?? descriptionOf(declarer.prototype, record.key) ?? facts?.description },
+    params,
+    { result, where },
+  );
 }
 
 /** Every tool of a class; throws one `DefinitionError` listing every problem of the class. */
@@ -358,4 +397,3 @@ export function toolsOf(ctor: Function): readonly { readonly key: string | symbo
   problems.throwIfAny(ctor.name);
   return tools;
 }
-

@@ -189,14 +189,25 @@ const EXACT: Readonly<Record<string, ExactOf>> = {
   isDivisibleBy: (c) => {
     const by = c[0];
     if (typeof by !== 'number' || !Number.isInteger(by) || by <= 0) return undefined;
-    return exact((n) => n.kind === 'integer' && !n.bigint, { multipleOf: by }, (v) => (v as number) % by === 0, `Expected a multiple of ${by}.`);
+    return exact(
+      (n) => n.kind === 'integer' && !n.bigint,
+      { multipleOf: by },
+      (v) => (v as number) % by === 0,
+      `Expected a multiple of ${by}.`,
+    );
   },
   isIn: (c) => (someOf(c) ? isIn(c[0]) : undefined),
   isNotIn: (c) => (someOf(c) ? isNotIn(c[0]) : undefined),
   equals: (c) => (isJsonPrimitive(c[0]) ? equals(c[0]) : undefined),
   // Refuses '', null and undefined: on a string, at least one character (null is the listing's business).
   isNotEmpty: () => exact(text, { minLength: 1 }, (v) => v !== '', 'Expected at least 1 character.'),
-  arrayNotEmpty: () => exact((n) => n.kind === 'array' && !n.set, { minItems: 1 }, (v) => (v as unknown[]).length > 0, 'Expected at least 1 item.'),
+  arrayNotEmpty: () =>
+    exact(
+      (n) => n.kind === 'array' && !n.set,
+      { minItems: 1 },
+      (v) => (v as unknown[]).length > 0,
+      'Expected at least 1 item.',
+    ),
   isNotEmptyObject: (c) => {
     if (!noOptions(c[0])) return undefined;
     const fits = (n: TypeNode) => n.kind === 'json' && n.shape === 'object';
@@ -220,7 +231,9 @@ const EXACT: Readonly<Record<string, ExactOf>> = {
   isBase64: (c) => (c[0] === undefined ? pattern(BASE64, 'Expected base64 text.', 'aGVsbG8=') : undefined),
   contains: (c) => (plainSeed(c[0]) ? pattern(escaped(c[0]), `Expected text containing ${JSON.stringify(c[0])}.`, c[0]) : undefined),
   notContains: (c) =>
-    plainSeed(c[0]) ? pattern(`^(?![\\s\\S]*${escaped(c[0])})`, `Expected text not containing ${JSON.stringify(c[0])}.`, undefined) : undefined,
+    plainSeed(c[0])
+      ? pattern(`^(?![\\s\\S]*${escaped(c[0])})`, `Expected text not containing ${JSON.stringify(c[0])}.`, undefined)
+      : undefined,
 };
 
 /** class-validator's rule names the table lists and reading enforces (for tests and docs). */
@@ -310,7 +323,11 @@ const RULE_TABLE: Readonly<Record<string, Rule>> = {
     each: true,
   },
   // class-validator's email and URL rules are stricter than the `email` and `uri` formats: they run too.
-  isEmail: { list: (_f, into, _c, decorator) => void into.push({ kind: 'format', format: 'email', decorator }), enforced: never, each: true },
+  isEmail: {
+    list: (_f, into, _c, decorator) => void into.push({ kind: 'format', format: 'email', decorator }),
+    enforced: never,
+    each: true,
+  },
   isUrl: { list: (_f, into, _c, decorator) => void into.push({ kind: 'format', format: 'uri', decorator }), enforced: never, each: true },
   isUuid: {
     list: (facts) => void (facts.hint = Uuid),
@@ -364,7 +381,9 @@ function isText(type: TypeNode): boolean {
 }
 
 /** The type a type rule states (of the elements with `{ each: true }`), where TypeScript erased it. */
-const ELEMENT: ReadonlyMap<string, TypeHint> = new Map(Object.entries({ isString: String, isNumber: Number, isInt: Int64, isBoolean: Boolean, isDate: Date }));
+const ELEMENT: ReadonlyMap<string, TypeHint> = new Map(
+  Object.entries({ isString: String, isNumber: Number, isInt: Int64, isBoolean: Boolean, isDate: Date }),
+);
 
 /**
  * What a rule says about the type of its property (or its elements, with `each`), as weak evidence: used
@@ -375,7 +394,8 @@ function typeEvidence(facts: ValidatorIntent, m: ValidationMetadata): void {
   if (m.type === 'nestedValidation' && m.each) facts.nestedEach = true;
   if (facts.conditional || (m.groups?.length && !m.always)) return;
   if (m.name !== undefined) facts.evidence ??= ELEMENT.get(m.name);
-  if (m.name === 'isIn' && someOf(c) && c[0].every((v) => typeof v === 'string')) facts.evidence ??= StringLiterals(...new Set(c[0] as string[]));
+  if (m.name === 'isIn' && someOf(c) && c[0].every((v) => typeof v === 'string'))
+    facts.evidence ??= StringLiterals(...new Set(c[0] as string[]));
 }
 
 /**
@@ -387,7 +407,14 @@ function spokenConstraint(m: ValidationMetadata): SchemaConstraint | undefined {
   const spoken = constraintSchemaOf(m.constraintCls);
   if (!spoken) return undefined;
   const keywords = { ...spoken.schema, ...(spoken.description === undefined ? {} : { description: spoken.description }) };
-  const rule: ExactRule = { origin: m.constraintCls, keywords, test: always, expected: '', fits: always, problem: () => fragmentProblem(keywords) };
+  const rule: ExactRule = {
+    origin: m.constraintCls,
+    keywords,
+    test: always,
+    expected: '',
+    fits: always,
+    problem: () => fragmentProblem(keywords),
+  };
   return { kind: 'rule', rule, decorator: `@ConstraintSchema of ${m.constraintCls.name}` };
 }
 
@@ -399,7 +426,15 @@ function spokenConstraint(m: ValidationMetadata): SchemaConstraint | undefined {
  */
 export function validatorIntent(metadata: readonly ValidationMetadata[]): ValidatorIntent {
   const conditional = metadata.some((m) => m.type === 'conditionalValidation' && m.name !== 'isOptional');
-  const facts: ValidatorIntent = { constraints: [], eachConstraints: [], optional: false, array: false, nestedEach: false, conditional, uniqueItems: false };
+  const facts: ValidatorIntent = {
+    constraints: [],
+    eachConstraints: [],
+    optional: false,
+    array: false,
+    nestedEach: false,
+    conditional,
+    uniqueItems: false,
+  };
   for (const m of metadata) typeEvidence(facts, m);
   for (const m of metadata) {
     const spoken = spokenConstraint(m);

@@ -1,12 +1,43 @@
 import { CLOSED, type ValidationPolicy } from './validation-options';
-import { unwrap, type ExactRule, type JsonSchema, type SlotModel, type ParamModel, type PropertyModel, type ResultModel, type TypeNode } from './model';
-
+import {
+  unwrap,
+  type ExactRule,
+  type JsonSchema,
+  type SlotModel,
+  type ParamModel,
+  type PropertyModel,
+  type ResultModel,
+  type TypeNode,
+} from './model';
 
 /** The only keywords written, in the only order they are written. */
 const KEYWORDS = [
-  'type', 'format', 'description', 'enum', 'const', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum',
-  'multipleOf', 'minLength', 'maxLength', 'pattern', 'contentEncoding', 'items', 'minItems', 'maxItems', 'uniqueItems',
-  'minProperties', 'properties', 'required', 'additionalProperties', 'not', 'allOf', 'oneOf', 'default',
+  'type',
+  'format',
+  'description',
+  'enum',
+  'const',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'contentEncoding',
+  'items',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'properties',
+  'required',
+  'additionalProperties',
+  'not',
+  'allOf',
+  'oneOf',
+  'default',
 ] as const;
 
 type Keyword = (typeof KEYWORDS)[number];
@@ -46,12 +77,16 @@ function perNodeAndPolicy<V>(build: (node: TypeNode, policy: ValidationPolicy) =
 }
 
 /** The keywords of a type, before a slot adds its description and default; written once per node. */
-const keywordsOf = perNodeAndPolicy(
-  (node: TypeNode, policy: ValidationPolicy): Keywords => (node.kind !== 'nullable' && node.rules ? withRules(buildKeywords(node, policy), node.rules) : buildKeywords(node, policy)),
+const keywordsOf = perNodeAndPolicy((node: TypeNode, policy: ValidationPolicy): Keywords =>
+  node.kind !== 'nullable' && node.rules ? withRules(buildKeywords(node, policy), node.rules) : buildKeywords(node, policy),
 );
 
 /** Lower bounds two rules may both state: the stricter one is written. */
-const STRICTER: Partial<Record<Keyword, (a: number, b: number) => number>> = { minLength: Math.max, minItems: Math.max, minProperties: Math.max };
+const STRICTER: Partial<Record<Keyword, (a: number, b: number) => number>> = {
+  minLength: Math.max,
+  minItems: Math.max,
+  minProperties: Math.max,
+};
 
 /**
  * A node's keywords with its exact rules' keywords added; a keyword already stated another way (two
@@ -81,7 +116,14 @@ function buildKeywords(node: TypeNode, policy: ValidationPolicy): Keywords {
     case 'integer':
       return { type: 'integer', minimum: finite(node.minimum), maximum: finite(node.maximum) };
     case 'string':
-      return { type: 'string', format: node.format, const: node.const, minLength: node.minLength, maxLength: node.maxLength, pattern: node.pattern };
+      return {
+        type: 'string',
+        format: node.format,
+        const: node.const,
+        minLength: node.minLength,
+        maxLength: node.maxLength,
+        pattern: node.pattern,
+      };
     case 'bytes':
       return { type: 'string', contentEncoding: 'base64' };
     case 'enum':
@@ -143,11 +185,17 @@ function objectKeywords(slots: readonly SlotModel[], policy: ValidationPolicy, c
     const written = slotFragment(slot, policy);
     const fragment = skip && slot.type.kind !== 'nullable' ? (ordered(nullableKeywords(written as Keywords)) as JsonSchema) : written;
     // As Object.fromEntries would: a property named `__proto__` is an own key, not the prototype.
-    if (slot.name === '__proto__') Object.defineProperty(properties, slot.name, { value: fragment, enumerable: true, writable: true, configurable: true });
+    if (slot.name === '__proto__')
+      Object.defineProperty(properties, slot.name, { value: fragment, enumerable: true, writable: true, configurable: true });
     else properties[slot.name] = fragment;
     if (slot.required && !skip) required.push(slot.name);
   }
-  return { type: 'object', properties, required: required.length > 0 ? required : undefined, additionalProperties: closed ? false : undefined };
+  return {
+    type: 'object',
+    properties,
+    required: required.length > 0 ? required : undefined,
+    additionalProperties: closed ? false : undefined,
+  };
 }
 
 /** The fragment of a type, written once per (immutable) node. */

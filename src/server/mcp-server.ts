@@ -37,7 +37,17 @@ import { Telemetry, type Network } from './telemetry/telemetry';
 import { RequestStates, signingKeys } from './protocol/signing';
 import type { TelemetryOptions } from './telemetry/options';
 import type { ValidationOptions } from '../schema/validation-options';
-import { checkListing, isProfileName, mayList, pickerOf, profileOf, profileWarningsOf, type ListingOption, type ProfileName, type ProfilePicker } from '../schema/profiles';
+import {
+  checkListing,
+  isProfileName,
+  mayList,
+  pickerOf,
+  profileOf,
+  profileWarningsOf,
+  type ListingOption,
+  type ProfileName,
+  type ProfilePicker,
+} from '../schema/profiles';
 import { absentNulls } from '../invoke/absent-nulls';
 
 /**
@@ -188,7 +198,9 @@ function checkGuardStdout(value: unknown): boolean {
 function checkMaxMessageBytes(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_MESSAGE_BYTES;
   if (!Number.isSafeInteger(value) || value < 1024) {
-    throw new TypeError(`serveStdio({ maxMessageBytes }) takes a whole number of bytes from 1024, for example { maxMessageBytes: 32 * 1024 * 1024 }; got ${String(value)}.`);
+    throw new TypeError(
+      `serveStdio({ maxMessageBytes }) takes a whole number of bytes from 1024, for example { maxMessageBytes: 32 * 1024 * 1024 }; got ${String(value)}.`,
+    );
   }
   return value;
 }
@@ -279,13 +291,20 @@ export class McpServer {
     this.log = Log.of(options.logger);
     this.telemetry = Telemetry.of(options.telemetry, this.log);
     checkPageSizes(options.pageSize);
-    this.catalog = new Catalog({ requestTimeoutMs: options.requestTimeoutMs, lenientJsonStrings: options.lenientJsonStrings, validation: options.validation, log: this.log });
+    this.catalog = new Catalog({
+      requestTimeoutMs: options.requestTimeoutMs,
+      lenientJsonStrings: options.lenientJsonStrings,
+      validation: options.validation,
+      log: this.log,
+    });
     const keys = signingKeys(options.requestStateSecret);
     this.states = new RequestStates(keys, options.requestStateTtlSeconds);
     this.pager = new Pager(keys.cursor, options.pageSize);
     this.bus = options.eventBus ?? new InMemoryServerEventBus();
     // A given store is shared (Redis): bounded, so an outage is answered at once as "temporarily unable".
-    const taskStore = options.taskStore ? guardedTaskStore(options.taskStore, checkStoreTimeout(options.storeTimeoutMs), this.log) : new InMemoryTaskStore();
+    const taskStore = options.taskStore
+      ? guardedTaskStore(options.taskStore, checkStoreTimeout(options.storeTimeoutMs), this.log)
+      : new InMemoryTaskStore();
     this.tasks = new TaskRunner(taskStore, options.tasks, this.log);
     this.maxResultBytes = checkMaxResultBytes(options.maxResultBytes);
     this.picker = this.pickerFor(options);
@@ -307,7 +326,9 @@ export class McpServer {
       throw new TypeError('server.add() takes an instance of a decorated class, for example server.add(new WeatherTools()).');
     }
     if (options?.invoke !== undefined && typeof options.invoke !== 'function') {
-      throw new TypeError('server.add(instance, { invoke }) needs invoke to be a function of the call, for example (call) => call.instance[call.method](...call.args).');
+      throw new TypeError(
+        'server.add(instance, { invoke }) needs invoke to be a function of the call, for example (call) => call.instance[call.method](...call.args).',
+      );
     }
     const before = new Set(this.catalog.tools.keys());
     this.catalog.addInstance(instance, options ?? {});
@@ -331,7 +352,10 @@ export class McpServer {
    */
   private warnIfErased(model: ToolModel): void {
     if (model.result.kind !== 'auto' || model.result.erased === undefined) return;
-    const what = model.result.erased === 'Promise' ? 'a Promise whose type' : `a${model.result.erased === 'Array' ? 'n' : ''} ${model.result.erased} whose element type`;
+    const what =
+      model.result.erased === 'Promise'
+        ? 'a Promise whose type'
+        : `a${model.result.erased === 'Array' ? 'n' : ''} ${model.result.erased} whose element type`;
     this.log.warn(
       `${model.where} (tool '${model.name}') returns ${what} TypeScript erased: it has no outputSchema and a record result is not sent as structuredContent. ` +
         `Declare it with @Tool({ returns: Type }), or run onemodelcontext generate and import the facts module.`,
@@ -343,7 +367,8 @@ export class McpServer {
   private pickerFor(options: { readonly listing?: unknown; readonly describeConstraints?: unknown }): ProfilePicker | undefined {
     const listing = checkListing(options.listing ?? this.options?.listing, 'listing');
     const describe = options.describeConstraints ?? this.options?.describeConstraints;
-    if (describe !== undefined && typeof describe !== 'boolean') throw new TypeError(`describeConstraints takes true or false; got ${JSON.stringify(describe)}.`);
+    if (describe !== undefined && typeof describe !== 'boolean')
+      throw new TypeError(`describeConstraints takes true or false; got ${JSON.stringify(describe)}.`);
     return pickerOf(listing, describe, (message, error) => this.log.error(message, { event: 'definition.warning', error }));
   }
 
@@ -364,7 +389,11 @@ export class McpServer {
    * class → its instances ...), as the SDK's `registerTool` types it from a zod shape.
    * @example server.tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => a + b);
    */
-  tool<const P extends QuickParams = Record<never, never>>(name: string, config: QuickToolConfig<P>, handler: (args: QuickArgs<P>, context: RequestContext) => unknown): this {
+  tool<const P extends QuickParams = Record<never, never>>(
+    name: string,
+    config: QuickToolConfig<P>,
+    handler: (args: QuickArgs<P>, context: RequestContext) => unknown,
+  ): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
     const call = handler as (args: Record<string, unknown>, context: RequestContext) => unknown;
     const where = `server.tool('${name}')`;
@@ -423,7 +452,8 @@ export class McpServer {
    * @example server.notifyResourceUpdated('weather://today');
    */
   notifyResourceUpdated(uri: string): void {
-    if (typeof uri !== 'string' || uri.length === 0) throw new TypeError(`server.notifyResourceUpdated() needs a URI, for example server.notifyResourceUpdated('weather://today').`);
+    if (typeof uri !== 'string' || uri.length === 0)
+      throw new TypeError(`server.notifyResourceUpdated() needs a URI, for example server.notifyResourceUpdated('weather://today').`);
     this.bus.publish({ kind: 'resource_updated', uri });
   }
 
@@ -443,8 +473,12 @@ export class McpServer {
     const tools = this.catalog.listingsFor(options.scopes).tools;
     if (options.listing === undefined && options.describeConstraints === undefined) return tools;
     const named = typeof this.options.listing === 'string' ? this.options.listing : 'exact';
-    if (options.listing !== undefined && !isProfileName(options.listing)) throw new TypeError(`listTools({ listing }) takes 'exact', 'gemini' or 'openai-strict'; got ${JSON.stringify(options.listing)}.`);
-    return this.catalog.toolsUnder(tools, profileOf(options.listing ?? named, options.describeConstraints ?? this.options.describeConstraints));
+    if (options.listing !== undefined && !isProfileName(options.listing))
+      throw new TypeError(`listTools({ listing }) takes 'exact', 'gemini' or 'openai-strict'; got ${JSON.stringify(options.listing)}.`);
+    return this.catalog.toolsUnder(
+      tools,
+      profileOf(options.listing ?? named, options.describeConstraints ?? this.options.describeConstraints),
+    );
   }
 
   /**
@@ -477,23 +511,26 @@ export class McpServer {
     // Failures before a protocol server takes the connection over (the SDK chains this handler after).
     const reportError = this.log.transportFailure;
     transport.onerror ??= reportError;
-    await routeByOpening(protocol().withLegacyNotFoundCode(transport, () => legacy), {
-      legacy: async (view) => {
-        legacy = true;
-        const server = this.connectionServer('legacy', network);
-        server.answerHotRequests();
-        this.track(server);
-        server.onClosed(() => this.open.delete(server));
-        await server.connect(view);
+    await routeByOpening(
+      protocol().withLegacyNotFoundCode(transport, () => legacy),
+      {
+        legacy: async (view) => {
+          legacy = true;
+          const server = this.connectionServer('legacy', network);
+          server.answerHotRequests();
+          this.track(server);
+          server.onClosed(() => this.open.delete(server));
+          await server.connect(view);
+        },
+        other: (view) => {
+          const factory = ({ era }: { era: 'legacy' | 'modern' }) => {
+            legacy = era === 'legacy';
+            return this.connectionServer(era, network);
+          };
+          this.track(serveStdio(factory, { transport: view, onerror: reportError }));
+        },
       },
-      other: (view) => {
-        const factory = ({ era }: { era: 'legacy' | 'modern' }) => {
-          legacy = era === 'legacy';
-          return this.connectionServer(era, network);
-        };
-        this.track(serveStdio(factory, { transport: view, onerror: reportError }));
-      },
-    });
+    );
   }
 
   /**
@@ -524,7 +561,8 @@ export class McpServer {
     const input = guardStdin(stdin, {
       maxMessageBytes,
       output: stdout,
-      onNotJson: (what) => this.log.warn(`A stdio line that is not ${what} was answered with a parse error (-32700)`, { event: 'transport.failed' }),
+      onNotJson: (what) =>
+        this.log.warn(`A stdio line that is not ${what} was answered with a parse error (-32700)`, { event: 'transport.failed' }),
       onTooLarge: () => {
         // Written straight to stderr, whatever the logger: the process is about to end because of it.
         process.stderr.write(`${tooLargeMessage(maxMessageBytes)}\n`);
@@ -588,7 +626,12 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    const endpoint: ListeningEndpoint = await http().startHttp(this.httpServing(this.endpointPicker(options)), options, this.catalog, this.log);
+    const endpoint: ListeningEndpoint = await http().startHttp(
+      this.httpServing(this.endpointPicker(options)),
+      options,
+      this.catalog,
+      this.log,
+    );
     this.track(endpoint);
     if (options.shutdown) this.shutdownOn(options.shutdown.signals, { deadlineMs: options.shutdown.deadlineMs });
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };

@@ -7,7 +7,13 @@ import { typeCheck } from '../support/typecheck';
 // README.md and docs/*.md is a complete module, type-checked here against the built package; every link
 // stays inside the repository and points at a file (and heading) that exists.
 const ROOT = path.join(__dirname, '..', '..');
-const PAGES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 interface Block {
   readonly page: string;
@@ -33,7 +39,14 @@ function blocksOf(page: string, language: string): Block[] {
 function anchorsOf(page: string): Set<string> {
   const text = fs.readFileSync(path.join(ROOT, page), 'utf8').replace(/```[\s\S]*?```/g, '');
   const headings = [...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => m[1]);
-  return new Set(headings.map((h) => h.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')));
+  return new Set(
+    headings.map((h) =>
+      h
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-'),
+    ),
+  );
 }
 
 function linksOf(page: string): string[] {
@@ -63,14 +76,22 @@ describe('documentation', () => {
     const blocks = PAGES.flatMap((page) => blocksOf(page, 'ts'));
     expect(blocks.length).toBeGreaterThan(20);
     // In memory, inside the repository so that imports resolve from its node_modules.
-    const virtual = new Map(blocks.map((b) => [path.join(ROOT, '.docs-blocks', `${b.page.replace(/\//g, '__')}__L${b.line}.ts`), `${b.code}\nexport {};\n`]));
+    const virtual = new Map(
+      blocks.map((b) => [path.join(ROOT, '.docs-blocks', `${b.page.replace(/\//g, '__')}__L${b.line}.ts`), `${b.code}\nexport {};\n`]),
+    );
     const where = (d: string) =>
-      d.replace(/^\.docs-blocks\/(.+?)__L(\d+)\.ts:(\d+):(\d+)/, (_, page: string, start: string, line: string, col: string) => `${page.replace(/__/g, '/')}:${Number(start) + Number(line) - 1}:${col}`);
+      d.replace(
+        /^\.docs-blocks\/(.+?)__L(\d+)\.ts:(\d+):(\d+)/,
+        (_, page: string, start: string, line: string, col: string) =>
+          `${page.replace(/__/g, '/')}:${Number(start) + Number(line) - 1}:${col}`,
+      );
     expect(typeCheck([], virtual).map(where)).toEqual([]);
   });
 
   it('links only to files and headings inside the repository', () => {
-    const broken = PAGES.flatMap((page) => linksOf(page).map((link) => [page, link, brokenLink(page, link)] as const)).filter(([, , why]) => why);
+    const broken = PAGES.flatMap((page) => linksOf(page).map((link) => [page, link, brokenLink(page, link)] as const)).filter(
+      ([, , why]) => why,
+    );
     expect(broken.map(([page, link, why]) => `${page}: (${link}) ${why}`)).toEqual([]);
   });
 

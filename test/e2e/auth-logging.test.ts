@@ -84,23 +84,43 @@ const logged = () => entries.map(({ level, message, details }) => ({ level, mess
 describe('auth refusals are logged', () => {
   it('a request without a token, at info: the first step of every OAuth client', async () => {
     expect((await callTool(url, undefined, 'list_orders')).status).toBe(401);
-    expect(logged()).toEqual([{ level: 'info', event: 'auth.refused', message: 'HTTP POST /mcp refused with 401: it carries no access token (Authorization: Bearer)' }]);
+    expect(logged()).toEqual([
+      {
+        level: 'info',
+        event: 'auth.refused',
+        message: 'HTTP POST /mcp refused with 401: it carries no access token (Authorization: Bearer)',
+      },
+    ]);
   });
 
   it('a token for another resource, at warn, with the reason the client got and nothing of the token', async () => {
     const token = await issuer.token(READER, READER.scope, 'https://elsewhere.example/mcp');
     expect((await callTool(url, token, 'list_orders')).status).toBe(401);
     expect(logged()).toEqual([
-      { level: 'warn', event: 'auth.refused', message: 'HTTP POST /mcp refused with 401 invalid_token: The access token was not issued for this resource.' },
+      {
+        level: 'warn',
+        event: 'auth.refused',
+        message: 'HTTP POST /mcp refused with 401 invalid_token: The access token was not issued for this resource.',
+      },
     ]);
     expect(JSON.stringify(entries)).not.toContain(token.split('.')[2]);
   });
 
   it('an expired token, at warn', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const token = await issuer.sign({ iss: issuer.url, aud: url, sub: 'ann', client_id: 'reader', scope: 'mcp', iat: now - 600, exp: now - 300 });
+    const token = await issuer.sign({
+      iss: issuer.url,
+      aud: url,
+      sub: 'ann',
+      client_id: 'reader',
+      scope: 'mcp',
+      iat: now - 600,
+      exp: now - 300,
+    });
     expect((await callTool(url, token, 'list_orders')).status).toBe(401);
-    expect(logged()).toEqual([{ level: 'warn', event: 'auth.refused', message: 'HTTP POST /mcp refused with 401 invalid_token: The access token has expired.' }]);
+    expect(logged()).toEqual([
+      { level: 'warn', event: 'auth.refused', message: 'HTTP POST /mcp refused with 401 invalid_token: The access token has expired.' },
+    ]);
   });
 
   it('a caller without the scope a tool needs, at warn, naming the caller and what it was granted', async () => {
@@ -110,7 +130,8 @@ describe('auth refusals are logged', () => {
       {
         level: 'warn',
         event: 'auth.refused',
-        message: "HTTP POST /mcp refused with 403 insufficient_scope: This request needs the scope orders:write. The caller is client 'reader' (subject 'reader'), granted scopes: mcp orders:read.",
+        message:
+          "HTTP POST /mcp refused with 403 insufficient_scope: This request needs the scope orders:write. The caller is client 'reader' (subject 'reader'), granted scopes: mcp orders:read.",
       },
     ]);
     expect(JSON.stringify(entries)).not.toContain(token.split('.')[2]);
@@ -121,7 +142,11 @@ describe('auth refusals are logged', () => {
 
   it('an unreachable authorization server, at error, with why it could not be reached (answered 503, not 401)', async () => {
     const closed = await closedPort();
-    const unreachable = await serve({ issuer: `http://127.0.0.1:${closed}/`, resource: 'http://127.0.0.1/unreachable', allowInsecureIssuer: true });
+    const unreachable = await serve({
+      issuer: `http://127.0.0.1:${closed}/`,
+      resource: 'http://127.0.0.1/unreachable',
+      allowInsecureIssuer: true,
+    });
     const token = await issuer.token(READER, READER.scope, 'http://127.0.0.1/unreachable');
     expect((await callTool(unreachable, token, 'list_orders')).status).toBe(503);
     expect(logged()).toEqual([
@@ -146,7 +171,8 @@ describe('auth refusals are logged', () => {
       {
         level: 'error',
         event: 'auth.failed',
-        message: 'HTTP POST /mcp answered 500: the access token could not be checked: Error: the user directory is down <- caused by Error: connect ECONNREFUSED',
+        message:
+          'HTTP POST /mcp answered 500: the access token could not be checked: Error: the user directory is down <- caused by Error: connect ECONNREFUSED',
       },
     ]);
     const error = entries[0].details?.error as Error;

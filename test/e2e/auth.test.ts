@@ -113,7 +113,6 @@ afterAll(async () => {
   jest.restoreAllMocks();
 });
 
-
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 function call(token: string | undefined, method: string, params: Record<string, unknown> = {}, target = url): Promise<Reply> {
   return modernRequest(target, method, params, { token });
@@ -316,7 +315,13 @@ describe('scopes per tool, resource and prompt', () => {
 
   it('lists each tool exactly as the unfiltered listing does, with what it needs as securitySchemes', async () => {
     const wide = await issuer.token(WRITER, WRITER.scope, url);
-    const needs: Record<string, string[]> = { list_orders: ['orders:read'], place_order: ['orders:write'], ping: [], whoami: [], forecast: ['weather:read'] };
+    const needs: Record<string, string[]> = {
+      list_orders: ['orders:read'],
+      place_order: ['orders:write'],
+      ping: [],
+      whoami: [],
+      forecast: ['weather:read'],
+    };
     const expected = server.listTools().map((tool) => {
       const securitySchemes = [{ type: 'oauth2', scopes: ['mcp', ...needs[tool.name]] }];
       return { ...tool, securitySchemes, _meta: { securitySchemes } };

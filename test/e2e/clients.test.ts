@@ -76,10 +76,12 @@ describe.each(['stdio', 'http'] as const)('over %s', (over: Transport) => {
       const progress: unknown[] = [];
       const result = await client.callTool('progress', { steps: 3 }, { onprogress: (p) => progress.push(p) });
       expect(textOf(result)).toBe('done in 3');
-      const sent = client.received.filter((m) => m.method === 'notifications/progress').map((m) => {
-        const { progressToken: _, ...rest } = m.params as Record<string, unknown>;
-        return rest;
-      });
+      const sent = client.received
+        .filter((m) => m.method === 'notifications/progress')
+        .map((m) => {
+          const { progressToken: _, ...rest } = m.params as Record<string, unknown>;
+          return rest;
+        });
       const expected = [1, 2, 3].map((i) => ({ progress: i, total: 3, message: `step ${i}` }));
       expect(sent).toEqual(expected);
       expect(progress).toEqual(expected);
@@ -95,12 +97,18 @@ describe.each(['stdio', 'http'] as const)('over %s', (over: Transport) => {
     });
 
     it('reads a static resource and a template with a typed variable', async () => {
-      expect(await client.readResource('fixture://readme')).toMatchObject({ contents: [{ uri: 'fixture://readme', mimeType: 'text/plain', text: 'Read me.' }] });
-      expect(await client.readResource('fixture://notes/7')).toMatchObject({ contents: [{ uri: 'fixture://notes/7', mimeType: 'application/json', text: '{"id":7}' }] });
+      expect(await client.readResource('fixture://readme')).toMatchObject({
+        contents: [{ uri: 'fixture://readme', mimeType: 'text/plain', text: 'Read me.' }],
+      });
+      expect(await client.readResource('fixture://notes/7')).toMatchObject({
+        contents: [{ uri: 'fixture://notes/7', mimeType: 'application/json', text: '{"id":7}' }],
+      });
     });
 
     it('serves the UI resource as an MCP App', async () => {
-      expect(await client.readResource('ui://fixture/view')).toMatchObject({ contents: [{ uri: 'ui://fixture/view', mimeType: 'text/html;profile=mcp-app', text: VIEW_HTML }] });
+      expect(await client.readResource('ui://fixture/view')).toMatchObject({
+        contents: [{ uri: 'ui://fixture/view', mimeType: 'text/html;profile=mcp-app', text: VIEW_HTML }],
+      });
     });
 
     it('refuses a bad template variable with -32602', async () => {

@@ -43,7 +43,10 @@ const toolNames = (reply: Reply) => (message(reply).result!.tools as { name: str
 
 it('every instance lists, refuses and challenges alike', async () => {
   const answeredBy = new Set<string>();
-  for (let i = 0; i < 2; i++) answeredBy.add((message(await call(tokens.clerk, 'tools/call', { name: 'instance', arguments: {} })).result!.content as { text: string }[])[0].text);
+  for (let i = 0; i < 2; i++)
+    answeredBy.add(
+      (message(await call(tokens.clerk, 'tools/call', { name: 'instance', arguments: {} })).result!.content as { text: string }[])[0].text,
+    );
   expect([...answeredBy].sort()).toEqual(['a', 'b']);
   // Five requests a round: each lands on the other instance in the next round.
   for (let round = 0; round < 2; round++) {
@@ -51,9 +54,15 @@ it('every instance lists, refuses and challenges alike', async () => {
     expect(clerk).toContain('instance');
     expect(clerk).not.toContain('flip');
     expect(toolNames(await call(tokens.manager, 'tools/list'))).toContain('flip');
-    expect(message(await call(tokens.clerk, 'tools/call', { name: 'flip', arguments: {} })).error).toEqual({ code: -32602, message: 'Unknown tool: flip' });
+    expect(message(await call(tokens.clerk, 'tools/call', { name: 'flip', arguments: {} })).error).toEqual({
+      code: -32602,
+      message: 'Unknown tool: flip',
+    });
     expect(toolNames(await call(undefined, 'tools/list'))).toEqual([]);
     const challenge = await call(undefined, 'tools/call', { name: 'instance', arguments: {} });
-    expect([challenge.status, challenge.headers['www-authenticate']]).toEqual([401, 'Bearer resource_metadata="http://mcp.cluster.test/.well-known/oauth-protected-resource/mcp"']);
+    expect([challenge.status, challenge.headers['www-authenticate']]).toEqual([
+      401,
+      'Bearer resource_metadata="http://mcp.cluster.test/.well-known/oauth-protected-resource/mcp"',
+    ]);
   }
 });

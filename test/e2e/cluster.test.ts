@@ -179,7 +179,11 @@ describe('three instances sharing the event bus, the SSE event store and the tas
   it('tells the sessions on every instance of a catalog change made on one, and a resource update only to its subscribers', async () => {
     const url = cluster.balancer.url;
     // New sessions are placed round robin: one per instance, the first and last subscribed to the readme.
-    const listeners = [await legacyListener(url, ['fixture://readme']), await legacyListener(url, []), await legacyListener(url, ['fixture://readme'])];
+    const listeners = [
+      await legacyListener(url, ['fixture://readme']),
+      await legacyListener(url, []),
+      await legacyListener(url, ['fixture://readme']),
+    ];
     expect(new Set(listeners.map((l) => l.home))).toEqual(new Set(['a', 'b', 'c']));
     const [first, second, third] = listeners;
 
@@ -220,7 +224,12 @@ describe('three instances sharing the event bus, the SSE event store and the tas
     const port = cluster.balancer.port;
     const sessionId = await openSession(port);
     const headers = { ...LEGACY_HEADERS, 'mcp-session-id': sessionId };
-    const callSlow = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow', arguments: { steps: 5 }, _meta: { progressToken: 'p' } } };
+    const callSlow = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'slow', arguments: { steps: 5 }, _meta: { progressToken: 'p' } },
+    };
     const stream = await open(port, 'POST', headers, JSON.stringify(callSlow));
     await until(() => eventsOf(stream.text()).some((e) => e.data.method === 'notifications/progress'), 1_000);
     const seen = eventsOf(stream.text());
@@ -228,13 +237,20 @@ describe('three instances sharing the event bus, the SSE event store and the tas
     expect(lastSeen.data).toMatchObject({ method: 'notifications/progress', params: { progress: 1 } });
     stream.close(); // the connection drops in the middle of the call
 
-    const resumed = await open(port, 'GET', { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId, 'last-event-id': lastSeen.id! });
+    const resumed = await open(port, 'GET', {
+      accept: 'text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      'mcp-session-id': sessionId,
+      'last-event-id': lastSeen.id!,
+    });
     await until(() => eventsOf(resumed.text()).some((e) => e.data.id === 7), 1_000);
     resumed.close();
     expect(resumed.response.statusCode).toBe(200);
     const events = eventsOf(resumed.text());
     expect(events.map((e) => e.id)).not.toContain(lastSeen.id);
-    const progress = events.filter((e) => e.data.method === 'notifications/progress').map((e) => (e.data.params as { progress: number }).progress);
+    const progress = events
+      .filter((e) => e.data.method === 'notifications/progress')
+      .map((e) => (e.data.params as { progress: number }).progress);
     expect(progress).toEqual([2, 3, 4, 5]);
     const home = sessionId.split('.')[0];
     expect(events.at(-1)!.data).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: `${home}: done in 5` }] } });
@@ -247,7 +263,9 @@ describe('three instances sharing the event bus, the SSE event store and the tas
     const tasks = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
     const modern = async (method: string, params: Record<string, unknown>) => {
       const reply = await modernRequest(`http://127.0.0.1:${port}/mcp`, method, params, { capabilities: tasks });
-      const json = reply.body.trimStart().startsWith('{') ? (JSON.parse(reply.body) as Record<string, unknown>) : eventsOf(reply.body).at(-1)!.data;
+      const json = reply.body.trimStart().startsWith('{')
+        ? (JSON.parse(reply.body) as Record<string, unknown>)
+        : eventsOf(reply.body).at(-1)!.data;
       if (json.error) throw new Error(`${method}: ${JSON.stringify(json.error)}`);
       return json.result as Record<string, unknown>;
     };
@@ -268,19 +286,31 @@ describe('three instances sharing the event bus, the SSE event store and the tas
   it('with Redis stopped, refuses a new 2025-era session on every instance at once (503, Retry-After, no internal text), and still serves 2026-07-28 calls', async () => {
     await cluster.redis!.stop();
     await until(() => false, 50); // the instances notice the lost connection at once; a moment for the close to arrive
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
     const started = Date.now();
     const refused = await fetch(cluster.balancer.url, { method: 'POST', headers: LEGACY_HEADERS, body: JSON.stringify(initialize) });
     const body = await refused.text();
-    process.stderr.write(`[figure] Redis stopped, three instances behind nginx: initialize answered ${refused.status} in ${Date.now() - started} ms\n`);
+    process.stderr.write(
+      `[figure] Redis stopped, three instances behind nginx: initialize answered ${refused.status} in ${Date.now() - started} ms\n`,
+    );
     expect([refused.status, refused.headers.get('retry-after'), body]).toEqual([
       503,
       '1',
       '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Service Unavailable: The server is temporarily unable to use its event store (it is unavailable); try again shortly."},"id":null}',
     ]);
     // nginx asked each instance in turn (proxy_next_upstream http_503) before giving up: every one logged the outage.
-    await until(() => cluster.instances.every((i) => i.output().includes('The event store could not open a new session (its connection is down)')), 200);
-    expect(cluster.instances.filter((i) => i.output().includes('The event store could not open a new session (its connection is down)')).length).toBe(3);
+    await until(
+      () => cluster.instances.every((i) => i.output().includes('The event store could not open a new session (its connection is down)')),
+      200,
+    );
+    expect(
+      cluster.instances.filter((i) => i.output().includes('The event store could not open a new session (its connection is down)')).length,
+    ).toBe(3);
     // Right after every instance answered 503: with max_fails=0 nginx marks none down, so stateless calls go on
     // flowing to all three (issue 37: with max_fails=1 they got 502 "no live upstreams" for fail_timeout).
     const client = await modernClient(cluster.balancer.url);

@@ -46,14 +46,26 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['arrays', { counts: [1.5], stops: [] }],
   [
     'customer',
-    { customer: { name: 'Ada', age: 36, born: '1815-12-10T00:00:00.000Z', address: { street: 's', city: 'London' }, tags: ['x'], colour: 'red' } },
+    {
+      customer: {
+        name: 'Ada',
+        age: 36,
+        born: '1815-12-10T00:00:00.000Z',
+        address: { street: 's', city: 'London' },
+        tags: ['x'],
+        colour: 'red',
+      },
+    },
   ],
   ['customer', { customer: { name: 'Ada', age: 36, born: 'yesterday', address: { street: 's' }, tags: [], colour: 'red' } }],
   ['later', { when: '2026-01-01T00:00:00.000Z', flag: true }],
 ];
 
 /** What a server lists and answers to CALLS, as one string. */
-async function observe(server: { listTools(): unknown; callTool(name: string, args: Record<string, unknown>): Promise<unknown> }): Promise<string> {
+async function observe(server: {
+  listTools(): unknown;
+  callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
+}): Promise<string> {
   const results = [];
   for (const [name, args] of CALLS) results.push(await server.callTool(name, args));
   return JSON.stringify({ listing: server.listTools(), results });
@@ -117,7 +129,10 @@ describe('the hard cases', () => {
       [true, expect.stringMatching(/^Argument 'priority' is not valid/)],
       [false, '7'],
       [true, expect.stringMatching(/^Argument 'counts\[0\]' is not valid/)],
-      [false, '{"name":"Ada","age":37,"born":"1815-12-10T00:00:00.000Z","address":{"street":"s","city":"London"},"tags":["x"],"colour":"red"}'],
+      [
+        false,
+        '{"name":"Ada","age":37,"born":"1815-12-10T00:00:00.000Z","address":{"street":"s","city":"London"},"tags":["x"],"colour":"red"}',
+      ],
       [true, expect.stringMatching(/^Argument 'customer\.born' is not valid/)],
       [false, '2026-01-01T00:00:00.000Z|true'],
     ]);

@@ -46,7 +46,6 @@ afterAll(async () => {
   await plain.close();
 });
 
-
 /** A 2026-07-28 `tools/list`, with the browser's headers (Origin ...). */
 const post = (target: string, headers: Record<string, string>) => modernRequest(target, 'tools/list', {}, { headers });
 const preflight = (target: string, origin: string) =>

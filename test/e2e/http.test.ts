@@ -44,12 +44,20 @@ function send(method: string, headers: Record<string, string>, body?: string | B
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 const initialize = (id = 1) =>
-  JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
 
 /** The JSON-RPC messages of a JSON or SSE response body. */
 function messages(reply: Reply): Record<string, unknown>[] {
   if (String(reply.headers['content-type']).startsWith('text/event-stream')) {
-    return reply.body.split('\n').filter((l) => l.startsWith('data: ') && l.length > 6).map((l) => JSON.parse(l.slice(6)));
+    return reply.body
+      .split('\n')
+      .filter((l) => l.startsWith('data: ') && l.length > 6)
+      .map((l) => JSON.parse(l.slice(6)));
   }
   return reply.body ? [JSON.parse(reply.body)] : [];
 }
@@ -58,7 +66,11 @@ async function openSession(): Promise<string> {
   const reply = await send('POST', JSON_HEADERS, initialize());
   expect(reply.status).toBe(200);
   const sessionId = reply.headers['mcp-session-id'] as string;
-  await send('POST', { ...JSON_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  await send(
+    'POST',
+    { ...JSON_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+    JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  );
   return sessionId;
 }
 
@@ -69,7 +81,11 @@ describe('sessions for 2025-era clients', () => {
 
   it('serves requests within the session', async () => {
     const sessionId = await openSession();
-    const reply = await send('POST', { ...JSON_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } }));
+    const reply = await send(
+      'POST',
+      { ...JSON_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } }),
+    );
     expect(messages(reply)).toEqual([{ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: '3' }] } }]);
   });
 
@@ -89,7 +105,11 @@ describe('sessions for 2025-era clients', () => {
   });
 
   it('answers an unknown Mcp-Session-Id with 404', async () => {
-    const reply = await send('POST', { ...JSON_HEADERS, 'mcp-session-id': 'no-such-session' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    const reply = await send(
+      'POST',
+      { ...JSON_HEADERS, 'mcp-session-id': 'no-such-session' },
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    );
     expect(reply.status).toBe(404);
     expect(JSON.parse(reply.body)).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
   });
@@ -150,7 +170,11 @@ describe('wrong, missing, hostile and oversized input', () => {
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
     const reply = await send('POST', JSON_HEADERS, initialize().replace('"capabilities":{}', `"capabilities":{},"x":${deep}`));
     expect(reply.status).toBe(400);
-    expect(JSON.parse(reply.body)).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Bad Request: the request body nests objects and arrays more than 1000 levels deep.' }, id: null });
+    expect(JSON.parse(reply.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Bad Request: the request body nests objects and arrays more than 1000 levels deep.' },
+      id: null,
+    });
   });
 
   it('accepts a body nested 1,000 levels deep, and a deeper one inside a string', async () => {
@@ -163,10 +187,27 @@ describe('wrong, missing, hostile and oversized input', () => {
   });
 
   it('hands the parsed message to the SDK without serialising it again', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'add',
+        arguments: { a: 1, b: 2 },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    });
     const stringify = jest.spyOn(JSON, 'stringify');
     let serialisedRequests: unknown[] = [];
-    const reply = await send('POST', { ...JSON_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'add' }, body).finally(() => {
+    const reply = await send(
+      'POST',
+      { ...JSON_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'add' },
+      body,
+    ).finally(() => {
       serialisedRequests = stringify.mock.calls.filter(([value]) => (value as { method?: unknown } | null)?.method === 'tools/call');
       stringify.mockRestore();
     });
@@ -176,24 +217,38 @@ describe('wrong, missing, hostile and oversized input', () => {
 
   it('answers an unknown method with -32601', async () => {
     const sessionId = await openSession();
-    const reply = await send('POST', { ...JSON_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/explode', params: {} }));
+    const reply = await send(
+      'POST',
+      { ...JSON_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/explode', params: {} }),
+    );
     expect(messages(reply)[0]).toMatchObject({ id: 9, error: { code: -32601 } });
   });
 
   it('answers hostile arguments with an isError result that echoes nothing internal', async () => {
     const sessionId = await openSession();
     const args = { a: 1, b: 2, __proto__: { polluted: true }, constructor: { prototype: { polluted: true } } };
-    const reply = await send('POST', { ...JSON_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"add","arguments":${JSON.stringify(args).replace('{', '{"__proto__":{"polluted":true},')}}}`);
+    const reply = await send(
+      'POST',
+      { ...JSON_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"add","arguments":${JSON.stringify(args).replace('{', '{"__proto__":{"polluted":true},')}}}`,
+    );
     const [message] = messages(reply);
     expect(message).toMatchObject({ id: 4, result: { isError: true } });
     // The SDK's own request validation copies the arguments and may drop `__proto__` before we see it.
-    expect((message.result as { content: { text: string }[] }).content[0].text).toMatch(/^Argument '(__proto__|constructor)' is not valid\. There is no such argument\.$/);
+    expect((message.result as { content: { text: string }[] }).content[0].text).toMatch(
+      /^Argument '(__proto__|constructor)' is not valid\. There is no such argument\.$/,
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('answers a tools/call without a name with -32602', async () => {
     const sessionId = await openSession();
-    const reply = await send('POST', { ...JSON_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { arguments: {} } }));
+    const reply = await send(
+      'POST',
+      { ...JSON_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { arguments: {} } }),
+    );
     expect(messages(reply)[0]).toMatchObject({ id: 5, error: { code: -32602 } });
   });
 

@@ -30,13 +30,17 @@ afterAll(async () => {
   await issuer?.stop();
 });
 
-async function listen(handle: (req: IncomingMessage, body: string) => { status: number; headers?: Record<string, string>; body?: unknown }): Promise<string> {
+async function listen(
+  handle: (req: IncomingMessage, body: string) => { status: number; headers?: Record<string, string>; body?: unknown },
+): Promise<string> {
   const server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
       const answer = handle(req, body);
-      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      res
+        .writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers })
+        .end(answer.body === undefined ? '' : JSON.stringify(answer.body));
     });
   });
   listeners.push(server);
@@ -50,7 +54,10 @@ function introspection(resource: () => string) {
     const token = new URLSearchParams(body).get('token')!;
     asked.push(token);
     if (token !== 'good-token') return { status: 200, body: { active: false } };
-    return { status: 200, body: { active: true, iss: issuer.url, aud: resource(), sub: 'alice', client_id: 'app', scope: 'mcp', exp: now() + 300 } };
+    return {
+      status: 200,
+      body: { active: true, iss: issuer.url, aud: resource(), sub: 'alice', client_id: 'app', scope: 'mcp', exp: now() + 300 },
+    };
   });
 }
 
@@ -60,7 +67,11 @@ async function serve(endpoint: string, extra: Record<string, unknown> = {}): Pro
   servers.push(server);
   const { url } = await server.serveHttp({
     port: 0,
-    auth: { issuer: issuer.url, scopes: ['mcp'], introspection: { clientId: 'app', clientSecret: 'app-secret-0123456789', endpoint, ...extra } },
+    auth: {
+      issuer: issuer.url,
+      scopes: ['mcp'],
+      introspection: { clientId: 'app', clientSecret: 'app-secret-0123456789', endpoint, ...extra },
+    },
   });
   return url;
 }

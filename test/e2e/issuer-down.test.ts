@@ -62,8 +62,12 @@ const entries: Entry[] = [];
 const stoppers: (() => Promise<void>)[] = [];
 
 async function serve(auth: HttpAuthOptions): Promise<string> {
-  const keep = (level: keyof McpLogger) => (message: string, details?: LogDetails) => void entries.push({ level, message, event: details?.event });
-  const server = new McpServer({ name: 'orders', version: '1.0.0' }, { logger: { error: keep('error'), warn: keep('warn'), info: keep('info'), debug: keep('debug') } }).add(new Orders());
+  const keep = (level: keyof McpLogger) => (message: string, details?: LogDetails) =>
+    void entries.push({ level, message, event: details?.event });
+  const server = new McpServer(
+    { name: 'orders', version: '1.0.0' },
+    { logger: { error: keep('error'), warn: keep('warn'), info: keep('info'), debug: keep('debug') } },
+  ).add(new Orders());
   stoppers.push(() => server.close());
   return (await server.serveHttp({ port: 0, auth })).url;
 }
@@ -78,7 +82,8 @@ function callTool(target: string, token: string): Promise<Reply> {
   return modernRequest(target, 'tools/call', { name: 'list_orders', arguments: {} }, { token });
 }
 
-const UNAVAILABLE = '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Service Unavailable: the authorization server cannot be reached to check the access token; try again shortly."},"id":null}';
+const UNAVAILABLE =
+  '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Service Unavailable: the authorization server cannot be reached to check the access token; try again shortly."},"id":null}';
 
 function answers(replies: Reply[]): string[] {
   return replies.map((r) => `${r.status} ${r.headers['retry-after']} ${r.body}`);
@@ -126,7 +131,11 @@ describe('an issuer that cannot be reached', () => {
 
   it.each(['503', 'hang'] as const)('an introspection endpoint that answers %s: 503, and a burst asks it once', async (behaviour) => {
     const endpoint = await failing(behaviour);
-    const url = await serve({ issuer: issuer.url, resource: `http://127.0.0.1/introspect-${behaviour}`, introspection: { endpoint: endpoint.url, clientId: 'rs', clientSecret: 'rs-secret' } });
+    const url = await serve({
+      issuer: issuer.url,
+      resource: `http://127.0.0.1/introspect-${behaviour}`,
+      introspection: { endpoint: endpoint.url, clientId: 'rs', clientSecret: 'rs-secret' },
+    });
     const first = answers([await callTool(url, 'opaque-token-1')]);
     const burst = answers(await Promise.all(Array.from({ length: 20 }, (_, i) => callTool(url, `opaque-token-${i + 2}`))));
     process.stderr.write(`[figure] introspection ${behaviour}: ${endpoint.hits} request(s) to it for 21 requests\n`);

@@ -58,7 +58,10 @@ async function v2Listener(over: 'stdio' | 'http', url: URL, subscribe: string[])
   client.setNotificationHandler('notifications/tools/list_changed', () => void heard.push('tools'));
   client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(`updated ${n.params.uri}`));
   await client.connect(over === 'stdio' ? new V2Stdio({ command: process.execPath, args: [LIVE_MAIN], stderr: 'pipe' }) : new V2Http(url));
-  const subscription = await client.listen({ toolsListChanged: true, ...(subscribe.length > 0 ? { resourceSubscriptions: subscribe } : {}) });
+  const subscription = await client.listen({
+    toolsListChanged: true,
+    ...(subscribe.length > 0 ? { resourceSubscriptions: subscribe } : {}),
+  });
   return {
     heard,
     call: (name, args) => client.callTool({ name, arguments: args }),

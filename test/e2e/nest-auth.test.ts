@@ -79,10 +79,20 @@ describe.each(['express', 'fastify'] as const)('McpModule with auth on %s', (ada
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [McpModule.forRoot({ name: 'orders', version: '1.0.0', logger: false, auth: { issuer: issuer.url, resource: RESOURCE, scopes: ['mcp'] } })],
+      imports: [
+        McpModule.forRoot({
+          name: 'orders',
+          version: '1.0.0',
+          logger: false,
+          auth: { issuer: issuer.url, resource: RESOURCE, scopes: ['mcp'] },
+        }),
+      ],
       providers: [OrderTools, WriterOnlyGuard, Seen],
     }).compile();
-    app = adapter === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false }) : moduleRef.createNestApplication({ logger: false });
+    app =
+      adapter === 'fastify'
+        ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
+        : moduleRef.createNestApplication({ logger: false });
     await app.listen(0, '127.0.0.1');
     url = new URL(`${await app.getUrl()}/mcp`.replace('[::1]', '127.0.0.1'));
     seen = app.get(Seen);
@@ -96,7 +106,9 @@ describe.each(['express', 'fastify'] as const)('McpModule with auth on %s', (ada
   /** The real v2 client, sending the caller's access token on every request. */
   async function connect(caller: 'reader' | 'writer'): Promise<Client> {
     const client = new Client({ name: caller, version: '1' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${tokens[caller]}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${tokens[caller]}` } } }),
+    );
     clients.push(client);
     return client;
   }
@@ -130,10 +142,12 @@ describe.each(['express', 'fastify'] as const)('McpModule with auth on %s', (ada
     expect(await names(await connect('writer'))).toEqual(['list_orders', 'place_order', 'audit_orders']);
   });
 
-  it('a call without the tool\'s scope is refused with the 403 scope challenge, before any Nest enhancer runs', async () => {
+  it("a call without the tool's scope is refused with the 403 scope challenge, before any Nest enhancer runs", async () => {
     const reader = await connect('reader');
     const before = seen.callers.length;
-    await expect(reader.callTool({ name: 'place_order', arguments: { item: 'tea' } })).rejects.toThrow('Insufficient scope: required "mcp orders:read orders:write"');
+    await expect(reader.callTool({ name: 'place_order', arguments: { item: 'tea' } })).rejects.toThrow(
+      'Insufficient scope: required "mcp orders:read orders:write"',
+    );
     const raw = await modernRequest(url.href, 'tools/call', { name: 'place_order', arguments: { item: 'tea' } }, { token: tokens.reader });
     expect(raw.status).toBe(403);
     expect(raw.headers['www-authenticate']).toBe(

@@ -33,7 +33,9 @@ describe.each([
     const outside = new McpServer({ name: 'nest-docket', version: '1.0.0' }).add(new DocketService(new DocketRepository()));
     expect(lastListedTools(client.received)).toBe(JSON.stringify(outside.listTools()));
     expect(textOf(await client.callTool('list_open_cases', {}))).toBe('2026-CV-0001 Acme v. Widget (urgent)');
-    expect(textOf(await client.callTool('get_docket', { id: 0 }))).toBe("Argument 'id' is not valid. Expected a whole number from 1 to 1000000, such as 1.");
+    expect(textOf(await client.callTool('get_docket', { id: 0 }))).toBe(
+      "Argument 'id' is not valid. Expected a whole number from 1 to 1000000, such as 1.",
+    );
     expect(textOf(await client.callTool('get_docket', { id: 7 }))).toBe("The call to tool 'get_docket' was refused.");
     expect(textOf(await client.callTool('get_docket', { id: 99 }))).toBe('There is no case 99.');
   });

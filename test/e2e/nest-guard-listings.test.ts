@@ -126,7 +126,9 @@ it('a hidden tool is answered as unknown; the guard runs as a listing, then for 
   await expect(clerk.callTool({ name: 'refund', arguments: { order: 'A-1' } })).rejects.toThrow('Unknown tool: refund');
   const manager = await connect('manager');
   const before = seen.asked.length;
-  expect((await manager.callTool({ name: 'refund', arguments: { order: 'A-1' } })).content).toEqual([{ type: 'text', text: 'refunded A-1' }]);
+  expect((await manager.callTool({ name: 'refund', arguments: { order: 'A-1' } })).content).toEqual([
+    { type: 'text', text: 'refunded A-1' },
+  ]);
   expect(seen.asked.slice(before)).toEqual(['listing tool refund', 'call tool refund']);
 });
 

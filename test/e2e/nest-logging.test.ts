@@ -43,7 +43,13 @@ NestFactory.createApplicationContext(AppModule).catch((error) => { console.error
 beforeAll(ensureBuilt, BUILD_HOOK_TIMEOUT_MS);
 
 it("writes the server's lines to stderr through Nest's format while stdout carries the protocol", async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['-e', APP], cwd: ROOT, stderr: 'pipe', env: { ...process.env, NO_COLOR: '1' } as Record<string, string> });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['-e', APP],
+    cwd: ROOT,
+    stderr: 'pipe',
+    env: { ...process.env, NO_COLOR: '1' } as Record<string, string>,
+  });
   let stderr = '';
   transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const stderrEnded = new Promise<void>((resolve) => transport.stderr!.on('end', resolve));
@@ -89,7 +95,9 @@ it("writes the server's lines to stderr through Nest's format while stdout carri
 
   const ours = stderr.split('\n').filter((line) => line.includes('[McpServer]'));
   expect(ours).toEqual([
-    expect.stringMatching(/^\[Nest\] \d+ +- .* +ERROR \[McpServer\] Tool 'explode' failed \(request 0\): Error: the ledger is locked <- caused by Error: lock held by job 12$/),
+    expect.stringMatching(
+      /^\[Nest\] \d+ +- .* +ERROR \[McpServer\] Tool 'explode' failed \(request 0\): Error: the ledger is locked <- caused by Error: lock held by job 12$/,
+    ),
     expect.stringMatching(/^\[Nest\] \d+ +- .* +WARN \[McpServer\] Tool 'slow' did not finish within 50 ms \(request 1\)$/),
   ]);
   // Nest prints the stack and the cause's on the lines after the error.

@@ -87,7 +87,10 @@ describe.each(['express', 'express-routed', 'fastify'] as const)('Nest pipeline 
 
     it('lets a filter turn a domain error into a result', async () => {
       const result = await client.callTool('close_order', { id: 7 });
-      expect(answer(result)).toEqual({ content: [{ type: 'text', text: 'Order 7 is closed; close_order cannot change it.' }], isError: true });
+      expect(answer(result)).toEqual({
+        content: [{ type: 'text', text: 'Order 7 is closed; close_order cannot change it.' }],
+        isError: true,
+      });
     });
 
     it('masks a thrown Error, without the ExceptionsHandler line Nest writes for other external contexts', async () => {
@@ -96,26 +99,39 @@ describe.each(['express', 'express-routed', 'fastify'] as const)('Nest pipeline 
       expect(logger.lines.some((l) => l.level === 'error' && String(l.rest.at(-1)) === 'ExceptionsHandler')).toBe(false);
     });
 
-    it('logs the masked failure through the application\'s logger by default: tool, request id, stack, context McpServer', async () => {
+    it("logs the masked failure through the application's logger by default: tool, request id, stack, context McpServer", async () => {
       const before = logger.lines.length;
       await client.callTool('explode', {});
       const lines = logger.lines.slice(before).filter((l) => l.rest.at(-1) === 'McpServer');
       expect(lines).toEqual([
         {
           level: 'error',
-          message: expect.stringMatching(/^Tool 'explode' failed \(request \d+\): Error: connection to db-7\.internal refused \(password=hunter2\)$/),
-          rest: [expect.stringMatching(/^Error: connection to db-7\.internal refused \(password=hunter2\)\n\s+at \S+ \(.*nest-pipeline-app\.ts:\d+:\d+\)/), 'McpServer'],
+          message: expect.stringMatching(
+            /^Tool 'explode' failed \(request \d+\): Error: connection to db-7\.internal refused \(password=hunter2\)$/,
+          ),
+          rest: [
+            expect.stringMatching(
+              /^Error: connection to db-7\.internal refused \(password=hunter2\)\n\s+at \S+ \(.*nest-pipeline-app\.ts:\d+:\d+\)/,
+            ),
+            'McpServer',
+          ],
         },
       ]);
     });
 
     it('masks a 5xx HttpException', async () => {
-      expect(answer(await client.callTool('unavailable', {}))).toEqual({ content: [{ type: 'text', text: 'The tool failed.' }], isError: true });
+      expect(answer(await client.callTool('unavailable', {}))).toEqual({
+        content: [{ type: 'text', text: 'The tool failed.' }],
+        isError: true,
+      });
     });
 
     it('answers a ToolError with its message, without logging it', async () => {
       const before = logger.lines.filter((l) => l.level === 'error').length;
-      expect(answer(await client.callTool('domain_error', {}))).toEqual({ content: [{ type: 'text', text: 'Orders are read-only during the audit.' }], isError: true });
+      expect(answer(await client.callTool('domain_error', {}))).toEqual({
+        content: [{ type: 'text', text: 'Orders are read-only during the audit.' }],
+        isError: true,
+      });
       expect(logger.lines.filter((l) => l.level === 'error')).toHaveLength(before);
     });
 
@@ -127,7 +143,9 @@ describe.each(['express', 'express-routed', 'fastify'] as const)('Nest pipeline 
     });
 
     it('lets a method interceptor map the result', async () => {
-      expect(answer(await client.callTool('shout', { text: 'quiet please' }))).toEqual({ content: [{ type: 'text', text: 'QUIET PLEASE' }] });
+      expect(answer(await client.callTool('shout', { text: 'quiet please' }))).toEqual({
+        content: [{ type: 'text', text: 'QUIET PLEASE' }],
+      });
     });
 
     it('runs method pipes on each read argument as a custom argument with its index', async () => {

@@ -6,7 +6,11 @@ import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/s
 import type { IncomingMessage, ServerResponse } from 'node:http';
 /** Express itself, as the application has it (the package ships no types of its own). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const express = require('express') as { json(options: { verify(req: IncomingMessage, res: ServerResponse, buffer: Buffer): void }): (req: IncomingMessage, res: ServerResponse, next: () => void) => void };
+const express = require('express') as {
+  json(options: {
+    verify(req: IncomingMessage, res: ServerResponse, buffer: Buffer): void;
+  }): (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+};
 import { connectClient, textOf, type Flavour, type TestClient } from './support/clients';
 import { CapturingLogger, PipelineModule, Seen } from './support/nest-pipeline-app';
 
@@ -47,7 +51,10 @@ interface Started {
   readonly middlewareSaw: string[];
 }
 
-async function start(bypassRouter: boolean | undefined, { middleware = true, configure }: { middleware?: boolean; configure?: (app: NestExpressApplication) => void } = {}): Promise<Started> {
+async function start(
+  bypassRouter: boolean | undefined,
+  { middleware = true, configure }: { middleware?: boolean; configure?: (app: NestExpressApplication) => void } = {},
+): Promise<Started> {
   const mcp = { cors: { origins: [ORIGIN] }, ...(bypassRouter === undefined ? {} : { bypassRouter }) };
   const moduleRef = await Test.createTestingModule({
     imports: [PipelineModule.register({ mcp })],
@@ -157,14 +164,26 @@ describe.each([
   it("applies the module's CORS: preflight and the allowed origin echoed", async () => {
     const preflight = await fetch(`${started.base}/mcp`, {
       method: 'OPTIONS',
-      headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
+      headers: {
+        origin: ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, mcp-protocol-version',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    const answer = await fetch(`${started.base}/mcp`, { method: 'POST', headers: { ...MODERN_HEADERS, origin: ORIGIN }, body: toolsList() });
+    const answer = await fetch(`${started.base}/mcp`, {
+      method: 'POST',
+      headers: { ...MODERN_HEADERS, origin: ORIGIN },
+      body: toolsList(),
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    const stranger = await fetch(`${started.base}/mcp`, { method: 'POST', headers: { ...MODERN_HEADERS, origin: 'https://evil.example' }, body: toolsList() });
+    const stranger = await fetch(`${started.base}/mcp`, {
+      method: 'POST',
+      headers: { ...MODERN_HEADERS, origin: 'https://evil.example' },
+      body: toolsList(),
+    });
     expect(stranger.status).toBe(403);
   });
 
@@ -185,7 +204,9 @@ describe.each([
 
 /** What the module logged at start-up about the way MCP requests take. */
 function wayLines(logger: CapturingLogger): { level: string; message: unknown }[] {
-  return logger.lines.filter((l) => l.rest.at(-1) === 'McpModule' && String(l.message).includes('bypassRouter')).map(({ level, message }) => ({ level, message }));
+  return logger.lines
+    .filter((l) => l.rest.at(-1) === 'McpModule' && String(l.message).includes('bypassRouter'))
+    .map(({ level, message }) => ({ level, message }));
 }
 
 describe('McpModule on Express, bypassRouter unset', () => {
@@ -213,7 +234,9 @@ describe('McpModule on Express, bypassRouter unset', () => {
     // Express's body parser would answer 413 over 100 KB; the endpoint reads up to 4 MiB itself.
     expect(oversized.status).toBe(200);
     expect(wayLines(logger)).toEqual([]);
-    expect(logger.lines.filter((l) => l.rest.at(-1) === 'McpModule').map((l) => l.message)).toContain("Serving MCP over HTTP at /mcp, ahead of Express's router");
+    expect(logger.lines.filter((l) => l.rest.at(-1) === 'McpModule').map((l) => l.message)).toContain(
+      "Serving MCP over HTTP at /mcp, ahead of Express's router",
+    );
   });
 });
 
@@ -222,9 +245,10 @@ describe('the bypass knows Nest’s own layers by identity, not by name (issue 3
     `MCP requests to /mcp go through Express, because ${name} is registered on the path. ` +
     "Set bypassRouter: true to answer them ahead of Express's middleware and router (faster; it would not run for them), or false to silence this.";
 
-  it("keeps MCP requests on Express when the application registers its own express.json({ verify }): the check runs, and the log names it", async () => {
+  it('keeps MCP requests on Express when the application registers its own express.json({ verify }): the check runs, and the log names it', async () => {
     const verified: string[] = [];
-    const verify = (_req: IncomingMessage, _res: ServerResponse, buffer: Buffer) => void verified.push(buffer.toString('utf8').slice(0, 20));
+    const verify = (_req: IncomingMessage, _res: ServerResponse, buffer: Buffer) =>
+      void verified.push(buffer.toString('utf8').slice(0, 20));
     const { app, base, logger } = await start(undefined, { middleware: false, configure: (a) => a.use(express.json({ verify })) });
     const answer = await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList() });
     await app.close();
@@ -234,7 +258,10 @@ describe('the bypass knows Nest’s own layers by identity, not by name (issue 3
   });
 
   it("keeps MCP requests on Express under useBodyParser's own limit: a 20 KB body over a 1 KB limit is answered 413", async () => {
-    const { app, base, logger } = await start(undefined, { middleware: false, configure: (a) => a.useBodyParser('json', { limit: '1kb' }) });
+    const { app, base, logger } = await start(undefined, {
+      middleware: false,
+      configure: (a) => a.useBodyParser('json', { limit: '1kb' }),
+    });
     const small = await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList() });
     const large = await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList(20_000) });
     await app.close();
@@ -274,10 +301,12 @@ it('closes with an open 2025-era GET stream, running the shutdown hooks, with re
   await client.close();
 });
 
-it("routes MCP requests through Express while the adapter has a request hook, which then sees them", async () => {
+it('routes MCP requests through Express while the adapter has a request hook, which then sees them', async () => {
   const { app, base, middlewareSaw } = await start(true);
   const hooked: string[] = [];
-  const adapter = app.getHttpAdapter() as unknown as { setOnRequestHook(hook: (req: IncomingMessage, res: ServerResponse, done: () => void) => void): void };
+  const adapter = app.getHttpAdapter() as unknown as {
+    setOnRequestHook(hook: (req: IncomingMessage, res: ServerResponse, done: () => void) => void): void;
+  };
   adapter.setOnRequestHook((req, _res, done) => {
     hooked.push(`${req.method} ${req.url}`);
     done();
@@ -302,6 +331,12 @@ it('answers with the same status, headers and body ahead of the router as throug
   expect(fast.status).toBe(200);
   // The documented difference: a malformed body is answered by the endpoint (as serveHttp answers it), not by
   // Express's body parser through Nest's exception handler.
-  expect([fastBad.status, fastBad.body]).toEqual([400, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: the request body is not valid JSON."},"id":null}']);
-  expect([routedBad.status, routedBad.body]).toEqual([400, '{"message":"Unexpected end of JSON input","error":"Bad Request","statusCode":400}']);
+  expect([fastBad.status, fastBad.body]).toEqual([
+    400,
+    '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: the request body is not valid JSON."},"id":null}',
+  ]);
+  expect([routedBad.status, routedBad.body]).toEqual([
+    400,
+    '{"message":"Unexpected end of JSON input","error":"Bad Request","statusCode":400}',
+  ]);
 });

@@ -43,7 +43,11 @@ async function prepare(): Promise<void> {
   mkdirSync(copy, { recursive: true });
   cpSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
   cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true });
-  await run(process.execPath, [join(ROOT, 'node_modules/@typescript/native/bin/tsc'), '-p', 'samples/nest-docket', '--outDir', join(DIR, 'dist')], ROOT);
+  await run(
+    process.execPath,
+    [join(ROOT, 'node_modules/@typescript/native/bin/tsc'), '-p', 'samples/nest-docket', '--outDir', join(DIR, 'dist')],
+    ROOT,
+  );
 }
 
 const outside = new McpServer({ name: 'nest-docket', version: '1.0.0' }).add(new DocketService(new DocketRepository()));
@@ -58,7 +62,10 @@ describe('nest-docket on NestJS 11', () => {
   });
 
   it('serves HTTP on the Express adapter', async () => {
-    const child: ChildProcess = spawn(process.execPath, [join(DIR, 'dist/main.js')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(process.execPath, [join(DIR, 'dist/main.js')], {
+      env: { ...process.env, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout!.on('data', (d: Buffer) => {

@@ -94,12 +94,24 @@ beforeAll(async () => {
 /** A stdio client of `command args` in `cwd`: lists the tools and greets, twice and out of range. */
 async function serve(commandLine: string[], cwd: string): Promise<{ listed: string; greeting: unknown; refused: unknown }> {
   const client = new Client({ name: 'newcomer', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: commandLine[0], args: commandLine.slice(1), cwd, env: ENV as Record<string, string>, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: commandLine[0],
+      args: commandLine.slice(1),
+      cwd,
+      env: ENV as Record<string, string>,
+      stderr: 'pipe',
+    }),
+  );
   try {
     const { tools } = await client.listTools();
     const greeting = await client.callTool({ name: 'greet', arguments: { name: 'Ada', times: 2 } });
     const refused = await client.callTool({ name: 'greet', arguments: { name: 'Ada', times: 9 } });
-    return { listed: JSON.stringify(tools.map((t) => [t.name, t.description, t.inputSchema])), greeting: greeting.content, refused: refused.isError };
+    return {
+      listed: JSON.stringify(tools.map((t) => [t.name, t.description, t.inputSchema])),
+      greeting: greeting.content,
+      refused: refused.isError,
+    };
   } finally {
     await client.close();
   }
@@ -118,13 +130,17 @@ describe.each(COMPILERS)('getting started with TypeScript %s', (label, version) 
     // The clone next to the project, as the page lays it out: ../onemodelcontext/onemodelcontext-0.1.0.tgz.
     mkdirSync(join(folder, 'onemodelcontext'), { recursive: true });
     copyFileSync(join(HOME, TARBALL), join(folder, 'onemodelcontext', TARBALL));
-    const installed = (name: string) => JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version as string;
+    const installed = (name: string) =>
+      JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version as string;
     if (!existsSync(join(project, 'node_modules/vitest')) || installed('typescript') !== version) {
       rmSync(project, { recursive: true, force: true });
       mkdirSync(project, { recursive: true });
       await timed(`[${label}] npm init -y`, () => sh(command('npm init -y'), project));
       await timed(`[${label}] npm install the tarball`, () => sh(command(`npm install ../onemodelcontext/${TARBALL}`), project));
-      const typescript = command('npm install --save-dev typescript @typescript/typescript6 @types/node').replace('typescript ', `typescript@${version} `);
+      const typescript = command('npm install --save-dev typescript @typescript/typescript6 @types/node').replace(
+        'typescript ',
+        `typescript@${version} `,
+      );
       await timed(`[${label}] ${typescript}`, () => sh(typescript, project));
       await timed(`[${label}] npm install --save-dev vitest`, () => sh(command('npm install --save-dev vitest'), project));
       await timed(`[${label}] npm install --save-dev tsx esbuild`, () => sh(command('npm install --save-dev tsx esbuild'), project));

@@ -13,7 +13,12 @@ import { McpServer, type McpLogger } from 'onemodelcontext';
  */
 
 const warnings: string[] = [];
-const logger: McpLogger = { error: () => undefined, warn: (m: string) => void warnings.push(m), info: () => undefined, debug: () => undefined };
+const logger: McpLogger = {
+  error: () => undefined,
+  warn: (m: string) => void warnings.push(m),
+  info: () => undefined,
+  debug: () => undefined,
+};
 const servers: McpServer[] = [];
 let proxy: Server | undefined;
 
@@ -45,16 +50,22 @@ describe('on loopback', () => {
     expect(ran(await callPing(port, { origin: 'http://localhost:5173' }))).toBe(true);
     expect((await callPing(port, { origin: 'https://evil.example' })).status).toBe(403);
     const nulled = await callPing(port, { origin: 'null' });
-    expect([nulled.status, nulled.body]).toEqual([403, '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden: the null Origin is not allowed."},"id":null}']);
+    expect([nulled.status, nulled.body]).toEqual([
+      403,
+      '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden: the null Origin is not allowed."},"id":null}',
+    ]);
     expect(warnings).toEqual([]);
   });
 });
 
-describe("on 0.0.0.0 (before: a foreign Origin and Host ran the tool, 200)", () => {
+describe('on 0.0.0.0 (before: a foreign Origin and Host ran the tool, 200)', () => {
   it('refuses a foreign Origin with 403 whatever the Host', async () => {
     const port = await serve({ host: '0.0.0.0' });
     const reply = await callPing(port, { host: 'evil.example', origin: 'https://evil.example' });
-    expect([reply.status, reply.body]).toEqual([403, '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden: this Origin is not allowed."},"id":null}']);
+    expect([reply.status, reply.body]).toEqual([
+      403,
+      '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden: this Origin is not allowed."},"id":null}',
+    ]);
     expect((await callPing(port, { origin: 'null' })).status).toBe(403);
   });
 
@@ -77,7 +88,10 @@ describe("on 0.0.0.0 (before: a foreign Origin and Host ran the tool, 200)", () 
     expect(ran(await callPing(port, { host: 'mcp.example.test' }))).toBe(true);
     expect(ran(await callPing(port, { host: 'mcp.example.test:443', origin: 'https://mcp.example.test' }))).toBe(true);
     const foreign = await callPing(port, { host: 'evil.example' });
-    expect([foreign.status, foreign.body]).toEqual([403, '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Invalid Host: evil.example"},"id":null}']);
+    expect([foreign.status, foreign.body]).toEqual([
+      403,
+      '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Invalid Host: evil.example"},"id":null}',
+    ]);
     expect((await callPing(port, { host: 'mcp.example.test', origin: 'https://evil.example' })).status).toBe(403);
   });
 });
@@ -117,7 +131,9 @@ describe('option checks', () => {
       new TypeError(`cors.origins must list origins such as ['https://app.example.com'] (no '*', no 'null', no trailing slash).`),
     );
     await expect(serve({ allowedHosts: ['mcp.example.test:443'] })).rejects.toThrow(
-      new TypeError(`allowedHosts lists the host names the endpoint answers to, without scheme or port (IPv6 in brackets), such as ['mcp.example.com']; got ["mcp.example.test:443"].`),
+      new TypeError(
+        `allowedHosts lists the host names the endpoint answers to, without scheme or port (IPv6 in brackets), such as ['mcp.example.com']; got ["mcp.example.test:443"].`,
+      ),
     );
   });
 });

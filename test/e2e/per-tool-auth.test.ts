@@ -1,6 +1,10 @@
 import { LEGACY_HEADERS, open, openSession, readAll, send, type Reply } from '../support/raw-http';
 import { answerOf, modernRequest } from '../support/modern-http';
-import { Client as V2Client, ClientCredentialsProvider as V2ClientCredentials, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
+import {
+  Client as V2Client,
+  ClientCredentialsProvider as V2ClientCredentials,
+  StreamableHTTPClientTransport as V2Http,
+} from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ClientCredentialsProvider as V1ClientCredentials } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -73,12 +77,21 @@ const warnings: string[] = [];
 
 beforeAll(async () => {
   issuer = await TestIssuer.start([CLERK, MANAGER]);
-  const logger: McpLogger = { error: () => {}, warn: (message: string, _details?: LogDetails) => void warnings.push(message), info: () => {}, debug: () => {} };
+  const logger: McpLogger = {
+    error: () => {},
+    warn: (message: string, _details?: LogDetails) => void warnings.push(message),
+    info: () => {},
+    debug: () => {},
+  };
   server = new McpServer({ name: 'shop', version: '1.0.0' }, { logger });
   server.add(new Shop());
   server.tool('ping', { description: 'Answers pong.', public: true }, () => 'pong');
   ({ url } = await server.serveHttp({ port: 0, auth: { issuer: issuer.url, scopes: ['mcp'], allowAnonymous: true } }));
-  ({ url: policyUrl } = await server.serveHttp({ port: 0, path: '/policy', auth: { issuer: issuer.url, scopes: ['mcp'], allowAnonymous: true, authorize } }));
+  ({ url: policyUrl } = await server.serveHttp({
+    port: 0,
+    path: '/policy',
+    auth: { issuer: issuer.url, scopes: ['mcp'], allowAnonymous: true, authorize },
+  }));
 });
 
 afterAll(async () => {
@@ -104,7 +117,9 @@ describe('allowAnonymous: public items without a token', () => {
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
     expect(names((await client.listPrompts()).prompts)).toEqual(['greet']);
     expect((await client.callTool({ name: 'search', arguments: { query: 'tea' } })).content).toEqual([{ type: 'text', text: 'found tea' }]);
-    expect((await client.readResource({ uri: 'docs://readme' })).contents).toEqual([{ uri: 'docs://readme', mimeType: 'text/plain', text: 'Search, then order.' }]);
+    expect((await client.readResource({ uri: 'docs://readme' })).contents).toEqual([
+      { uri: 'docs://readme', mimeType: 'text/plain', text: 'Search, then order.' },
+    ]);
     expect((await client.getPrompt({ name: 'greet' })).messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Welcome.' } }]);
     await client.close();
   });
@@ -137,7 +152,14 @@ describe('allowAnonymous: public items without a token', () => {
     const reply = await call(url, 'not-a-token', 'tools/list');
     expect(reply.status).toBe(401);
     expect(String(reply.headers['www-authenticate'])).toMatch(/^Bearer error="invalid_token"/);
-    const forged = await issuer.sign({ iss: issuer.url, aud: 'https://elsewhere.example', sub: 'x', client_id: 'clerk', scope: 'mcp', exp: Math.floor(Date.now() / 1000) + 60 });
+    const forged = await issuer.sign({
+      iss: issuer.url,
+      aud: 'https://elsewhere.example',
+      sub: 'x',
+      client_id: 'clerk',
+      scope: 'mcp',
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
     expect((await call(url, forged, 'tools/call', { name: 'search', arguments: { query: 'x' } })).status).toBe(401);
   });
 
@@ -165,7 +187,17 @@ describe('allowAnonymous: public items without a token', () => {
     expect((await client.callTool({ name: 'whoami', arguments: {} })).content).toEqual([{ type: 'text', text: 'clerk' }]);
     expect(transport.sessionId).toBe(session);
     // Once taken over, the session is the caller's: the same id without its token is unknown.
-    const anonymous = await send(url, 'POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session!, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }));
+    const anonymous = await send(
+      url,
+      'POST',
+      {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': session!,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    );
     expect(anonymous.status).toBe(404);
     await client.close();
   });
@@ -175,17 +207,35 @@ describe('a 2025-era session taken over by a verified caller (issue 37)', () => 
   it("closes the listening stream opened without a token, so it never hears the new owner's notifications", async () => {
     const { port, pathname } = new URL(url);
     const sessionId = await openSession(Number(port), pathname);
-    const listening = await open(Number(port), 'GET', { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId }, undefined, pathname);
+    const listening = await open(
+      Number(port),
+      'GET',
+      { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId },
+      undefined,
+      pathname,
+    );
     expect(listening.response.statusCode).toBe(200);
     let closed = false;
     void listening.ended.then(() => (closed = true));
     const token = await issuer.token(CLERK, 'mcp', url);
-    const taken = await open(Number(port), 'POST', { ...LEGACY_HEADERS, authorization: `Bearer ${token}`, 'mcp-session-id': sessionId }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), pathname);
+    const taken = await open(
+      Number(port),
+      'POST',
+      { ...LEGACY_HEADERS, authorization: `Bearer ${token}`, 'mcp-session-id': sessionId },
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      pathname,
+    );
     expect(await readAll(taken)).toContain('"whoami"');
     await listening.ended;
     expect(closed).toBe(true);
     // The new owner's own listening stream is served.
-    const own = await open(Number(port), 'GET', { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId, authorization: `Bearer ${token}` }, undefined, pathname);
+    const own = await open(
+      Number(port),
+      'GET',
+      { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId, authorization: `Bearer ${token}` },
+      undefined,
+      pathname,
+    );
     expect(own.response.statusCode).toBe(200);
     own.close();
   });
@@ -194,7 +244,11 @@ describe('a 2025-era session taken over by a verified caller (issue 37)', () => 
 describe('securitySchemes', () => {
   it('every listed tool says what it needs, mirrored in _meta.securitySchemes', async () => {
     const token = await issuer.token(CLERK, ALL, url);
-    const tools = message(await call(url, token, 'tools/list')).result!.tools as { name: string; securitySchemes: unknown; _meta: { securitySchemes: unknown } }[];
+    const tools = message(await call(url, token, 'tools/list')).result!.tools as {
+      name: string;
+      securitySchemes: unknown;
+      _meta: { securitySchemes: unknown };
+    }[];
     expect(JSON.stringify(tools.map((t) => [t.name, t.securitySchemes]))).toBe(
       JSON.stringify([
         ['search', [{ type: 'noauth' }]],
@@ -233,21 +287,35 @@ describe('auth.authorize: one policy for listings and calls', () => {
     const missing = message(await call(policyUrl, clerk, 'resources/read', { uri: 'nothing://7' }));
     expect(read.error!.code).toBe(missing.error!.code);
     expect(read.error!.message).toBe(missing.error!.message.replace('nothing://7', 'orders://7'));
-    expect(warnings).toContain("auth.authorize refused client 'clerk' (subject 'clerk') the tool 'place_order'; answered as an unknown tool (request 1)");
+    expect(warnings).toContain(
+      "auth.authorize refused client 'clerk' (subject 'clerk') the tool 'place_order'; answered as an unknown tool (request 1)",
+    );
     const complete = { ref: { type: 'ref/resource', uri: 'orders://{id}' }, argument: { name: 'id', value: '1' } };
     const refusedCompletion = message(await call(policyUrl, clerk, 'completion/complete', complete));
-    const unknownCompletion = message(await call(policyUrl, clerk, 'completion/complete', { ...complete, ref: { type: 'ref/resource', uri: 'nothing://{id}' } }));
+    const unknownCompletion = message(
+      await call(policyUrl, clerk, 'completion/complete', { ...complete, ref: { type: 'ref/resource', uri: 'nothing://{id}' } }),
+    );
     expect(refusedCompletion.error).toEqual(unknownCompletion.error);
     const manager = await issuer.token(MANAGER, ALL, policyUrl);
-    expect(message(await call(policyUrl, manager, 'tools/call', { name: 'place_order', arguments: { item: 'tea' } })).result!.content).toEqual([{ type: 'text', text: 'placed tea' }]);
-    expect(message(await call(policyUrl, manager, 'completion/complete', complete)).result!.completion).toEqual({ values: [], total: 0, hasMore: false });
-    expect(message(await call(policyUrl, manager, 'resources/read', { uri: 'orders://7' })).result!.contents).toEqual([{ uri: 'orders://7', mimeType: 'text/plain', text: 'order 7' }]);
+    expect(
+      message(await call(policyUrl, manager, 'tools/call', { name: 'place_order', arguments: { item: 'tea' } })).result!.content,
+    ).toEqual([{ type: 'text', text: 'placed tea' }]);
+    expect(message(await call(policyUrl, manager, 'completion/complete', complete)).result!.completion).toEqual({
+      values: [],
+      total: 0,
+      hasMore: false,
+    });
+    expect(message(await call(policyUrl, manager, 'resources/read', { uri: 'orders://7' })).result!.contents).toEqual([
+      { uri: 'orders://7', mimeType: 'text/plain', text: 'order 7' },
+    ]);
   });
 
   it('does the same for the v1 client on a 2025-era session', async () => {
     const refusedWarnings = warnings.length;
     const clerk = new V1Client({ name: 'clerk', version: '1' });
-    await clerk.connect(new V1Http(new URL(policyUrl), { authProvider: new V1ClientCredentials({ ...credentials(CLERK), expectedIssuer: issuer.url }) }));
+    await clerk.connect(
+      new V1Http(new URL(policyUrl), { authProvider: new V1ClientCredentials({ ...credentials(CLERK), expectedIssuer: issuer.url }) }),
+    );
     expect(names((await clerk.listTools()).tools)).toEqual(['search', 'ping']);
     expect(await clerk.callTool({ name: 'whoami', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'clerk' }] });
     expect(names((await clerk.listTools()).tools)).toEqual(['search', 'whoami', 'ping']);
@@ -256,10 +324,14 @@ describe('auth.authorize: one policy for listings and calls', () => {
     expect(warnings.length).toBeGreaterThan(refusedWarnings);
     await clerk.close();
     const manager = new V1Client({ name: 'manager', version: '1' });
-    await manager.connect(new V1Http(new URL(policyUrl), { authProvider: new V1ClientCredentials({ ...credentials(MANAGER), expectedIssuer: issuer.url }) }));
+    await manager.connect(
+      new V1Http(new URL(policyUrl), { authProvider: new V1ClientCredentials({ ...credentials(MANAGER), expectedIssuer: issuer.url }) }),
+    );
     await manager.callTool({ name: 'whoami', arguments: {} });
     expect(names((await manager.listPrompts()).prompts)).toEqual(['greet', 'audit']);
-    expect((await manager.getPrompt({ name: 'audit' })).messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Audit every order.' } }]);
+    expect((await manager.getPrompt({ name: 'audit' })).messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Audit every order.' } },
+    ]);
     await manager.close();
   });
 

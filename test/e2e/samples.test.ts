@@ -25,13 +25,24 @@ describe('samples/weather over stdio', () => {
 
   it('lists what the sample declares, exactly as the server builds it', async () => {
     const { tools } = await client.listTools();
-    expect(JSON.stringify(tools)).toBe(JSON.stringify(weatherServer().listTools().map(({ _meta, ...plain }) => plain)));
+    expect(JSON.stringify(tools)).toBe(
+      JSON.stringify(
+        weatherServer()
+          .listTools()
+          .map(({ _meta, ...plain }) => plain),
+      ),
+    );
     expect(tools.map((t) => t.name)).toEqual(['current_conditions', 'get_forecast']);
   });
 
   it('calls the tool with an enum and a date', async () => {
-    const result = await client.callTool({ name: 'get_forecast', arguments: { city: 'Oslo', days: 2, unit: 'Fahrenheit', from: '2026-07-28T00:00:00Z' } });
-    expect((result.content as { text: string }[])[0].text).toMatch(/^Forecast for Oslo:\n2026-07-28: [a-z ]+, -?\d+°F\n2026-07-29: [a-z ]+, -?\d+°F$/);
+    const result = await client.callTool({
+      name: 'get_forecast',
+      arguments: { city: 'Oslo', days: 2, unit: 'Fahrenheit', from: '2026-07-28T00:00:00Z' },
+    });
+    expect((result.content as { text: string }[])[0].text).toMatch(
+      /^Forecast for Oslo:\n2026-07-28: [a-z ]+, -?\d+°F\n2026-07-29: [a-z ]+, -?\d+°F$/,
+    );
   });
 
   it('returns the record as structuredContent', async () => {
@@ -41,7 +52,10 @@ describe('samples/weather over stdio', () => {
   });
 
   it('reads the resource template and gets the prompt', async () => {
-    expect((await client.readResource({ uri: 'weather://Oslo/today' })).contents[0]).toMatchObject({ mimeType: 'text/plain', text: expect.stringMatching(/^Oslo today: /) });
+    expect((await client.readResource({ uri: 'weather://Oslo/today' })).contents[0]).toMatchObject({
+      mimeType: 'text/plain',
+      text: expect.stringMatching(/^Oslo today: /),
+    });
     expect((await client.getPrompt({ name: 'plan_trip', arguments: { city: 'Oslo' } })).messages[0].content).toEqual({
       type: 'text',
       text: 'Use get_forecast for Oslo over 3 days and suggest what to pack and what to do each day.',
@@ -69,7 +83,9 @@ describe('samples/weather over HTTP (what npm start runs)', () => {
     const url = /listening on (\S+)/.exec(output)![1];
     const client = new Client({ name: 'sample-test', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    expect((await client.callTool({ name: 'current_conditions', arguments: { city: 'Lima', unit: 'Fahrenheit' } })).structuredContent).toMatchObject({ city: 'Lima', unit: 'Fahrenheit' });
+    expect(
+      (await client.callTool({ name: 'current_conditions', arguments: { city: 'Lima', unit: 'Fahrenheit' } })).structuredContent,
+    ).toMatchObject({ city: 'Lima', unit: 'Fahrenheit' });
     await client.close();
   });
 });
@@ -78,6 +94,8 @@ describe('samples/conformance', () => {
   it('gives every tool a description, as the conformance tools-list scenario requires', () => {
     const tools = conformanceServer().listTools();
     expect(tools.filter((t) => !t.description)).toEqual([]);
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['test_simple_text', 'test_sampling', 'test_input_required_result_multi_round']));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['test_simple_text', 'test_sampling', 'test_input_required_result_multi_round']),
+    );
   });
 });

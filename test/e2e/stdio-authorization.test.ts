@@ -33,9 +33,15 @@ it.each(['v1', 'v2'] as const)('the %s client lists and calls every member, scop
       expect(tool._meta).toBeUndefined();
     }
     expect(names((await (client as V1Client).listPrompts()).prompts)).toEqual(['audit']);
-    expect((await (client as V1Client).callTool({ name: 'place_order', arguments: { item: 'tea' } })).content).toEqual([{ type: 'text', text: 'placed tea' }]);
-    expect((await (client as V1Client).callTool({ name: 'whoami', arguments: {} })).content).toEqual([{ type: 'text', text: 'the process owner' }]);
-    expect((await (client as V1Client).getPrompt({ name: 'audit' })).messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Audit every order.' } }]);
+    expect((await (client as V1Client).callTool({ name: 'place_order', arguments: { item: 'tea' } })).content).toEqual([
+      { type: 'text', text: 'placed tea' },
+    ]);
+    expect((await (client as V1Client).callTool({ name: 'whoami', arguments: {} })).content).toEqual([
+      { type: 'text', text: 'the process owner' },
+    ]);
+    expect((await (client as V1Client).getPrompt({ name: 'audit' })).messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Audit every order.' } },
+    ]);
   } finally {
     await (client as V1Client).close();
   }

@@ -68,13 +68,22 @@ function start(env: NodeJS.ProcessEnv = {}): Child {
   };
 }
 
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 describe('stdio edges', () => {
   it('answers a line that is not JSON with -32700 (id null), logs it, and keeps serving', async () => {
     const child = start();
     child.write('this is not json\n');
-    expect(await child.line((m) => m.id === null)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid JSON.' } });
+    expect(await child.line((m) => m.id === null)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error: the line is not valid JSON.' },
+    });
     child.write(`${INITIALIZE}\n`);
     expect(await child.line((m) => m.id === 1)).toMatchObject({ result: { serverInfo: { name: 'fixture' } } });
     const notice = 'A stdio line that is not JSON was answered with a parse error (-32700)';
@@ -88,7 +97,13 @@ describe('stdio edges', () => {
     child.write(`\ufeff${INITIALIZE}\n`);
     expect(await child.line((m) => m.id === 1)).toMatchObject({ result: { serverInfo: { name: 'fixture' } } });
     child.write(`\u00a0${ping(2)}\n${ping(3)}\u2028\n`);
-    child.stdin(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":4,"method":"ping","params":{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}\n')]));
+    child.stdin(
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":4,"method":"ping","params":{"x":"'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('"}}\n'),
+      ]),
+    );
     child.write(`${ping(5)}\n`);
     expect(await child.line((m) => m.id === 5)).toEqual({ jsonrpc: '2.0', id: 5, result: {} });
     const refusals = await child.lines((m) => m.id === null, 3);
@@ -105,7 +120,12 @@ describe('stdio edges', () => {
     const child = start({ MAX_MESSAGE_BYTES: '4096' });
     child.write(`${INITIALIZE}\n`);
     await child.line((m) => m.id === 1);
-    const huge = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(5000) } } });
+    const huge = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'x'.repeat(5000) } },
+    });
     child.write(`${huge}\n`);
     expect(await child.exited).toBe(1);
     expect(child.stderr()).toContain(
@@ -127,6 +147,8 @@ describe('stdio edges', () => {
   it('refuses a maxMessageBytes that is not a whole number from 1024, when serving starts', async () => {
     const child = start({ MAX_MESSAGE_BYTES: '12.5' });
     await child.exited;
-    expect(child.stderr()).toContain('serveStdio({ maxMessageBytes }) takes a whole number of bytes from 1024, for example { maxMessageBytes: 32 * 1024 * 1024 }; got 12.5.');
+    expect(child.stderr()).toContain(
+      'serveStdio({ maxMessageBytes }) takes a whole number of bytes from 1024, for example { maxMessageBytes: 32 * 1024 * 1024 }; got 12.5.',
+    );
   });
 });

@@ -65,7 +65,12 @@ function challengeOf(reply: Reply): string {
 describe('subscriptions/listen (2026-07-28)', () => {
   it('is refused with the scope challenge when a resource it names needs a scope the token lacks', async () => {
     const token = await tokenWith('mcp');
-    const reply = await modernRequest(url, 'subscriptions/listen', { notifications: { resourceSubscriptions: ['notes://open', 'notes://secret'] } }, { token });
+    const reply = await modernRequest(
+      url,
+      'subscriptions/listen',
+      { notifications: { resourceSubscriptions: ['notes://open', 'notes://secret'] } },
+      { token },
+    );
     expect(reply.status).toBe(403);
     expect(challengeOf(reply)).toContain('error="insufficient_scope"');
     expect(challengeOf(reply)).toContain('notes:read');
@@ -90,7 +95,9 @@ describe('UI resources', () => {
 
   it('refuses scopes that are not OAuth scope tokens', () => {
     expect(() => server.addUiResource('ui://notes/other', { html: '<p></p>', scopes: ['has space'] })).toThrow(
-      new TypeError(`server.addUiResource('ui://notes/other'): 'scopes' must be a list of OAuth scopes without spaces, such as ['orders:read'].`),
+      new TypeError(
+        `server.addUiResource('ui://notes/other'): 'scopes' must be a list of OAuth scopes without spaces, such as ['orders:read'].`,
+      ),
     );
   });
 });
@@ -124,7 +131,9 @@ describe('resources/subscribe with auth.authorize (2025-11-25 session)', () => {
     await Promise.all([reader.close(), boss.close()]);
     expect(reader.heard).toEqual(['notes://open']);
     expect(boss.heard).toEqual(['notes://secret', 'notes://open']);
-    expect(warnings.filter((w) => w.includes('notes://secret'))).toEqual([expect.stringContaining("auth.authorize refused client 'app' (subject 'reader') the resource 'notes://secret'")]);
+    expect(warnings.filter((w) => w.includes('notes://secret'))).toEqual([
+      expect.stringContaining("auth.authorize refused client 'app' (subject 'reader') the resource 'notes://secret'"),
+    ]);
   });
 });
 

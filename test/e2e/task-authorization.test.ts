@@ -71,8 +71,12 @@ describe('2025-11-25 task methods with auth.authorize (v1 client)', () => {
   }
 
   async function completedTask(client: V1Client): Promise<string> {
-    const { task } = await client.request({ method: 'tools/call', params: { name: 'report', arguments: {}, task: {} } }, CreateTaskResultSchema);
-    for (let i = 0; i < 500 && (await client.experimental.tasks.getTask(task.taskId)).status !== 'completed'; i++) await new Promise((r) => setTimeout(r, 10));
+    const { task } = await client.request(
+      { method: 'tools/call', params: { name: 'report', arguments: {}, task: {} } },
+      CreateTaskResultSchema,
+    );
+    for (let i = 0; i < 500 && (await client.experimental.tasks.getTask(task.taskId)).status !== 'completed'; i++)
+      await new Promise((r) => setTimeout(r, 10));
     return task.taskId;
   }
 
@@ -93,7 +97,9 @@ describe('2025-11-25 task methods with auth.authorize (v1 client)', () => {
       // The same answer as for a task that does not exist.
       expect(await failure(tasks.getTask('no-such-task'))).toEqual(unknown);
       expect(warnings.filter((w) => w.includes("the tool 'report'")).length).toBe(4);
-      expect(warnings[0]).toMatch(/^auth\.authorize refused client 'app' \(subject 'alice'\) the tool 'report'; answered as an unknown tool/);
+      expect(warnings[0]).toMatch(
+        /^auth\.authorize refused client 'app' \(subject 'alice'\) the tool 'report'; answered as an unknown tool/,
+      );
 
       refused.delete('alice');
       expect((await tasks.listTasks()).tasks.map((t) => t.taskId)).toEqual([taskId]);
@@ -118,7 +124,12 @@ describe('2026-07-28 task methods with auth.authorize (tasks extension)', () => 
     const unknown = { code: -32602, message: UNKNOWN };
     expect((await get()).error).toEqual(unknown);
     expect(answerOf(await modernRequest(url, 'tasks/cancel', { taskId }, { token, capabilities: TASKS })).error).toEqual(unknown);
-    const update = await modernRequest(url, 'tasks/update', { taskId, inputResponses: { ok: { action: 'accept', content: {} } } }, { token, capabilities: TASKS });
+    const update = await modernRequest(
+      url,
+      'tasks/update',
+      { taskId, inputResponses: { ok: { action: 'accept', content: {} } } },
+      { token, capabilities: TASKS },
+    );
     expect(answerOf(update).error).toEqual(unknown);
     expect(warnings.some((w) => w.startsWith("auth.authorize refused client 'app' (subject 'bob') the tool 'report'"))).toBe(true);
 

@@ -32,7 +32,9 @@ class Jobs {
   @Tool({ description: 'Asks, then acts once.', task: 'required', scopes: [] })
   confirm(ctx: RequestContext): string {
     if (ctx.inputResponse('ok') === undefined) {
-      ctx.requireInput({ ok: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } } });
+      ctx.requireInput({
+        ok: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } },
+      });
     }
     finalRounds++;
     return 'done';
@@ -96,7 +98,7 @@ const ownerOf = (sub: string, clientId: string) => JSON.stringify([issuer.url, s
 const storedBytes = (tasks: readonly TaskRecord[]) => tasks.reduce((sum, t) => sum + Buffer.byteLength(JSON.stringify(t)), 0);
 
 describe('a task flood', () => {
-  it('is refused past the caller\'s stored bytes, and the store keeps no more than the bound', async () => {
+  it("is refused past the caller's stored bytes, and the store keeps no more than the bound", async () => {
     const token = await tokenOf('flooder', 'app');
     const payload = 'x'.repeat(MiB);
     const answers = [];
@@ -118,7 +120,11 @@ describe('a task flood', () => {
 
   it('bounds the tasks one caller runs at once, and leaves other callers their own bound', async () => {
     const token = await tokenOf('runner', 'app');
-    const first = [await call(token, 'keep', { payload: 'a' }), await call(token, 'keep', { payload: 'b' }), await call(token, 'keep', { payload: 'c' })];
+    const first = [
+      await call(token, 'keep', { payload: 'a' }),
+      await call(token, 'keep', { payload: 'b' }),
+      await call(token, 'keep', { payload: 'c' }),
+    ];
     expect(first.map((a) => a.result?.status)).toEqual(['working', 'working', 'working']);
     const fourth = await call(token, 'keep', { payload: 'd' });
     expect(fourth.error).toEqual({
@@ -141,7 +147,10 @@ describe('the owner key', () => {
     const taskId = String(created.result!.taskId);
     await until(victim, taskId, 'completed');
     const other = await tokenOf('42', 'app:u');
-    expect((await taskMethod(other, 'tasks/get', { taskId })).error).toEqual({ code: -32602, message: 'Invalid params: no such task (unknown, expired, or not yours).' });
+    expect((await taskMethod(other, 'tasks/get', { taskId })).error).toEqual({
+      code: -32602,
+      message: 'Invalid params: no such task (unknown, expired, or not yours).',
+    });
     expect((await store.get(taskId))?.owner).toBe(JSON.stringify([issuer.url, 'u:42', 'app']));
   });
 
@@ -206,29 +215,76 @@ describe('task quotas count against the caller, not its sessions (issue 37)', ()
     await open?.close();
   });
 
-  const LEGACY = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  const LEGACY = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+  };
   /** A 2025-era session opened from `address` (as the trusted proxy reports it). */
   async function sessionFrom(address: string): Promise<string> {
     const headers = { ...LEGACY, 'x-forwarded-for': address };
-    const init = await send(openUrl, 'POST', headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    const init = await send(
+      openUrl,
+      'POST',
+      headers,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    );
     const sessionId = String(init.headers['mcp-session-id']);
-    await send(openUrl, 'POST', { ...headers, 'mcp-session-id': sessionId }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    await send(
+      openUrl,
+      'POST',
+      { ...headers, 'mcp-session-id': sessionId },
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    );
     return sessionId;
   }
   /** The JSON-RPC answer of a 2025-era reply: JSON, or the SSE event after the (empty) priming one. */
   const legacyAnswerOf = (reply: { body: string }) => {
-    const data = reply.body.trimStart().startsWith('{') ? reply.body : reply.body.split('\n').find((l) => l.startsWith('data: {'))!.slice(6);
+    const data = reply.body.trimStart().startsWith('{')
+      ? reply.body
+      : reply.body
+          .split('\n')
+          .find((l) => l.startsWith('data: {'))!
+          .slice(6);
     return JSON.parse(data) as { result?: Record<string, unknown>; error?: unknown };
   };
   const legacyTask = async (address: string, sessionId: string) =>
-    legacyAnswerOf(await send(openUrl, 'POST', { ...LEGACY, 'x-forwarded-for': address, 'mcp-session-id': sessionId }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'hold', arguments: {}, task: {} } })));
-  const modernTask = async (address: string) => answerOf(await modernRequest(openUrl, 'tools/call', { name: 'hold', arguments: {} }, { capabilities: TASKS, headers: { 'x-forwarded-for': address } }));
-  const REFUSED = { code: -32000, message: 'Too many tasks: this caller keeps 2, the most allowed; a task is kept until its ttl passes. Try again later.', data: { limit: 'perCaller.tasks' } };
+    legacyAnswerOf(
+      await send(
+        openUrl,
+        'POST',
+        { ...LEGACY, 'x-forwarded-for': address, 'mcp-session-id': sessionId },
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'hold', arguments: {}, task: {} } }),
+      ),
+    );
+  const modernTask = async (address: string) =>
+    answerOf(
+      await modernRequest(
+        openUrl,
+        'tools/call',
+        { name: 'hold', arguments: {} },
+        { capabilities: TASKS, headers: { 'x-forwarded-for': address } },
+      ),
+    );
+  const REFUSED = {
+    code: -32000,
+    message: 'Too many tasks: this caller keeps 2, the most allowed; a task is kept until its ttl passes. Try again later.',
+    data: { limit: 'perCaller.tasks' },
+  };
 
   it('a 2025-era client that opens more sessions gets no more tasks; another address still gets its own', async () => {
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await legacyTask('198.51.100.7', await sessionFrom('198.51.100.7')));
-    expect(answers.map((a) => (a.result?.task as { status?: string } | undefined)?.status ?? a.error)).toEqual(['working', 'working', REFUSED]);
+    expect(answers.map((a) => (a.result?.task as { status?: string } | undefined)?.status ?? a.error)).toEqual([
+      'working',
+      'working',
+      REFUSED,
+    ]);
     const other = await legacyTask('198.51.100.8', await sessionFrom('198.51.100.8'));
     expect((other.result?.task as { status?: string }).status).toBe('working');
   });
@@ -241,7 +297,9 @@ describe('task quotas count against the caller, not its sessions (issue 37)', ()
 
   it('refuses, at start-up, a per-caller share that reaches the total', () => {
     expect(() => new McpServer({ name: 'x', version: '1' }, { tasks: { perCaller: { tasks: 50 }, total: { tasks: 50 } } })).toThrow(
-      new TypeError('tasks.perCaller.tasks (50) must be below tasks.total.tasks (50): one caller could hold everything and block every other caller. Lower perCaller.tasks or raise total.tasks.'),
+      new TypeError(
+        'tasks.perCaller.tasks (50) must be below tasks.total.tasks (50): one caller could hold everything and block every other caller. Lower perCaller.tasks or raise total.tasks.',
+      ),
     );
   });
 });

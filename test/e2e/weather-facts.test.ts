@@ -13,116 +13,94 @@ jest.setTimeout(120_000);
 
 const WITH_EXPLICIT_HINTS = [
   {
-    "name": "current_conditions",
-    "description": "Gets the current conditions in a city",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "city": {
-          "type": "string",
-          "description": "City name"
+    name: 'current_conditions',
+    description: 'Gets the current conditions in a city',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        city: {
+          type: 'string',
+          description: 'City name',
         },
-        "unit": {
-          "type": "string",
-          "enum": [
-            "Celsius",
-            "Fahrenheit"
-          ],
-          "default": "Celsius"
-        }
+        unit: {
+          type: 'string',
+          enum: ['Celsius', 'Fahrenheit'],
+          default: 'Celsius',
+        },
       },
-      "required": [
-        "city"
-      ],
-      "additionalProperties": false
+      required: ['city'],
+      additionalProperties: false,
     },
-    "outputSchema": {
-      "type": "object",
-      "properties": {
-        "city": {
-          "type": "string"
+    outputSchema: {
+      type: 'object',
+      properties: {
+        city: {
+          type: 'string',
         },
-        "temperature": {
-          "type": "number"
+        temperature: {
+          type: 'number',
         },
-        "unit": {
-          "type": "string",
-          "enum": [
-            "Celsius",
-            "Fahrenheit"
-          ]
+        unit: {
+          type: 'string',
+          enum: ['Celsius', 'Fahrenheit'],
         },
-        "summary": {
-          "type": "string",
-          "description": "A short description such as \"light rain\""
+        summary: {
+          type: 'string',
+          description: 'A short description such as "light rain"',
         },
-        "observedAt": {
-          "type": "string",
-          "format": "date-time"
-        }
+        observedAt: {
+          type: 'string',
+          format: 'date-time',
+        },
       },
-      "required": [
-        "city",
-        "temperature",
-        "unit",
-        "summary",
-        "observedAt"
-      ],
-      "additionalProperties": false
+      required: ['city', 'temperature', 'unit', 'summary', 'observedAt'],
+      additionalProperties: false,
     },
-    "annotations": {
-      "readOnlyHint": true
+    annotations: {
+      readOnlyHint: true,
     },
-    "_meta": {
-      "ui": {
-        "resourceUri": "ui://weather/view",
-        "visibility": [
-          "model",
-          "app"
-        ]
+    _meta: {
+      ui: {
+        resourceUri: 'ui://weather/view',
+        visibility: ['model', 'app'],
       },
-      "ui/resourceUri": "ui://weather/view"
-    }
+      'ui/resourceUri': 'ui://weather/view',
+    },
   },
   {
-    "name": "get_forecast",
-    "description": "Gets the forecast for a city, one line per day",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "city": {
-          "type": "string",
-          "description": "City name"
+    name: 'get_forecast',
+    description: 'Gets the forecast for a city, one line per day',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        city: {
+          type: 'string',
+          description: 'City name',
         },
-        "days": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 14,
-          "default": 3
+        days: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 14,
+          default: 3,
         },
-        "unit": {
-          "type": "string",
-          "enum": [
-            "Celsius",
-            "Fahrenheit"
-          ],
-          "default": "Celsius"
+        unit: {
+          type: 'string',
+          enum: ['Celsius', 'Fahrenheit'],
+          default: 'Celsius',
         },
-        "from": {
-          "type": "string",
-          "format": "date-time",
-          "description": "First day of the forecast; default today"
-        }
+        from: {
+          type: 'string',
+          format: 'date-time',
+          description: 'First day of the forecast; default today',
+        },
       },
-      "required": [
-        "city"
-      ],
-      "additionalProperties": false
+      required: ['city'],
+      additionalProperties: false,
     },
-    "annotations": {
-      "readOnlyHint": true
-    }
-  }
+    annotations: {
+      readOnlyHint: true,
+    },
+  },
 ];
 
 describe('samples/weather through the generator', () => {
@@ -132,10 +110,14 @@ describe('samples/weather through the generator', () => {
 
   it('keeps its facts module current (generate --check)', async () => {
     await ensureBuilt();
-    const check = spawnSync(process.execPath, [join(ROOT, 'dist/generate/cli.js'), 'generate', '--project', 'samples/weather/tsconfig.json', '--check'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const check = spawnSync(
+      process.execPath,
+      [join(ROOT, 'dist/generate/cli.js'), 'generate', '--project', 'samples/weather/tsconfig.json', '--check'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     expect(check.stderr).toBe('');
     expect(check.status).toBe(0);
   });

@@ -1,11 +1,24 @@
 import { Exclude, Expose } from 'class-transformer';
 import {
-  ArrayOf, DefinitionError, Description, Field, Int32, McpServer, Nullable, Param, registerSourceFacts, StringLiterals, Tool,
+  ArrayOf,
+  DefinitionError,
+  Description,
+  Field,
+  Int32,
+  McpServer,
+  Nullable,
+  Param,
+  registerSourceFacts,
+  StringLiterals,
+  Tool,
 } from '../../src';
 import { methodFactsOf, propertyFactsOf } from '../../src/facts/registry';
 import { inputOf, listingOf } from '../support/listing';
 
-enum Level { Low = 'low', High = 'high' }
+enum Level {
+  Low = 'low',
+  High = 'high',
+}
 
 /** Asserts that adding the instance fails with exactly these `CODE where: message` diagnostics. */
 function expectProblems(instance: object, lines: readonly string[]): void {
@@ -24,7 +37,9 @@ describe('registerSourceFacts (issue 6)', () => {
     class T {
       @Tool() run(city: string): void {}
     }
-    registerSourceFacts(T, { methods: [{ name: 'run', description: 'Runs.', params: [{ name: 'city', description: 'The city.', type: String }] }] });
+    registerSourceFacts(T, {
+      methods: [{ name: 'run', description: 'Runs.', params: [{ name: 'city', description: 'The city.', type: String }] }],
+    });
     expect(listingOf(new T())).toBe(
       '{"name":"run","description":"Runs.","inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"The city."}},' +
         '"required":["city"],"additionalProperties":false}}',
@@ -54,7 +69,15 @@ describe('registerSourceFacts (issue 6)', () => {
       @Tool() a(ids: number[], @Param({ type: [Int32] }) counts: number[]): void {}
     }
     registerSourceFacts(T, {
-      methods: [{ name: 'a', params: [{ name: 'ids', type: ArrayOf(String) }, { name: 'counts', type: ArrayOf(Number) }] }],
+      methods: [
+        {
+          name: 'a',
+          params: [
+            { name: 'ids', type: ArrayOf(String) },
+            { name: 'counts', type: ArrayOf(Number) },
+          ],
+        },
+      ],
     });
     expect(inputOf(new T())).toBe(
       '{"type":"object","properties":{"ids":{"type":"array","items":{"type":"string"}},' +
@@ -69,9 +92,19 @@ describe('registerSourceFacts (issue 6)', () => {
       @Tool() a(e: string, t: number): void {}
     }
     registerSourceFacts(T, {
-      methods: [{ name: 'a', params: [{ name: 'city', type: String, optional: true }, { name: 'days', type: Number, optional: true, default: 3 }] }],
+      methods: [
+        {
+          name: 'a',
+          params: [
+            { name: 'city', type: String, optional: true },
+            { name: 'days', type: Number, optional: true, default: 3 },
+          ],
+        },
+      ],
     });
-    expect(inputOf(new T())).toBe('{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"number","default":3}},"additionalProperties":false}');
+    expect(inputOf(new T())).toBe(
+      '{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"number","default":3}},"additionalProperties":false}',
+    );
   });
 
   it('finds the facts of an inherited method on the class that declares it', () => {
@@ -134,7 +167,12 @@ describe('records with source facts', () => {
       size: number = 2;
       constructor(readonly label: string) {}
     }
-    registerSourceFacts(Sized, { properties: [{ key: 'label', type: String, design: String }, { key: 'size', type: Number, design: Number, default: 2 }] });
+    registerSourceFacts(Sized, {
+      properties: [
+        { key: 'label', type: String, design: String },
+        { key: 'size', type: Number, design: Number, default: 2 },
+      ],
+    });
     class T {
       @Tool() a(v: Sized): void {}
     }
@@ -149,7 +187,12 @@ describe('records with source facts', () => {
       @Expose() @Field() shown!: string;
       hidden!: string;
     }
-    registerSourceFacts(Secretive, { properties: [{ key: 'shown', type: String }, { key: 'hidden', type: String, design: String }] });
+    registerSourceFacts(Secretive, {
+      properties: [
+        { key: 'shown', type: String },
+        { key: 'hidden', type: String, design: String },
+      ],
+    });
     class T {
       @Tool() a(v: Secretive): void {}
     }
@@ -164,7 +207,17 @@ describe('a hint that contradicts the declared type (OMCG0002)', () => {
     class T {
       @Tool() a(@Param({ type: String }) n: number, @Param({ type: Nullable(String) }) s: string): void {}
     }
-    registerSourceFacts(T, { methods: [{ name: 'a', params: [{ name: 'n', type: Number }, { name: 's', type: String }] }] });
+    registerSourceFacts(T, {
+      methods: [
+        {
+          name: 'a',
+          params: [
+            { name: 'n', type: Number },
+            { name: 's', type: String },
+          ],
+        },
+      ],
+    });
     expectProblems(new T(), [
       "OMCG0002 T.a, parameter 'n': the type hint (string) contradicts the declared type (number) that onemodelcontext generate read from the source.",
       "OMCG0002 T.a, parameter 's': the type hint (string | null) contradicts the declared type (string) that onemodelcontext generate read from the source.",
@@ -182,7 +235,12 @@ describe('a hint that contradicts the declared type (OMCG0002)', () => {
       }
       @Tool() put(box: Box): void {}
     }
-    registerSourceFacts(T, { methods: [{ name: 'count', params: [], returns: String }, { name: 'put', params: [{ name: 'box' }] }] });
+    registerSourceFacts(T, {
+      methods: [
+        { name: 'count', params: [], returns: String },
+        { name: 'put', params: [{ name: 'box' }] },
+      ],
+    });
     expectProblems(new T(), [
       'OMCG0002 T.count, result: the type hint (number) contradicts the declared type (string) that onemodelcontext generate read from the source.',
       "OMCG0002 T.put, parameter 'box', property 'label': the type hint (number) contradicts the declared type (string) that onemodelcontext generate read from the source.",

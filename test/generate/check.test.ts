@@ -18,7 +18,9 @@ describe('onemodelcontext generate --check (issue 6)', () => {
   });
 
   it('fails on a missing module; without --check the same run writes it', () => {
-    expect(run('documented', ['generate', '--check'], { [OUT]: undefined }).stderr).toBe(`${OUT} is missing: run onemodelcontext generate.`);
+    expect(run('documented', ['generate', '--check'], { [OUT]: undefined }).stderr).toBe(
+      `${OUT} is missing: run onemodelcontext generate.`,
+    );
     const written = run('documented', ['generate', '--project', 'tsconfig.json', '--out', OUT], { [OUT]: undefined });
     expect(written.code).toBe(0);
     expect(written.stdout).toBe(`Wrote ${OUT}: facts of 8 classes.`);

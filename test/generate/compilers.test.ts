@@ -29,7 +29,12 @@ describe.each(['documented', 'runners'])('the facts of test/fixtures/%s', (fixtu
 
 it('takes the compiler from ONEMODELCONTEXT_TYPESCRIPT; --typescript wins over it', () => {
   expect(run('documented', ['generate', '--check'], {}, { ONEMODELCONTEXT_TYPESCRIPT: 'typescript-6.0' })).toEqual(UP_TO_DATE);
-  const overridden = run('documented', ['generate', '--check', '--typescript', 'typescript-6.0'], {}, { ONEMODELCONTEXT_TYPESCRIPT: 'missing' });
+  const overridden = run(
+    'documented',
+    ['generate', '--check', '--typescript', 'typescript-6.0'],
+    {},
+    { ONEMODELCONTEXT_TYPESCRIPT: 'missing' },
+  );
   expect(overridden).toEqual(UP_TO_DATE);
 });
 

@@ -40,7 +40,9 @@ describe('compile-time diagnostics of onemodelcontext generate (issue 6)', () =>
     const lines = result.stderr.split('\n');
     expect(lines).toHaveLength(expected.length + 1);
     expected.forEach(([, start], i) => expect(lines[i].startsWith(start)).toBe(true));
-    expect(lines[expected.length]).toBe('Found 19 errors. Wrote src/onemodelcontext.facts.ts: facts of 1 class (7 left out: see the errors above).');
+    expect(lines[expected.length]).toBe(
+      'Found 19 errors. Wrote src/onemodelcontext.facts.ts: facts of 1 class (7 left out: see the errors above).',
+    );
   });
 
   it.each(expected)('reports %s at its location: %s', (_code, start) => {

@@ -1,7 +1,5 @@
 import '../fixtures/documented/src/onemodelcontext.facts';
-import {
-  ArrayOf, Description, DictionaryOf, Field, Nullable, Param, SetOf, StringLiterals, Tool,
-} from '../../src';
+import { ArrayOf, Description, DictionaryOf, Field, Nullable, Param, SetOf, StringLiterals, Tool } from '../../src';
 import { memberRecordsOf, type MemberRecordOf } from '../../src/decorators/metadata';
 import { methodFactsOf } from '../../src/facts/registry';
 import { Problems } from '../../src/schema/diagnostics';

@@ -41,7 +41,12 @@ describe('DTOs compiled without strictNullChecks', () => {
               clearsAt: { type: ['string', 'null'], format: 'date-time', description: 'When the profile is cleared; null clears it now.' },
               countries: {
                 type: 'array',
-                items: { type: 'object', properties: { code: { type: 'string', minLength: 2, maxLength: 2 } }, required: ['code'], additionalProperties: false },
+                items: {
+                  type: 'object',
+                  properties: { code: { type: 'string', minLength: 2, maxLength: 2 } },
+                  required: ['code'],
+                  additionalProperties: false,
+                },
               },
             },
             // A @ValidateIf property is never required: its condition, run by class-validator, decides.

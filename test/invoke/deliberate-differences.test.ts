@@ -26,7 +26,9 @@ describe('the deliberate differences from the listing', () => {
 
   it('Bytes refuses text that is not base64 (contentEncoding is only an annotation)', async () => {
     expect(listed(Bytes)({ v: 'not base64!' })).toBe(true);
-    expect(textOf((await probe(Bytes)('not base64!')).result)).toBe("Argument 'v' is not valid. Expected base64 text, such as \"aGVsbG8=\".");
+    expect(textOf((await probe(Bytes)('not base64!')).result)).toBe(
+      'Argument \'v\' is not valid. Expected base64 text, such as "aGVsbG8=".',
+    );
   });
 
   it('TimeOnly accepts a time without an offset (format time requires one)', async () => {
@@ -36,7 +38,9 @@ describe('the deliberate differences from the listing', () => {
 
   it('URL refuses what the WHATWG URL parser cannot hold (format uri accepts it)', async () => {
     expect(listed(URL)({ v: 'http://a:99999' })).toBe(true);
-    expect(textOf((await probe(URL)('http://a:99999')).result)).toBe("Argument 'v' is not valid. Expected an absolute URL, such as \"https://example.com\".");
+    expect(textOf((await probe(URL)('http://a:99999')).result)).toBe(
+      'Argument \'v\' is not valid. Expected an absolute URL, such as "https://example.com".',
+    );
   });
 
   it("class-validator's own rules may be stricter than their nearest keyword (@IsEmail and format email)", async () => {

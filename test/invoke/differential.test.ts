@@ -227,7 +227,6 @@ class Tools {
   @Tool() parts(@Param({ type: [Part] }) parts: Part[], part: Part): void {}
 }
 
-
 /**
  * The listing with DESIGN.md section 6's deliberate differences written into it, walked beside the type
  * model (same shape): `SetOf` drops duplicates, `Bytes` refuses what is not base64, `TimeOnly` accepts
@@ -347,8 +346,16 @@ function stringOf(s: Schema): fc.Arbitrary<unknown> {
   const lengths = fc.oneof(fc.constantFrom(min - 1, min, max, max + 1), fc.integer({ min, max }));
   const options: fc.Arbitrary<unknown>[] = [textOfLength(lengths)];
   const fromPattern = s.pattern === undefined ? undefined : matching(s.pattern);
-  if (fromPattern) options.push(fromPattern, fromPattern.map((x) => `${x}A`));
-  if (s.pattern) options.push(near, near.map((x) => `${x}a.`));
+  if (fromPattern)
+    options.push(
+      fromPattern,
+      fromPattern.map((x) => `${x}A`),
+    );
+  if (s.pattern)
+    options.push(
+      near,
+      near.map((x) => `${x}a.`),
+    );
   if (s.format) options.push(formatted(s.format), formatted(s.format));
   if (s.minLength === 1) options.push(fc.constant(''));
   if (s.contentEncoding === 'base64') {
@@ -492,8 +499,13 @@ const tools = generated.listTools().map((listing) => {
  * of them optional and each often invalid, whole records would almost never be accepted.
  */
 function oneRuleAtATime(record: Schema): fc.Arbitrary<unknown> {
-  const one = Object.entries(record.properties!).map(([k, p]) => (k === 'meta' ? plainObjects : valueOf(p, 1)).map((v) => ({ checked: { [k]: v } })));
-  return fc.oneof({ weight: 20, arbitrary: fc.oneof(...one) }, { weight: 1, arbitrary: fc.constantFrom({}, { checked: {} }, { checked: { x: 1 } }, { checked: null }) });
+  const one = Object.entries(record.properties!).map(([k, p]) =>
+    (k === 'meta' ? plainObjects : valueOf(p, 1)).map((v) => ({ checked: { [k]: v } })),
+  );
+  return fc.oneof(
+    { weight: 20, arbitrary: fc.oneof(...one) },
+    { weight: 1, arbitrary: fc.constantFrom({}, { checked: {} }, { checked: { x: 1 } }, { checked: null }) },
+  );
 }
 
 const cases = fc.oneof(...tools.map((t) => t.args.map((args) => ({ tool: t.name, text: JSON.stringify(args) ?? 'null' }))));

@@ -4,9 +4,18 @@ import { textOf } from '../support/probe';
 
 // Issue 11: a string enum is listed, read, defaulted and written by its values; numeric and mixed enums by
 // member names (DESIGN.md sections 3, 5 and 6).
-enum Status { Pending = 'pending', Shipped = 'shipped' }
-enum Level { Low, High }
-enum Mixed { A = 1, B = 'b' }
+enum Status {
+  Pending = 'pending',
+  Shipped = 'shipped',
+}
+enum Level {
+  Low,
+  High,
+}
+enum Mixed {
+  A = 1,
+  B = 'b',
+}
 
 /** A DTO as a REST API declares it: class-validator's `@IsEnum` and class-transformer use the values. */
 class Order {
@@ -63,7 +72,9 @@ describe('string enums by value, numeric and mixed enums by member name', () => 
   it('reads a string enum by value and refuses its member name', async () => {
     const s = server();
     expect(textOf(await s.callTool('set_status', { status: 'shipped' }))).toBe('shipped');
-    expect(textOf(await s.callTool('set_status', { status: 'Shipped' }))).toBe("Argument 'status' is not valid. Expected one of: \"pending\", \"shipped\".");
+    expect(textOf(await s.callTool('set_status', { status: 'Shipped' }))).toBe(
+      'Argument \'status\' is not valid. Expected one of: "pending", "shipped".',
+    );
   });
 
   it('reads numeric and mixed enums by member name into the member value', async () => {

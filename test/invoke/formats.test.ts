@@ -19,42 +19,68 @@ const shaped = fc
     zone: fc.oneof(
       fc.constantFrom('Z', 'z'),
       fc
-        .record({ sign: fc.constantFrom('+', '-'), h: fc.integer({ min: 0, max: 24 }), m: fc.integer({ min: 0, max: 60 }), form: fc.constantFrom(':', '', 'hours') })
+        .record({
+          sign: fc.constantFrom('+', '-'),
+          h: fc.integer({ min: 0, max: 24 }),
+          m: fc.integer({ min: 0, max: 60 }),
+          form: fc.constantFrom(':', '', 'hours'),
+        })
         .map((z) => `${z.sign}${two(z.h)}${z.form === 'hours' ? '' : `${z.form}${two(z.m)}`}`),
     ),
     t: fc.constantFrom('T', 't', ' ', '\t', '\u00a0', '_'),
   })
-  .map((p) => `${String(p.y).padStart(4, '0')}-${two(p.mo)}-${two(p.d)}${p.t}${two(p.h)}:${two(p.mi)}:${two(p.s)}${p.frac ? `.${p.frac}` : ''}${p.zone}`);
+  .map(
+    (p) =>
+      `${String(p.y).padStart(4, '0')}-${two(p.mo)}-${two(p.d)}${p.t}${two(p.h)}:${two(p.mi)}:${two(p.s)}${p.frac ? `.${p.frac}` : ''}${p.zone}`,
+  );
 
 describe('date-time and date checks agree with ajv-formats', () => {
   it('on RFC 3339 shaped strings, valid or not', () => {
-    fc.assert(fc.property(shaped, (s) => isDateTime(s) === ajvDateTime(s)), { numRuns: 5000 });
-    expect(isDateTime("0000-01-01T23:60:00+00:01")).toBe(ajvDateTime("0000-01-01T23:60:00+00:01"));
+    fc.assert(
+      fc.property(shaped, (s) => isDateTime(s) === ajvDateTime(s)),
+      { numRuns: 5000 },
+    );
+    expect(isDateTime('0000-01-01T23:60:00+00:01')).toBe(ajvDateTime('0000-01-01T23:60:00+00:01'));
     // ajv-formats' leap-second rule lets hour 24 through when the offset makes it 23:59 UTC.
     expect(isDateTime('0000-01-01T24:59:00+01')).toBe(true);
   });
 
   it('never accept what ajv-formats refuses, whatever the text', () => {
-    fc.assert(fc.property(fc.string(), (s) => !isDateTime(s) || ajvDateTime(s)), { numRuns: 5000 });
-    fc.assert(fc.property(fc.string(), (s) => isDate(s) === ajvDate(s)), { numRuns: 5000 });
+    fc.assert(
+      fc.property(fc.string(), (s) => !isDateTime(s) || ajvDateTime(s)),
+      { numRuns: 5000 },
+    );
+    fc.assert(
+      fc.property(fc.string(), (s) => isDate(s) === ajvDate(s)),
+      { numRuns: 5000 },
+    );
   });
 
   it('on calendar dates', () => {
-    fc.assert(fc.property(shaped, (s) => isDate(s.slice(0, 10)) === ajvDate(s.slice(0, 10))), { numRuns: 5000 });
+    fc.assert(
+      fc.property(shaped, (s) => isDate(s.slice(0, 10)) === ajvDate(s.slice(0, 10))),
+      { numRuns: 5000 },
+    );
   });
 });
 
 describe('dateTimeToDate builds the Date that new Date(text) builds', () => {
   /** The same instant in the one form `new Date(text)` is specified to read: `T`, `Z` or `+hh:mm`. */
   const iso = (s: string) =>
-    `${s.slice(0, 10)}T${s.slice(11)}`.replace(/z$/, 'Z').replace(/([+-]\d\d)(\d\d)$/, '$1:$2').replace(/([+-]\d\d)$/, '$1:00');
+    `${s.slice(0, 10)}T${s.slice(11)}`
+      .replace(/z$/, 'Z')
+      .replace(/([+-]\d\d)(\d\d)$/, '$1:$2')
+      .replace(/([+-]\d\d)$/, '$1:00');
 
   it('for every valid date-time, years 0 to 99 and every separator and offset form included', () => {
     fc.assert(
       // new Date(text) refuses leap seconds and hour 24 (which ajv-formats lets through with an offset).
-      fc.property(shaped.filter(isDateTime).filter((s) => !/:60/.test(s) && Number(s.slice(11, 13)) <= 23), (s) => {
-        expect(dateTimeToDate(s).getTime()).toBe(new Date(iso(s)).getTime());
-      }),
+      fc.property(
+        shaped.filter(isDateTime).filter((s) => !/:60/.test(s) && Number(s.slice(11, 13)) <= 23),
+        (s) => {
+          expect(dateTimeToDate(s).getTime()).toBe(new Date(iso(s)).getTime());
+        },
+      ),
       { numRuns: 5000 },
     );
   });
@@ -78,7 +104,10 @@ describe('TimeSpan', () => {
   });
 
   it('writes milliseconds back in the c form', () => {
-    fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), (ms) => timeSpanToMs(msToTimeSpan(ms)) === ms), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.integer({ min: -1e12, max: 1e12 }), (ms) => timeSpanToMs(msToTimeSpan(ms)) === ms),
+      { numRuns: 2000 },
+    );
     expect(msToTimeSpan(93784500)).toBe('1.02:03:04.5000000');
   });
 });

@@ -49,7 +49,7 @@ describe('string lengths count code points, both bounds', () => {
 
   it('refuses one code point under a minimum of two, though it is two UTF-16 units', async () => {
     const result = await server.callTool('name', { name: '😀' });
-    expect(textOf(result)).toBe("Argument 'name' is not valid. Expected 2 to 5 characters, such as \"text\".");
+    expect(textOf(result)).toBe('Argument \'name\' is not valid. Expected 2 to 5 characters, such as "text".');
   });
 
   it('accepts five code points that are ten UTF-16 units', async () => {
@@ -153,7 +153,7 @@ describe('URL never throws', () => {
 
   it.each(['http://a:99999', 'http://[v1.x]/'])('%s (format uri, but not a WHATWG URL) is an argument error', async (text) => {
     const { result } = await read(text);
-    expect(textOf(result)).toBe("Argument 'v' is not valid. Expected an absolute URL, such as \"https://example.com\".");
+    expect(textOf(result)).toBe('Argument \'v\' is not valid. Expected an absolute URL, such as "https://example.com".');
   });
 });
 
@@ -162,7 +162,7 @@ describe('base64 is base64', () => {
 
   it.each(['%%%%\n', 'QUJD\n%%%%', 'QQ', 'QR==', 'QUI=\n'])('refuses %j', async (text) => {
     const { result } = await read(text);
-    expect(textOf(result)).toBe("Argument 'v' is not valid. Expected base64 text, such as \"aGVsbG8=\".");
+    expect(textOf(result)).toBe('Argument \'v\' is not valid. Expected base64 text, such as "aGVsbG8=".');
   });
 
   it.each([
@@ -311,7 +311,7 @@ describe('lenientJsonStrings (opt-in)', () => {
 
   it('is off by default: a JSON-encoded array is an argument error', async () => {
     expect(textOf(await strict.callTool('lines', args))).toBe(
-      "Argument 'lines' is not valid. Expected an array, such as [{\"sku\":\"text\"}], got a string.\nArgument 'counts' is not valid. Expected an object, such as {\"key\":0}, got a string.",
+      'Argument \'lines\' is not valid. Expected an array, such as [{"sku":"text"}], got a string.\nArgument \'counts\' is not valid. Expected an object, such as {"key":0}, got a string.',
     );
   });
 
@@ -325,10 +325,10 @@ describe('lenientJsonStrings (opt-in)', () => {
 
   it('still checks what the text holds', async () => {
     expect(textOf(await lenient.callTool('lines', { lines: '[{"sku":1}]', counts: '{}' }))).toBe(
-      "Argument 'lines[0].sku' is not valid. Expected a string, such as \"text\", got a number.",
+      'Argument \'lines[0].sku\' is not valid. Expected a string, such as "text", got a number.',
     );
     expect(textOf(await lenient.callTool('lines', { lines: '{"sku":"A"}', counts: '{}' }))).toBe(
-      "Argument 'lines' is not valid. Expected an array, such as [{\"sku\":\"text\"}], got a string.",
+      'Argument \'lines\' is not valid. Expected an array, such as [{"sku":"text"}], got a string.',
     );
   });
 });

@@ -19,10 +19,14 @@ describe('argument messages', () => {
       }
     }
     const s = new McpServer({ name: 't', version: '1' }).add(new OpenTop());
-    return s.callTool('f', { n: -1 }).then((r) => expect(textOf(r)).toBe("Argument 'n' is not valid. Expected a number at least 0, such as 0."));
+    return s
+      .callTool('f', { n: -1 })
+      .then((r) => expect(textOf(r)).toBe("Argument 'n' is not valid. Expected a number at least 0, such as 0."));
   });
 
   it('says "1 character" in the singular', async () => {
-    expect(textOf(await server.callTool('positive', { n: 1, tags: '' }))).toBe("Argument 'tags' is not valid. Expected at least 1 character, such as \"text\".");
+    expect(textOf(await server.callTool('positive', { n: 1, tags: '' }))).toBe(
+      'Argument \'tags\' is not valid. Expected at least 1 character, such as "text".',
+    );
   });
 });

@@ -1,15 +1,44 @@
 import fc from 'fast-check';
 import { Type } from 'class-transformer';
 import {
-  ArrayOf, Bytes, Char, DateOnly, DictionaryOf, EmailAddress, Field, Int16, Int32, Int8, Json, McpServer, Nullable,
-  Range, SetOf, StringLength, TimeOnly, TimeSpan, Tool, Uint8, Url, Uuid, Param, type CallToolResult,
+  ArrayOf,
+  Bytes,
+  Char,
+  DateOnly,
+  DictionaryOf,
+  EmailAddress,
+  Field,
+  Int16,
+  Int32,
+  Int8,
+  Json,
+  McpServer,
+  Nullable,
+  Range,
+  SetOf,
+  StringLength,
+  TimeOnly,
+  TimeSpan,
+  Tool,
+  Uint8,
+  Url,
+  Uuid,
+  Param,
+  type CallToolResult,
 } from '../../src';
 import { toolsOf } from '../../src/schema/tools';
 import type { TypeNode } from '../../src/schema/model';
 import type { Schema } from '../support/json-schema';
 
-enum Color { Red, Green, Blue }
-enum Size { Small = 'S', Large = 'L' }
+enum Color {
+  Red,
+  Green,
+  Blue,
+}
+enum Size {
+  Small = 'S',
+  Large = 'L',
+}
 
 class Line {
   @Field() sku!: string;
@@ -60,7 +89,6 @@ class Tools {
 
 const server = new McpServer({ name: 'p', version: '1' }).add(new Tools());
 const models = new Map(toolsOf(Tools).map(({ model }) => [model.name, model]));
-
 
 const jsonValue = fc.jsonValue({ maxDepth: 2 });
 
@@ -133,7 +161,13 @@ function hasRuntimeType(node: TypeNode, v: unknown): boolean {
     case 'integer':
       return node.bigint ? typeof v === 'bigint' : typeof v === 'number' && Number.isInteger(v);
     case 'string':
-      return node.as === 'date' ? v instanceof Date : node.as === 'url' ? v instanceof URL : node.as === 'timespan' ? typeof v === 'number' : typeof v === 'string';
+      return node.as === 'date'
+        ? v instanceof Date
+        : node.as === 'url'
+          ? v instanceof URL
+          : node.as === 'timespan'
+            ? typeof v === 'number'
+            : typeof v === 'string';
     case 'bytes':
       return v instanceof Uint8Array;
     case 'enum':
@@ -141,7 +175,9 @@ function hasRuntimeType(node: TypeNode, v: unknown): boolean {
     case 'nullable':
       return v === null || hasRuntimeType(node.inner, v);
     case 'array':
-      return node.set ? v instanceof Set && [...v].every((x) => hasRuntimeType(node.items, x)) : Array.isArray(v) && v.every((x) => hasRuntimeType(node.items, x));
+      return node.set
+        ? v instanceof Set && [...v].every((x) => hasRuntimeType(node.items, x))
+        : Array.isArray(v) && v.every((x) => hasRuntimeType(node.items, x));
     case 'dictionary':
       return Object.getPrototypeOf(v) === null && Object.values(v as object).every((x) => hasRuntimeType(node.values, x));
     case 'json':
@@ -166,7 +202,8 @@ function places(value: unknown, s: Schema, path: (string | number)[] = []): { pa
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const own = Object.entries(value);
     if (s.properties) return [...here, ...own.flatMap(([k, x]) => places(x, s.properties![k], [...path, k]))];
-    if (typeof s.additionalProperties === 'object') return [...here, ...own.flatMap(([k, x]) => places(x, s.additionalProperties as Schema, [...path, k]))];
+    if (typeof s.additionalProperties === 'object')
+      return [...here, ...own.flatMap(([k, x]) => places(x, s.additionalProperties as Schema, [...path, k]))];
   }
   return here;
 }
@@ -175,13 +212,23 @@ function places(value: unknown, s: Schema, path: (string | number)[] = []): { pa
 function wrongValueFor(s: Schema): unknown {
   const types = Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type];
   if (types.length === 0) return undefined;
-  const candidates: [string, unknown][] = [['string', 'x\u0000"'], ['boolean', true], ['array', [1]], ['object', { polluted: 1 }], ['number', 1.5]];
+  const candidates: [string, unknown][] = [
+    ['string', 'x\u0000"'],
+    ['boolean', true],
+    ['array', [1]],
+    ['object', { polluted: 1 }],
+    ['number', 1.5],
+  ];
   // 1.5 is wrong for an integer as much as for a string; only `number` itself accepts it.
   return candidates.find(([t]) => !types.includes(t))?.[1];
 }
 
 function pathText(path: (string | number)[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : /^[A-Za-z_$][\w$]*$/.test(p) && p.length <= 64 ? `.${p}` : `[${JSON.stringify(p)}]`)).join('');
+  return path
+    .map((p, i) =>
+      typeof p === 'number' ? `[${p}]` : i === 0 ? p : /^[A-Za-z_$][\w$]*$/.test(p) && p.length <= 64 ? `.${p}` : `[${JSON.stringify(p)}]`,
+    )
+    .join('');
 }
 
 function setAt(root: Record<string, unknown>, path: (string | number)[], value: unknown, remove = false): Record<string, unknown> {
@@ -228,7 +275,9 @@ describe.each(['order', 'scalars'])('property: %s', (name) => {
         const place = candidates[seed % candidates.length];
         const result = await server.callTool(name, setAt(value, place.path, wrongValueFor(place.schema)));
         expect(result.isError).toBe(true);
-        expect(messageOf(result).slice(0, `Argument '${pathText(place.path)}' is not valid.`.length)).toBe(`Argument '${pathText(place.path)}' is not valid.`);
+        expect(messageOf(result).slice(0, `Argument '${pathText(place.path)}' is not valid.`.length)).toBe(
+          `Argument '${pathText(place.path)}' is not valid.`,
+        );
       }),
       { numRuns: 150 },
     );

@@ -13,7 +13,12 @@ function plan(steps: Partial<PropertyStep>[]): RecordPlan {
 
 describe('the record reader source', () => {
   it('is a pure, printable function of the plan', () => {
-    const source = recordReaderSource(plan([{ name: 'full_name', key: 'fullName' }, { name: 'note', key: 'note', required: false, fallback: () => '' }]));
+    const source = recordReaderSource(
+      plan([
+        { name: 'full_name', key: 'fullName' },
+        { name: 'note', key: 'note', required: false, fallback: () => '' },
+      ]),
+    );
     expect(source).toBe(
       [
         'if (typeof v !== "object" || v === null || Array.isArray(v)) return notObject(v, f);',
@@ -37,12 +42,19 @@ describe('the record reader source', () => {
   });
 
   it('reads names Object.prototype also has only when they are own', () => {
-    expect(recordReaderSource(plan([{ name: 'constructor', key: 'constructor' }]))).toContain('x = hasOwn.call(v, "constructor") ? v["constructor"] : undefined;');
+    expect(recordReaderSource(plan([{ name: 'constructor', key: 'constructor' }]))).toContain(
+      'x = hasOwn.call(v, "constructor") ? v["constructor"] : undefined;',
+    );
   });
 });
 
 describe('the interpreted reader', () => {
-  const read = interpretedReader(plan([{ name: 'a_b', key: 'ab' }, { name: 'constructor', key: 'ctor', required: false }]));
+  const read = interpretedReader(
+    plan([
+      { name: 'a_b', key: 'ab' },
+      { name: 'constructor', key: 'ctor', required: false },
+    ]),
+  );
 
   it('reads a record as the generated one does', () => {
     expect(read({ a_b: 'x' }, newFailure())).toEqual({ ab: 'x' });

@@ -1,6 +1,13 @@
 import { Exclude, Expose, Transform, Type, plainToInstance } from 'class-transformer';
 import {
-  IsPositive, Max, Min, Validate, ValidatorConstraint, type ValidatorConstraintInterface, IsOptional, IsString,
+  IsPositive,
+  Max,
+  Min,
+  Validate,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+  IsOptional,
+  IsString,
 } from 'class-validator';
 import { DictionaryOf, Field, Int32, McpServer, Param, Range, Tool, Json } from '../../src';
 import { textOf } from '../support/probe';
@@ -107,7 +114,7 @@ describe('records become instances with class-transformer semantics', () => {
   it('names the path of an invalid nested value by wire names', async () => {
     const bad = { ...order, customer: { full_name: 'Ada', since: 'yesterday' } };
     expect(textOf(await server.callTool('place', { order: bad }))).toBe(
-      "Argument 'order.customer.since' is not valid. Expected an RFC 3339 date-time, such as \"2026-12-02T12:00:00Z\".",
+      'Argument \'order.customer.since\' is not valid. Expected an RFC 3339 date-time, such as "2026-12-02T12:00:00Z".',
     );
     const lines = [...order.lines, { sku: 'c', qty: 0, price: 1 }];
     expect(textOf(await server.callTool('place', { order: { ...order, lines } }))).toBe(
@@ -121,20 +128,32 @@ describe('records become instances with class-transformer semantics', () => {
       "Argument 'order.customer.full_name' is not valid. It is required: a string, such as \"text\".\nArgument 'order.customer.fullName' is not valid. There is no such property.",
     );
     const extra = { ...order, customer: { ...order.customer, vip: true } };
-    expect(textOf(await server.callTool('place', { order: extra }))).toBe("Argument 'order.customer.vip' is not valid. There is no such property.");
+    expect(textOf(await server.callTool('place', { order: extra }))).toBe(
+      "Argument 'order.customer.vip' is not valid. There is no such property.",
+    );
   });
 
   it('runs class-validator custom constraints and maps their path', async () => {
     const ok = { lines: [{ sku: 'ab', qty: 2 }] };
     expect((await server.callTool('check', { order: ok })).isError).toBeUndefined();
     expect(received[0]).toBeInstanceOf(CheckedOrder);
-    const bad = { lines: [{ sku: 'ab', qty: 2 }, { sku: 'ab', qty: 2 }, { sku: 'abc', qty: 2 }] };
-    expect(textOf(await server.callTool('check', { order: bad }))).toBe("Argument 'order.lines[2].sku' is not valid. sku must have an even length");
+    const bad = {
+      lines: [
+        { sku: 'ab', qty: 2 },
+        { sku: 'ab', qty: 2 },
+        { sku: 'abc', qty: 2 },
+      ],
+    };
+    expect(textOf(await server.callTool('check', { order: bad }))).toBe(
+      "Argument 'order.lines[2].sku' is not valid. sku must have an even length",
+    );
   });
 
   it('enforces class-validator rules the schema states before class-validator runs', async () => {
     const bad = { lines: [{ sku: 'ab', qty: 2000 }] };
-    expect(textOf(await server.callTool('check', { order: bad }))).toBe("Argument 'order.lines[0].qty' is not valid. Expected a number from 1 to 1000, such as 1.");
+    expect(textOf(await server.callTool('check', { order: bad }))).toBe(
+      "Argument 'order.lines[0].qty' is not valid. Expected a number from 1 to 1000, such as 1.",
+    );
   });
 
   it('applies @Transform and keeps @Exclude properties out', async () => {
@@ -162,14 +181,18 @@ describe('hostile keys never reach a prototype', () => {
   });
 
   it.each(['__proto__', 'constructor', 'prototype'])('a record key %s is refused as unknown', async (key) => {
-    const args = JSON.parse(`{"order":{"lines":[],"customer":{"full_name":"A","since":"2020-01-02T03:04:05Z","${key}":{"polluted":true}}}}`);
+    const args = JSON.parse(
+      `{"order":{"lines":[],"customer":{"full_name":"A","since":"2020-01-02T03:04:05Z","${key}":{"polluted":true}}}}`,
+    );
     expect(textOf(await server.callTool('place', args))).toBe(`Argument 'order.customer.${key}' is not valid. There is no such property.`);
     expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
     expect((Customer.prototype as unknown as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('an argument named __proto__ is refused as unknown', async () => {
-    const args = JSON.parse('{"__proto__":{"polluted":true},"order":{"lines":[],"customer":{"full_name":"A","since":"2020-01-02T03:04:05Z"}}}');
+    const args = JSON.parse(
+      '{"__proto__":{"polluted":true},"order":{"lines":[],"customer":{"full_name":"A","since":"2020-01-02T03:04:05Z"}}}',
+    );
     expect(textOf(await server.callTool('place', args))).toBe("Argument '__proto__' is not valid. There is no such argument.");
   });
 });
@@ -191,7 +214,12 @@ describe('conversions chosen by the declared type', () => {
     const result = await s.callTool('take', { prices: { a: 1, __proto__x: 2 }, tags: ['x', 'y', 'x'], data: 'aGk=', big: 7 });
     expect(result.isError).toBeUndefined();
     const [prices, tags, data, big] = received as [Map<string, number>, Set<string>, Buffer, bigint];
-    expect(prices).toEqual(new Map([['a', 1], ['__proto__x', 2]]));
+    expect(prices).toEqual(
+      new Map([
+        ['a', 1],
+        ['__proto__x', 2],
+      ]),
+    );
     expect(tags).toEqual(new Set(['x', 'y']));
     expect(Buffer.isBuffer(data)).toBe(true);
     expect(data.toString()).toBe('hi');

@@ -1,12 +1,28 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Exclude, Expose } from 'class-transformer';
 import {
-  ArrayOf, DictionaryOf, Field, Int32, McpServer, Nullable, SetOf, TimeSpan, Tool, ToolError, TOOL_FAILED_CHANNEL, Uuid,
-  RequestContext, UnknownToolError, type CallToolResult,
+  ArrayOf,
+  DictionaryOf,
+  Field,
+  Int32,
+  McpServer,
+  Nullable,
+  SetOf,
+  TimeSpan,
+  Tool,
+  ToolError,
+  TOOL_FAILED_CHANNEL,
+  Uuid,
+  RequestContext,
+  UnknownToolError,
+  type CallToolResult,
 } from '../../src';
 import { textOf } from '../support/probe';
 
-enum Level { Low, High }
+enum Level {
+  Low,
+  High,
+}
 
 class Note {
   @Field() title!: string;
@@ -22,31 +38,84 @@ function note(): Note {
 class Results {
   @Tool() nothing(): void {}
   @Tool() async laterNothing(): Promise<void> {}
-  @Tool() text(): string { return 'hello'; }
-  @Tool() nullText(): string { return null as unknown as string; }
-  @Tool() count(): number { return 42; }
-  @Tool() flag(): boolean { return true; }
-  @Tool() when(): Date { return new Date('2024-01-02T03:04:05Z'); }
-  @Tool() where(): URL { return new URL('https://example.com/x'); }
-  @Tool({ returns: Uuid }) id(): string { return '0f8fad5b-d9cb-469f-a165-70867728950e'; }
-  @Tool({ returns: Level }) level(): Level { return Level.High; }
-  @Tool({ returns: ArrayOf(Int32) }) list(): number[] { return [1, 2]; }
-  @Tool({ returns: SetOf(String) }) set(): Set<string> { return new Set(['a', 'b']); }
-  @Tool({ returns: TimeSpan }) span(): number { return 3723000; }
-  @Tool() note(): Note { return note(); }
-  @Tool({ returns: Note }) async laterNote(): Promise<Note> { return note(); }
-  @Tool({ returns: Nullable(Note) }) async maybe(): Promise<Note | null> { return null; }
-  @Tool({ returns: DictionaryOf(Int32) }) async counts(): Promise<Record<string, number>> { return { a: 1 }; }
-  @Tool() async autoText(): Promise<string> { return 'late'; }
-  @Tool() async autoJson(): Promise<unknown> { return { a: [1, 2] }; }
-  @Tool() async autoBlock(): Promise<unknown> { return { type: 'image', data: 'aGk=', mimeType: 'image/png' }; }
-  @Tool() async autoBlocks(): Promise<unknown> { return [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]; }
-  @Tool() async passthrough(): Promise<unknown> { return { content: [{ type: 'text', text: 'raw' }], isError: true }; }
-  @Tool() async autoNull(): Promise<unknown> { return null; }
-  @Tool() mismatch(): Note { return Object.assign(new Note(), { title: 5 }) as unknown as Note; }
-  @Tool() refused(): string { throw new ToolError('No such docket 7.'); }
-  @Tool() broken(): string { throw new Error('password=hunter2'); }
-  @Tool() async laterBroken(): Promise<string> { throw new Error('password=hunter2'); }
+  @Tool() text(): string {
+    return 'hello';
+  }
+  @Tool() nullText(): string {
+    return null as unknown as string;
+  }
+  @Tool() count(): number {
+    return 42;
+  }
+  @Tool() flag(): boolean {
+    return true;
+  }
+  @Tool() when(): Date {
+    return new Date('2024-01-02T03:04:05Z');
+  }
+  @Tool() where(): URL {
+    return new URL('https://example.com/x');
+  }
+  @Tool({ returns: Uuid }) id(): string {
+    return '0f8fad5b-d9cb-469f-a165-70867728950e';
+  }
+  @Tool({ returns: Level }) level(): Level {
+    return Level.High;
+  }
+  @Tool({ returns: ArrayOf(Int32) }) list(): number[] {
+    return [1, 2];
+  }
+  @Tool({ returns: SetOf(String) }) set(): Set<string> {
+    return new Set(['a', 'b']);
+  }
+  @Tool({ returns: TimeSpan }) span(): number {
+    return 3723000;
+  }
+  @Tool() note(): Note {
+    return note();
+  }
+  @Tool({ returns: Note }) async laterNote(): Promise<Note> {
+    return note();
+  }
+  @Tool({ returns: Nullable(Note) }) async maybe(): Promise<Note | null> {
+    return null;
+  }
+  @Tool({ returns: DictionaryOf(Int32) }) async counts(): Promise<Record<string, number>> {
+    return { a: 1 };
+  }
+  @Tool() async autoText(): Promise<string> {
+    return 'late';
+  }
+  @Tool() async autoJson(): Promise<unknown> {
+    return { a: [1, 2] };
+  }
+  @Tool() async autoBlock(): Promise<unknown> {
+    return { type: 'image', data: 'aGk=', mimeType: 'image/png' };
+  }
+  @Tool() async autoBlocks(): Promise<unknown> {
+    return [
+      { type: 'text', text: 'a' },
+      { type: 'text', text: 'b' },
+    ];
+  }
+  @Tool() async passthrough(): Promise<unknown> {
+    return { content: [{ type: 'text', text: 'raw' }], isError: true };
+  }
+  @Tool() async autoNull(): Promise<unknown> {
+    return null;
+  }
+  @Tool() mismatch(): Note {
+    return Object.assign(new Note(), { title: 5 }) as unknown as Note;
+  }
+  @Tool() refused(): string {
+    throw new ToolError('No such docket 7.');
+  }
+  @Tool() broken(): string {
+    throw new Error('password=hunter2');
+  }
+  @Tool() async laterBroken(): Promise<string> {
+    throw new Error('password=hunter2');
+  }
 }
 
 const server = new McpServer({ name: 't', version: '1' }).add(new Results());
@@ -112,7 +181,9 @@ describe('failures are masked and published', () => {
 
   it('a record that does not match its own output schema is a masked failure', async () => {
     expect(json(await call('mismatch'))).toBe('{"content":[{"type":"text","text":"The tool failed."}],"isError":true}');
-    expect(published[0].error.message).toBe("The result of mismatch does not match its output schema at 'title': Expected a string, such as \"text\", got a number.");
+    expect(published[0].error.message).toBe(
+      'The result of mismatch does not match its output schema at \'title\': Expected a string, such as "text", got a number.',
+    );
   });
 
   it('a ToolError is sent as it is and not published', async () => {
@@ -122,7 +193,11 @@ describe('failures are masked and published', () => {
 
   it('an unknown tool rejects with UnknownToolError (-32602 on the wire)', async () => {
     await expect(server.callTool('nope', {})).rejects.toThrow(UnknownToolError);
-    await expect(server.callTool('nope', {})).rejects.toMatchObject({ code: 'UNKNOWN_TOOL', jsonRpcCode: -32602, message: 'Unknown tool: nope' });
+    await expect(server.callTool('nope', {})).rejects.toMatchObject({
+      code: 'UNKNOWN_TOOL',
+      jsonRpcCode: -32602,
+      message: 'Unknown tool: nope',
+    });
   });
 });
 
@@ -148,12 +223,19 @@ describe('RequestContext and AbortSignal', () => {
   it('fills the context and the signal and reports progress', async () => {
     const server = new McpServer({ name: 't', version: '1' }).add(new Ctx());
     const progress: unknown[] = [];
-    const result = await server.callTool('slow', { steps: 2 }, {
-      onProgress: (p) => progress.push(p),
-      context: { protocolVersion: '2025-11-25', clientInfo: { name: 'c', version: '1' } },
-    });
+    const result = await server.callTool(
+      'slow',
+      { steps: 2 },
+      {
+        onProgress: (p) => progress.push(p),
+        context: { protocolVersion: '2025-11-25', clientInfo: { name: 'c', version: '1' } },
+      },
+    );
     expect(textOf(result)).toBe('2025-11-25:c:true');
-    expect(progress).toEqual([{ progress: 1, total: 2, message: 'step 1' }, { progress: 2, total: 2, message: 'step 2' }]);
+    expect(progress).toEqual([
+      { progress: 1, total: 2, message: 'step 1' },
+      { progress: 2, total: 2, message: 'step 2' },
+    ]);
   });
 
   it('passes the caller signal', async () => {
@@ -165,7 +247,9 @@ describe('RequestContext and AbortSignal', () => {
 
   it('aborts the signal and answers an error after requestTimeoutMs', async () => {
     const server = new McpServer({ name: 't', version: '1' }, { requestTimeoutMs: 20 }).add(new Ctx());
-    expect(json(await server.callTool('hang', {}))).toBe('{"content":[{"type":"text","text":"The tool did not finish within 20 ms."}],"isError":true}');
+    expect(json(await server.callTool('hang', {}))).toBe(
+      '{"content":[{"type":"text","text":"The tool did not finish within 20 ms."}],"isError":true}',
+    );
   });
 
   it('masks sampling where the client offers none', async () => {
@@ -176,10 +260,14 @@ describe('RequestContext and AbortSignal', () => {
 
 describe('the quick path', () => {
   it('hands the handler one object of read values and the context', async () => {
-    const server = new McpServer({ name: 't', version: '1' }).tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }, ctx) =>
-      `${Number(a) + Number(b)} ${ctx instanceof RequestContext}`,
+    const server = new McpServer({ name: 't', version: '1' }).tool(
+      'add',
+      { params: { a: Int32, b: Int32 } },
+      ({ a, b }, ctx) => `${Number(a) + Number(b)} ${ctx instanceof RequestContext}`,
     );
     expect(textOf(await server.callTool('add', { a: 1, b: 2 }))).toBe('3 true');
-    expect(textOf(await server.callTool('add', { a: 1, b: 2.5 }))).toBe("Argument 'b' is not valid. Expected a whole number from -2147483648 to 2147483647, such as 0.");
+    expect(textOf(await server.callTool('add', { a: 1, b: 2.5 }))).toBe(
+      "Argument 'b' is not valid. Expected a whole number from -2147483648 to 2147483647, such as 0.",
+    );
   });
 });

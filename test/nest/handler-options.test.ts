@@ -37,7 +37,12 @@ afterAll(() => apps.close());
 const serve = (options: Partial<McpModuleOptions>) => apps.serve(options);
 
 function initialize(url: string): Promise<Reply> {
-  const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const body = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
   return send(url, 'POST', { ...LEGACY_HEADERS, host: new URL(url).host }, JSON.stringify(body));
 }
 
@@ -72,7 +77,9 @@ describe('McpModule passes the handler options on', () => {
     expect((await initialize(url)).status).toBe(200);
     const refused = await initialize(url);
     expect(refused.status).toBe(429);
-    expect(refused.body).toBe('{"jsonrpc":"2.0","error":{"code":-32000,"message":"Too Many Requests: this client holds too many open sessions; close one (DELETE) or try again later."},"id":null}');
+    expect(refused.body).toBe(
+      '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Too Many Requests: this client holds too many open sessions; close one (DELETE) or try again later."},"id":null}',
+    );
   });
 
   it('maxRequestBodySize bounds a body the endpoint reads itself (ahead of Express)', async () => {

@@ -27,7 +27,10 @@ describe('McpModule (no transport)', () => {
 
   it('passes the server icons and the cache default on to the server', async () => {
     const icons = [{ src: 'https://example.com/docket.png', mimeType: 'image/png' }];
-    const app = await boot([McpModule.forRoot({ name: 'docket', version: '1', transport: 'none', icons, cache: { ttlMs: 1_000, scope: 'public' } })], []);
+    const app = await boot(
+      [McpModule.forRoot({ name: 'docket', version: '1', transport: 'none', icons, cache: { ttlMs: 1_000, scope: 'public' } })],
+      [],
+    );
     const server = app.get(McpServer);
     expect(JSON.stringify(server.info)).toBe(JSON.stringify({ name: 'docket', version: '1', icons }));
     expect(server.options.cache).toEqual({ ttlMs: 1_000, scope: 'public' });
@@ -43,7 +46,9 @@ describe('McpModule (no transport)', () => {
     }
     const uiResources = { 'ui://weather/view': { html: '<p>view</p>', title: 'Weather', prefersBorder: true } };
     const app = await boot([McpModule.forRoot({ name: 'w', version: '1', transport: 'none', uiResources })], [Weather]);
-    expect(JSON.stringify(app.get(McpServer).listTools()[0]._meta)).toBe('{"ui":{"resourceUri":"ui://weather/view","visibility":["model","app"]},"ui/resourceUri":"ui://weather/view"}');
+    expect(JSON.stringify(app.get(McpServer).listTools()[0]._meta)).toBe(
+      '{"ui":{"resourceUri":"ui://weather/view","visibility":["model","app"]},"ui/resourceUri":"ui://weather/view"}',
+    );
     await app.close();
     await expect(boot([McpModule.forRoot({ name: 'w', version: '1', transport: 'none' })], [Weather])).rejects.toThrow(
       "OMCG0015 Weather.conditions: uiResource 'ui://weather/view' names no registered view.",
@@ -55,7 +60,10 @@ describe('McpModule (no transport)', () => {
     const result = await app.get(McpServer).callTool('open_case', {
       input: { number: '2026-XX-1', title: 'Bad number', parties: [] },
     });
-    expect(result).toEqual({ content: [{ type: 'text', text: "Argument 'input.number' is not valid. number must look like 2026-CV-0042" }], isError: true });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: "Argument 'input.number' is not valid. number must look like 2026-CV-0042" }],
+      isError: true,
+    });
     await app.close();
   });
 
@@ -74,7 +82,13 @@ describe('McpModule (no transport)', () => {
     @Module({ providers: [Config], exports: [Config] })
     class ConfigModule {}
     const app = await boot(
-      [McpModule.forRootAsync({ imports: [ConfigModule], inject: [Config], useFactory: (c: Config) => ({ name: c.name, version: '2', transport: 'none' }) })],
+      [
+        McpModule.forRootAsync({
+          imports: [ConfigModule],
+          inject: [Config],
+          useFactory: (c: Config) => ({ name: c.name, version: '2', transport: 'none' }),
+        }),
+      ],
       [Registrar],
     );
     const server = app.get(McpServer);
@@ -116,7 +130,10 @@ describe('McpModule (no transport)', () => {
         return list.length;
       }
     }
-    const error: DefinitionError = await boot([McpModule.forRoot({ name: 'x', version: '1', transport: 'none' })], [First, Second, Third]).then(
+    const error: DefinitionError = await boot(
+      [McpModule.forRoot({ name: 'x', version: '1', transport: 'none' })],
+      [First, Second, Third],
+    ).then(
       () => Promise.reject(new Error('the application started')),
       (e: DefinitionError) => e,
     );
@@ -143,7 +160,10 @@ describe('McpModule (no transport)', () => {
     const server = app.get(McpServer);
     const first = await server.callTool('ping', {});
     const second = await server.callTool('ping', {});
-    expect([first.content, second.content]).toEqual([[{ type: 'text', text: `pong ${made - 1}` }], [{ type: 'text', text: `pong ${made}` }]]);
+    expect([first.content, second.content]).toEqual([
+      [{ type: 'text', text: `pong ${made - 1}` }],
+      [{ type: 'text', text: `pong ${made}` }],
+    ]);
     await app.close();
   });
 

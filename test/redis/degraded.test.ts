@@ -19,7 +19,12 @@ class Jobs {
   }
 }
 
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 function recorder() {
   const lines: string[] = [];
@@ -33,7 +38,13 @@ async function post(port: number, body: string, sessionId?: string) {
   const started = Date.now();
   const stream = await open(port, 'POST', { ...HEADERS, ...(sessionId && { 'mcp-session-id': sessionId }) }, body);
   const text = await readAll(stream);
-  return { status: stream.response.statusCode!, sessionId: stream.response.headers['mcp-session-id'] as string | undefined, retryAfter: stream.response.headers['retry-after'], text, ms: Date.now() - started };
+  return {
+    status: stream.response.statusCode!,
+    sessionId: stream.response.headers['mcp-session-id'] as string | undefined,
+    retryAfter: stream.response.headers['retry-after'],
+    text,
+    ms: Date.now() - started,
+  };
 }
 
 describe('with Redis down', () => {
@@ -48,7 +59,10 @@ describe('with Redis down', () => {
     redis = await startRedis();
     client = new Redis({ port: redis.port, host: '127.0.0.1', lazyConnect: true });
     stores = await connectRedis({ client, prefix: 'degraded:', logger: false });
-    server = new McpServer({ name: 'degraded', version: '1' }, { taskStore: stores.taskStore, logger: log.logger, storeTimeoutMs: 300 }).add(new Jobs());
+    server = new McpServer(
+      { name: 'degraded', version: '1' },
+      { taskStore: stores.taskStore, logger: log.logger, storeTimeoutMs: 300 },
+    ).add(new Jobs());
     port = (await server.serveHttp({ port: 0, eventStore: stores.eventStore, storeTimeoutMs: 300 })).port;
   });
 
@@ -66,24 +80,47 @@ describe('with Redis down', () => {
       // The first request to find the store hanging waits out the bound (the ping before a session opens), then 503.
       const first = await post(port, INITIALIZE);
       const second = await post(port, INITIALIZE);
-      const call = await post(port, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'job', arguments: {}, task: {} } }), before);
+      const call = await post(
+        port,
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'job', arguments: {}, task: {} } }),
+        before,
+      );
       process.stderr.write(`[figure] Redis paused: first initialize ${first.ms} ms, next ${second.ms} ms, task call ${call.ms} ms\n`);
       expect([first.status, first.retryAfter, first.sessionId, JSON.parse(first.text)]).toEqual([
         503,
         '1',
         undefined,
-        { jsonrpc: '2.0', error: { code: -32000, message: 'Service Unavailable: The server is temporarily unable to use its event store (it did not answer in time); try again shortly.' }, id: null },
+        {
+          jsonrpc: '2.0',
+          error: {
+            code: -32000,
+            message:
+              'Service Unavailable: The server is temporarily unable to use its event store (it did not answer in time); try again shortly.',
+          },
+          id: null,
+        },
       ]);
       expect([second.status, second.retryAfter, JSON.parse(second.text)]).toEqual([
         503,
         '1',
-        { jsonrpc: '2.0', error: { code: -32000, message: 'Service Unavailable: The server is temporarily unable to use its event store (it is unavailable); try again shortly.' }, id: null },
+        {
+          jsonrpc: '2.0',
+          error: {
+            code: -32000,
+            message: 'Service Unavailable: The server is temporarily unable to use its event store (it is unavailable); try again shortly.',
+          },
+          id: null,
+        },
       ]);
       const answer = /^data: (\{.*"id":2.*\})$/m.exec(call.text)?.[1] ?? call.text;
       expect(JSON.parse(answer)).toEqual({
         jsonrpc: '2.0',
         id: 2,
-        error: { code: -32000, message: 'The server is temporarily unable to use its task store (it did not answer in time); try again shortly.', data: { retryAfterSeconds: 1 } },
+        error: {
+          code: -32000,
+          message: 'The server is temporarily unable to use its task store (it did not answer in time); try again shortly.',
+          data: { retryAfterSeconds: 1 },
+        },
       });
     } finally {
       process.kill(redis.pid, 'SIGCONT');
@@ -106,7 +143,9 @@ describe('with Redis down', () => {
       await new Promise((r) => setTimeout(r, 100));
       opened = await post(port, INITIALIZE);
     }
-    process.stderr.write(`[figure] Redis paused then resumed: a new session opened ${Date.now() - resumedAt} ms after the pause ended (${tries} tries)\n`);
+    process.stderr.write(
+      `[figure] Redis paused then resumed: a new session opened ${Date.now() - resumedAt} ms after the pause ended (${tries} tries)\n`,
+    );
     expect([during.status, during.retryAfter]).toEqual([503, '1']);
     expect(opened.status).toBe(200);
     // Measured, not timed: the cooldown (1 s) bounds how many refusals a client meets after the store is back.
@@ -136,7 +175,12 @@ describe('with Redis down', () => {
     expect(refused.text).not.toMatch(/ioredis|ECONNREFUSED|Connection is closed/);
     redis = await startRedis(redis.port);
     await new Promise<void>((resolve) => (client.status === 'ready' ? resolve() : client.once('ready', () => resolve())));
-    const resumed = await open(port, 'GET', { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId, 'last-event-id': lastEventId });
+    const resumed = await open(port, 'GET', {
+      accept: 'text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      'mcp-session-id': sessionId,
+      'last-event-id': lastEventId,
+    });
     expect([resumed.response.statusCode, await readAll(resumed)]).toEqual([
       400,
       '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Events lost: the events after this Last-Event-ID are no longer kept (they expired, or the event store lost them); send the request again, or open a new GET stream without Last-Event-ID."},"id":null}',

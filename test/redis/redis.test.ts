@@ -89,7 +89,10 @@ describe('RedisEventBus', () => {
     a.eventBus.subscribe((e) => heard.push(e));
     const raw = client();
     await raw.connect();
-    await raw.publish('bus3:events', JSON.stringify({ origin: 'other', event: { kind: 'resource_updated', uri: 'notes://1', injected: { html: '<script>' } } }));
+    await raw.publish(
+      'bus3:events',
+      JSON.stringify({ origin: 'other', event: { kind: 'resource_updated', uri: 'notes://1', injected: { html: '<script>' } } }),
+    );
     await until(() => heard.length > 0, 'the event');
     expect(JSON.stringify(heard)).toBe('[{"kind":"resource_updated","uri":"notes://1"}]');
   });
@@ -201,7 +204,9 @@ describe('Redis unavailable', () => {
       ),
     );
     await failed;
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^error: commands: lost the connection to Redis at 127\\.0\\.0\\.1:${own.port} \\(`)));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^error: commands: lost the connection to Redis at 127\\.0\\.0\\.1:${own.port} \\(`)),
+    );
   });
 });
 
@@ -233,7 +238,7 @@ describe('RedisTaskStore', () => {
     expect(await b.taskStore.update('nope', { status: 'cancelled' })).toBeUndefined();
   });
 
-  it('expires a task with its ttl, from the key and from its owner\'s list, and caps tasks without one', async () => {
+  it("expires a task with its ttl, from the key and from its owner's list, and caps tasks without one", async () => {
     const stores_ = await instance('tasks-b:');
     await stores_.taskStore.create(task('short', 'carol', 150));
     await stores_.taskStore.create(task('forever', 'carol', null));
@@ -263,7 +268,9 @@ describe('RedisTaskStore', () => {
     let finalRounds = 0;
     const work: TaskWork = async (run) => {
       if (run.inputResponses === undefined) {
-        throw new InputRequired({ ok: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } } });
+        throw new InputRequired({
+          ok: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } },
+        });
       }
       finalRounds++;
       return { content: [] };
@@ -306,7 +313,10 @@ describe('RedisTaskStore', () => {
     store.taskStore.watch((t) => void heard.push(`${t.taskId} ${t.status}`));
     const raw = client();
     await raw.connect();
-    await raw.publish('tasks-f:tasks', JSON.stringify({ origin: 'forger', task: { ...task('real', 'gina', 60_000), status: 'cancelled' } }));
+    await raw.publish(
+      'tasks-f:tasks',
+      JSON.stringify({ origin: 'forger', task: { ...task('real', 'gina', 60_000), status: 'cancelled' } }),
+    );
     await until(() => heard.length > 0, 'the re-read task');
     expect(heard).toEqual(['real working']);
     expect((await store.taskStore.get('real'))?.status).toBe('working');
@@ -320,7 +330,10 @@ describe('RedisTaskStore', () => {
       return made;
     };
     /** A working task last changed two leases ago: what a task whose runner died looks like once its lease lapsed. */
-    const stale = (taskId: string, owner: string): TaskRecord => ({ ...task(taskId, owner, 60_000), lastUpdatedAt: new Date(Date.now() - 2 * LEASE).toISOString() });
+    const stale = (taskId: string, owner: string): TaskRecord => ({
+      ...task(taskId, owner, 60_000),
+      lastUpdatedAt: new Date(Date.now() - 2 * LEASE).toISOString(),
+    });
 
     it('fails a stale working task without a lease when read (get and list), once, and leaves held and fresh ones working', async () => {
       const { lines, logger } = recorder();
@@ -376,14 +389,22 @@ describe('RedisTaskStore', () => {
     it('logs once that it cannot renew leases while Redis is away, and never throws', async () => {
       const spare = await startRedis();
       const { lines, logger } = recorder();
-      const made = new RedisTaskStore({ client: client(spare.port), subscriber: client(spare.port), prefix: 'lease-c:', runnerLeaseMs: 300, logger });
+      const made = new RedisTaskStore({
+        client: client(spare.port),
+        subscriber: client(spare.port),
+        prefix: 'lease-c:',
+        runnerLeaseMs: 300,
+        logger,
+      });
       await made.start();
       const release = made.hold('t');
       await spare.stop();
       await until(() => lines.some((l) => l.startsWith('error: tasks: could not renew')), 'the renewal failure');
       await new Promise((r) => setTimeout(r, 400)); // two more renewal ticks, each failing
       expect(lines.filter((l) => l.startsWith('error: tasks: could not renew'))).toHaveLength(1);
-      expect(lines[0]).toMatch(/^error: tasks: could not renew the leases of the tasks this instance runs \(.+\); past 300 ms they read as failed\.$/);
+      expect(lines[0]).toMatch(
+        /^error: tasks: could not renew the leases of the tasks this instance runs \(.+\); past 300 ms they read as failed\.$/,
+      );
       release();
       await made.stop();
     });

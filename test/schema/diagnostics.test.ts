@@ -1,7 +1,19 @@
 import { Expose } from 'class-transformer';
 import {
-  DefinitionError, Field, McpServer, Param, Range, RegularExpression, RequestContext, StringLength, Tool, type Diagnostic,
-  Length, EmailAddress, Uuid, TimeSpan,
+  DefinitionError,
+  Field,
+  McpServer,
+  Param,
+  Range,
+  RegularExpression,
+  RequestContext,
+  StringLength,
+  Tool,
+  type Diagnostic,
+  Length,
+  EmailAddress,
+  Uuid,
+  TimeSpan,
 } from '../../src';
 
 function diagnosticsOf(instance: object): readonly Diagnostic[] {
@@ -21,13 +33,17 @@ function codesOf(instance: object): string[] {
   return diagnosticsOf(instance).map((d) => `${d.code} ${d.where}`);
 }
 
-interface Shape { x: number }
+interface Shape {
+  x: number;
+}
 
 describe('definition diagnostics (DESIGN.md section 9)', () => {
   it('OMCG0001: a static method, a getter or a field', () => {
     class T {
       @Tool() static make(): void {}
-      @Tool() get value(): string { return ''; }
+      @Tool() get value(): string {
+        return '';
+      }
       @(Tool() as PropertyDecorator) field!: string;
     }
     // TypeScript decorates instance members before static ones.
@@ -55,7 +71,9 @@ describe('definition diagnostics (DESIGN.md section 9)', () => {
   it('OMCG0002: a class compiled without decorator metadata (esbuild, tsx) is refused with that cause', () => {
     // What esbuild emits: the decorators run, but no design:* metadata is written.
     class Plain {
-      forecast(city: string): string { return city; }
+      forecast(city: string): string {
+        return city;
+      }
     }
     Reflect.decorate([Tool()], Plain.prototype, 'forecast', Object.getOwnPropertyDescriptor(Plain.prototype, 'forecast'));
     const [d] = diagnosticsOf(new Plain());
@@ -67,23 +85,33 @@ describe('definition diagnostics (DESIGN.md section 9)', () => {
   });
 
   it('OMCG0002: a record property without metadata', () => {
-    class Rec { name!: string; }
+    class Rec {
+      name!: string;
+    }
     Reflect.decorate([Field()], Rec.prototype, 'name');
-    class T { @Tool() a(r: Rec): void {} }
+    class T {
+      @Tool() a(r: Rec): void {}
+    }
     const [d] = diagnosticsOf(new T());
     expect(`${d.code} ${d.where} ${d.message}`).toBe("OMCG0002 T.a, parameter 'r', property 'name' Rec.name has no design:type metadata.");
   });
 
   it('OMCG0003: a result that cannot be sent', () => {
     class T {
-      @Tool() a(): symbol { return Symbol('x'); }
-      @Tool() b(): Function { return () => 1; }
+      @Tool() a(): symbol {
+        return Symbol('x');
+      }
+      @Tool() b(): Function {
+        return () => 1;
+      }
     }
     expect(codesOf(new T())).toEqual(['OMCG0003 T.a, result', 'OMCG0003 T.b, result']);
   });
 
   it('OMCG0005: collections without element hints and records without properties', () => {
-    class Empty { name!: string; }
+    class Empty {
+      name!: string;
+    }
     class T {
       @Tool() a(tags: string[], keys: Set<string>, map: Map<string, number>, empty: Empty): void {}
     }
@@ -94,7 +122,9 @@ describe('definition diagnostics (DESIGN.md section 9)', () => {
       "OMCG0005 T.a, parameter 'map': Map has no element type: TypeScript erases it.",
       "OMCG0005 T.a, parameter 'empty': Empty has no discoverable properties: TypeScript keeps only decorated properties.",
     ]);
-    expect(diagnostics[2].fix).toBe('give a type hint such as DictionaryOf(Number), or run `npx onemodelcontext generate`, which reads the declared type from the source.');
+    expect(diagnostics[2].fix).toBe(
+      'give a type hint such as DictionaryOf(Number), or run `npx onemodelcontext generate`, which reads the declared type from the source.',
+    );
   });
 
   it('OMCG0006: a record that refers to itself', () => {
@@ -102,9 +132,13 @@ describe('definition diagnostics (DESIGN.md section 9)', () => {
       @Field() name!: string;
       @Field({ type: () => [Node1] }) children!: Node1[];
     }
-    class T { @Tool() a(tree: Node1): void {} }
+    class T {
+      @Tool() a(tree: Node1): void {}
+    }
     const [d] = diagnosticsOf(new T());
-    expect(`${d.code} ${d.where}: ${d.message}`).toBe("OMCG0006 T.a, parameter 'tree', property 'children': Node1 refers to itself (Node1 -> Node1).");
+    expect(`${d.code} ${d.where}: ${d.message}`).toBe(
+      "OMCG0006 T.a, parameter 'tree', property 'children': Node1 refers to itself (Node1 -> Node1).",
+    );
   });
 
   it('OMCG0007: duplicate tool, parameter and property names', () => {
@@ -119,11 +153,7 @@ describe('definition diagnostics (DESIGN.md section 9)', () => {
       @Tool() r(rec: Rec): void {}
     }
     // Every problem at once: the name clash of valid members too, not only once the others are fixed.
-    expect(codesOf(new T())).toEqual([
-      "OMCG0007 T.p, parameter 'x'",
-      "OMCG0007 T.r, parameter 'rec', property 'a'",
-      'OMCG0007 T.two',
-    ]);
+    expect(codesOf(new T())).toEqual(["OMCG0007 T.p, parameter 'x'", "OMCG0007 T.r, parameter 'rec', property 'a'", 'OMCG0007 T.two']);
     class U {
       @Tool('same') one(): void {}
       @Tool('same') two(): void {}
@@ -132,8 +162,12 @@ describe('definition diagnostics (DESIGN.md section 9)', () => {
   });
 
   it('OMCG0007: a tool name already used by another class of the server', () => {
-    class A { @Tool() ping(): void {} }
-    class B { @Tool() ping(): void {} }
+    class A {
+      @Tool() ping(): void {}
+    }
+    class B {
+      @Tool() ping(): void {}
+    }
     const server = new McpServer({ name: 't', version: '1' }).add(new A());
     expect(() => server.add(new B())).toThrow(/OMCG0007 B\.ping: the tool name 'ping' is already used by A\.ping\./);
     expect(server.listTools().map((t) => t.name)).toEqual(['ping']);
@@ -177,7 +211,9 @@ describe('definition diagnostics (DESIGN.md section 9)', () => {
     expect(() => server.add(new T())).toThrow(
       "T has 1 definition problem:\n  OMCG0015 T.b: uiResource 'ui://x/other' names no registered view. Fix: register it first: server.addUiResource('ui://x/other', { html }) before adding the class.",
     );
-    expect(() => server.tool('q', { uiResource: 'ui://x/missing' }, () => 'x')).toThrow(/OMCG0015 tool 'q': uiResource 'ui:\/\/x\/missing' names no registered view/);
+    expect(() => server.tool('q', { uiResource: 'ui://x/missing' }, () => 'x')).toThrow(
+      /OMCG0015 tool 'q': uiResource 'ui:\/\/x\/missing' names no registered view/,
+    );
   });
 
   it('OMCG0013: constraints that do not fit their type', () => {

@@ -116,7 +116,8 @@ describe('the exact rules are listed as JSON Schema states them', () => {
       has: { type: ['string', 'null'], pattern: 'a\\.b' },
       lacks: { type: ['string', 'null'], pattern: '^(?![\\s\\S]*x\\+)' },
     };
-    for (const [name, schema] of Object.entries(expected)) expect([name, JSON.stringify(fragment(name))]).toEqual([name, JSON.stringify(schema)]);
+    for (const [name, schema] of Object.entries(expected))
+      expect([name, JSON.stringify(fragment(name))]).toEqual([name, JSON.stringify(schema)]);
   });
 
   it('leaves none of them to class-validator: reading enforces every one', () => {
@@ -146,7 +147,9 @@ const hexPair = fc.constantFrom('00', 'aF', '9b', 'E0', 'g0', '0');
 const mac = fc
   .tuple(fc.integer({ min: 5, max: 9 }), fc.constantFrom(':', '-', ' ', '.', ''), fc.constantFrom(':', '-', '\t'), fc.nat())
   .chain(([n, sep, other, at]) =>
-    fc.array(hexPair, { minLength: n, maxLength: n }).map((pairs) => pairs.map((p, i) => (i === 0 ? p : `${i === at % n ? other : sep}${p}`)).join('')),
+    fc
+      .array(hexPair, { minLength: n, maxLength: n })
+      .map((pairs) => pairs.map((p, i) => (i === 0 ? p : `${i === at % n ? other : sep}${p}`)).join('')),
   );
 const dotted = fc.array(fc.constantFrom('0a1B', 'ffff', '0a1', 'g000'), { minLength: 2, maxLength: 5 }).map((g) => g.join('.'));
 
@@ -193,11 +196,23 @@ const VALUES: Record<string, fc.Arbitrary<unknown>> = {
   alpha: near(fragmentSource('alpha')),
   alnum: near(fragmentSource('alnum')),
   digits: near(fragmentSource('digits')),
-  port: fc.oneof(near(fragmentSource('port')), fc.integer({ min: -70000, max: 70000 }).map(String), fc.constantFrom('-0', '+0', '00', '065535', '65536', '+65535')),
+  port: fc.oneof(
+    near(fragmentSource('port')),
+    fc.integer({ min: -70000, max: 70000 }).map(String),
+    fc.constantFrom('-0', '+0', '00', '065535', '65536', '+65535'),
+  ),
   mac: near(fragmentSource('mac'), fc.oneof(mac, dotted)),
   b64: near(fragmentSource('b64')),
-  has: fc.oneof(near('a\\.b'), soup.map((s) => `${s}a.b`), soup.map((s) => `${s}a-b`)),
-  lacks: fc.oneof(soup, soup.map((s) => `${s}x+${s}`), soup.map((s) => `${s}x`)),
+  has: fc.oneof(
+    near('a\\.b'),
+    soup.map((s) => `${s}a.b`),
+    soup.map((s) => `${s}a-b`),
+  ),
+  lacks: fc.oneof(
+    soup,
+    soup.map((s) => `${s}x+${s}`),
+    soup.map((s) => `${s}x`),
+  ),
 };
 
 /** The pattern a fragment lists (the ipv4 format's regex for `v4`). */

@@ -66,7 +66,9 @@ describe('OMCG0014: listing metadata refused at definition time', () => {
       @Resource('x://a', { size: -1, annotations: { audience: ['user', 'user'], priority: 2, lastModified: 'yesterday' } }) a(): string {
         return '';
       }
-      @Resource('x://{id}', { size: 10, annotations: { audience: ['robot'] as never, lastModified: new Date('nope') } }) b(id: string): string {
+      @Resource('x://{id}', { size: 10, annotations: { audience: ['robot'] as never, lastModified: new Date('nope') } }) b(
+        id: string,
+      ): string {
         return id;
       }
       @Resource('x://c', { size: 1.5, annotations: { priority: Number.NaN, color: 'red' } as never }) c(): string {
@@ -138,7 +140,8 @@ describe('OMCG0014: listing metadata refused at definition time', () => {
   });
 
   it('the server info and the server-wide cache hint are checked when the server is made', () => {
-    const make = () => new McpServer({ name: 's', version: '1', icons: [{ src: 'ftp://example.com/i.png' }] }, { cache: { ttlMs: Infinity } });
+    const make = () =>
+      new McpServer({ name: 's', version: '1', icons: [{ src: 'ftp://example.com/i.png' }] }, { cache: { ttlMs: Infinity } });
     expect(make).toThrow(DefinitionError);
     expect(make).toThrow(
       'new McpServer() has 2 definition problems:\n' +

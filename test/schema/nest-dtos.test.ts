@@ -114,7 +114,12 @@ describe('Nest DTOs start with no hints and list what class-validator means', ()
           platformId: { type: ['string', 'null'] },
           countries: {
             type: 'array',
-            items: { type: 'object', properties: { code: { type: 'string', minLength: 2, maxLength: 2 } }, required: ['code'], additionalProperties: false },
+            items: {
+              type: 'object',
+              properties: { code: { type: 'string', minLength: 2, maxLength: 2 } },
+              required: ['code'],
+              additionalProperties: false,
+            },
           },
           clearedAt: { type: ['string', 'null'], format: 'date-time' },
         },
@@ -144,7 +149,9 @@ describe('Nest DTOs start with no hints and list what class-validator means', ()
   it('lists mapped types: PartialType makes every property optional and nullable, Pick and Omit keep their own', () => {
     const update = JSON.parse(argument('update')) as Schema;
     expect(update.required).toBeUndefined();
-    expect(JSON.stringify(update.properties!.name)).toBe('{"type":["string","null"],"description":"What the item is called","examples":["Lamp"]}');
+    expect(JSON.stringify(update.properties!.name)).toBe(
+      '{"type":["string","null"],"description":"What the item is called","examples":["Lamp"]}',
+    );
     expect(Object.keys(JSON.parse(argument('rename')).properties)).toEqual(['name']);
     expect(Object.keys(JSON.parse(argument('draft')).properties)).toEqual(['name', 'condition', 'color', 'count']);
     expect(argument('label')).toBe(
@@ -189,11 +196,27 @@ describe('reading agrees with class-validator on those DTOs', () => {
   });
 
   const refused: [string, object, string][] = [
-    ['a number among strings', { ...valid, tags: ['a', 1] }, "Argument 'query.tags[1]' is not valid. Expected a string, such as \"text\", got a number."],
-    ['a value @IsIn does not list', { ...valid, sort: 'size' }, "Argument 'query.sort' is not valid. Expected one of: \"name\", \"date\"."],
-    ['a zero weight', { ...valid, weights: [1, 0] }, "Argument 'query.weights[1]' is not valid. Expected a number greater than 0, such as 1."],
-    ['one nested object where an array is', { ...valid, countries: { code: 'FR' } }, "Argument 'query.countries' is not valid. Expected an array, such as [{\"code\":\"te\"}], got an object."],
-    ['an array where a JSON object is', { ...valid, filters: [] }, "Argument 'query.filters' is not valid. Expected a JSON object, such as {}, got an array."],
+    [
+      'a number among strings',
+      { ...valid, tags: ['a', 1] },
+      'Argument \'query.tags[1]\' is not valid. Expected a string, such as "text", got a number.',
+    ],
+    ['a value @IsIn does not list', { ...valid, sort: 'size' }, 'Argument \'query.sort\' is not valid. Expected one of: "name", "date".'],
+    [
+      'a zero weight',
+      { ...valid, weights: [1, 0] },
+      "Argument 'query.weights[1]' is not valid. Expected a number greater than 0, such as 1.",
+    ],
+    [
+      'one nested object where an array is',
+      { ...valid, countries: { code: 'FR' } },
+      'Argument \'query.countries\' is not valid. Expected an array, such as [{"code":"te"}], got an object.',
+    ],
+    [
+      'an array where a JSON object is',
+      { ...valid, filters: [] },
+      "Argument 'query.filters' is not valid. Expected a JSON object, such as {}, got an array.",
+    ],
   ];
   it.each(refused)('refuses %s', async (_name, plain, message) => {
     expect(classValidator(SearchDto, plain)).toBe('refused');
@@ -230,7 +253,9 @@ describe('reading agrees with class-validator on those DTOs', () => {
     expect(classValidator(UpdateItemDto, { name: null, count: 2 })).toBe('accepted');
     expect(verdict(await server.callTool('update', { item: { name: null, count: 2 } }))).toBe('accepted');
     expect(classValidator(UpdateItemDto, { count: 0 })).toBe('refused');
-    expect(verdict(await server.callTool('update', { item: { count: 0 } }))).toBe("Argument 'item.count' is not valid. Expected a number greater than 0, such as 1.");
+    expect(verdict(await server.callTool('update', { item: { count: 0 } }))).toBe(
+      "Argument 'item.count' is not valid. Expected a number greater than 0, such as 1.",
+    );
   });
 });
 
@@ -288,7 +313,7 @@ describe('custom constraints speak through @ConstraintSchema', () => {
       }
     }
     expect(() => new McpServer({ name: 'bad', version: '1' }).add(new Bad())).toThrow(
-      'OMCG0013 Bad.name, parameter \'named\', property \'name\': @ConstraintSchema of Odd lists a schema that is not valid JSON Schema 2020-12: schema/minLength must be >= 0.',
+      "OMCG0013 Bad.name, parameter 'named', property 'name': @ConstraintSchema of Odd lists a schema that is not valid JSON Schema 2020-12: schema/minLength must be >= 0.",
     );
   });
 });

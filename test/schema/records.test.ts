@@ -1,12 +1,29 @@
 import { Exclude, Expose, Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, ArrayUnique, IsEmail, IsEnum, IsInt, IsOptional, IsString, IsUrl, IsUUID, Length as CvLength,
-  Matches, Max, MaxLength as CvMaxLength, Min, MinLength as CvMinLength,
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsEmail,
+  IsEnum,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Length as CvLength,
+  Matches,
+  Max,
+  MaxLength as CvMaxLength,
+  Min,
+  MinLength as CvMinLength,
 } from 'class-validator';
 import { Description, Field, Int32, Nullable, Range, Tool, DictionaryOf } from '../../src';
 import { inputOf, listingOf } from '../support/listing';
 
-enum Status { Open, Closed }
+enum Status {
+  Open,
+  Closed,
+}
 
 class Base {
   @Field() id!: string;
@@ -35,7 +52,9 @@ describe('records (DESIGN.md section 5)', () => {
       @Exclude() @Field() secret!: string;
       @Expose() plain!: string;
     }
-    class T { @Tool() t(v: Renamed): void {} }
+    class T {
+      @Tool() t(v: Renamed): void {}
+    }
     expect(JSON.stringify(JSON.parse(inputOf(new T())).properties.v)).toBe(
       '{"type":"object","properties":{"first_name":{"type":"string"},"plain":{"type":"string"}},"required":["first_name","plain"],"additionalProperties":false}',
     );
@@ -50,7 +69,9 @@ describe('records (DESIGN.md section 5)', () => {
       @IsOptional() @IsString() e?: string;
       @Type(() => Date) f!: Date;
     }
-    class T { @Tool() t(v: Mixed): void {} }
+    class T {
+      @Tool() t(v: Mixed): void {}
+    }
     expect(Object.keys(JSON.parse(inputOf(new T())).properties.v.properties)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
   });
 
@@ -68,7 +89,9 @@ describe('records (DESIGN.md section 5)', () => {
       @IsInt({ each: true }) @Min(0, { each: true }) scores!: number[];
       @IsOptional() @IsString() note?: string;
     }
-    class T { @Tool() t(v: Validated): void {} }
+    class T {
+      @Tool() t(v: Validated): void {}
+    }
     expect(JSON.stringify(JSON.parse(inputOf(new T())).properties.v)).toBe(
       '{"type":"object","properties":{' +
         '"qty":{"type":"integer","minimum":1,"maximum":1000},' +
@@ -96,7 +119,9 @@ describe('records (DESIGN.md section 5)', () => {
       @Field({ default: true }) on!: boolean;
       @Field() needed!: string;
     }
-    class T { @Tool() t(v: Defaults): void {} }
+    class T {
+      @Tool() t(v: Defaults): void {}
+    }
     expect(JSON.stringify(JSON.parse(inputOf(new T())).properties.v)).toBe(
       '{"type":"object","properties":{"days":{"type":"number","default":3},"name":{"type":"string","default":"x"},' +
         '"tags":{"type":"array","items":{"type":"string"}},"status":{"type":"string","enum":["Open","Closed"],"default":"Closed"},' +
@@ -110,7 +135,9 @@ describe('records (DESIGN.md section 5)', () => {
       @Field() days: number = 3;
       constructor(readonly seed: number) {}
     }
-    class T { @Tool() t(v: NeedsArgs): void {} }
+    class T {
+      @Tool() t(v: NeedsArgs): void {}
+    }
     expect(JSON.stringify(JSON.parse(inputOf(new T())).properties.v)).toBe(
       '{"type":"object","properties":{"days":{"type":"number"}},"required":["days"],"additionalProperties":false}',
     );
@@ -126,8 +153,13 @@ describe('records (DESIGN.md section 5)', () => {
       @Field({ type: Nullable(Line) }) extra!: Line | null;
       @Field(DictionaryOf(Line)) byId!: Record<string, Line>;
     }
-    class T { @Tool() t(order: Order): Order { return order; } }
-    const line = '{"type":"object","properties":{"sku":{"type":"string"},"qty":{"type":"integer","minimum":1,"maximum":1000}},"required":["sku","qty"],"additionalProperties":false}';
+    class T {
+      @Tool() t(order: Order): Order {
+        return order;
+      }
+    }
+    const line =
+      '{"type":"object","properties":{"sku":{"type":"string"},"qty":{"type":"integer","minimum":1,"maximum":1000}},"required":["sku","qty"],"additionalProperties":false}';
     const nullableLine = line.replace('"type":"object"', '"type":["object","null"]');
     const order =
       `{"type":"object","properties":{"lines":{"type":"array","items":${line}},"extra":${nullableLine},` +
@@ -139,11 +171,19 @@ describe('records (DESIGN.md section 5)', () => {
 
   it('writes the class description on the record when the usage has none', () => {
     @Description('A point')
-    class Pt { @Field() x!: number; }
-    class T { @Tool() t(p: Pt, @Description('Where') q: Pt): void {} }
+    class Pt {
+      @Field() x!: number;
+    }
+    class T {
+      @Tool() t(p: Pt, @Description('Where') q: Pt): void {}
+    }
     const props = JSON.parse(inputOf(new T())).properties;
-    expect(JSON.stringify(props.p)).toBe('{"type":"object","description":"A point","properties":{"x":{"type":"number"}},"required":["x"],"additionalProperties":false}');
-    expect(JSON.stringify(props.q)).toBe('{"type":"object","description":"Where","properties":{"x":{"type":"number"}},"required":["x"],"additionalProperties":false}');
+    expect(JSON.stringify(props.p)).toBe(
+      '{"type":"object","description":"A point","properties":{"x":{"type":"number"}},"required":["x"],"additionalProperties":false}',
+    );
+    expect(JSON.stringify(props.q)).toBe(
+      '{"type":"object","description":"Where","properties":{"x":{"type":"number"}},"required":["x"],"additionalProperties":false}',
+    );
   });
 
   it('applies @Exclude({ toPlainOnly }) to the output schema only', () => {
@@ -152,7 +192,11 @@ describe('records (DESIGN.md section 5)', () => {
       @Exclude({ toPlainOnly: true }) @Field() password!: string;
       @Transform(({ value }) => String(value).trim()) @Field() email!: string;
     }
-    class T { @Tool() t(a: Account): Account { return a; } }
+    class T {
+      @Tool() t(a: Account): Account {
+        return a;
+      }
+    }
     const listing = JSON.parse(listingOf(new T()));
     expect(Object.keys(listing.inputSchema.properties.a.properties)).toEqual(['name', 'password', 'email']);
     expect(Object.keys(listing.outputSchema.properties)).toEqual(['name', 'email']);

@@ -1,11 +1,35 @@
 import {
-  ArrayOf, Description, DictionaryOf, EmailAddress, Int32, Length, MaxLength, MinLength, Nullable, Param, Range,
-  McpServer, RegularExpression, RequestContext, SetOf, StringLength, Tool, Url, Uuid, Char,
+  ArrayOf,
+  Description,
+  DictionaryOf,
+  EmailAddress,
+  Int32,
+  Length,
+  MaxLength,
+  MinLength,
+  Nullable,
+  Param,
+  Range,
+  McpServer,
+  RegularExpression,
+  RequestContext,
+  SetOf,
+  StringLength,
+  Tool,
+  Url,
+  Uuid,
+  Char,
 } from '../../src';
 import { inputOf, listingOf, quickInputOf } from '../support/listing';
 
-enum Unit { Celsius, Fahrenheit }
-enum Level { Low = 'low', High = 'high' }
+enum Unit {
+  Celsius,
+  Fahrenheit,
+}
+enum Level {
+  Low = 'low',
+  High = 'high',
+}
 
 describe('parameters from design metadata and the compiled source', () => {
   it('names parameters as written and keeps declaration order', () => {
@@ -44,7 +68,11 @@ describe('parameters from design metadata and the compiled source', () => {
 
   it('makes a non-literal or null default optional without writing it', () => {
     class T {
-      @Tool() a(when: Date = new Date(0), @Param({ type: Nullable(String) }) note: string | null = null, @Param({ type: [String] }) tags: string[] = []): void {}
+      @Tool() a(
+        when: Date = new Date(0),
+        @Param({ type: Nullable(String) }) note: string | null = null,
+        @Param({ type: [String] }) tags: string[] = [],
+      ): void {}
     }
     expect(inputOf(new T())).toBe(
       '{"type":"object","properties":{"when":{"type":"string","format":"date-time"},"note":{"type":["string","null"]},' +
@@ -75,12 +103,18 @@ describe('parameters from design metadata and the compiled source', () => {
     class T {
       @Tool() a(ctx: RequestContext, city: string, signal: AbortSignal): void {}
     }
-    expect(inputOf(new T())).toBe('{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}');
+    expect(inputOf(new T())).toBe(
+      '{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}',
+    );
   });
 
   it('treats a non-collection hint on an array, set or map as the element type', () => {
     class T {
-      @Tool() a(@Param({ type: Int32 }) ids: number[], @Param({ type: Uuid }) keys: Set<string>, @Param({ type: Number }) prices: Map<string, number>): void {}
+      @Tool() a(
+        @Param({ type: Int32 }) ids: number[],
+        @Param({ type: Uuid }) keys: Set<string>,
+        @Param({ type: Number }) prices: Map<string, number>,
+      ): void {}
     }
     expect(inputOf(new T())).toBe(
       '{"type":"object","properties":{"ids":{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647}},' +
@@ -116,7 +150,10 @@ describe('validation decorators', () => {
 
   it('apply inside Nullable', () => {
     class T {
-      @Tool() a(@Range(1, 2) @Param({ nullable: true }) n: number, @StringLength(3) @Param({ type: Nullable(String), default: 'ab' }) s: string | null): void {}
+      @Tool() a(
+        @Range(1, 2) @Param({ nullable: true }) n: number,
+        @StringLength(3) @Param({ type: Nullable(String), default: 'ab' }) s: string | null,
+      ): void {}
     }
     expect(inputOf(new T())).toBe(
       '{"type":"object","properties":{"n":{"type":["number","null"],"minimum":1,"maximum":2},' +
@@ -124,9 +161,15 @@ describe('validation decorators', () => {
     );
   });
 
-  class P1 { @Tool() a(@Param('d', { type: Int32 }) @Range(1, 9) @Description('D') d: number): void {} }
-  class P2 { @Tool() a(@Range(1, 9) @Description('D') @Param('d', { type: Int32 }) d: number): void {} }
-  class P3 { @Tool() a(@Description('D') @Param('d', { type: Int32 }) @Range(1, 9) d: number): void {} }
+  class P1 {
+    @Tool() a(@Param('d', { type: Int32 }) @Range(1, 9) @Description('D') d: number): void {}
+  }
+  class P2 {
+    @Tool() a(@Range(1, 9) @Description('D') @Param('d', { type: Int32 }) d: number): void {}
+  }
+  class P3 {
+    @Tool() a(@Description('D') @Param('d', { type: Int32 }) @Range(1, 9) d: number): void {}
+  }
   const permutations: [string, object][] = [
     ['Param, Range, Description', new P1()],
     ['Range, Description, Param', new P2()],
@@ -146,7 +189,9 @@ describe('validation decorators', () => {
       @Description('Does x') @Tool({ name: 'x' }) a(): void {}
     }
     expect(listingOf(new A())).toBe(listingOf(new B()));
-    expect(listingOf(new A())).toBe('{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}');
+    expect(listingOf(new A())).toBe(
+      '{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{},"additionalProperties":false}}',
+    );
   });
 });
 
@@ -212,17 +257,29 @@ describe('the quick path writes the same schema as the decorator path', () => {
         when: Date,
       ): void {}
     }
-    expect(quickInputOf({ params: { city: String, count: Int32, sep: Nullable(Char), ids: ArrayOf(Uuid), flags: DictionaryOf(Boolean), when: Date } })).toBe(
-      inputOf(new T()),
-    );
+    expect(
+      quickInputOf({
+        params: { city: String, count: Int32, sep: Nullable(Char), ids: ArrayOf(Uuid), flags: DictionaryOf(Boolean), when: Date },
+      }),
+    ).toBe(inputOf(new T()));
   });
 
   it('for descriptions, defaults and optional parameters', () => {
     class T {
-      @Tool() a(@Param({ description: 'City' }) city: string, @Param({ type: Unit, default: Unit.Celsius }) unit: Unit, @Param({ optional: true }) note: string): void {}
+      @Tool() a(
+        @Param({ description: 'City' }) city: string,
+        @Param({ type: Unit, default: Unit.Celsius }) unit: Unit,
+        @Param({ optional: true }) note: string,
+      ): void {}
     }
     expect(
-      quickInputOf({ params: { city: { type: String, description: 'City' }, unit: { type: Unit, default: Unit.Celsius }, note: { type: String, optional: true } } }),
+      quickInputOf({
+        params: {
+          city: { type: String, description: 'City' },
+          unit: { type: Unit, default: Unit.Celsius },
+          note: { type: String, optional: true },
+        },
+      }),
     ).toBe(inputOf(new T()));
   });
 });
@@ -230,17 +287,25 @@ describe('the quick path writes the same schema as the decorator path', () => {
 describe('results', () => {
   it('writes no outputSchema for text, numbers or void', () => {
     class T {
-      @Tool() a(): string { return ''; }
-      @Tool() b(): number { return 1; }
+      @Tool() a(): string {
+        return '';
+      }
+      @Tool() b(): number {
+        return 1;
+      }
       @Tool() c(): void {}
-      @Tool() async d(): Promise<string> { return ''; }
+      @Tool() async d(): Promise<string> {
+        return '';
+      }
     }
     for (const name of ['a', 'b', 'c', 'd']) expect(JSON.parse(listingOf(new T(), name)).outputSchema).toBeUndefined();
   });
 
   it('writes a dictionary outputSchema', () => {
     class T {
-      @Tool({ returns: DictionaryOf(Int32) }) async counts(): Promise<Record<string, number>> { return {}; }
+      @Tool({ returns: DictionaryOf(Int32) }) async counts(): Promise<Record<string, number>> {
+        return {};
+      }
     }
     expect(JSON.stringify(JSON.parse(listingOf(new T())).outputSchema)).toBe(
       '{"type":"object","additionalProperties":{"type":"integer","minimum":-2147483648,"maximum":2147483647}}',

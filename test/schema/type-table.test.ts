@@ -1,11 +1,43 @@
 import {
-  ArrayOf, Bytes, Char, DateOnly, DictionaryOf, Field, Int16, Int32, Int64, Int8, Json, JsonArray, JsonObject,
-  McpServer, Nullable, SetOf, TimeOnly, TimeSpan, Uint16, Uint32, Uint64, Uint8, Uuid, type TypeHint,
+  ArrayOf,
+  Bytes,
+  Char,
+  DateOnly,
+  DictionaryOf,
+  Field,
+  Int16,
+  Int32,
+  Int64,
+  Int8,
+  Json,
+  JsonArray,
+  JsonObject,
+  McpServer,
+  Nullable,
+  SetOf,
+  TimeOnly,
+  TimeSpan,
+  Uint16,
+  Uint32,
+  Uint64,
+  Uint8,
+  Uuid,
+  type TypeHint,
 } from '../../src';
 
-enum Color { Red, Green, Blue }
-enum Size { Small = 'S', Large = 'L' }
-enum Mixed { A = 1, B = 'b' }
+enum Color {
+  Red,
+  Green,
+  Blue,
+}
+enum Size {
+  Small = 'S',
+  Large = 'L',
+}
+enum Mixed {
+  A = 1,
+  B = 'b',
+}
 
 class Point {
   @Field() x!: number;
@@ -82,7 +114,11 @@ const rows: [string, TypeHint, string][] = [
     '{"type":["object","null"],"properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"],"additionalProperties":false}',
   ],
   ['thunk', () => Int16, '{"type":"integer","minimum":-32768,"maximum":32767}'],
-  ['thunk to record array', () => [Point], `{"type":"array","items":${'{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"],"additionalProperties":false}'}}`],
+  [
+    'thunk to record array',
+    () => [Point],
+    `{"type":"array","items":${'{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"],"additionalProperties":false}'}}`,
+  ],
 ];
 
 describe('the type table (DESIGN.md section 5)', () => {

@@ -35,13 +35,27 @@ function mounted(options: Parameters<McpServer['createHttpHandler']>[0]): Promis
 /** Sends one raw POST and reads the whole answer off the socket, its `Date` header masked. */
 function rawPost(port: number, headers: Record<string, string>): Promise<string> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
-  const lines = [`POST /mcp HTTP/1.1`, `host: 127.0.0.1:${port}`, 'connection: close', 'content-type: application/json', 'accept: application/json, text/event-stream', 'mcp-protocol-version: 2025-11-25', `content-length: ${Buffer.byteLength(body)}`];
+  const lines = [
+    `POST /mcp HTTP/1.1`,
+    `host: 127.0.0.1:${port}`,
+    'connection: close',
+    'content-type: application/json',
+    'accept: application/json, text/event-stream',
+    'mcp-protocol-version: 2025-11-25',
+    `content-length: ${Buffer.byteLength(body)}`,
+  ];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1').replace(/\r\nDate: [^\r]+/, '\r\nDate: <date>')));
+    socket.on('end', () =>
+      resolve(
+        Buffer.concat(chunks)
+          .toString('latin1')
+          .replace(/\r\nDate: [^\r]+/, '\r\nDate: <date>'),
+      ),
+    );
     socket.on('error', reject);
     socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`);
   });
@@ -66,9 +80,17 @@ describe('the bytes of the answers written through http/answers.ts', () => {
 
   it('503 with Retry-After when the issuer cannot be reached (auth/resource-server.ts)', async () => {
     // The introspection endpoint (and issuer) is down: answers 503 to everything.
-    const down = await listening(createServer((req, res) => void req.resume().on('end', () => res.writeHead(503, { 'content-type': 'text/plain' }).end('down'))));
+    const down = await listening(
+      createServer((req, res) => void req.resume().on('end', () => res.writeHead(503, { 'content-type': 'text/plain' }).end('down'))),
+    );
     const issuer = `http://127.0.0.1:${down}`;
-    const port = await mounted({ auth: { issuer, resource: 'http://127.0.0.1/mcp', introspection: { endpoint: `${issuer}/introspect`, clientId: 'rs', clientSecret: 'rs-secret' } } });
+    const port = await mounted({
+      auth: {
+        issuer,
+        resource: 'http://127.0.0.1/mcp',
+        introspection: { endpoint: `${issuer}/introspect`, clientId: 'rs', clientSecret: 'rs-secret' },
+      },
+    });
     expect(await rawPost(port, { authorization: 'Bearer opaque-token' })).toBe(
       'HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 5\r\nDate: <date>\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\nad\r\n' +
         '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Service Unavailable: the authorization server cannot be reached to check the access token; try again shortly."},"id":null}\r\n0\r\n\r\n',

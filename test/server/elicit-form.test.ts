@@ -23,7 +23,9 @@ class Checkout {
 }
 
 async function asked(answer: Record<string, unknown>): Promise<{ client: Client; requests: unknown[] }> {
-  const { client } = await connected(new McpServer({ name: 'checkout', version: '1' }).add(new Checkout()), 'legacy', { elicitation: { form: {} } });
+  const { client } = await connected(new McpServer({ name: 'checkout', version: '1' }).add(new Checkout()), 'legacy', {
+    elicitation: { form: {} },
+  });
   const requests: unknown[] = [];
   client.setRequestHandler('elicitation/create', async (request) => {
     requests.push(request.params);
@@ -43,7 +45,11 @@ describe('ctx.elicit with a record class as the form', () => {
           message: 'Where to ship?',
           requestedSchema: {
             type: 'object',
-            properties: { street: { type: 'string', minLength: 1, maxLength: 100 }, floor: { type: 'integer', minimum: 1, maximum: 9 }, express: { type: 'boolean' } },
+            properties: {
+              street: { type: 'string', minLength: 1, maxLength: 100 },
+              floor: { type: 'integer', minimum: 1, maximum: 9 },
+              express: { type: 'boolean' },
+            },
             required: ['street', 'floor'],
             additionalProperties: false,
           },
@@ -59,6 +65,8 @@ describe('ctx.elicit with a record class as the form', () => {
 
   it('rejects an accepted answer that does not fit the form, naming the field', async () => {
     const ctx = new RequestContext({ elicit: async () => ({ action: 'accept', content: { street: 'Main St 1', floor: 12 } }) });
-    await expect(ctx.elicit('Where to ship?', Shipping)).rejects.toThrow("The elicitation answer does not fit Shipping: 'floor' is not valid.");
+    await expect(ctx.elicit('Where to ship?', Shipping)).rejects.toThrow(
+      "The elicitation answer does not fit Shipping: 'floor' is not valid.",
+    );
   });
 });

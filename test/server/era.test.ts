@@ -49,12 +49,22 @@ const cases: [string, Record<string, string>, unknown, string?][] = [
   [
     'the envelope of the same client with capabilities the classifier refuses',
     modernHeaders('tools/call'),
-    { jsonrpc: '2.0', id: 14, method: 'tools/call', params: { name: 'add', _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': 'none' } } },
+    {
+      jsonrpc: '2.0',
+      id: 14,
+      method: 'tools/call',
+      params: { name: 'add', _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': 'none' } },
+    },
   ],
   [
     'the envelope of the same client naming another revision',
     modernHeaders('tools/call'),
-    { jsonrpc: '2.0', id: 15, method: 'tools/call', params: { name: 'add', _meta: { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } } },
+    {
+      jsonrpc: '2.0',
+      id: 15,
+      method: 'tools/call',
+      params: { name: 'add', _meta: { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } },
+    },
   ],
   [
     'the envelope of the same client with its keys in another order',
@@ -76,7 +86,12 @@ const cases: [string, Record<string, string>, unknown, string?][] = [
   [
     'the envelope of the same client with a capability deep inside',
     modernHeaders('tools/call'),
-    { jsonrpc: '2.0', id: 17, method: 'tools/call', params: { name: 'add', _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': { sampling: { tools: {} } } } } },
+    {
+      jsonrpc: '2.0',
+      id: 17,
+      method: 'tools/call',
+      params: { name: 'add', _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': { sampling: { tools: {} } } } },
+    },
   ],
   [
     'the envelope of the same client with an own __proto__ key',
@@ -136,12 +151,18 @@ const cases: [string, Record<string, string>, unknown, string?][] = [
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'a', version: '1' } },
     },
   ],
-  ...(['resources/list', 'resources/templates/list', 'prompts/list'] as const).flatMap((method, i): [string, Record<string, string>, unknown][] => [
-    [`a plain 2025-era ${method}`, { 'mcp-protocol-version': '2025-11-25' }, { jsonrpc: '2.0', id: 20 + i, method, params: { cursor: 'c' } }],
-    [`a plain ${method} with no version header`, {}, { jsonrpc: '2.0', id: 30 + i, method }],
-    [`a 2025-era ${method} under a 2026 header`, modernHeaders(method), { jsonrpc: '2.0', id: 40 + i, method }],
-    [`a 2026-07-28 ${method}`, modernHeaders(method), { jsonrpc: '2.0', id: 50 + i, method, params: { _meta: ENVELOPE } }],
-  ]),
+  ...(['resources/list', 'resources/templates/list', 'prompts/list'] as const).flatMap(
+    (method, i): [string, Record<string, string>, unknown][] => [
+      [
+        `a plain 2025-era ${method}`,
+        { 'mcp-protocol-version': '2025-11-25' },
+        { jsonrpc: '2.0', id: 20 + i, method, params: { cursor: 'c' } },
+      ],
+      [`a plain ${method} with no version header`, {}, { jsonrpc: '2.0', id: 30 + i, method }],
+      [`a 2025-era ${method} under a 2026 header`, modernHeaders(method), { jsonrpc: '2.0', id: 40 + i, method }],
+      [`a 2026-07-28 ${method}`, modernHeaders(method), { jsonrpc: '2.0', id: 50 + i, method, params: { _meta: ENVELOPE } }],
+    ],
+  ),
   ['a batch', {}, [{ jsonrpc: '2.0', id: 12, method: 'ping' }]],
   ['a response', {}, { jsonrpc: '2.0', id: 13, result: {} }],
 ];

@@ -52,13 +52,22 @@ class Tools {
   }
 
   @Tool() async ask(ctx: RequestContext): Promise<string> {
-    const answer = (await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } })) as { content?: { name?: string } };
+    const answer = (await ctx.elicit({
+      message: 'Name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    })) as { content?: { name?: string } };
     return `hello ${answer.content?.name}`;
   }
 
   @Tool() async question(ctx: RequestContext): Promise<string> {
     const answer = ctx.inputResponse('name') as { content?: { name?: string } } | undefined;
-    if (!answer) ctx.requireInput({ name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } } });
+    if (!answer)
+      ctx.requireInput({
+        name: {
+          method: 'elicitation/create',
+          params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+        },
+      });
     return `hello ${answer!.content?.name}`;
   }
 
@@ -95,7 +104,14 @@ class Peer {
 
   static async open(catalog: Catalog, hot: boolean): Promise<Peer> {
     const keys = signingKeys(new Uint8Array(32).fill(7));
-    const server = createProtocolServer(catalog, { info: { name: 's', version: '1' }, states: new RequestStates(keys), pager: new Pager(keys.cursor, undefined), log: Log.silent, cache: { ttlMs: 0, scope: 'private' }, tasks: new TaskRunner(new InMemoryTaskStore()) });
+    const server = createProtocolServer(catalog, {
+      info: { name: 's', version: '1' },
+      states: new RequestStates(keys),
+      pager: new Pager(keys.cursor, undefined),
+      log: Log.silent,
+      cache: { ttlMs: 0, scope: 'private' },
+      tasks: new TaskRunner(new InMemoryTaskStore()),
+    });
     if (hot) server.answerHotRequests();
     const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
     const peer = new Peer(server, clientEnd);
@@ -108,7 +124,8 @@ class Peer {
       peer.received.push(JSON.stringify(message));
       const m = message as Message;
       // The client side of server-to-client requests: elicitation answered with a fixed name.
-      if (m.method === 'elicitation/create' && m.id !== undefined) void clientEnd.send({ jsonrpc: '2.0', id: m.id as number, result: { action: 'accept', content: { name: 'Ada' } } });
+      if (m.method === 'elicitation/create' && m.id !== undefined)
+        void clientEnd.send({ jsonrpc: '2.0', id: m.id as number, result: { action: 'accept', content: { name: 'Ada' } } });
     };
     await clientEnd.start();
     await server.connect(serverEnd);
@@ -127,7 +144,12 @@ async function pair(): Promise<[Peer, Peer]> {
   catalog.addInstance(new Tools());
   const peers: [Peer, Peer] = [await Peer.open(catalog, true), await Peer.open(catalog, false)];
   for (const peer of peers) {
-    await peer.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } } });
+    await peer.send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } },
+    });
     await peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
   await settle();
@@ -142,7 +164,12 @@ async function both(peers: [Peer, Peer], message: unknown): Promise<[string[], s
   return [peers[0].received.slice(before[0]), peers[1].received.slice(before[1])];
 }
 
-const call = (id: unknown, name: string, args?: unknown, extra: Message = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, ...(args === undefined ? {} : { arguments: args }), ...extra } });
+const call = (id: unknown, name: string, args?: unknown, extra: Message = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, ...(args === undefined ? {} : { arguments: args }), ...extra },
+});
 
 /** Requests the hot path answers itself. */
 const TAKEN: [string, unknown][] = [
@@ -185,12 +212,21 @@ const LEFT: [string, unknown][] = [
   ['tools/call, arguments a string', call(26, 'add', 'a=1')],
   ['tools/call, a task', call(27, 'add', { a: 1, b: 2 }, { task: { ttl: 1000 } })],
   ['tools/call, progress token not a string or integer', call(28, 'add', { a: 1, b: 2 }, { _meta: { progressToken: 1.5 } })],
-  ['tools/call, a 2026-07-28 envelope key', call(29, 'add', { a: 1, b: 2 }, { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } })],
+  [
+    'tools/call, a 2026-07-28 envelope key',
+    call(29, 'add', { a: 1, b: 2 }, { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } }),
+  ],
   ['tools/call, requestState', call(30, 'add', { a: 1, b: 2 }, { requestState: 'x' })],
-  ['tools/call, __proto__ in the arguments', { jsonrpc: '2.0', id: 31, method: 'tools/call', params: { name: 'add', arguments: JSON.parse('{"__proto__": {"a": 1}, "b": 2}') } }],
+  [
+    'tools/call, __proto__ in the arguments',
+    { jsonrpc: '2.0', id: 31, method: 'tools/call', params: { name: 'add', arguments: JSON.parse('{"__proto__": {"a": 1}, "b": 2}') } },
+  ],
   ['tools/list, cursor not a string', { jsonrpc: '2.0', id: 32, method: 'tools/list', params: { cursor: 5 } }],
   ['resources/read without uri', { jsonrpc: '2.0', id: 33, method: 'resources/read', params: {} }],
-  ['prompts/get, argument not a string', { jsonrpc: '2.0', id: 34, method: 'prompts/get', params: { name: 'greet', arguments: { name: 5 } } }],
+  [
+    'prompts/get, argument not a string',
+    { jsonrpc: '2.0', id: 34, method: 'prompts/get', params: { name: 'greet', arguments: { name: 5 } } },
+  ],
   ['ping, params an array', { jsonrpc: '2.0', id: 35, method: 'ping', params: [] }],
   ['resources/list, cursor not a string', { jsonrpc: '2.0', id: 64, method: 'resources/list', params: { cursor: 1 } }],
   ['resources/templates/list, an unknown param', { jsonrpc: '2.0', id: 65, method: 'resources/templates/list', params: { page: 2 } }],
@@ -224,14 +260,22 @@ describe('the hot path answers exactly as the SDK', () => {
   it('hands a tool that asks for input (requireInput) to the SDK, which serves the 2025 era by elicitation', async () => {
     const [hot, sdk] = await both(peers, call(40, 'question', {}));
     expect(hot).toEqual(sdk);
-    expect(hot.map((m) => JSON.parse(m) as Message).find((m) => m.id === 40)).toEqual({ result: { content: [{ type: 'text', text: 'hello Ada' }] }, jsonrpc: '2.0', id: 40 });
+    expect(hot.map((m) => JSON.parse(m) as Message).find((m) => m.id === 40)).toEqual({
+      result: { content: [{ type: 'text', text: 'hello Ada' }] },
+      jsonrpc: '2.0',
+      id: 40,
+    });
   });
 
   it('answers a cancelled call with nothing, as the SDK does', async () => {
     const sent = peers.map((p) => p.received.length);
     for (const peer of peers) await peer.send(call(41, 'slow', {}));
     await settle();
-    const [hot, sdk] = await both(peers, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 41, reason: 'enough' } });
+    const [hot, sdk] = await both(peers, {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 41, reason: 'enough' },
+    });
     expect(hot).toEqual(sdk);
     expect(peers.map((p, i) => p.received.slice(sent[i]).filter((m) => (JSON.parse(m) as Message).id === 41))).toEqual([[], []]);
   });
@@ -253,18 +297,39 @@ describe('the hot path answers exactly as the SDK', () => {
 describe('the opening (initialize, notifications/initialized) is answered below the SDK exactly as the SDK answers it', () => {
   const init = (params: unknown, id: unknown = 0) => ({ jsonrpc: '2.0', id, method: 'initialize', params });
   const info = { name: 'raw', version: '1' };
-  const params = (capabilities: unknown, clientInfo: unknown = info, protocolVersion: unknown = '2025-11-25') => ({ protocolVersion, capabilities, clientInfo });
+  const params = (capabilities: unknown, clientInfo: unknown = info, protocolVersion: unknown = '2025-11-25') => ({
+    protocolVersion,
+    capabilities,
+    clientInfo,
+  });
 
   /** Read by hand: the SDK's schemas would read each the same (unknown keys dropped, shapes reordered, `{}` elicitation). */
   const TAKEN_OPENINGS: [string, unknown][] = [
     ['no capabilities', init(params({}))],
     ['the usual client capabilities', init(params({ sampling: {}, elicitation: {}, roots: { listChanged: true } }))],
-    ['capabilities out of the schema order', init(params({ roots: { listChanged: false }, elicitation: { form: {}, url: {} }, sampling: { tools: {}, context: {} } }))],
-    ['MCP Apps and experimental capabilities', init(params({ extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } }, experimental: { x: { a: [1, { b: null }], c: 'd' } } }))],
+    [
+      'capabilities out of the schema order',
+      init(params({ roots: { listChanged: false }, elicitation: { form: {}, url: {} }, sampling: { tools: {}, context: {} } })),
+    ],
+    [
+      'MCP Apps and experimental capabilities',
+      init(
+        params({
+          extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+          experimental: { x: { a: [1, { b: null }], c: 'd' } },
+        }),
+      ),
+    ],
     ['elicitation with applyDefaults', init(params({ elicitation: { form: { applyDefaults: true } } }))],
     ['elicitation url only', init(params({ elicitation: { url: { note: 1 } } }))],
-    ['unknown capabilities and client info keys (dropped)', init(params({ future: { a: 1 }, roots: { listChanged: true, other: 2 } }, { extra: true, version: '2', name: 'n' }))],
-    ['client info with every field, out of order', init(params({}, { description: 'd', websiteUrl: 'https://x.example', version: '3', title: 'T', name: 'n' }))],
+    [
+      'unknown capabilities and client info keys (dropped)',
+      init(params({ future: { a: 1 }, roots: { listChanged: true, other: 2 } }, { extra: true, version: '2', name: 'n' })),
+    ],
+    [
+      'client info with every field, out of order',
+      init(params({}, { description: 'd', websiteUrl: 'https://x.example', version: '3', title: 'T', name: 'n' })),
+    ],
     ['an older revision', init(params({}, info, '2024-11-05'))],
     ['an unknown revision', init(params({}, info, '1999-01-01'))],
     ['a string id', init(params({}), 'open')],
@@ -353,7 +418,11 @@ describe('the opening (initialize, notifications/initialized) is answered below 
     const { peers } = await opened();
     const before = peers.map((p) => p.received.length);
     for (const peer of peers) {
-      await Promise.all([peer.send(init(params({}))), peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' }), peer.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' })]);
+      await Promise.all([
+        peer.send(init(params({}))),
+        peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        peer.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      ]);
     }
     await settle();
     const [hot, sdk] = peers.map((p, i) => p.received.slice(before[i]));

@@ -65,12 +65,22 @@ describe('a quick-path tool with a hand-written input schema', () => {
 
   it('refuses at definition time what is not an object schema, not valid 2020-12, not JSON, remote, or given with params', () => {
     const refused = (inputSchema: unknown, params?: object) => () =>
-      new McpServer({ name: 's', version: '1' }).tool('t', { inputSchema: inputSchema as Record<string, unknown>, ...(params && { params: params as never }) }, () => '');
+      new McpServer({ name: 's', version: '1' }).tool(
+        't',
+        { inputSchema: inputSchema as Record<string, unknown>, ...(params && { params: params as never }) },
+        () => '',
+      );
     const cyclic: Record<string, unknown> = { type: 'object' };
     cyclic.self = cyclic;
-    expect(refused({ type: 'array' })).toThrow(`OMCG0014 tool 't': inputSchema has type "array"; an MCP tool's input schema is "type": "object".`);
-    expect(refused({ type: 'object', properties: { a: { type: 'strin' } } })).toThrow("OMCG0014 tool 't': inputSchema is not a valid JSON Schema 2020-12: schema is invalid");
-    expect(refused({ type: 'object', properties: { a: { $ref: 'https://example.com/schema.json' } } })).toThrow("can't resolve reference https://example.com/schema.json");
+    expect(refused({ type: 'array' })).toThrow(
+      `OMCG0014 tool 't': inputSchema has type "array"; an MCP tool's input schema is "type": "object".`,
+    );
+    expect(refused({ type: 'object', properties: { a: { type: 'strin' } } })).toThrow(
+      "OMCG0014 tool 't': inputSchema is not a valid JSON Schema 2020-12: schema is invalid",
+    );
+    expect(refused({ type: 'object', properties: { a: { $ref: 'https://example.com/schema.json' } } })).toThrow(
+      "can't resolve reference https://example.com/schema.json",
+    );
     expect(refused(cyclic)).toThrow("OMCG0014 tool 't': inputSchema is not JSON data (Converting circular structure to JSON");
     expect(refused({ type: 'object' }, { a: String })).toThrow("OMCG0014 tool 't': the tool has both params and inputSchema.");
     expect(refused({ type: 'object', description: 'x'.repeat(300_000) })).toThrow(DefinitionError);

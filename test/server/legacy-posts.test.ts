@@ -264,7 +264,7 @@ describe('direct answers compared with the SDK transport', () => {
     });
   }
 
-  it('writes a lone reply as these exact bytes: status, the three headers in order, Node\'s own, the body', async () => {
+  it("writes a lone reply as these exact bytes: status, the three headers in order, Node's own, the body", async () => {
     const wire = await rawExchange(direct.port, JSON.stringify(call(32, 'add', { a: 20, b: 22 })));
     const body = '{"result":{"content":[{"type":"text","text":"42"}]},"jsonrpc":"2.0","id":32}';
     // Only the date varies from run to run.
@@ -282,7 +282,12 @@ describe('direct answers compared with the SDK transport', () => {
 
   it('answers concurrent calls of one session, each as its own JSON reply', async () => {
     const sent = [33, 34, 35].map((id) =>
-      open(direct.port, 'POST', { ...LEGACY_HEADERS, 'mcp-session-id': directSession }, JSON.stringify(call(id, 'add', { a: id, b: 1 }))).then(answerOf),
+      open(
+        direct.port,
+        'POST',
+        { ...LEGACY_HEADERS, 'mcp-session-id': directSession },
+        JSON.stringify(call(id, 'add', { a: id, b: 1 })),
+      ).then(answerOf),
     );
     const answers = await Promise.all(sent);
     expect(answers.map((a) => [a.status, a.framing])).toEqual([
@@ -522,7 +527,11 @@ describe('2026-07-28 direct answers compared with the SDK entry', () => {
       modern(29, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 }, requestState: 'forged' }),
       {},
     ],
-    ['a method this path does not take', modern(30, 'completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: 'A' } }), {}],
+    [
+      'a method this path does not take',
+      modern(30, 'completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: 'A' } }),
+      {},
+    ],
   ];
 
   it.each(refused)('leaves a request with %s to the SDK entry, which answers both alike', async (_label, body, headers) => {

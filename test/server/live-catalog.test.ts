@@ -45,7 +45,11 @@ function collect(client: Client): string[] {
 /** Opens the era's way of hearing changes: nothing to do in 2025 (unsolicited); `subscriptions/listen` in 2026. */
 async function listen(client: Client, mode: 'legacy' | 'auto', resources: string[] = []): Promise<void> {
   if (mode === 'auto') {
-    await client.listen({ toolsListChanged: true, resourcesListChanged: true, ...(resources.length > 0 ? { resourceSubscriptions: resources } : {}) });
+    await client.listen({
+      toolsListChanged: true,
+      resourcesListChanged: true,
+      ...(resources.length > 0 ? { resourceSubscriptions: resources } : {}),
+    });
   } else {
     for (const uri of resources) await client.subscribeResource({ uri });
   }
@@ -63,7 +67,9 @@ describe.each(ERAS)('live catalog at %s', (_version, mode) => {
   it('declares listChanged and resources.subscribe', async () => {
     const { client } = await connected(feeds(), mode);
     const capabilities = client.getServerCapabilities()!;
-    expect(JSON.stringify([capabilities.tools, capabilities.resources])).toBe('[{"listChanged":true},{"subscribe":true,"listChanged":true}]');
+    expect(JSON.stringify([capabilities.tools, capabilities.resources])).toBe(
+      '[{"listChanged":true},{"subscribe":true,"listChanged":true}]',
+    );
   });
 
   it('tells every connected client when a tool is added, disabled, enabled and removed', async () => {
@@ -111,7 +117,10 @@ describe.each(ERAS)('live catalog at %s', (_version, mode) => {
     server.remove('resource', 'feed://sport');
     await until(seen, 2);
     expect(seen).toEqual(['resources', 'resources']);
-    expect((await client.listResources(undefined, { cacheMode: 'bypass' } as never)).resources.map((r) => r.uri)).toEqual(['feed://news', 'ui://feeds/view']);
+    expect((await client.listResources(undefined, { cacheMode: 'bypass' } as never)).resources.map((r) => r.uri)).toEqual([
+      'feed://news',
+      'ui://feeds/view',
+    ]);
   });
 
   it('delivers a resource update only to the clients subscribed to that URI, until they unsubscribe', async () => {
@@ -159,7 +168,9 @@ describe('live catalog errors', () => {
   it('refuses to remove, disable or enable what is not registered', () => {
     const server = feeds();
     expect(() => server.remove('tool', 'nope')).toThrow("server.remove('tool', 'nope'): no tool name 'nope' is registered.");
-    expect(() => server.disable('resource', 'feed://nope')).toThrow("server.disable('resource', 'feed://nope'): no resource URI 'feed://nope' is registered.");
+    expect(() => server.disable('resource', 'feed://nope')).toThrow(
+      "server.disable('resource', 'feed://nope'): no resource URI 'feed://nope' is registered.",
+    );
     expect(() => server.enable('prompt', 'nope')).toThrow("server.enable('prompt', 'nope'): no prompt name 'nope' is registered.");
   });
 
@@ -175,7 +186,9 @@ describe('live catalog errors', () => {
   });
 
   it('refuses an empty URI to notifyResourceUpdated', () => {
-    expect(() => feeds().notifyResourceUpdated('')).toThrow("server.notifyResourceUpdated() needs a URI, for example server.notifyResourceUpdated('weather://today').");
+    expect(() => feeds().notifyResourceUpdated('')).toThrow(
+      "server.notifyResourceUpdated() needs a URI, for example server.notifyResourceUpdated('weather://today').",
+    );
   });
 });
 
@@ -266,7 +279,9 @@ describe.each(ERAS)('pagination at %s', (_version, mode) => {
 
 describe('page size option', () => {
   it.each([[0], [1.5], [{ tools: -1 }]])('refuses %p', (pageSize) => {
-    expect(() => new McpServer({ name: 'x', version: '1' }, { pageSize: pageSize as never })).toThrow(/McpServerOptions.pageSize takes whole numbers from 1/);
+    expect(() => new McpServer({ name: 'x', version: '1' }, { pageSize: pageSize as never })).toThrow(
+      /McpServerOptions.pageSize takes whole numbers from 1/,
+    );
   });
 });
 
@@ -277,6 +292,8 @@ describe('logging/setLevel at 2025-11-25', () => {
     const error = await client.request({ method: 'logging/setLevel', params: { level: 'loud' } } as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as ProtocolError).code).toBe(-32602);
-    expect((error as ProtocolError).message).toContain('level must be one of debug, info, notice, warning, error, critical, alert, emergency.');
+    expect((error as ProtocolError).message).toContain(
+      'level must be one of debug, info, notice, warning, error, critical, alert, emergency.',
+    );
   });
 });

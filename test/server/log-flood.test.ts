@@ -17,7 +17,10 @@ interface Entry {
 describe('10,000 malformed requests', () => {
   const entries: Entry[] = [];
   const keep = (level: keyof McpLogger) => (message: string, details?: LogDetails) => void entries.push({ level, message, details });
-  const server = new McpServer({ name: 'flood', version: '1' }, { logger: { error: keep('error'), warn: keep('warn'), info: keep('info'), debug: keep('debug') } }).tool('ping', {}, () => 'pong');
+  const server = new McpServer(
+    { name: 'flood', version: '1' },
+    { logger: { error: keep('error'), warn: keep('warn'), info: keep('info'), debug: keep('debug') } },
+  ).tool('ping', {}, () => 'pong');
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
   let port: number;
 
@@ -32,10 +35,13 @@ describe('10,000 malformed requests', () => {
 
   function send(headers: Record<string, string>, body: string): Promise<number> {
     return new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode!));
-      });
+      const req = request(
+        { host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { host: `127.0.0.1:${port}`, ...headers } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -59,10 +65,26 @@ describe('10,000 malformed requests', () => {
     process.stderr.write(`[figure] log lines for 10,000 malformed requests: ${entries.length}\n`);
     expect([...statuses].filter(([status]) => status < 400 || status >= 500)).toEqual([]);
     expect(entries.map(({ level, message, details }) => ({ level, message, details }))).toEqual([
-      { level: 'debug', message: "Refused a client's request: invalid-json-rpc-body (more of this kind within a minute are not logged)", details: { event: 'request.refused' } },
-      { level: 'debug', message: "Refused a client's request: Not Acceptable (more of this kind within a minute are not logged)", details: { event: 'request.refused' } },
-      { level: 'debug', message: "Refused a client's request: Unsupported Media Type (more of this kind within a minute are not logged)", details: { event: 'request.refused' } },
-      { level: 'debug', message: "Refused a client's request: Bad Request: Unsupported protocol version (more of this kind within a minute are not logged)", details: { event: 'request.refused' } },
+      {
+        level: 'debug',
+        message: "Refused a client's request: invalid-json-rpc-body (more of this kind within a minute are not logged)",
+        details: { event: 'request.refused' },
+      },
+      {
+        level: 'debug',
+        message: "Refused a client's request: Not Acceptable (more of this kind within a minute are not logged)",
+        details: { event: 'request.refused' },
+      },
+      {
+        level: 'debug',
+        message: "Refused a client's request: Unsupported Media Type (more of this kind within a minute are not logged)",
+        details: { event: 'request.refused' },
+      },
+      {
+        level: 'debug',
+        message: "Refused a client's request: Bad Request: Unsupported protocol version (more of this kind within a minute are not logged)",
+        details: { event: 'request.refused' },
+      },
     ]);
   });
 

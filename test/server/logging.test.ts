@@ -3,8 +3,19 @@ import type { AddressInfo } from 'node:net';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
-  DefinitionError, Field, Int32, McpServer, OneModelContextError, Param, Resource, Tool, ToolError, ToolTimeoutError,
-  UnknownToolError, type LogDetails, type McpLogger,
+  DefinitionError,
+  Field,
+  Int32,
+  McpServer,
+  OneModelContextError,
+  Param,
+  Resource,
+  Tool,
+  ToolError,
+  ToolTimeoutError,
+  UnknownToolError,
+  type LogDetails,
+  type McpLogger,
 } from '../../src';
 import { connected, ERAS } from './support';
 
@@ -64,29 +75,32 @@ class Tools {
 const text = (result: { content: unknown }) => (result.content as { text: string }[])[0].text;
 
 describe('failures are logged, never sent', () => {
-  it.each(ERAS)('a masked failure at %s reaches the logger with tool, request, error, stack and cause; the client sees only the mask', async (_version, mode) => {
-    const { logger, entries } = capture();
-    const server = new McpServer({ name: 'log', version: '1' }, { logger }).add(new Tools());
-    const { client, received } = await connected(server, mode);
-    const result = await client.callTool({ name: 'broken', arguments: { secret: 'hunter2' } });
-    expect(text(result as never)).toBe('The tool failed.');
-    expect(JSON.stringify(received)).not.toContain('hunter2');
-    expect(JSON.stringify(received)).not.toContain('ECONNREFUSED');
-    expect(entries).toHaveLength(1);
-    const [entry] = entries;
-    expect(entry.level).toBe('error');
-    expect(entry.details.event).toBe('tool.failed');
-    expect(entry.details.tool).toBe('broken');
-    expect(typeof entry.details.requestId).toBe('number');
-    expect(entry.message).toBe(
-      `Tool 'broken' failed (request ${entry.details.requestId}): Error: database unreachable <- caused by Error: connect ECONNREFUSED (password=hunter2)`,
-    );
-    const error = entry.details.error as Error;
-    expect(error.stack).toContain('database unreachable');
-    expect(error.stack).toContain('logging.test.ts');
-    expect((error.cause as Error).message).toBe('connect ECONNREFUSED (password=hunter2)');
-    await client.close();
-  });
+  it.each(ERAS)(
+    'a masked failure at %s reaches the logger with tool, request, error, stack and cause; the client sees only the mask',
+    async (_version, mode) => {
+      const { logger, entries } = capture();
+      const server = new McpServer({ name: 'log', version: '1' }, { logger }).add(new Tools());
+      const { client, received } = await connected(server, mode);
+      const result = await client.callTool({ name: 'broken', arguments: { secret: 'hunter2' } });
+      expect(text(result as never)).toBe('The tool failed.');
+      expect(JSON.stringify(received)).not.toContain('hunter2');
+      expect(JSON.stringify(received)).not.toContain('ECONNREFUSED');
+      expect(entries).toHaveLength(1);
+      const [entry] = entries;
+      expect(entry.level).toBe('error');
+      expect(entry.details.event).toBe('tool.failed');
+      expect(entry.details.tool).toBe('broken');
+      expect(typeof entry.details.requestId).toBe('number');
+      expect(entry.message).toBe(
+        `Tool 'broken' failed (request ${entry.details.requestId}): Error: database unreachable <- caused by Error: connect ECONNREFUSED (password=hunter2)`,
+      );
+      const error = entry.details.error as Error;
+      expect(error.stack).toContain('database unreachable');
+      expect(error.stack).toContain('logging.test.ts');
+      expect((error.cause as Error).message).toBe('connect ECONNREFUSED (password=hunter2)');
+      await client.close();
+    },
+  );
 
   it('a ToolError is the model-visible answer, not a failure: nothing is logged', async () => {
     const { logger, entries } = capture();
@@ -98,7 +112,7 @@ describe('failures are logged, never sent', () => {
   it('an argument error is the model-visible answer: nothing is logged', async () => {
     const { logger, entries } = capture();
     const server = new McpServer({ name: 'log', version: '1' }, { logger }).add(new Tools());
-    expect(text(await server.callTool('broken', {}))).toBe("Argument 'secret' is not valid. It is required: a string, such as \"text\".");
+    expect(text(await server.callTool('broken', {}))).toBe('Argument \'secret\' is not valid. It is required: a string, such as "text".');
     expect(entries).toEqual([]);
   });
 
@@ -106,8 +120,12 @@ describe('failures are logged, never sent', () => {
     const { logger, entries } = capture();
     const server = new McpServer({ name: 'log', version: '1' }, { logger }).add(new Tools());
     expect(text(await server.callTool('sloppy', {}, { context: { requestId: 7 } }))).toBe('The tool failed.');
-    expect(entries.map((e) => [e.level, e.details.event, e.details.tool, e.details.path, e.details.requestId])).toEqual([['error', 'result.mismatch', 'sloppy', 'stars', 7]]);
-    expect(entries[0].message).toMatch(/^The result of tool 'sloppy' does not match its output schema at 'stars' \(request 7\): ResultMismatchError: /);
+    expect(entries.map((e) => [e.level, e.details.event, e.details.tool, e.details.path, e.details.requestId])).toEqual([
+      ['error', 'result.mismatch', 'sloppy', 'stars', 7],
+    ]);
+    expect(entries[0].message).toMatch(
+      /^The result of tool 'sloppy' does not match its output schema at 'stars' \(request 7\): ResultMismatchError: /,
+    );
   });
 
   it('a timeout is logged as a warning; the tool sees a ToolTimeoutError as its abort reason', async () => {
@@ -129,7 +147,9 @@ describe('failures are logged, never sent', () => {
     const client = new V1Client({ name: 'v1', version: '1' });
     await client.connect(transport);
     await expect(client.readResource({ uri: 'notes://42' })).rejects.toThrow('MCP error -32603: The resource failed.');
-    expect(entries.map((e) => [e.details.event, e.details.resource, e.details.sessionId])).toEqual([['resource.failed', 'note', transport.sessionId]]);
+    expect(entries.map((e) => [e.details.event, e.details.resource, e.details.sessionId])).toEqual([
+      ['resource.failed', 'note', transport.sessionId],
+    ]);
     expect(entries[0].message).toContain('Error: note store down for 42');
     await client.close();
     await server.close();
@@ -148,10 +168,16 @@ describe('failures are logged, never sent', () => {
     const http = createServer((req, res) => void mcp.handle(req, res, { body: hostile }));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const { port } = http.address() as AddressInfo;
-    const response = await fetch(`http://127.0.0.1:${port}/mcp?token=abc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const response = await fetch(`http://127.0.0.1:${port}/mcp?token=abc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(response.status).toBe(500);
     expect(await response.text()).toBe('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"},"id":null}');
-    expect(entries.map((e) => [e.level, e.details.event, (e.details.error as Error).name])).toEqual([['error', 'http.failed', 'TypeError']]);
+    expect(entries.map((e) => [e.level, e.details.event, (e.details.error as Error).name])).toEqual([
+      ['error', 'http.failed', 'TypeError'],
+    ]);
     expect(entries[0].message).toMatch(/^HTTP POST \/mcp failed: TypeError: /);
     await mcp.close();
     http.closeAllConnections();
@@ -184,12 +210,16 @@ describe('failures are logged, never sent', () => {
     const write = process.stderr.write;
     process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof write;
     const server = new McpServer({ name: 'log', version: '1' }).add(new Tools());
-    await server.callTool('broken', { secret: 's' }, { context: { requestId: 'r-1', sessionId: 'abc' } }).finally(() => (process.stderr.write = write));
+    await server
+      .callTool('broken', { secret: 's' }, { context: { requestId: 'r-1', sessionId: 'abc' } })
+      .finally(() => (process.stderr.write = write));
     expect(written).toHaveLength(1);
     const line = written[0];
     expect(line.endsWith('\n')).toBe(true);
     expect(line.slice(0, -1)).not.toContain('\n');
-    expect(line).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z ERROR onemodelcontext tool\.failed: Tool 'broken' failed \(request "r-1", session "abc"\): Error: database unreachable <- caused by Error: connect ECONNREFUSED \(password=s\) stack="/);
+    expect(line).toMatch(
+      /^\d{4}-\d\d-\d\dT[\d:.]+Z ERROR onemodelcontext tool\.failed: Tool 'broken' failed \(request "r-1", session "abc"\): Error: database unreachable <- caused by Error: connect ECONNREFUSED \(password=s\) stack="/,
+    );
     const stack = JSON.parse(line.slice(line.indexOf('stack=') + 'stack='.length)) as string;
     expect(stack).toMatch(/^Error: database unreachable\n {4}at /);
     expect(stack).toContain('\nCaused by: Error: connect ECONNREFUSED (password=s)\n    at ');
@@ -208,7 +238,10 @@ describe('failures are logged, never sent', () => {
     const thrower = () => {
       throw new Error('log shipper down');
     };
-    const server = new McpServer({ name: 'log', version: '1' }, { logger: { error: thrower, warn: thrower, info: thrower, debug: thrower } }).add(new Tools());
+    const server = new McpServer(
+      { name: 'log', version: '1' },
+      { logger: { error: thrower, warn: thrower, info: thrower, debug: thrower } },
+    ).add(new Tools());
     const result = await server.callTool('broken', { secret: 's' }).finally(() => (process.stderr.write = write));
     expect(text(result)).toBe('The tool failed.');
     expect(written).toHaveLength(1);

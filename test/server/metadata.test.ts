@@ -41,7 +41,11 @@ class Weather {
     annotations: { priority: 1, lastModified: '2026-02-01T08:00:00+01:00' },
     complete: { country: (typed: string) => Object.keys(CITIES).filter((c) => c.startsWith(typed)) },
   })
-  today(country: string, @Complete((typed: string, context: CompletionContext) => (CITIES[context.arguments.country] ?? []).filter((c) => c.startsWith(typed))) city: string): string {
+  today(
+    country: string,
+    @Complete((typed: string, context: CompletionContext) => (CITIES[context.arguments.country] ?? []).filter((c) => c.startsWith(typed)))
+    city: string,
+  ): string {
     return `${city}, ${country}: sunny`;
   }
 
@@ -51,7 +55,14 @@ class Weather {
   }
 
   @Prompt({ icons: [PNG_ICON], cache: { ttlMs: 10_000, scope: 'public' } })
-  planTrip(@Description('Where to') @Complete(function (this: Weather, typed: string) { return this.everyCity().filter((c) => c.startsWith(typed)); }) city: string, @Param({ type: Unit }) unit: Unit): string {
+  planTrip(
+    @Description('Where to')
+    @Complete(function (this: Weather, typed: string) {
+      return this.everyCity().filter((c) => c.startsWith(typed));
+    })
+    city: string,
+    @Param({ type: Unit }) unit: Unit,
+  ): string {
     return `Plan a trip to ${city} (${unit}).`;
   }
 
@@ -78,7 +89,11 @@ const STATIONS = {
   annotations: { audience: ['user', 'assistant'], priority: 0.5, lastModified: '2026-01-31T12:00:00.000Z' },
   icons: [SVG_ICON],
 };
-const TODAY = { uriTemplate: 'weather://{country}/{city}/today', name: 'today', annotations: { priority: 1, lastModified: '2026-02-01T08:00:00+01:00' } };
+const TODAY = {
+  uriTemplate: 'weather://{country}/{city}/today',
+  name: 'today',
+  annotations: { priority: 1, lastModified: '2026-02-01T08:00:00+01:00' },
+};
 const ARCHIVE = { uriTemplate: 'weather://archive/{day}', name: 'archive', annotations: { lastModified: '2026-01-01T00:00:00Z' } };
 const PLAN_TRIP = {
   name: 'plan_trip',
@@ -108,7 +123,12 @@ async function v1Connected(server: McpServer, version: string) {
   await server.connect(serverEnd as never);
   const send = clientEnd.send.bind(clientEnd);
   clientEnd.send = (message, options) =>
-    send('method' in message && message.method === 'initialize' ? { ...message, params: { ...(message.params as object), protocolVersion: version } } : message, options);
+    send(
+      'method' in message && message.method === 'initialize'
+        ? { ...message, params: { ...(message.params as object), protocolVersion: version } }
+        : message,
+      options,
+    );
   const client = new V1Client({ name: 'v1', version: '1.0.0' });
   await client.connect(clientEnd);
   return { client, received };
@@ -143,7 +163,9 @@ describe('listing metadata: icons, size, annotations', () => {
     const { client, received } = await v1Connected(weatherServer(), '2025-06-18');
     expect(JSON.stringify(sentServerInfo(received))).toBe(JSON.stringify({ name: 'weather', version: '1.0.0' }));
     await client.listTools();
-    expect(JSON.stringify(lastResult(received).tools)).toBe(JSON.stringify([{ name: 'forecast', inputSchema: FORECAST.inputSchema }, ALERTS]));
+    expect(JSON.stringify(lastResult(received).tools)).toBe(
+      JSON.stringify([{ name: 'forecast', inputSchema: FORECAST.inputSchema }, ALERTS]),
+    );
     await client.listResources();
     const { icons: _i, ...stations } = STATIONS;
     expect(JSON.stringify(lastResult(received).resources)).toBe(JSON.stringify([stations]));
@@ -155,11 +177,20 @@ describe('listing metadata: icons, size, annotations', () => {
   it('2024-11-05 (v1 client): no icons, no lastModified; an annotation left empty is not listed', async () => {
     const { client, received } = await v1Connected(weatherServer(), '2024-11-05');
     await client.listResources();
-    const stations = { uri: STATIONS.uri, name: STATIONS.name, mimeType: STATIONS.mimeType, size: 2048, annotations: { audience: ['user', 'assistant'], priority: 0.5 } };
+    const stations = {
+      uri: STATIONS.uri,
+      name: STATIONS.name,
+      mimeType: STATIONS.mimeType,
+      size: 2048,
+      annotations: { audience: ['user', 'assistant'], priority: 0.5 },
+    };
     expect(JSON.stringify(lastResult(received).resources)).toBe(JSON.stringify([stations]));
     await client.listResourceTemplates();
     expect(JSON.stringify(lastResult(received).resourceTemplates)).toBe(
-      JSON.stringify([{ uriTemplate: TODAY.uriTemplate, name: 'today', annotations: { priority: 1 } }, { uriTemplate: ARCHIVE.uriTemplate, name: 'archive' }]),
+      JSON.stringify([
+        { uriTemplate: TODAY.uriTemplate, name: 'today', annotations: { priority: 1 } },
+        { uriTemplate: ARCHIVE.uriTemplate, name: 'archive' },
+      ]),
     );
     await client.close();
   });
@@ -177,9 +208,13 @@ describe('listing metadata: icons, size, annotations', () => {
     for (const version of ['2024-11-05', '2025-06-18', '2025-11-25']) {
       const { client, received } = await v1Connected(server, version);
       await client.listTools();
-      expect(JSON.stringify(lastResult(received))).toBe(JSON.stringify({ tools: [{ name: 'ping', inputSchema: { type: 'object', properties: {}, additionalProperties: false } }] }));
+      expect(JSON.stringify(lastResult(received))).toBe(
+        JSON.stringify({ tools: [{ name: 'ping', inputSchema: { type: 'object', properties: {}, additionalProperties: false } }] }),
+      );
       await client.listResources();
-      expect(JSON.stringify(lastResult(received))).toBe(JSON.stringify({ resources: [{ uri: 'plain://a', name: 'a', mimeType: 'text/plain' }] }));
+      expect(JSON.stringify(lastResult(received))).toBe(
+        JSON.stringify({ resources: [{ uri: 'plain://a', name: 'a', mimeType: 'text/plain' }] }),
+      );
       await client.close();
     }
   });
@@ -188,7 +223,10 @@ describe('listing metadata: icons, size, annotations', () => {
 describe('completions', () => {
   it.each(ERAS)('%s: a template variable completes through the complete option', async (_version, mode) => {
     const { client } = await connected(weatherServer(), mode);
-    const answer = await client.complete({ ref: { type: 'ref/resource', uri: 'weather://{country}/{city}/today' }, argument: { name: 'country', value: 'f' } });
+    const answer = await client.complete({
+      ref: { type: 'ref/resource', uri: 'weather://{country}/{city}/today' },
+      argument: { name: 'country', value: 'f' },
+    });
     expect(JSON.stringify(answer.completion)).toBe(JSON.stringify({ values: ['fr'], total: 1, hasMore: false }));
     await client.close();
   });
@@ -204,14 +242,17 @@ describe('completions', () => {
     await client.close();
   });
 
-  it.each(ERAS)('%s: @Complete on a prompt argument runs with the instance as this, capped at 100 values with the total', async (_version, mode) => {
-    const { client } = await connected(weatherServer(), mode);
-    const answer = await client.complete({ ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'city', value: 'City' } });
-    expect(answer.completion.values).toEqual(Array.from({ length: 100 }, (_, i) => `City${i}`));
-    expect(answer.completion.total).toBe(150);
-    expect(answer.completion.hasMore).toBe(true);
-    await client.close();
-  });
+  it.each(ERAS)(
+    '%s: @Complete on a prompt argument runs with the instance as this, capped at 100 values with the total',
+    async (_version, mode) => {
+      const { client } = await connected(weatherServer(), mode);
+      const answer = await client.complete({ ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'city', value: 'City' } });
+      expect(answer.completion.values).toEqual(Array.from({ length: 100 }, (_, i) => `City${i}`));
+      expect(answer.completion.total).toBe(150);
+      expect(answer.completion.hasMore).toBe(true);
+      await client.close();
+    },
+  );
 
   it('an enum argument without a completion function still completes from its values (v1 client)', async () => {
     const { client } = await v1Connected(weatherServer(), '2025-11-25');
@@ -221,36 +262,53 @@ describe('completions', () => {
   });
 
   it.each([
-    ['throws', () => {
-      throw new Error('database password is hunter2');
-    }, 'threw (request 1): Error: database password is hunter2'],
-    ['returns junk', () => [1, 2] as unknown as string[], 'returned a list holding something other than strings, not a list of strings (request 1)'],
+    [
+      'throws',
+      () => {
+        throw new Error('database password is hunter2');
+      },
+      'threw (request 1): Error: database password is hunter2',
+    ],
+    [
+      'returns junk',
+      () => [1, 2] as unknown as string[],
+      'returned a list holding something other than strings, not a list of strings (request 1)',
+    ],
     ['returns nothing', () => undefined as unknown as string[], 'returned undefined, not a list of strings (request 1)'],
     ['rejects', () => Promise.reject(new TypeError('no connection')), 'threw (request 1): TypeError: no connection'],
-  ])('a completion function that %s: a clear -32603 for the client, the reason in the log, nothing internal on the wire', async (_what, completer, logged) => {
-    class Broken {
-      @Prompt() ask(@Complete(completer) topic: string): string {
-        return topic;
+  ])(
+    'a completion function that %s: a clear -32603 for the client, the reason in the log, nothing internal on the wire',
+    async (_what, completer, logged) => {
+      class Broken {
+        @Prompt() ask(@Complete(completer) topic: string): string {
+          return topic;
+        }
       }
-    }
-    const lines: string[] = [];
-    const logger = { error: (message: string) => lines.push(message), warn: () => undefined, info: () => undefined, debug: () => undefined };
-    const server = new McpServer({ name: 'b', version: '1' }, { logger }).add(new Broken());
-    const { client, received } = await connected(server, 'legacy');
-    await expect(client.complete({ ref: { type: 'ref/prompt', name: 'ask' }, argument: { name: 'topic', value: 'x' } })).rejects.toThrow(
-      "The completion of argument 'topic' failed.",
-    );
-    const error = (received.at(-1) as { error: { code: number; message: string } }).error;
-    expect(error.code).toBe(-32603);
-    expect(JSON.stringify(error)).not.toMatch(/hunter2|no connection/);
-    expect(lines).toEqual([`The completion of prompt 'ask', argument 'topic' ${logged}`]);
-    await client.close();
-  });
+      const lines: string[] = [];
+      const logger = {
+        error: (message: string) => lines.push(message),
+        warn: () => undefined,
+        info: () => undefined,
+        debug: () => undefined,
+      };
+      const server = new McpServer({ name: 'b', version: '1' }, { logger }).add(new Broken());
+      const { client, received } = await connected(server, 'legacy');
+      await expect(client.complete({ ref: { type: 'ref/prompt', name: 'ask' }, argument: { name: 'topic', value: 'x' } })).rejects.toThrow(
+        "The completion of argument 'topic' failed.",
+      );
+      const error = (received.at(-1) as { error: { code: number; message: string } }).error;
+      expect(error.code).toBe(-32603);
+      expect(JSON.stringify(error)).not.toMatch(/hunter2|no connection/);
+      expect(lines).toEqual([`The completion of prompt 'ask', argument 'topic' ${logged}`]);
+      await client.close();
+    },
+  );
 });
 
 describe('cache hints (2026-07-28)', () => {
   function cacheFields(received: Record<string, unknown>[]) {
-    const { ttlMs, cacheScope } = (received.filter((m) => 'result' in m).at(-1) as { result: { ttlMs?: number; cacheScope?: string } }).result;
+    const { ttlMs, cacheScope } = (received.filter((m) => 'result' in m).at(-1) as { result: { ttlMs?: number; cacheScope?: string } })
+      .result;
     return { ttlMs, cacheScope };
   }
 
@@ -268,7 +326,9 @@ describe('cache hints (2026-07-28)', () => {
   });
 
   it('resources/read carries the resource own hint; the server default fills the rest', async () => {
-    const server = new McpServer({ name: 'w', version: '1' }, { logger: false, cache: { ttlMs: 1_000, scope: 'public' } }).add(new Weather());
+    const server = new McpServer({ name: 'w', version: '1' }, { logger: false, cache: { ttlMs: 1_000, scope: 'public' } }).add(
+      new Weather(),
+    );
     const { client, received } = await connected(server, 'auto');
     await client.readResource({ uri: 'weather://stations' });
     expect(cacheFields(received)).toEqual({ ttlMs: 30_000, cacheScope: 'public' });
@@ -299,17 +359,22 @@ describe('over HTTP', () => {
     if (type.includes('application/json')) bodies.push((await response.clone().json()) as Record<string, unknown>);
     if (type.includes('text/event-stream')) {
       const text = await response.clone().text();
-      for (const line of text.split('\n')) if (line.startsWith('data: ') && line.length > 6) bodies.push(JSON.parse(line.slice(6)) as Record<string, unknown>);
+      for (const line of text.split('\n'))
+        if (line.startsWith('data: ') && line.length > 6) bodies.push(JSON.parse(line.slice(6)) as Record<string, unknown>);
     }
     return response;
   };
-  const resultOf = (method: string) => (bodies.filter((b) => 'result' in b).at(-1) as { result: Record<string, unknown> } | undefined)?.result ?? fail(method);
+  const resultOf = (method: string) =>
+    (bodies.filter((b) => 'result' in b).at(-1) as { result: Record<string, unknown> } | undefined)?.result ?? fail(method);
   const fail = (method: string): never => {
     throw new Error(`no result recorded for ${method}`);
   };
 
   beforeAll(async () => {
-    server = new McpServer({ name: 'weather', version: '1.0.0', icons: [PNG_ICON] }, { logger: false, cache: { ttlMs: 2_000, scope: 'public' } }).add(new Weather());
+    server = new McpServer(
+      { name: 'weather', version: '1.0.0', icons: [PNG_ICON] },
+      { logger: false, cache: { ttlMs: 2_000, scope: 'public' } },
+    ).add(new Weather());
     url = new URL((await server.serveHttp({ port: 0 })).url);
   });
   afterAll(() => server.close());
@@ -324,7 +389,8 @@ describe('over HTTP', () => {
     await client.readResource({ uri: 'weather://stations' });
     const read = resultOf('resources/read');
     expect([read.ttlMs, read.cacheScope]).toEqual([30_000, 'public']);
-    const discover = bodies.find((b) => (b.result as { supportedVersions?: unknown } | undefined)?.supportedVersions !== undefined)?.result as Record<string, unknown>;
+    const discover = bodies.find((b) => (b.result as { supportedVersions?: unknown } | undefined)?.supportedVersions !== undefined)
+      ?.result as Record<string, unknown>;
     expect([discover.ttlMs, discover.cacheScope]).toEqual([2_000, 'public']);
     await client.close();
   });
@@ -333,11 +399,18 @@ describe('over HTTP', () => {
     const transport = new V1Http(url, { fetch: recording });
     const send = transport.send.bind(transport);
     transport.send = (message, options) =>
-      send('method' in message && message.method === 'initialize' ? { ...message, params: { ...(message.params as object), protocolVersion: '2025-06-18' } } : message, options);
+      send(
+        'method' in message && message.method === 'initialize'
+          ? { ...message, params: { ...(message.params as object), protocolVersion: '2025-06-18' } }
+          : message,
+        options,
+      );
     const client = new V1Client({ name: 'v1', version: '1' });
     await client.connect(transport);
     await client.listTools();
-    expect(JSON.stringify(resultOf('tools/list'))).toBe(JSON.stringify({ tools: [{ name: 'forecast', inputSchema: FORECAST.inputSchema }, ALERTS] }));
+    expect(JSON.stringify(resultOf('tools/list'))).toBe(
+      JSON.stringify({ tools: [{ name: 'forecast', inputSchema: FORECAST.inputSchema }, ALERTS] }),
+    );
     await client.close();
   });
 });

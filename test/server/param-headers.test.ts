@@ -4,7 +4,11 @@ import { answerOf, modernRequest } from '../support/modern-http';
 
 class Routed {
   @Tool({ description: 'Forecast for a region' })
-  forecast(@Param({ header: 'Region' }) region: string, @Param({ type: Int32, header: 'Days' }) days: number, @Param({ optional: true, header: 'Detailed' }) detailed?: boolean): string {
+  forecast(
+    @Param({ header: 'Region' }) region: string,
+    @Param({ type: Int32, header: 'Days' }) days: number,
+    @Param({ optional: true, header: 'Detailed' }) detailed?: boolean,
+  ): string {
     return `${region}: ${days} days${detailed ? ', detailed' : ''}`;
   }
 }
@@ -34,8 +38,16 @@ describe('x-mcp-header arguments (SEP-2243)', () => {
 
   /** A raw 2026-07-28 tools/call with the given Mcp-Param-* headers: the status and the JSON-RPC answer. */
   async function call(args: Record<string, unknown>, headers: Record<string, string>) {
-    const reply = await modernRequest(`http://127.0.0.1:${port}/mcp`, 'tools/call', { name: 'forecast', arguments: args }, { id: 7, headers });
-    return { status: reply.status, answer: answerOf(reply) as { result?: { content: { text: string }[] }; error?: { code: number; message: string; data: unknown } } };
+    const reply = await modernRequest(
+      `http://127.0.0.1:${port}/mcp`,
+      'tools/call',
+      { name: 'forecast', arguments: args },
+      { id: 7, headers },
+    );
+    return {
+      status: reply.status,
+      answer: answerOf(reply) as { result?: { content: { text: string }[] }; error?: { code: number; message: string; data: unknown } },
+    };
   }
 
   it('lists the header name on each argument that declares one, after the other keywords', () => {
@@ -61,9 +73,21 @@ describe('x-mcp-header arguments (SEP-2243)', () => {
 
   it.each([
     ['absent', { 'mcp-param-days': '3' }, 'the body carries region="north" but the Mcp-Param-Region header is absent'],
-    ['different', { 'mcp-param-region': 'south', 'mcp-param-days': '3' }, 'the Mcp-Param-Region header decodes to "south" but the body carries region="north"'],
-    ['bad Base64', { 'mcp-param-region': '=?base64?SGVsbG8?=', 'mcp-param-days': '3' }, 'the Mcp-Param-Region header carries an invalid Base64 value'],
-    ['a different number', { 'mcp-param-region': 'north', 'mcp-param-days': '4' }, 'the Mcp-Param-Days header decodes to "4" but the body carries days=3'],
+    [
+      'different',
+      { 'mcp-param-region': 'south', 'mcp-param-days': '3' },
+      'the Mcp-Param-Region header decodes to "south" but the body carries region="north"',
+    ],
+    [
+      'bad Base64',
+      { 'mcp-param-region': '=?base64?SGVsbG8?=', 'mcp-param-days': '3' },
+      'the Mcp-Param-Region header carries an invalid Base64 value',
+    ],
+    [
+      'a different number',
+      { 'mcp-param-region': 'north', 'mcp-param-days': '4' },
+      'the Mcp-Param-Days header decodes to "4" but the body carries days=3',
+    ],
   ])('a header that is %s is refused with 400 and -32020 before the tool runs', async (_what, headers, why) => {
     const { status, answer } = await call({ region: 'north', days: 3 }, headers);
     expect(status).toBe(400);
@@ -78,7 +102,11 @@ describe('x-mcp-header arguments (SEP-2243)', () => {
 
   it('refuses declarations no conforming client would accept, at definition time', () => {
     class Bad {
-      @Tool() a(@Param({ header: 'Two Words' }) x: string, @Param({ header: 'n' }) n: number, @Param({ type: String, header: 'N', nullable: true }) m: string | null): string {
+      @Tool() a(
+        @Param({ header: 'Two Words' }) x: string,
+        @Param({ header: 'n' }) n: number,
+        @Param({ type: String, header: 'N', nullable: true }) m: string | null,
+      ): string {
         return `${x}${n}${m}`;
       }
       @Prompt() b(@Param({ header: 'Topic' }) topic: string): string {

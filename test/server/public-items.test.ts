@@ -51,7 +51,9 @@ function build(logger: McpLogger | false = false): McpServer {
 describe('public', () => {
   it('contradicts scopes on one member, and must be a boolean', () => {
     expect(() => Tool({ public: true, scopes: ['x'] })).toThrow(
-      new TypeError("@Tool(): 'public' and 'scopes' contradict each other: a public item answers callers without a token. Remove one of them."),
+      new TypeError(
+        "@Tool(): 'public' and 'scopes' contradict each other: a public item answers callers without a token. Remove one of them.",
+      ),
     );
     expect(() => Prompt({ public: 'yes' as never })).toThrow(new TypeError("@Prompt(): 'public' must be true or false, got string."));
     expect(() => new McpServer({ name: 's', version: '1' }).tool('t', { public: true, scopes: ['x'] }, () => '')).toThrow(
@@ -71,7 +73,9 @@ describe('public', () => {
     expect(catalog.openToAnonymous({ method: 'tools/call', params: { name: 'no_such_tool' } })).toBe(true);
     expect(catalog.openToAnonymous({ method: 'tools/call', params: { name: 'list_orders' } })).toBe(false);
     expect(catalog.openToAnonymous({ method: 'resources/read', params: { uri: 'orders://7' } })).toBe(false);
-    expect(catalog.openToAnonymous({ method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'orders://{id}' } } })).toBe(false);
+    expect(
+      catalog.openToAnonymous({ method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'orders://{id}' } } }),
+    ).toBe(false);
   });
 
   it('gives an anonymous caller the public entries, built once', () => {

@@ -1,9 +1,24 @@
 import {
-  DateOnly, DefinitionError, Description, Int32, McpServer, Nullable, Param, Prompt, RequestContext, Resource, ToolError, Uuid,
+  DateOnly,
+  DefinitionError,
+  Description,
+  Int32,
+  McpServer,
+  Nullable,
+  Param,
+  Prompt,
+  RequestContext,
+  Resource,
+  ToolError,
+  Uuid,
 } from '../../src';
 import { connected, ERAS } from './support';
 
-enum Size { Small = 'small', Medium = 'medium', Large = 'large' }
+enum Size {
+  Small = 'small',
+  Medium = 'medium',
+  Large = 'large',
+}
 
 class Catalogue {
   @Resource('shop://about', { description: 'About the shop' })
@@ -34,7 +49,11 @@ class Catalogue {
   }
 
   @Prompt({ description: 'Describe an item' })
-  describeItem(@Description('Item number') @Param({ type: Int32 }) id: number, @Param({ type: Size }) size: Size = Size.Medium, @Param({ type: Nullable(String) }) note: string | null): string {
+  describeItem(
+    @Description('Item number') @Param({ type: Int32 }) id: number,
+    @Param({ type: Size }) size: Size = Size.Medium,
+    @Param({ type: Nullable(String) }) note: string | null,
+  ): string {
     return `Describe item ${id} in size ${size}${note === null ? '' : ` (${note})`}.`;
   }
 
@@ -54,10 +73,13 @@ describe.each(ERAS)('resources and prompts at %s', (_version, mode) => {
     const { client, received } = await connected(server(), mode);
     await client.listResources();
     await client.listResourceTemplates();
-    const results = received.filter((m) => m.result).map((m) => (m.result as Record<string, unknown>));
+    const results = received.filter((m) => m.result).map((m) => m.result as Record<string, unknown>);
     expect(JSON.stringify(results.map((r) => r.resources ?? r.resourceTemplates))).toBe(
       JSON.stringify([
-        [{ uri: 'shop://about', name: 'about', description: 'About the shop' }, { uri: 'shop://logo', name: 'logo', mimeType: 'image/png' }],
+        [
+          { uri: 'shop://about', name: 'about', description: 'About the shop' },
+          { uri: 'shop://logo', name: 'logo', mimeType: 'image/png' },
+        ],
         [
           { uriTemplate: 'shop://items/{id}/{size}', name: 'item', title: 'Item', mimeType: 'application/json' },
           { uriTemplate: 'shop://days/{day}', name: 'day' },
@@ -69,17 +91,27 @@ describe.each(ERAS)('resources and prompts at %s', (_version, mode) => {
 
   it('reads text, bytes, JSON values and contents', async () => {
     const { client } = await connected(server(), mode);
-    expect((await client.readResource({ uri: 'shop://about' })).contents).toEqual([{ uri: 'shop://about', mimeType: 'text/plain', text: 'We sell things.' }]);
-    expect((await client.readResource({ uri: 'shop://logo' })).contents).toEqual([{ uri: 'shop://logo', mimeType: 'image/png', blob: 'AQID' }]);
-    expect((await client.readResource({ uri: 'shop://items/7/large' })).contents).toEqual([{ uri: 'shop://items/7/large', mimeType: 'application/json', text: '{"id":7,"size":"large"}' }]);
-    expect((await client.readResource({ uri: 'shop://days/2026-07-28' })).contents).toEqual([{ uri: 'shop://days/2026-07-28', text: 'day 2026-07-28' }]);
-    expect((await client.readResource({ uri: 'shop://files/a/b%20c' })).contents).toEqual([{ uri: 'shop://files/a/b%20c', mimeType: 'text/plain', text: 'file a/b%20c' }]);
+    expect((await client.readResource({ uri: 'shop://about' })).contents).toEqual([
+      { uri: 'shop://about', mimeType: 'text/plain', text: 'We sell things.' },
+    ]);
+    expect((await client.readResource({ uri: 'shop://logo' })).contents).toEqual([
+      { uri: 'shop://logo', mimeType: 'image/png', blob: 'AQID' },
+    ]);
+    expect((await client.readResource({ uri: 'shop://items/7/large' })).contents).toEqual([
+      { uri: 'shop://items/7/large', mimeType: 'application/json', text: '{"id":7,"size":"large"}' },
+    ]);
+    expect((await client.readResource({ uri: 'shop://days/2026-07-28' })).contents).toEqual([
+      { uri: 'shop://days/2026-07-28', text: 'day 2026-07-28' },
+    ]);
+    expect((await client.readResource({ uri: 'shop://files/a/b%20c' })).contents).toEqual([
+      { uri: 'shop://files/a/b%20c', mimeType: 'text/plain', text: 'file a/b%20c' },
+    ]);
   });
 
   it.each([
     ['shop://items/seven/large', "Argument 'id' is not valid. Expected a whole number from -2147483648 to 2147483647, such as 0."],
-    ['shop://items/7/Huge', "Argument 'size' is not valid. Expected one of: \"small\", \"medium\", \"large\"."],
-    ['shop://days/2026-13-01', "Argument 'day' is not valid. Expected an RFC 3339 date, such as \"2026-12-02\"."],
+    ['shop://items/7/Huge', 'Argument \'size\' is not valid. Expected one of: "small", "medium", "large".'],
+    ['shop://days/2026-13-01', 'Argument \'day\' is not valid. Expected an RFC 3339 date, such as "2026-12-02".'],
   ])('refuses %s with -32602', async (uri, message) => {
     const { client } = await connected(server(), mode);
     await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(message) });
@@ -94,8 +126,14 @@ describe.each(ERAS)('resources and prompts at %s', (_version, mode) => {
 
   it('masks a failing resource and passes a ToolError message', async () => {
     const { client } = await connected(server(), mode);
-    await expect(client.readResource({ uri: 'shop://files/secret' })).rejects.toMatchObject({ code: -32603, message: expect.not.stringContaining('passwd') });
-    await expect(client.readResource({ uri: 'shop://files/gone' })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('That file was removed.') });
+    await expect(client.readResource({ uri: 'shop://files/secret' })).rejects.toMatchObject({
+      code: -32603,
+      message: expect.not.stringContaining('passwd'),
+    });
+    await expect(client.readResource({ uri: 'shop://files/gone' })).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('That file was removed.'),
+    });
   });
 
   it('lists prompt arguments with required', async () => {
@@ -142,21 +180,41 @@ describe.each(ERAS)('resources and prompts at %s', (_version, mode) => {
 
   it('completes enum template variables and prompt arguments by prefix', async () => {
     const { client } = await connected(server(), mode);
-    const complete = (ref: Record<string, string>, name: string, value: string) => client.complete({ ref: ref as never, argument: { name, value } });
-    expect((await complete({ type: 'ref/resource', uri: 'shop://items/{id}/{size}' }, 'size', 'm')).completion).toEqual({ values: ['medium'], total: 1, hasMore: false });
-    expect((await complete({ type: 'ref/prompt', name: 'describe_item' }, 'size', '')).completion.values).toEqual(['small', 'medium', 'large']);
+    const complete = (ref: Record<string, string>, name: string, value: string) =>
+      client.complete({ ref: ref as never, argument: { name, value } });
+    expect((await complete({ type: 'ref/resource', uri: 'shop://items/{id}/{size}' }, 'size', 'm')).completion).toEqual({
+      values: ['medium'],
+      total: 1,
+      hasMore: false,
+    });
+    expect((await complete({ type: 'ref/prompt', name: 'describe_item' }, 'size', '')).completion.values).toEqual([
+      'small',
+      'medium',
+      'large',
+    ]);
     expect((await complete({ type: 'ref/prompt', name: 'describe_item' }, 'id', '1')).completion.values).toEqual([]);
   });
 });
 
 describe('an unknown resource over HTTP, 2025-11-25', () => {
   const read = { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'shop://items/404/small' } };
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+  };
 
   /** The JSON-RPC answer of a POST, whether it came as JSON or as one SSE event. */
   async function answerOf(response: Response): Promise<{ error?: { code: number; data?: unknown } }> {
     const text = await response.text();
-    return JSON.parse(text.startsWith('{') ? text : text.split('\n').find((line) => line.startsWith('data: {'))!.slice(6));
+    return JSON.parse(
+      text.startsWith('{')
+        ? text
+        : text
+            .split('\n')
+            .find((line) => line.startsWith('data: {'))!
+            .slice(6),
+    );
   }
 
   it("is -32002 when served statelessly (legacy: 'stateless'), as on a session", async () => {
@@ -165,7 +223,11 @@ describe('an unknown resource over HTTP, 2025-11-25', () => {
     const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(read) });
     await shop.shutdown({ deadlineMs: 1000 });
     expect(response.status).toBe(200);
-    expect((await answerOf(response)).error).toEqual({ code: -32002, message: 'Resource not found: shop://items/404/small', data: { uri: 'shop://items/404/small' } });
+    expect((await answerOf(response)).error).toEqual({
+      code: -32002,
+      message: 'Resource not found: shop://items/404/small',
+      data: { uri: 'shop://items/404/small' },
+    });
   });
 });
 
@@ -182,8 +244,12 @@ describe('resource and prompt definitions', () => {
 
   it('OMCG0002: a resource or prompt parameter that does not parse from text', () => {
     class T {
-      @Resource('x://{ids}') r(@Param({ type: [Int32] }) ids: number[]): string { return ''; }
-      @Prompt() p(@Param({ type: Uuid }) id: string, data: Uint8Array): string { return ''; }
+      @Resource('x://{ids}') r(@Param({ type: [Int32] }) ids: number[]): string {
+        return '';
+      }
+      @Prompt() p(@Param({ type: Uuid }) id: string, data: Uint8Array): string {
+        return '';
+      }
     }
     expect(problems(new T())).toEqual([
       "OMCG0002 T.r, parameter 'ids': Resource parameters are read from text, and a array does not parse from text.",
@@ -193,29 +259,52 @@ describe('resource and prompt definitions', () => {
 
   it('OMCG0008: template variables and parameters that do not match, and templates that cannot be read', () => {
     class T {
-      @Resource('x://{a}/{b}') r(a: string, c: string): string { return ''; }
-      @Resource('x://{a}{b}') adjacent(a: string, b: string): string { return ''; }
-      @Resource('x://{?q}') query(q: string): string { return ''; }
+      @Resource('x://{a}/{b}') r(a: string, c: string): string {
+        return '';
+      }
+      @Resource('x://{a}{b}') adjacent(a: string, b: string): string {
+        return '';
+      }
+      @Resource('x://{?q}') query(q: string): string {
+        return '';
+      }
     }
-    expect(problems(new T()).map((p) => p.split(':')[0])).toEqual(['OMCG0008 T.r', "OMCG0008 T.r, parameter 'c'", 'OMCG0008 T.adjacent', 'OMCG0008 T.query']);
+    expect(problems(new T()).map((p) => p.split(':')[0])).toEqual([
+      'OMCG0008 T.r',
+      "OMCG0008 T.r, parameter 'c'",
+      'OMCG0008 T.adjacent',
+      'OMCG0008 T.query',
+    ]);
   });
 
   it('OMCG0007: two resources with one URI, two prompts with one name', () => {
     class A {
-      @Resource('x://same') one(): string { return ''; }
-      @Prompt('p') p1(): string { return ''; }
+      @Resource('x://same') one(): string {
+        return '';
+      }
+      @Prompt('p') p1(): string {
+        return '';
+      }
     }
     class B {
-      @Resource('x://same') two(): string { return ''; }
-      @Prompt('p') p2(): string { return ''; }
+      @Resource('x://same') two(): string {
+        return '';
+      }
+      @Prompt('p') p2(): string {
+        return '';
+      }
     }
     const server = new McpServer({ name: 't', version: '1' }).add(new A());
-    expect(() => server.add(new B())).toThrow(/OMCG0007 B\.two: the resource URI 'x:\/\/same' is already used by A\.one\.[\s\S]*OMCG0007 B\.p2: the prompt name 'p' is already used by A\.p1\./);
+    expect(() => server.add(new B())).toThrow(
+      /OMCG0007 B\.two: the resource URI 'x:\/\/same' is already used by A\.one\.[\s\S]*OMCG0007 B\.p2: the prompt name 'p' is already used by A\.p1\./,
+    );
   });
 
   it('OMCG0001: a static resource method', () => {
     class T {
-      @Resource('x://s') static s(): string { return ''; }
+      @Resource('x://s') static s(): string {
+        return '';
+      }
     }
     expect(problems(new T())).toEqual(['OMCG0001 T.s: @Resource is on a static method; only instance methods can be resources.']);
   });

@@ -35,7 +35,10 @@ const MEMBERS = [
   'WebStandardStreamableHTTPServerTransport._requestToStreamMapping',
 ];
 
-const probe = () => ({ server: new Server({ name: 'canary', version: '1' }), transport: new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined }) });
+const probe = () => ({
+  server: new Server({ name: 'canary', version: '1' }),
+  transport: new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined }),
+});
 
 describe('the canary', () => {
   it('names every member the seam uses', () => {
@@ -50,7 +53,7 @@ describe('the canary', () => {
   it('names a member a real SDK object lacks', () => {
     const objects = probe();
     delete (objects.server as unknown as Record<string, unknown>)._loggingLevels;
-    ((objects.transport as unknown as Record<string, Record<string, unknown>>)._webStandardTransport)._requestToStreamMapping = 'moved';
+    (objects.transport as unknown as Record<string, Record<string, unknown>>)._webStandardTransport._requestToStreamMapping = 'moved';
     expect(missingMembers(objects)).toEqual(['Server._loggingLevels', 'WebStandardStreamableHTTPServerTransport._requestToStreamMapping']);
     expect(missingMembers({ server: objects.server })).toEqual(['Server._loggingLevels']);
   });
@@ -66,7 +69,8 @@ describe('the canary', () => {
         const path = join(dir, name);
         return statSync(path).isDirectory() ? (name === 'sdk' ? [] : files(path)) : path.endsWith('.ts') ? [path] : [];
       });
-    const door = /\b(_wireCodec|_oninitialize|_loggingLevels|LOG_LEVEL_SEVERITY|_outboundServerInfo|_wrapHandler|_onclose|_negotiatedProtocolVersion|_supportedProtocolVersions|_webStandardTransport|_requestToStreamMapping)\b|\.(onmessage|onclose|send|connect)\s*=[^=]/;
+    const door =
+      /\b(_wireCodec|_oninitialize|_loggingLevels|LOG_LEVEL_SEVERITY|_outboundServerInfo|_wrapHandler|_onclose|_negotiatedProtocolVersion|_supportedProtocolVersions|_webStandardTransport|_requestToStreamMapping)\b|\.(onmessage|onclose|send|connect)\s*=[^=]/;
     const root = join(__dirname, '../../src/server');
     const found = files(root).flatMap((path) =>
       readFileSync(path, 'utf8')
@@ -97,7 +101,9 @@ function definition(name: string): McpServer {
     info: () => undefined,
     debug: () => undefined,
   };
-  return new McpServer({ name: 'seam', version: '1' }, { logger }).add(new Notes()).tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => a + b);
+  return new McpServer({ name: 'seam', version: '1' }, { logger })
+    .add(new Notes())
+    .tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => a + b);
 }
 
 /** The requests both eras send, by name: a listing, a call, an argument error, a read, an unknown resource, a prompt. */
@@ -135,7 +141,12 @@ async function sessionAnswers(endpoint: HttpAddress): Promise<string[]> {
   const session = await openSession(endpoint.port);
   const answers: string[] = [];
   for (const [i, [, method, params]] of REQUESTS.entries()) {
-    const reply = await send(endpoint.url, 'POST', { ...LEGACY_HEADERS, 'mcp-session-id': session }, JSON.stringify({ jsonrpc: '2.0', id: i + 1, method, params }));
+    const reply = await send(
+      endpoint.url,
+      'POST',
+      { ...LEGACY_HEADERS, 'mcp-session-id': session },
+      JSON.stringify({ jsonrpc: '2.0', id: i + 1, method, params }),
+    );
     answers.push(`${reply.status} ${messageOf(reply)}`);
   }
   return answers;
@@ -161,10 +172,18 @@ async function modernAnswers(endpoint: HttpAddress): Promise<string[]> {
 
 /** How often each fast path ran while `run` ran (spies that call through to the real methods). */
 async function fastPathUse(run: () => Promise<void>): Promise<{ hot: number; modernPool: number; legacyPosts: number }> {
-  const spies = { hot: jest.spyOn(HotDispatch.prototype, 'attach'), modernPool: jest.spyOn(ModernPool.prototype, 'handle'), legacyPosts: jest.spyOn(LegacyPosts.prototype, 'handle') };
+  const spies = {
+    hot: jest.spyOn(HotDispatch.prototype, 'attach'),
+    modernPool: jest.spyOn(ModernPool.prototype, 'handle'),
+    legacyPosts: jest.spyOn(LegacyPosts.prototype, 'handle'),
+  };
   try {
     await run();
-    return { hot: spies.hot.mock.calls.length, modernPool: spies.modernPool.mock.calls.length, legacyPosts: spies.legacyPosts.mock.calls.length };
+    return {
+      hot: spies.hot.mock.calls.length,
+      modernPool: spies.modernPool.mock.calls.length,
+      legacyPosts: spies.legacyPosts.mock.calls.length,
+    };
   } finally {
     for (const spy of Object.values(spies)) spy.mockRestore();
   }
@@ -214,7 +233,9 @@ describe('the fallback', () => {
 
   it('answers what each request asks (the comparison is not between two failures)', async () => {
     const answers = await modernAnswers(fallbackEndpoint);
-    expect(answers[1]).toBe('200 {"result":{"content":[{"type":"text","text":"3"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"seam","version":"1"}}},"jsonrpc":"2.0","id":2}');
+    expect(answers[1]).toBe(
+      '200 {"result":{"content":[{"type":"text","text":"3"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"seam","version":"1"}}},"jsonrpc":"2.0","id":2}',
+    );
     expect(answers[2]).toContain('"isError":true');
   });
 

@@ -30,7 +30,9 @@ class Widgets {
 class Asking {
   @Tool()
   async sample(ctx: RequestContext): Promise<string> {
-    const answer = (await ctx.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 })) as { content: { text: string } };
+    const answer = (await ctx.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 })) as {
+      content: { text: string };
+    };
     return `model said ${answer.content.text}`;
   }
 
@@ -44,7 +46,15 @@ class Asking {
   confirm(ctx: RequestContext): string {
     const answer = ctx.inputResponse('ok') as { action?: string; content?: { ok?: boolean } } | undefined;
     if (answer?.action !== 'accept') {
-      ctx.requireInput({ ok: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } } } }, { asked: 1 });
+      ctx.requireInput(
+        {
+          ok: {
+            method: 'elicitation/create',
+            params: { message: 'Sure?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+          },
+        },
+        { asked: 1 },
+      );
     }
     return `confirmed ${answer.content?.ok} with state ${JSON.stringify(ctx.requestState ?? null)}`;
   }
@@ -63,19 +73,28 @@ class Asking {
 }
 
 const VIEW = '<!doctype html><p>widget</p>';
-const SECURITY = { csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] }, permissions: { clipboardWrite: {} }, domain: 'widgets.example.com', prefersBorder: true };
-const UI_META = '{"ui":{"csp":{"connectDomains":["https://api.example.com"],"resourceDomains":["https://cdn.example.com"]},"permissions":{"clipboardWrite":{}},"domain":"widgets.example.com","prefersBorder":true}}';
+const SECURITY = {
+  csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] },
+  permissions: { clipboardWrite: {} },
+  domain: 'widgets.example.com',
+  prefersBorder: true,
+};
+const UI_META =
+  '{"ui":{"csp":{"connectDomains":["https://api.example.com"],"resourceDomains":["https://cdn.example.com"]},"permissions":{"clipboardWrite":{}},"domain":"widgets.example.com","prefersBorder":true}}';
 const widgets = (log: McpLogger | false = false) =>
   new McpServer({ name: 'widgets', version: '1' }, { logger: log })
     .addUiResource('ui://widgets/view', { html: VIEW, title: 'Widget', description: 'One widget, large', ...SECURITY })
     .add(new Widgets());
-const listed = (received: Record<string, unknown>[]) => JSON.stringify((received.find((m) => m.result)!.result as { tools: unknown }).tools);
+const listed = (received: Record<string, unknown>[]) =>
+  JSON.stringify((received.find((m) => m.result)!.result as { tools: unknown }).tools);
 
 describe.each(ERAS)('MCP Apps at %s', (_version, mode) => {
   it('advertises the extension and sets _meta.ui, with the older ui/resourceUri key, for a client that negotiated it', async () => {
     const server = widgets();
     const { client, received } = await connected(server, mode, APPS);
-    expect(client.getServerCapabilities()?.extensions).toEqual({ 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } });
+    expect(client.getServerCapabilities()?.extensions).toEqual({
+      'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] },
+    });
     await client.listTools();
     expect(listed(received)).toBe(JSON.stringify(server.listTools()));
     expect(server.listTools().map((t) => JSON.stringify(t._meta))).toEqual([
@@ -140,28 +159,51 @@ describe('MCP Apps views', () => {
     const file = join(dir, 'view.html');
     writeFileSync(file, '<p>first</p>');
     const server = new McpServer({ name: 'p', version: '1' }).addUiResource('ui://p/view', { file });
-    expect((await read(server, 'ui://p/view')).contents).toEqual([{ uri: 'ui://p/view', mimeType: 'text/html;profile=mcp-app', text: '<p>first</p>' }]);
+    expect((await read(server, 'ui://p/view')).contents).toEqual([
+      { uri: 'ui://p/view', mimeType: 'text/html;profile=mcp-app', text: '<p>first</p>' },
+    ]);
     writeFileSync(file, '<p>second</p>');
     expect((await read(server, 'ui://p/view')).contents[0]).toMatchObject({ text: '<p>second</p>' });
   });
 
   it('builds the HTML with a read function on every read', async () => {
     let reads = 0;
-    const server = new McpServer({ name: 'p', version: '1' }).addUiResource('ui://p/view', { name: 'view', read: async () => `<p>read ${++reads}</p>` });
-    await expect((await connected(server, 'legacy')).client.listResources()).resolves.toEqual({ resources: [{ uri: 'ui://p/view', name: 'view', mimeType: 'text/html;profile=mcp-app' }] });
+    const server = new McpServer({ name: 'p', version: '1' }).addUiResource('ui://p/view', {
+      name: 'view',
+      read: async () => `<p>read ${++reads}</p>`,
+    });
+    await expect((await connected(server, 'legacy')).client.listResources()).resolves.toEqual({
+      resources: [{ uri: 'ui://p/view', name: 'view', mimeType: 'text/html;profile=mcp-app' }],
+    });
     expect((await read(server, 'ui://p/view')).contents[0]).toMatchObject({ text: '<p>read 1</p>' });
     expect((await read(server, 'ui://p/view')).contents[0]).toMatchObject({ text: '<p>read 2</p>' });
   });
 
   it.each([
     ['a missing file', { file: '/nonexistent/omc/view.html' }, /ENOENT/],
-    ['a read function that throws', { read: () => { throw new Error('template store down at 10.0.0.7'); } }, /template store down/],
+    [
+      'a read function that throws',
+      {
+        read: () => {
+          throw new Error('template store down at 10.0.0.7');
+        },
+      },
+      /template store down/,
+    ],
     ['a read function that returns no string', { read: () => 42 as unknown as string }, /returned number, not the HTML string/],
   ])('answers an internal error without details for %s, and logs why', async (_name, source, logged) => {
     const errors: string[] = [];
-    const log: McpLogger = { error: (message, details) => void errors.push(`${message} ${String(details?.error ?? '')}`), warn: () => {}, info: () => {}, debug: () => {} };
+    const log: McpLogger = {
+      error: (message, details) => void errors.push(`${message} ${String(details?.error ?? '')}`),
+      warn: () => {},
+      info: () => {},
+      debug: () => {},
+    };
     const server = new McpServer({ name: 'p', version: '1' }, { logger: log }).addUiResource('ui://p/view', source);
-    const failure = await read(server, 'ui://p/view').then(() => undefined, (error: Error & { code?: number }) => error);
+    const failure = await read(server, 'ui://p/view').then(
+      () => undefined,
+      (error: Error & { code?: number }) => error,
+    );
     expect([failure?.code, failure?.message]).toEqual([-32603, 'The request failed.']);
     expect(failure?.message).not.toMatch(logged);
     expect(errors.join('\n')).toMatch(logged);
@@ -179,15 +221,29 @@ describe('MCP Apps registration', () => {
     const server = new McpServer({ name: 'p', version: '1' });
     expect(() => server.add(new Widgets())).toThrow(
       new DefinitionError('Widgets', [
-        { code: 'OMCG0015', where: 'Widgets.show', message: "uiResource 'ui://widgets/view' names no registered view.", fix: "register it first: server.addUiResource('ui://widgets/view', { html }) before adding the class." },
-        { code: 'OMCG0015', where: 'Widgets.board', message: "uiResource 'ui://widgets/view' names no registered view.", fix: "register it first: server.addUiResource('ui://widgets/view', { html }) before adding the class." },
+        {
+          code: 'OMCG0015',
+          where: 'Widgets.show',
+          message: "uiResource 'ui://widgets/view' names no registered view.",
+          fix: "register it first: server.addUiResource('ui://widgets/view', { html }) before adding the class.",
+        },
+        {
+          code: 'OMCG0015',
+          where: 'Widgets.board',
+          message: "uiResource 'ui://widgets/view' names no registered view.",
+          fix: "register it first: server.addUiResource('ui://widgets/view', { html }) before adding the class.",
+        },
       ]),
     );
     expect(server.listTools()).toEqual([]);
   });
 
   it.each([
-    ['http://not-ui', { html: 'x' }, "server.addUiResource() needs a ui:// URI, for example server.addUiResource('ui://weather/view', { html })."],
+    [
+      'http://not-ui',
+      { html: 'x' },
+      "server.addUiResource() needs a ui:// URI, for example server.addUiResource('ui://weather/view', { html }).",
+    ],
     ['ui://', { html: 'x' }, "server.addUiResource() needs a ui:// URI, for example server.addUiResource('ui://weather/view', { html })."],
     ['ui://ok', undefined, "server.addUiResource('ui://ok'): the options must be an object such as { html } or { file }."],
     ['ui://ok', {}, "server.addUiResource('ui://ok'): give exactly one of html, file or read (got none)."],
@@ -195,7 +251,11 @@ describe('MCP Apps registration', () => {
     ['ui://ok', { html: 1 }, "server.addUiResource('ui://ok'): html must be a string."],
     ['ui://ok', { read: 'x' }, "server.addUiResource('ui://ok'): read must be a function returning the HTML."],
     ['ui://ok', { html: 'x', title: '' }, "server.addUiResource('ui://ok'): title must be a non-empty string."],
-    ['ui://ok', { html: 'x', csp: { connectDomains: 'https://a' } }, "server.addUiResource('ui://ok'): csp.connectDomains must be an array of origins such as 'https://api.example.com'."],
+    [
+      'ui://ok',
+      { html: 'x', csp: { connectDomains: 'https://a' } },
+      "server.addUiResource('ui://ok'): csp.connectDomains must be an array of origins such as 'https://api.example.com'.",
+    ],
     [
       'ui://ok',
       { html: 'x', csp: { connect: [] }, permissions: { camera: true, usb: {} }, prefersBorder: 'yes', style: 1 },
@@ -207,7 +267,9 @@ describe('MCP Apps registration', () => {
 
   it('refuses a second view at the same URI', () => {
     const server = new McpServer({ name: 'p', version: '1' }).addUiResource('ui://p/view', { html: 'x' });
-    expect(() => server.addUiResource('ui://p/view', { html: 'y' })).toThrow("server.addUiResource(): 'ui://p/view' is already registered.");
+    expect(() => server.addUiResource('ui://p/view', { html: 'y' })).toThrow(
+      "server.addUiResource(): 'ui://p/view' is already registered.",
+    );
   });
 
   it('keeps its own copy of the security metadata', async () => {
@@ -215,7 +277,9 @@ describe('MCP Apps registration', () => {
     const server = new McpServer({ name: 'p', version: '1' }).addUiResource('ui://p/view', { html: 'x', csp });
     csp.connectDomains.push('https://evil.example.com');
     const { client } = await connected(server, 'legacy');
-    expect((await client.readResource({ uri: 'ui://p/view' })).contents[0]._meta).toEqual({ ui: { csp: { connectDomains: ['https://api.example.com'] } } });
+    expect((await client.readResource({ uri: 'ui://p/view' })).contents[0]._meta).toEqual({
+      ui: { csp: { connectDomains: ['https://api.example.com'] } },
+    });
   });
 });
 
@@ -224,7 +288,11 @@ const asking = () => new McpServer({ name: 'asking', version: '1' }).add(new Ask
 describe('sampling and elicitation in the 2025 era', () => {
   it('sends sampling/createMessage to a client that declared sampling', async () => {
     const { client } = await connected(asking(), 'legacy', { sampling: {} });
-    client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' }));
+    client.setRequestHandler('sampling/createMessage', async () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'hello' },
+      model: 'm',
+    }));
     expect((await client.callTool({ name: 'sample', arguments: {} })).content).toEqual([{ type: 'text', text: 'model said hello' }]);
   });
 
@@ -236,15 +304,22 @@ describe('sampling and elicitation in the 2025 era', () => {
 
   it('fails the tool (masked) when the client did not declare sampling', async () => {
     const { client } = await connected(asking(), 'legacy');
-    expect(await client.callTool({ name: 'sample', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'The tool failed.' }], isError: true });
+    expect(await client.callTool({ name: 'sample', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'The tool failed.' }],
+      isError: true,
+    });
   });
 });
 
 describe('RequestContext without sampling', () => {
   it('rejects createMessage on 2026-07-28 with a message that names requireInput', async () => {
     await expect(
-      new RequestContext({ unavailable: 'protocol revision 2026-07-28 has no server-to-client requests; use ctx.requireInput().' }).createMessage({ messages: [], maxTokens: 1 }),
-    ).rejects.toThrow('Sampling is not available for this request: protocol revision 2026-07-28 has no server-to-client requests; use ctx.requireInput().');
+      new RequestContext({
+        unavailable: 'protocol revision 2026-07-28 has no server-to-client requests; use ctx.requireInput().',
+      }).createMessage({ messages: [], maxTokens: 1 }),
+    ).rejects.toThrow(
+      'Sampling is not available for this request: protocol revision 2026-07-28 has no server-to-client requests; use ctx.requireInput().',
+    );
   });
 });
 
@@ -252,7 +327,9 @@ describe.each(ERAS)('multi-round input at %s', (_version, mode) => {
   it('asks with requireInput and completes with the answer and the signed state', async () => {
     const { client } = await connected(asking(), mode, { elicitation: { form: {} } });
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: true } }));
-    expect((await client.callTool({ name: 'confirm', arguments: {} })).content).toEqual([{ type: 'text', text: 'confirmed true with state {"asked":1}' }]);
+    expect((await client.callTool({ name: 'confirm', arguments: {} })).content).toEqual([
+      { type: 'text', text: 'confirmed true with state {"asked":1}' },
+    ]);
   });
 });
 
@@ -261,7 +338,9 @@ describe('logging', () => {
     const { client, received } = await connected(asking(), 'legacy');
     await client.setLoggingLevel('warning');
     await client.callTool({ name: 'log', arguments: {} });
-    expect(received.filter((m) => m.method === 'notifications/message').map((m) => m.params)).toEqual([{ level: 'warning', logger: 'storage', data: { disk: 'low' } }]);
+    expect(received.filter((m) => m.method === 'notifications/message').map((m) => m.params)).toEqual([
+      { level: 'warning', logger: 'storage', data: { disk: 'low' } },
+    ]);
   });
 
   it('sends nothing on 2026-07-28 unless the request carries a log level', async () => {
@@ -269,7 +348,9 @@ describe('logging', () => {
     await client.callTool({ name: 'log', arguments: {} });
     expect(received.filter((m) => m.method === 'notifications/message')).toEqual([]);
     await client.callTool({ name: 'log', arguments: {}, _meta: { 'io.modelcontextprotocol/logLevel': 'debug' } });
-    expect(received.filter((m) => m.method === 'notifications/message').map((m) => m.params)).toEqual([{ level: 'warning', logger: 'storage', data: { disk: 'low' } }]);
+    expect(received.filter((m) => m.method === 'notifications/message').map((m) => m.params)).toEqual([
+      { level: 'warning', logger: 'storage', data: { disk: 'low' } },
+    ]);
   });
 });
 
@@ -277,7 +358,10 @@ describe('requestTimeoutMs on the wire', () => {
   it('aborts the signal and answers an error result', async () => {
     const server = new McpServer({ name: 't', version: '1' }, { requestTimeoutMs: 20 }).add(new Asking());
     const { client } = await connected(server, 'legacy');
-    expect(await client.callTool({ name: 'slow', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'The tool did not finish within 20 ms.' }], isError: true });
+    expect(await client.callTool({ name: 'slow', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'The tool did not finish within 20 ms.' }],
+      isError: true,
+    });
   });
 });
 

@@ -9,7 +9,12 @@ import { LEGACY_HEADERS as HEADERS } from '../support/raw-http';
  */
 jest.setTimeout(60_000);
 
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 interface Answer {
   readonly status: number;
@@ -18,17 +23,33 @@ interface Answer {
 }
 
 /** One request from a given loopback address (every 127.x.y.z is this machine: distinct callers, no headers trusted). */
-function send(port: number, from: string, method: 'POST' | 'GET', headers: Record<string, string>, body?: string, keepOpen = false): Promise<Answer & { close(): void; ended: Promise<void> }> {
+function send(
+  port: number,
+  from: string,
+  method: 'POST' | 'GET',
+  headers: Record<string, string>,
+  body?: string,
+  keepOpen = false,
+): Promise<Answer & { close(): void; ended: Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method, localAddress: from, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      const ended = new Promise<void>((done) => res.on('close', done));
-      const answer = () => ({ status: res.statusCode!, sessionId: res.headers['mcp-session-id'] as string | undefined, body: text, close: () => req.destroy(), ended });
-      if (keepOpen) resolve(answer());
-      else void ended.then(() => resolve(answer()));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: '/mcp', method, localAddress: from, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        const ended = new Promise<void>((done) => res.on('close', done));
+        const answer = () => ({
+          status: res.statusCode!,
+          sessionId: res.headers['mcp-session-id'] as string | undefined,
+          body: text,
+          close: () => req.destroy(),
+          ended,
+        });
+        if (keepOpen) resolve(answer());
+        else void ended.then(() => resolve(answer()));
+      },
+    );
     req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
     req.end(body);
   });
@@ -55,11 +76,15 @@ describe('the session table under one flooding caller', () => {
     process.stderr.write(`[figure] sessions one caller holds: ${opened} of 50 initialize requests\n`);
     expect(opened).toBe(5);
     expect(new Set(flood.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body}`))).toEqual(
-      new Set(['429 {"jsonrpc":"2.0","error":{"code":-32000,"message":"Too Many Requests: this client holds too many open sessions; close one (DELETE) or try again later."},"id":null}']),
+      new Set([
+        '429 {"jsonrpc":"2.0","error":{"code":-32000,"message":"Too Many Requests: this client holds too many open sessions; close one (DELETE) or try again later."},"id":null}',
+      ]),
     );
     const other = await send(port, '127.0.0.3', 'POST', HEADERS, INITIALIZE);
     expect([other.status, typeof other.sessionId]).toEqual([200, 'string']);
-    expect(warnings).toEqual(['Refused a new 2025-era session with 429: address 127.0.0.2 holds the most sessions one caller may (maxSessionsPerCaller)']);
+    expect(warnings).toEqual([
+      'Refused a new 2025-era session with 429: address 127.0.0.2 holds the most sessions one caller may (maxSessionsPerCaller)',
+    ]);
   });
 
   it('closes an idle session even while it holds a GET stream open', async () => {
@@ -67,7 +92,14 @@ describe('the session table under one flooding caller', () => {
     const port = (await idle.serveHttp({ port: 0, sessionIdleTimeoutMs: 500 })).port;
     const openWithStream = async () => {
       const { sessionId } = await send(port, '127.0.0.4', 'POST', HEADERS, INITIALIZE);
-      const stream = await send(port, '127.0.0.4', 'GET', { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId! }, undefined, true);
+      const stream = await send(
+        port,
+        '127.0.0.4',
+        'GET',
+        { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': sessionId! },
+        undefined,
+        true,
+      );
       return { sessionId: sessionId!, stream };
     };
     // On a loaded machine the sweep may close a session before its GET arrives (404): that is the sweep working,
@@ -77,7 +109,13 @@ describe('the session table under one flooding caller', () => {
     expect(stream.status).toBe(200);
     // The sweep closes the session, and with it the stream, once it has been idle past the timeout.
     await stream.ended;
-    const after = await send(port, '127.0.0.4', 'POST', { ...HEADERS, 'mcp-session-id': sessionId }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }));
+    const after = await send(
+      port,
+      '127.0.0.4',
+      'POST',
+      { ...HEADERS, 'mcp-session-id': sessionId },
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+    );
     expect(after.status).toBe(404);
     await idle.close();
   });

@@ -21,7 +21,13 @@ interface Endpoint {
 
 async function endpoint(server: McpServer, tuning: SessionTuning): Promise<Endpoint> {
   const serving = (server as unknown as { httpServing(): HttpServing }).httpServing();
-  const handler: HttpHandler = createHttpHandler(serving, { path: '/mcp', sseRetryMs: 20, sseCloseAfterMs: 50 }, undefined, undefined, tuning);
+  const handler: HttpHandler = createHttpHandler(
+    serving,
+    { path: '/mcp', sseRetryMs: 20, sseCloseAfterMs: 50 },
+    undefined,
+    undefined,
+    tuning,
+  );
   const http: NodeServer = createServer((req, res) => void handler.handle(req, res));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {
@@ -38,7 +44,7 @@ describe.each([
   ['the direct path', {}],
   ["the SDK's transport", { fastPaths: false }],
 ] as const)('SSE polling through %s', (_label, tuning) => {
-  it('closes a long call\'s stream after the priming event; the client resumes with Last-Event-ID and gets the result', async () => {
+  it("closes a long call's stream after the priming event; the client resumes with Last-Event-ID and gets the result", async () => {
     let resumed!: () => void;
     const reconnection = new Promise<void>((resolve) => (resumed = resolve));
     // The call finishes only once the client has come back for it: its stream must have been closed first.
@@ -96,7 +102,9 @@ describe('SSE polling is off by default', () => {
 
   it.each([0, 1.5, -1])('refuses sseCloseAfterMs %p with a message that says what it takes', async (ms) => {
     const server = new McpServer({ name: 'poll', version: '1' });
-    await expect(server.serveHttp({ port: 0, sseCloseAfterMs: ms })).rejects.toThrow(`sseCloseAfterMs takes a whole number of milliseconds from 1, for example { sseCloseAfterMs: 30000 }; got ${ms}.`);
+    await expect(server.serveHttp({ port: 0, sseCloseAfterMs: ms })).rejects.toThrow(
+      `sseCloseAfterMs takes a whole number of milliseconds from 1, for example { sseCloseAfterMs: 30000 }; got ${ms}.`,
+    );
     await server.close();
   });
 });

@@ -34,7 +34,9 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** Writes `lines` to a fresh weather server, ends its stdin once `answers` answers arrived; its stdout lines and SDK modules. */
 function run(lines: readonly object[], answers: number): Promise<{ stdout: string[]; sdkModules: string[]; code: number | null }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['-r', preload, join(ROOT, 'samples/weather/dist/main.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-r', preload, join(ROOT, 'samples/weather/dist/main.js'), '--stdio'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const stdout: string[] = [];
     let buffered = '';
     let stderr = '';
@@ -58,7 +60,12 @@ function run(lines: readonly object[], answers: number): Promise<{ stdout: strin
 }
 
 const opening = [
-  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
   { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_forecast', arguments: { city: 'Paris', days: 1 } } },
@@ -76,7 +83,10 @@ describe('stdio, the first answers', () => {
   });
 
   it('logging/setLevel loads the SDK, which answers it', async () => {
-    const { stdout, sdkModules, code } = await run([...opening, { jsonrpc: '2.0', id: 5, method: 'logging/setLevel', params: { level: 'info' } }], 5);
+    const { stdout, sdkModules, code } = await run(
+      [...opening, { jsonrpc: '2.0', id: 5, method: 'logging/setLevel', params: { level: 'info' } }],
+      5,
+    );
     expect(code).toBe(0);
     expect(stdout.find((l) => l.endsWith('"id":5}'))).toBe('{"result":{},"jsonrpc":"2.0","id":5}');
     expect(sdkModules).toEqual(expect.arrayContaining(['@modelcontextprotocol/server/dist/index.cjs']));

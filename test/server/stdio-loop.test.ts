@@ -52,7 +52,13 @@ class Tools {
 
   @Tool() question(ctx: RequestContext): string {
     const answer = ctx.inputResponse('name') as { content?: { name?: string } } | undefined;
-    if (!answer) ctx.requireInput({ name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } } });
+    if (!answer)
+      ctx.requireInput({
+        name: {
+          method: 'elicitation/create',
+          params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+        },
+      });
     return `hello ${answer!.content?.name}`;
   }
 
@@ -62,7 +68,10 @@ class Tools {
   }
 
   @Tool() async ask(ctx: RequestContext): Promise<string> {
-    const answer = (await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } })) as { action?: string };
+    const answer = (await ctx.elicit({
+      message: 'Name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    })) as { action?: string };
     return `answered ${answer.action}`;
   }
 
@@ -129,8 +138,12 @@ async function serve(lines: readonly string[], count: number, loop: boolean, mak
   return received;
 }
 
-const serverOf = (options: Options = {}, tools: object = new Tools()) => () =>
-  new McpServer({ name: 'loop', version: '1.0.0', icons: [{ src: 'https://example.com/i.png' }] }, { logger: false, ...options }).add(tools);
+const serverOf =
+  (options: Options = {}, tools: object = new Tools()) =>
+  () =>
+    new McpServer({ name: 'loop', version: '1.0.0', icons: [{ src: 'https://example.com/i.png' }] }, { logger: false, ...options }).add(
+      tools,
+    );
 
 /**
  * Both paths' answers, sorted, after checking they are the same strings and that the loop handed the connection
@@ -173,7 +186,9 @@ describe('stdio loop: the same bytes as the SDK path', () => {
         serverOf(),
         false,
       );
-      expect(answers.find((a) => a.includes('"id":1}'))).toContain(`"protocolVersion":"${LEGACY_REVISIONS.includes(version) ? version : '2025-11-25'}"`);
+      expect(answers.find((a) => a.includes('"id":1}'))).toContain(
+        `"protocolVersion":"${LEGACY_REVISIONS.includes(version) ? version : '2025-11-25'}"`,
+      );
     },
   );
 
@@ -216,15 +231,32 @@ describe('stdio loop: the same bytes as the SDK path', () => {
   });
 
   it('tools/call handed over: requireInput (its first round runs again on the SDK), a client that may be asked (elicitation)', async () => {
-    await same([initialize('2025-11-25'), initialized, request(2, 'tools/call', { name: 'question', arguments: {} }), request(3, 'ping')], 3);
-    await same([initialize('2025-11-25', 1, { elicitation: {} }), initialized, request(2, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } })], 2);
+    await same(
+      [initialize('2025-11-25'), initialized, request(2, 'tools/call', { name: 'question', arguments: {} }), request(3, 'ping')],
+      3,
+    );
+    await same(
+      [initialize('2025-11-25', 1, { elicitation: {} }), initialized, request(2, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } })],
+      2,
+    );
   });
 
   it('a cancelled call answers nothing, before and after the connection is handed over', async () => {
     const cancel = (id: number) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'enough' } });
-    await same([initialize('2025-11-25'), request(2, 'tools/call', { name: 'slow', arguments: {} }), cancel(2), request(3, 'ping')], 2, serverOf(), false);
     await same(
-      [initialize('2025-11-25'), request(2, 'tools/call', { name: 'slow', arguments: {} }), request(3, 'logging/setLevel', { level: 'info' }), cancel(2), request(4, 'ping')],
+      [initialize('2025-11-25'), request(2, 'tools/call', { name: 'slow', arguments: {} }), cancel(2), request(3, 'ping')],
+      2,
+      serverOf(),
+      false,
+    );
+    await same(
+      [
+        initialize('2025-11-25'),
+        request(2, 'tools/call', { name: 'slow', arguments: {} }),
+        request(3, 'logging/setLevel', { level: 'info' }),
+        cancel(2),
+        request(4, 'ping'),
+      ],
       3,
     );
   });
@@ -266,24 +298,69 @@ describe('stdio loop: the same bytes as the SDK path', () => {
 
   describe('lines around Unicode whitespace and a byte-order mark (issue 37: one such line ended the process)', () => {
     /** Every Unicode whitespace character but the line feed, and the byte-order mark. */
-    const SPACES = ['\t', '\v', '\f', '\r', ' ', '\u0085', '\u00a0', '\u1680', '\u2000', '\u2001', '\u2002', '\u2003', '\u2004', '\u2005', '\u2006', '\u2007', '\u2008', '\u2009', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
+    const SPACES = [
+      '\t',
+      '\v',
+      '\f',
+      '\r',
+      ' ',
+      '\u0085',
+      '\u00a0',
+      '\u1680',
+      '\u2000',
+      '\u2001',
+      '\u2002',
+      '\u2003',
+      '\u2004',
+      '\u2005',
+      '\u2006',
+      '\u2007',
+      '\u2008',
+      '\u2009',
+      '\u200a',
+      '\u2028',
+      '\u2029',
+      '\u202f',
+      '\u205f',
+      '\u3000',
+      '\ufeff',
+    ];
     /** JSON's own whitespace: JSON.parse reads a line around it. */
     const JSON_SPACES = ['\t', '\r', ' '];
     const NOT_JSON = '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the line is not valid JSON."}}';
-    const around = (id: number) => SPACES.flatMap((space) => [`${space}${JSON.stringify(request(id, 'ping'))}`, `${JSON.stringify(request(id, 'ping'))}${space}`]);
+    const around = (id: number) =>
+      SPACES.flatMap((space) => [`${space}${JSON.stringify(request(id, 'ping'))}`, `${JSON.stringify(request(id, 'ping'))}${space}`]);
 
     it('answers each such line -32700 unless it is JSON whitespace, before and after initialize, and serves on', async () => {
-      const lines = [...around(90), JSON.stringify(initialize('2025-11-25')), JSON.stringify(initialized), ...around(91), JSON.stringify(request(2, 'tools/list'))];
+      const lines = [
+        ...around(90),
+        JSON.stringify(initialize('2025-11-25')),
+        JSON.stringify(initialized),
+        ...around(91),
+        JSON.stringify(request(2, 'tools/list')),
+      ];
       const refused = 2 * (SPACES.length - JSON_SPACES.length);
       // Before initialize the SDK answers a ping too; after it, the loop and the SDK answer the same.
       const answers = await same(lines, 2 * refused + 2 * 2 * JSON_SPACES.length + 2, serverOf());
       expect(answers.filter((a) => a === NOT_JSON)).toHaveLength(2 * refused);
-      expect(answers.filter((a) => a === '{"result":{},"jsonrpc":"2.0","id":91}' || a === '{"jsonrpc":"2.0","id":91,"result":{}}')).toHaveLength(2 * JSON_SPACES.length);
+      expect(
+        answers.filter((a) => a === '{"result":{},"jsonrpc":"2.0","id":91}' || a === '{"jsonrpc":"2.0","id":91,"result":{}}'),
+      ).toHaveLength(2 * JSON_SPACES.length);
       expect(answers.some((a) => a.includes('"id":2') && a.includes('"tools"'))).toBe(true);
     });
 
     it('drops a byte-order mark at the start of the stream (Windows PowerShell 5.1 pipes start with one)', async () => {
-      const answers = await same(['\ufeff' + JSON.stringify(initialize('2025-11-25')), initialized, request(2, 'ping'), '\ufeff' + JSON.stringify(request(3, 'ping'))], 3, serverOf(), false);
+      const answers = await same(
+        [
+          '\ufeff' + JSON.stringify(initialize('2025-11-25')),
+          initialized,
+          request(2, 'ping'),
+          '\ufeff' + JSON.stringify(request(3, 'ping')),
+        ],
+        3,
+        serverOf(),
+        false,
+      );
       expect(answers.filter((a) => a === NOT_JSON)).toHaveLength(1);
       expect(answers.some((a) => a.includes('"protocolVersion":"2025-11-25"'))).toBe(true);
     });
@@ -292,7 +369,10 @@ describe('stdio loop: the same bytes as the SDK path', () => {
   it('a request before initialize, a second initialize and an opening the loop does not read', async () => {
     await same([request(1, 'tools/list'), initialize('2025-11-25', 2), request(3, 'tools/list'), initialize('2025-11-25', 4)], 4);
     await same([initialize('2025-11-25', 1, { tasks: {} }), initialized, request(2, 'tools/list')], 2);
-    await same([{ ...initialize('2025-11-25'), params: { ...initialize('2025-11-25').params, _meta: { a: 1 } } }, request(2, 'tools/list')], 2);
+    await same(
+      [{ ...initialize('2025-11-25'), params: { ...initialize('2025-11-25').params, _meta: { a: 1 } } }, request(2, 'tools/list')],
+      2,
+    );
   });
 
   it('a 2026-07-28 opening over stdio (server/discover) goes to the SDK from its first message', async () => {
@@ -311,7 +391,12 @@ describe('stdio loop: the same bytes as the SDK path', () => {
   });
 
   it('a tool returning a scalar: its output schema and structured content as the SDK path sends them', async () => {
-    await same([initialize('2025-11-25'), request(2, 'tools/list'), request(3, 'tools/call', { name: 'count', arguments: {} })], 3, serverOf({}, new Scalar()), false);
+    await same(
+      [initialize('2025-11-25'), request(2, 'tools/list'), request(3, 'tools/call', { name: 'count', arguments: {} })],
+      3,
+      serverOf({}, new Scalar()),
+      false,
+    );
   });
 
   it.each([
@@ -360,7 +445,8 @@ describe('stdio loop: a catalog that gains a task tool', () => {
 
 describe('stdio loop: what it knows of the SDK', () => {
   it('negotiates the SDK Server’s own 2025-era revisions, newest first', () => {
-    const supported = (new Server({ name: 'probe', version: '0' }) as unknown as { _supportedProtocolVersions: string[] })._supportedProtocolVersions;
+    const supported = (new Server({ name: 'probe', version: '0' }) as unknown as { _supportedProtocolVersions: string[] })
+      ._supportedProtocolVersions;
     expect(JSON.stringify(LEGACY_REVISIONS)).toBe(JSON.stringify(supported.filter((v) => v < '2026-07-28')));
   });
 

@@ -10,7 +10,12 @@ import { LEGACY_HEADERS as HEADERS, openSession } from '../support/raw-http';
  */
 jest.setTimeout(60_000);
 
-function send(port: number, method: string, headers: Record<string, string>, body?: string | Buffer): Promise<{ status: number; allow?: string; headers: Record<string, unknown>; body: string }> {
+function send(
+  port: number,
+  method: string,
+  headers: Record<string, string>,
+  body?: string | Buffer,
+): Promise<{ status: number; allow?: string; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/mcp', method, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
       let text = '';
@@ -23,7 +28,12 @@ function send(port: number, method: string, headers: Record<string, string>, bod
   });
 }
 
-const initialize = (protocolVersion: string) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const initialize = (protocolVersion: string) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 describe('strictness', () => {
   const server = new McpServer({ name: 'strict', version: '1' }, { logger: false })
@@ -50,10 +60,15 @@ describe('strictness', () => {
 
   it('refuses a batch in a 2025-11-25 session', async () => {
     const sessionId = await openSession(port);
-    const batch = [{ jsonrpc: '2.0', id: 2, method: 'ping' }, { jsonrpc: '2.0', id: 3, method: 'ping' }];
+    const batch = [
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+      { jsonrpc: '2.0', id: 3, method: 'ping' },
+    ];
     const reply = await send(port, 'POST', { ...HEADERS, 'mcp-session-id': sessionId }, JSON.stringify(batch));
     expect(reply.status).toBe(400);
-    expect(JSON.parse(reply.body).error.message).toBe('Invalid Request: protocol revision 2025-11-25 does not allow JSON-RPC batches (removed in 2025-06-18); send one message per request.');
+    expect(JSON.parse(reply.body).error.message).toBe(
+      'Invalid Request: protocol revision 2025-11-25 does not allow JSON-RPC batches (removed in 2025-06-18); send one message per request.',
+    );
   });
 
   /** Opens a session of `revision` with its own headers, as a client of that revision does. */
@@ -62,20 +77,35 @@ describe('strictness', () => {
     const init = await send(port, 'POST', headers, JSON.stringify(initialize(revision)));
     expect(init.body).toContain(`"protocolVersion":"${revision}"`);
     const sessionId = /"mcp-session-id":"([^"]+)"/.exec(JSON.stringify(init.headers))![1];
-    expect((await send(port, 'POST', { ...headers, 'mcp-session-id': sessionId }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }))).status).toBe(202);
+    expect(
+      (
+        await send(
+          port,
+          'POST',
+          { ...headers, 'mcp-session-id': sessionId },
+          JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        )
+      ).status,
+    ).toBe(202);
     return sessionId;
   }
-  const pings = JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'ping' }, { jsonrpc: '2.0', id: 3, method: 'ping' }]);
+  const pings = JSON.stringify([
+    { jsonrpc: '2.0', id: 2, method: 'ping' },
+    { jsonrpc: '2.0', id: 3, method: 'ping' },
+  ]);
   const { 'mcp-protocol-version': _version, ...headerless } = HEADERS;
 
-  it.each(['2025-06-18', '2025-11-25'])('refuses a batch without MCP-Protocol-Version on a %s session: the negotiated revision counts', async (revision) => {
-    const sessionId = await sessionOf(revision);
-    const reply = await send(port, 'POST', { ...headerless, 'mcp-session-id': sessionId }, pings);
-    expect([reply.status, reply.body]).toEqual([
-      400,
-      `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: protocol revision ${revision} does not allow JSON-RPC batches (removed in 2025-06-18); send one message per request."},"id":null}`,
-    ]);
-  });
+  it.each(['2025-06-18', '2025-11-25'])(
+    'refuses a batch without MCP-Protocol-Version on a %s session: the negotiated revision counts',
+    async (revision) => {
+      const sessionId = await sessionOf(revision);
+      const reply = await send(port, 'POST', { ...headerless, 'mcp-session-id': sessionId }, pings);
+      expect([reply.status, reply.body]).toEqual([
+        400,
+        `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: protocol revision ${revision} does not allow JSON-RPC batches (removed in 2025-06-18); send one message per request."},"id":null}`,
+      ]);
+    },
+  );
 
   it('answers a batch without MCP-Protocol-Version on a 2025-03-26 session', async () => {
     const sessionId = await sessionOf('2025-03-26');
@@ -95,7 +125,12 @@ describe('strictness', () => {
   });
 
   it('still answers a 2025-03-26 batch', async () => {
-    const reply = await send(port, 'POST', { ...HEADERS, 'mcp-protocol-version': '2025-03-26' }, JSON.stringify([initialize('2025-03-26')]));
+    const reply = await send(
+      port,
+      'POST',
+      { ...HEADERS, 'mcp-protocol-version': '2025-03-26' },
+      JSON.stringify([initialize('2025-03-26')]),
+    );
     expect(reply.status).toBe(200);
     expect(reply.body).toContain('"protocolVersion":"2025-03-26"');
   });
@@ -106,17 +141,26 @@ describe('strictness', () => {
   });
 
   it('refuses a body that is not valid UTF-8 with a parse error', async () => {
-    const head = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"');
+    const head = Buffer.from(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"',
+    );
     const tail = Buffer.from('","version":"1"}}}');
     const reply = await send(port, 'POST', HEADERS, Buffer.concat([head, Buffer.from([0xc3, 0x28]), tail]));
-    expect([reply.status, reply.body]).toEqual([400, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: the request body is not valid UTF-8."},"id":null}']);
+    expect([reply.status, reply.body]).toEqual([
+      400,
+      '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: the request body is not valid UTF-8."},"id":null}',
+    ]);
   });
 
   it('takes a request without Accept in both eras', async () => {
     const { accept: _omitted, ...withoutAccept } = HEADERS;
     const legacy = await send(port, 'POST', withoutAccept, JSON.stringify(initialize('2025-11-25')));
     expect([legacy.status, legacy.body.includes('"protocolVersion":"2025-11-25"')]).toEqual([200, true]);
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     const modern = await send(
       port,
       'POST',
@@ -131,7 +175,10 @@ describe('a result larger than maxResultBytes', () => {
   const logged: string[] = [];
   const server = new McpServer(
     { name: 'big', version: '1' },
-    { maxResultBytes: 1000, logger: { error: (m: string) => void logged.push(m), warn: () => undefined, info: () => undefined, debug: () => undefined } },
+    {
+      maxResultBytes: 1000,
+      logger: { error: (m: string) => void logged.push(m), warn: () => undefined, info: () => undefined, debug: () => undefined },
+    },
   )
     .tool('small', {}, () => 'x'.repeat(1000))
     .tool('large', {}, () => 'x'.repeat(1001));
@@ -145,12 +192,23 @@ describe('a result larger than maxResultBytes', () => {
 
   it('is answered with an error naming the limit, and logged; one at the limit is sent', async () => {
     const sessionId = await openSession(port);
-    const call = (id: number, name: string) => send(port, 'POST', { ...HEADERS, 'mcp-session-id': sessionId }, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } }));
+    const call = (id: number, name: string) =>
+      send(
+        port,
+        'POST',
+        { ...HEADERS, 'mcp-session-id': sessionId },
+        JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } }),
+      );
     const small = await call(2, 'small');
     const large = await call(3, 'large');
     expect(small.body).toContain('x'.repeat(1000));
     const answer = JSON.parse(/^data: (.*)$/m.exec(large.body)?.[1] ?? large.body) as { error: unknown };
-    expect(answer.error).toEqual({ code: -32603, message: "The result of tool 'large' is larger than this server sends (1001 characters; the limit is 1000)." });
-    expect(logged).toEqual(["Tool 'large' returned a result of 1001 characters, more than maxResultBytes (1000); the client got an error instead"]);
+    expect(answer.error).toEqual({
+      code: -32603,
+      message: "The result of tool 'large' is larger than this server sends (1001 characters; the limit is 1000).",
+    });
+    expect(logged).toEqual([
+      "Tool 'large' returned a result of 1001 characters, more than maxResultBytes (1000); the client got an error instead",
+    ]);
   });
 });

@@ -9,7 +9,10 @@ export async function connected(
 ): Promise<{ client: Client; received: Record<string, unknown>[] }> {
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
   await server.connect(serverEnd);
-  const client = new Client({ name: 'test-client', version: '2.0.0' }, { capabilities: capabilities as never, versionNegotiation: { mode } });
+  const client = new Client(
+    { name: 'test-client', version: '2.0.0' },
+    { capabilities: capabilities as never, versionNegotiation: { mode } },
+  );
   await client.connect(clientEnd);
   const received: Record<string, unknown>[] = [];
   const handler = clientEnd.onmessage!;

@@ -1,4 +1,9 @@
-import { Client as V2Client, InMemoryTransport as V2InMemory, StreamableHTTPClientTransport as V2Http, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import {
+  Client as V2Client,
+  InMemoryTransport as V2InMemory,
+  StreamableHTTPClientTransport as V2Http,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport as V1InMemory } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -55,7 +60,13 @@ class Jobs {
   @Tool({ task: 'optional' })
   confirm(file: string, ctx: RequestContext): string {
     const answer = ctx.inputResponse('ok') as { action?: string } | undefined;
-    if (answer?.action !== 'accept') ctx.requireInput({ ok: { method: 'elicitation/create', params: { message: `Delete ${file}?`, requestedSchema: { type: 'object', properties: {} } } } }, { file });
+    if (answer?.action !== 'accept')
+      ctx.requireInput(
+        {
+          ok: { method: 'elicitation/create', params: { message: `Delete ${file}?`, requestedSchema: { type: 'object', properties: {} } } },
+        },
+        { file },
+      );
     return `deleted ${String((ctx.requestState as { file: string }).file)}`;
   }
 
@@ -70,7 +81,10 @@ let ahead = 0;
 const clock = () => Date.now() + ahead;
 
 function jobs(store = new InMemoryTaskStore(clock)): McpServer {
-  return new McpServer({ name: 'jobs', version: '1' }, { taskStore: store, tasks: { maxTtlMs: 5_000, pollIntervalMs: 20 }, logger: false }).add(new Jobs());
+  return new McpServer(
+    { name: 'jobs', version: '1' },
+    { taskStore: store, tasks: { maxTtlMs: 5_000, pollIntervalMs: 20 }, logger: false },
+  ).add(new Jobs());
 }
 
 // ---------------------------------------------------------------- 2025-11-25, the v1 client
@@ -84,7 +98,10 @@ async function v1InMemory(server: McpServer): Promise<V1Client> {
 }
 
 function create(client: V1Client, name: string, args: Record<string, unknown>, ttl?: number) {
-  return client.request({ method: 'tools/call', params: { name, arguments: args, task: ttl === undefined ? {} : { ttl } } }, CreateTaskResultSchema);
+  return client.request(
+    { method: 'tools/call', params: { name, arguments: args, task: ttl === undefined ? {} : { ttl } } },
+    CreateTaskResultSchema,
+  );
 }
 
 async function untilStatus(client: V1Client, taskId: string, status: string) {
@@ -190,7 +207,10 @@ describe.each([
     expect(aborted).toContain('count 99');
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('cancelled');
     const again = (await client.experimental.tasks.cancelTask(task.taskId).catch((e: unknown) => e)) as McpError;
-    expect([again.code, again.message]).toEqual([-32602, 'MCP error -32602: Invalid params: the task already ended; it cannot be cancelled.']);
+    expect([again.code, again.message]).toEqual([
+      -32602,
+      'MCP error -32602: Invalid params: the task already ended; it cannot be cancelled.',
+    ]);
     const payload = (await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema).catch((e: unknown) => e)) as McpError;
     expect(payload.code).toBe(-32602);
     aborted.length = 0;
@@ -227,8 +247,13 @@ describe.each([
   });
 
   it('refuses a required-task tool called without a task', async () => {
-    const error = (await client.request({ method: 'tools/call', params: { name: 'report', arguments: {} } }, CallToolResultSchema).catch((e: unknown) => e)) as McpError;
-    expect([error.code, error.message]).toEqual([-32601, "MCP error -32601: The tool 'report' runs only as a task: call it with params.task."]);
+    const error = (await client
+      .request({ method: 'tools/call', params: { name: 'report', arguments: {} } }, CallToolResultSchema)
+      .catch((e: unknown) => e)) as McpError;
+    expect([error.code, error.message]).toEqual([
+      -32601,
+      "MCP error -32601: The tool 'report' runs only as a task: call it with params.task.",
+    ]);
   });
 
   it('runs an optional-task tool without a task as an ordinary call', async () => {
@@ -239,7 +264,10 @@ describe.each([
 
   it('answers an unknown task id with -32602', async () => {
     const error = (await client.experimental.tasks.getTask('nope').catch((e: unknown) => e)) as McpError;
-    expect([error.code, error.message]).toEqual([-32602, 'MCP error -32602: Invalid params: no such task (unknown, expired, or not yours).']);
+    expect([error.code, error.message]).toEqual([
+      -32602,
+      'MCP error -32602: Invalid params: no such task (unknown, expired, or not yours).',
+    ]);
   });
 });
 
@@ -315,7 +343,10 @@ async function createTask({ client, received }: V2, name: string, args: Record<s
 
 const get = (client: V2Client, taskId: string) => client.request({ method: 'tasks/get', params: { taskId } }, ANY);
 function failure(promise: Promise<unknown>): Promise<{ code: unknown; message: string }> {
-  return promise.then(() => ({ code: 'none', message: 'resolved' }), (e: { code: number; message: string }) => ({ code: e.code, message: e.message }));
+  return promise.then(
+    () => ({ code: 'none', message: 'resolved' }),
+    (e: { code: number; message: string }) => ({ code: e.code, message: e.message }),
+  );
 }
 
 async function untilModern(client: V2Client, taskId: string, status: string): Promise<Record<string, unknown>> {
@@ -357,7 +388,15 @@ describe.each([
 
   it('answers a task tool with the task, flat; tasks/get polls it and inlines the result', async () => {
     const created = await createTask(declared, 'count', { to: 30 });
-    expect(Object.keys(created).filter((k) => k !== '_meta')).toEqual(['resultType', 'taskId', 'status', 'createdAt', 'lastUpdatedAt', 'ttlMs', 'pollIntervalMs']);
+    expect(Object.keys(created).filter((k) => k !== '_meta')).toEqual([
+      'resultType',
+      'taskId',
+      'status',
+      'createdAt',
+      'lastUpdatedAt',
+      'ttlMs',
+      'pollIntervalMs',
+    ]);
     expect([created.resultType, created.status, created.ttlMs, created.pollIntervalMs]).toEqual(['task', 'working', 5_000, 20]);
     const taskId = String(created.taskId);
     expect((await get(client, taskId)).status).toBe('working');
@@ -389,8 +428,13 @@ describe.each([
   it('parks a task that asks for input; tasks/update answers it and the tool runs again with its state', async () => {
     const created = await createTask(declared, 'confirm', { file: 'a.txt' });
     const parked = await untilModern(client, String(created.taskId), 'input_required');
-    expect(parked.inputRequests).toEqual({ ok: { method: 'elicitation/create', params: { message: 'Delete a.txt?', requestedSchema: { type: 'object', properties: {} } } } });
-    await client.request({ method: 'tasks/update', params: { taskId: created.taskId, inputResponses: { ok: { action: 'accept', content: {} } } } }, ANY);
+    expect(parked.inputRequests).toEqual({
+      ok: { method: 'elicitation/create', params: { message: 'Delete a.txt?', requestedSchema: { type: 'object', properties: {} } } },
+    });
+    await client.request(
+      { method: 'tasks/update', params: { taskId: created.taskId, inputResponses: { ok: { action: 'accept', content: {} } } } },
+      ANY,
+    );
     const done = await untilModern(client, String(created.taskId), 'completed');
     expect(done.result).toEqual({ content: [{ type: 'text', text: 'deleted a.txt' }] });
   });
@@ -405,15 +449,24 @@ describe.each([
   });
 
   it('answers an unknown task id with -32602', async () => {
-    expect(await failure(get(client, 'nope'))).toEqual({ code: -32602, message: 'Invalid params: no such task (unknown, expired, or not yours).' });
+    expect(await failure(get(client, 'nope'))).toEqual({
+      code: -32602,
+      message: 'Invalid params: no such task (unknown, expired, or not yours).',
+    });
   });
 
   it('refuses the task methods and a task-only tool to a client that did not declare the extension (-32021)', async () => {
     const message = (what: string) => `${what} needs the ${TASKS} extension, which the client did not declare.`;
     const other = undeclared.client;
     expect(await failure(get(other, 'x'))).toEqual({ code: -32021, message: message('tasks/get') });
-    expect(await failure(other.request({ method: 'tasks/cancel', params: { taskId: 'x' } }, ANY))).toEqual({ code: -32021, message: message('tasks/cancel') });
-    expect(await failure(other.callTool({ name: 'report', arguments: {} }))).toEqual({ code: -32021, message: message("The tool 'report'") });
+    expect(await failure(other.request({ method: 'tasks/cancel', params: { taskId: 'x' } }, ANY))).toEqual({
+      code: -32021,
+      message: message('tasks/cancel'),
+    });
+    expect(await failure(other.callTool({ name: 'report', arguments: {} }))).toEqual({
+      code: -32021,
+      message: message("The tool 'report'"),
+    });
   });
 
   it('runs an optional-task tool as an ordinary call for a client that did not declare the extension', async () => {

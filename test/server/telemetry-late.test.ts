@@ -1,7 +1,13 @@
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type HistogramMetricData,
+} from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { McpServer, Tool } from '../../src';
 import { connected } from './support';
@@ -51,7 +57,10 @@ it('records nothing without an SDK, then traces and measures once one is registe
 
   await client.close();
   await reader.forceFlush();
-  const exported = exporter.getMetrics().at(-1)!.scopeMetrics.flatMap((s) => s.metrics);
+  const exported = exporter
+    .getMetrics()
+    .at(-1)!
+    .scopeMetrics.flatMap((s) => s.metrics);
   const operation = exported.find((m) => m.descriptor.name === 'mcp.server.operation.duration') as HistogramMetricData;
   // Only the call made after the meter provider was registered.
   expect(operation.dataPoints.map((p) => [p.attributes['gen_ai.tool.name'], p.value.count])).toEqual([['active_span', 1]]);

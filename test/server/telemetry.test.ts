@@ -8,7 +8,13 @@ import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/s
 import { context, metrics, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type HistogramMetricData,
+} from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Int32, McpServer, Param, Prompt, RequestContext, Resource, Tool, ToolError, type McpServerOptions } from '../../src';
 import { connected, ERAS } from './support';
@@ -111,7 +117,8 @@ function expectCancelled(span: ReadableSpan): void {
   expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'The client cancelled the request.' });
 }
 
-const newServer = (options: McpServerOptions = {}) => new McpServer({ name: 'otel', version: '1.2.3' }, { logger: false, ...options }).add(new Tools());
+const newServer = (options: McpServerOptions = {}) =>
+  new McpServer({ name: 'otel', version: '1.2.3' }, { logger: false, ...options }).add(new Tools());
 
 const finished = () => spans.getFinishedSpans();
 const serverSpans = () => finished().filter((s) => s.kind === SpanKind.SERVER);
@@ -125,13 +132,18 @@ async function operationPoints() {
   await reader.forceFlush();
   const exported = metricExporter.getMetrics();
   const latest = exported[exported.length - 1];
-  const metric = latest.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === 'mcp.server.operation.duration') as HistogramMetricData;
+  const metric = latest.scopeMetrics
+    .flatMap((s) => s.metrics)
+    .find((m) => m.descriptor.name === 'mcp.server.operation.duration') as HistogramMetricData;
   return metric;
 }
 
 /** The instrumentation scopes of the latest metrics export. */
 function metricScopes() {
-  return metricExporter.getMetrics().at(-1)!.scopeMetrics.map((s) => s.scope);
+  return metricExporter
+    .getMetrics()
+    .at(-1)!
+    .scopeMetrics.map((s) => s.scope);
 }
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
@@ -141,7 +153,7 @@ beforeEach(() => {
 });
 
 describe.each(ERAS)('over an in-memory pair at %s', (version, mode) => {
-  it('a tools/call span is SERVER, named after the tool, with the conventions\' attributes', async () => {
+  it("a tools/call span is SERVER, named after the tool, with the conventions' attributes", async () => {
     const { client } = await connected(newServer(), mode);
     spans.reset();
     await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
@@ -227,8 +239,13 @@ describe.each(ERAS)('over an in-memory pair at %s', (version, mode) => {
     const span = only('resources/read');
     expect(span.attributes['error.type']).toBe(String(wire.code));
     expect(span.attributes['rpc.response.status_code']).toBe(String(wire.code));
-    const points = (await operationPoints()).dataPoints.filter((p) => p.attributes['mcp.method.name'] === 'resources/read' && p.attributes['error.type'] !== undefined);
-    expect(points.map((p) => [p.attributes['mcp.protocol.version'], p.attributes['rpc.response.status_code']])).toContainEqual([version, String(wire.code)]);
+    const points = (await operationPoints()).dataPoints.filter(
+      (p) => p.attributes['mcp.method.name'] === 'resources/read' && p.attributes['error.type'] !== undefined,
+    );
+    expect(points.map((p) => [p.attributes['mcp.protocol.version'], p.attributes['rpc.response.status_code']])).toContainEqual([
+      version,
+      String(wire.code),
+    ]);
     await client.close();
   });
 
@@ -280,7 +297,7 @@ describe.each(ERAS)('over an in-memory pair at %s', (version, mode) => {
 });
 
 describe('metrics', () => {
-  it('mcp.server.operation.duration is a histogram in seconds with the conventions\' attributes', async () => {
+  it("mcp.server.operation.duration is a histogram in seconds with the conventions' attributes", async () => {
     const { client } = await connected(newServer(), 'legacy');
     await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
     await client.callTool({ name: 'refused', arguments: {} });
@@ -308,7 +325,9 @@ describe('metrics', () => {
     await client.close();
     await reader.forceFlush();
     const exported = metricExporter.getMetrics();
-    const metric = exported[exported.length - 1].scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === 'mcp.server.session.duration') as HistogramMetricData;
+    const metric = exported[exported.length - 1].scopeMetrics
+      .flatMap((s) => s.metrics)
+      .find((m) => m.descriptor.name === 'mcp.server.session.duration') as HistogramMetricData;
     expect(metric.descriptor.unit).toBe('s');
     const point = metric.dataPoints.find((p) => p.attributes['mcp.protocol.version'] === '2025-11-25')!;
     expect(point.value.count).toBeGreaterThanOrEqual(1);
@@ -338,7 +357,7 @@ describe('over HTTP', () => {
     await new Promise((resolve) => http.close(resolve));
   });
 
-  it('a 2025-era session: network attributes, the session id, the HTTP request\'s span as parent, no token recorded', async () => {
+  it("a 2025-era session: network attributes, the session id, the HTTP request's span as parent, no token recorded", async () => {
     const transport = new V1Http(new URL(url), { requestInit: { headers: { authorization: 'Bearer s3cr3t-token' } } });
     const client = new V1Client({ name: 'v1', version: '1' });
     await client.connect(transport);
@@ -397,7 +416,7 @@ describe('over HTTP', () => {
     await client.close();
   });
 
-  it('a 2026-07-28 request with traceparent: the client\'s span is the parent, the HTTP request\'s span a link', async () => {
+  it("a 2026-07-28 request with traceparent: the client's span is the parent, the HTTP request's span a link", async () => {
     const client = new V2Client({ name: 'v2', version: '2' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(new V2Http(new URL(url)));
     spans.reset();

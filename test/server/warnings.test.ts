@@ -57,7 +57,8 @@ describe('definition-time warnings', () => {
   it('warns about arrays, sets and maps without returns, and not about Object (any, unknown, unions)', () => {
     const { logger, lines } = recorder();
     new McpServer({ name: 't', version: '1' }, { logger }).add(new Lists());
-    const fixes = 'it has no outputSchema and a record result is not sent as structuredContent. Declare it with @Tool({ returns: Type }), or run onemodelcontext generate and import the facts module.';
+    const fixes =
+      'it has no outputSchema and a record result is not sent as structuredContent. Declare it with @Tool({ returns: Type }), or run onemodelcontext generate and import the facts module.';
     expect(lines).toEqual([
       `warn: Lists.all (tool 'all') returns an Array whose element type TypeScript erased: ${fixes}`,
       `warn: Lists.tags (tool 'tags') returns a Set whose element type TypeScript erased: ${fixes}`,

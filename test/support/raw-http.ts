@@ -6,7 +6,11 @@ import { request, type IncomingMessage } from 'node:http';
  */
 
 /** The headers of a 2025-11-25 POST. */
-export const LEGACY_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+export const LEGACY_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+};
 
 export interface Stream {
   readonly response: IncomingMessage;
@@ -68,11 +72,24 @@ export async function until(check: () => boolean, tries = 400): Promise<void> {
 
 /** Opens a 2025-11-25 session (initialize + initialized) and returns its id. */
 export async function openSession(port: number, path = '/mcp', capabilities: object = {}): Promise<string> {
-  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'raw', version: '1' } } };
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'raw', version: '1' } },
+  };
   const init = await open(port, 'POST', LEGACY_HEADERS, JSON.stringify(initialize), path);
   await readAll(init);
   const sessionId = init.response.headers['mcp-session-id'] as string;
-  await readAll(await open(port, 'POST', { ...LEGACY_HEADERS, 'mcp-session-id': sessionId }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), path));
+  await readAll(
+    await open(
+      port,
+      'POST',
+      { ...LEGACY_HEADERS, 'mcp-session-id': sessionId },
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      path,
+    ),
+  );
   return sessionId;
 }
 
@@ -81,5 +98,8 @@ export function eventsOf(text: string): { id?: string; data: Record<string, unkn
   return text
     .split('\n\n')
     .filter((event) => /^data: \{/m.test(event))
-    .map((event) => ({ id: /^id: (\S+)$/m.exec(event)?.[1], data: JSON.parse(/^data: (.*)$/m.exec(event)![1]) as Record<string, unknown> }));
+    .map((event) => ({
+      id: /^id: (\S+)$/m.exec(event)?.[1],
+      data: JSON.parse(/^data: (.*)$/m.exec(event)![1]) as Record<string, unknown>,
+    }));
 }

@@ -26,7 +26,10 @@ export async function typed(ctx: RequestContext): Promise<void> {
   if (form.action === 'accept') expectType<Equal<typeof form.content, Address>>(true);
   else expectType<Equal<typeof form.content, undefined>>(true);
 
-  const raw = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+  const raw = await ctx.elicit({
+    message: 'Name?',
+    requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+  });
   if (raw.action === 'accept') expectType<Equal<typeof raw.content, Readonly<Record<string, ElicitValue>>>>(true);
   await ctx.elicit({ mode: 'url', message: 'Sign in', url: 'https://example.com/login', elicitationId: 'e1' });
 

@@ -1,13 +1,37 @@
 // Type tests for the quick path (issue 11): checked by tsc in test/types/types.test.ts, never run.
 // Every `@ts-expect-error` line must stay an error: an unused one fails the check too.
 import {
-  ArrayOf, Bytes, Char, DateOnly, DictionaryOf, Field, Int32, Int64, Json, JsonArray, JsonObject, McpServer, Nullable,
-  RequestContext, SetOf, StringLiterals, TimeOnly, TimeSpan, Uint8, Uuid,
+  ArrayOf,
+  Bytes,
+  Char,
+  DateOnly,
+  DictionaryOf,
+  Field,
+  Int32,
+  Int64,
+  Json,
+  JsonArray,
+  JsonObject,
+  McpServer,
+  Nullable,
+  RequestContext,
+  SetOf,
+  StringLiterals,
+  TimeOnly,
+  TimeSpan,
+  Uint8,
+  Uuid,
 } from 'onemodelcontext';
 import { expectType, type Equal, type Same } from './assert';
 
-enum Status { Pending = 'pending', Shipped = 'shipped' }
-enum Level { Low, High }
+enum Status {
+  Pending = 'pending',
+  Shipped = 'shipped',
+}
+enum Level {
+  Low,
+  High,
+}
 
 class Line {
   @Field() sku!: string;
@@ -21,12 +45,36 @@ server.tool(
   'every_hint',
   {
     params: {
-      n: Number, i: Int32, u: Uint8, l: Int64, big: BigInt,
-      s: String, c: Char, id: Uuid, day: DateOnly, at: TimeOnly, span: TimeSpan,
-      when: Date, url: URL, bytes: Bytes, raw: Uint8Array, buf: Buffer, flag: Boolean,
-      status: Status, level: Level, unit: StringLiterals('metric', 'imperial'),
-      maybe: Nullable(String), lines: ArrayOf(Line), short: [Int32], tags: SetOf(String), prices: DictionaryOf(Number),
-      line: Line, later: () => Line, json: Json, obj: JsonObject, arr: JsonArray,
+      n: Number,
+      i: Int32,
+      u: Uint8,
+      l: Int64,
+      big: BigInt,
+      s: String,
+      c: Char,
+      id: Uuid,
+      day: DateOnly,
+      at: TimeOnly,
+      span: TimeSpan,
+      when: Date,
+      url: URL,
+      bytes: Bytes,
+      raw: Uint8Array,
+      buf: Buffer,
+      flag: Boolean,
+      status: Status,
+      level: Level,
+      unit: StringLiterals('metric', 'imperial'),
+      maybe: Nullable(String),
+      lines: ArrayOf(Line),
+      short: [Int32],
+      tags: SetOf(String),
+      prices: DictionaryOf(Number),
+      line: Line,
+      later: () => Line,
+      json: Json,
+      obj: JsonObject,
+      arr: JsonArray,
       nested: Nullable(ArrayOf(Nullable(Status))),
     },
   },

@@ -7,7 +7,10 @@ import { typeCheck } from '../support/typecheck';
 // assertions and `@ts-expect-error` lines, and this test fails when one of them stops compiling or an
 // expected error stops being one (TS2578).
 describe('type tests', () => {
-  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.types.ts')).map((f) => path.join(__dirname, f));
+  const files = fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.types.ts'))
+    .map((f) => path.join(__dirname, f));
 
   beforeAll(() => ensureBuilt(), 300_000);
 

@@ -10,7 +10,9 @@ import { clusterServer } from './server';
 async function main(): Promise<void> {
   const route = process.env.MCP_ROUTE ?? 'a';
   // Refuses to start when Redis does not answer: an instance that shares nothing would be a silent split brain.
-  const redis = process.env.REDIS_URL ? await connectRedis({ client: new Redis(process.env.REDIS_URL, { lazyConnect: true }), prefix: 'cluster-demo:' }) : undefined;
+  const redis = process.env.REDIS_URL
+    ? await connectRedis({ client: new Redis(process.env.REDIS_URL, { lazyConnect: true }), prefix: 'cluster-demo:' })
+    : undefined;
   const server = clusterServer(route, process.env.MCP_STATE_SECRET, redis);
   const { url } = await server.serveHttp({
     host: '127.0.0.1',

@@ -14,7 +14,9 @@ export class ClusterDemo {
     return this.news;
   }
 
-  @Tool({ description: 'Makes an announcement: every client subscribed to cluster://news hears of it, whatever instance it is connected to' })
+  @Tool({
+    description: 'Makes an announcement: every client subscribed to cluster://news hears of it, whatever instance it is connected to',
+  })
   announce(@Param({ description: 'What to announce' }) text: string): string {
     this.news = `${text} (from instance ${this.route})`;
     this.server!.notifyResourceUpdated('cluster://news');
@@ -26,7 +28,10 @@ export class ClusterDemo {
     return `instance ${this.route} (pid ${process.pid})`;
   }
 
-  @Tool({ description: 'Counts down, one progress notification a second: stop its instance meanwhile and the call still completes', returns: String })
+  @Tool({
+    description: 'Counts down, one progress notification a second: stop its instance meanwhile and the call still completes',
+    returns: String,
+  })
   async countdown(@Param({ type: Int32, description: 'Seconds, 1 to 60' }) seconds: number, ctx: RequestContext): Promise<string> {
     const total = Math.min(Math.max(seconds, 1), 60);
     for (let left = total; left > 0; left--) {
@@ -41,7 +46,12 @@ export class ClusterDemo {
     const answer = ctx.inputResponse('confirm') as { action?: string } | undefined;
     if (answer?.action !== 'accept') {
       ctx.requireInput(
-        { confirm: { method: 'elicitation/create', params: { message: `Really ${action}?`, requestedSchema: { type: 'object', properties: {} } } } },
+        {
+          confirm: {
+            method: 'elicitation/create',
+            params: { message: `Really ${action}?`, requestedSchema: { type: 'object', properties: {} } },
+          },
+        },
         { askedBy: this.route },
       );
     }
@@ -49,9 +59,16 @@ export class ClusterDemo {
   }
 }
 
-export function clusterServer(route: string, requestStateSecret: string | undefined, shared?: { eventBus: ServerEventBus; taskStore: TaskStore }): McpServer {
+export function clusterServer(
+  route: string,
+  requestStateSecret: string | undefined,
+  shared?: { eventBus: ServerEventBus; taskStore: TaskStore },
+): McpServer {
   const demo = new ClusterDemo(route);
-  const server = new McpServer({ name: 'cluster-demo', version: '1.0.0' }, { requestStateSecret, eventBus: shared?.eventBus, taskStore: shared?.taskStore }).add(demo);
+  const server = new McpServer(
+    { name: 'cluster-demo', version: '1.0.0' },
+    { requestStateSecret, eventBus: shared?.eventBus, taskStore: shared?.taskStore },
+  ).add(demo);
   demo.server = server;
   return server;
 }

@@ -45,7 +45,18 @@ function stop(code = 0): void {
 process.on('SIGINT', () => stop());
 process.on('SIGTERM', () => stop());
 
-start('redis-server', 'redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', run]);
+start('redis-server', 'redis-server', [
+  '--port',
+  String(REDIS_PORT),
+  '--bind',
+  '127.0.0.1',
+  '--save',
+  '',
+  '--appendonly',
+  'no',
+  '--dir',
+  run,
+]);
 ROUTES.forEach((route, i) =>
   start(`instance ${route}`, process.execPath, [join(__dirname, 'main.js')], {
     PORT: String(3001 + i),
@@ -55,7 +66,10 @@ ROUTES.forEach((route, i) =>
   }),
 );
 const upstreams = ROUTES.map((route, i) => ({ route, port: 3001 + i }));
-writeFileSync(join(run, 'nginx.conf'), nginxConfig({ prefix: run, port: NGINX_PORT, upstreams, user: process.getuid?.() === 0 ? userInfo().username : undefined }));
+writeFileSync(
+  join(run, 'nginx.conf'),
+  nginxConfig({ prefix: run, port: NGINX_PORT, upstreams, user: process.getuid?.() === 0 ? userInfo().username : undefined }),
+);
 start('nginx', process.env.NGINX ?? 'nginx', ['-p', run, '-c', join(run, 'nginx.conf'), '-e', join(run, 'error.log')]);
 
 console.log(`

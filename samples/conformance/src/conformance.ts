@@ -31,7 +31,10 @@ const text = (value: string) => ({ type: 'text' as const, text: value });
 
 const nameSchema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
 const askName = (message: string) => ({ method: 'elicitation/create', params: { message, requestedSchema: nameSchema } });
-const confirm = { method: 'elicitation/create', params: { message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } } };
+const confirm = {
+  method: 'elicitation/create',
+  params: { message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } },
+};
 
 /** The content of an accepted elicitation, else `undefined`. */
 function accepted(response: unknown): Record<string, unknown> | undefined {
@@ -63,7 +66,10 @@ export class ContentTools {
 
   @Tool({ description: 'Returns an embedded resource' })
   testEmbeddedResource(): object {
-    return { type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } };
+    return {
+      type: 'resource',
+      resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' },
+    };
   }
 
   @Tool({ description: 'Returns text, an image and a resource' })
@@ -71,7 +77,10 @@ export class ContentTools {
     return [
       text('Multiple content types test:'),
       { type: 'image', data: PNG, mimeType: 'image/png' },
-      { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
+      {
+        type: 'resource',
+        resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' },
+      },
     ];
   }
 
@@ -118,7 +127,10 @@ export class ContextTools {
       message,
       requestedSchema: {
         type: 'object',
-        properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } },
+        properties: {
+          username: { type: 'string', description: "User's response" },
+          email: { type: 'string', description: "User's email address" },
+        },
         required: ['username', 'email'],
       },
     })) as { action: string; content?: unknown };
@@ -145,7 +157,8 @@ export class ContextTools {
 
   @Tool({ description: 'Elicits with every enum form (SEP-1330)' })
   async testElicitationSep1330Enums(ctx: RequestContext): Promise<string> {
-    const titled = (prefix: string) => [1, 2, 3].map((i) => ({ const: `value${i}`, title: `${['First', 'Second', 'Third'][i - 1]} ${prefix}` }));
+    const titled = (prefix: string) =>
+      [1, 2, 3].map((i) => ({ const: `value${i}`, title: `${['First', 'Second', 'Third'][i - 1]} ${prefix}` }));
     const response = (await ctx.elicit({
       message: 'Pick options',
       requestedSchema: {
@@ -184,7 +197,9 @@ export class InputRequiredTools {
   @Tool({ description: 'Needs sampling, which the client may not have declared' })
   testMissingCapability(ctx: RequestContext): string {
     if (ctx.inputResponse('s') === undefined) {
-      ctx.requireInput({ s: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: text('hi') }], maxTokens: 10 } } });
+      ctx.requireInput({
+        s: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: text('hi') }], maxTokens: 10 } },
+      });
     }
     return 'sampled';
   }
@@ -207,7 +222,10 @@ export class InputRequiredTools {
     const answer = ctx.inputResponse('capital_question');
     if (answer === undefined) {
       ctx.requireInput({
-        capital_question: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: text('What is the capital of France?') }], maxTokens: 100 } },
+        capital_question: {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: text('What is the capital of France?') }], maxTokens: 100 },
+        },
       });
     }
     return `The model said: ${sampledText(answer)}`;
@@ -223,7 +241,8 @@ export class InputRequiredTools {
   @Tool({ description: 'Round-trips a signed requestState' })
   testInputRequiredResultRequestState(ctx: RequestContext): string {
     const answer = accepted(ctx.inputResponse('confirm'));
-    if (!answer || (ctx.requestState as { step?: string } | undefined)?.step !== 'confirm') ctx.requireInput({ confirm }, { step: 'confirm' });
+    if (!answer || (ctx.requestState as { step?: string } | undefined)?.step !== 'confirm')
+      ctx.requireInput({ confirm }, { step: 'confirm' });
     return 'state-ok: confirmed';
   }
 
@@ -236,7 +255,10 @@ export class InputRequiredTools {
       ctx.requireInput(
         {
           user_name: askName('What is your name?'),
-          greeting: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: text('Generate a greeting') }], maxTokens: 50 } },
+          greeting: {
+            method: 'sampling/createMessage',
+            params: { messages: [{ role: 'user', content: text('Generate a greeting') }], maxTokens: 50 },
+          },
           client_roots: { method: 'roots/list', params: {} },
         },
         { step: 'all' },
@@ -253,7 +275,15 @@ export class InputRequiredTools {
     if (state?.name !== undefined && step2) return `${state.name} likes ${String(step2.color)}`;
     if (step1) {
       ctx.requireInput(
-        { step2: { method: 'elicitation/create', params: { message: 'Step 2: What is your favorite color?', requestedSchema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] } } } },
+        {
+          step2: {
+            method: 'elicitation/create',
+            params: {
+              message: 'Step 2: What is your favorite color?',
+              requestedSchema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] },
+            },
+          },
+        },
         { name: String(step1.name) },
       );
     }
@@ -271,7 +301,10 @@ export class InputRequiredTools {
     const caps = ctx.clientCapabilities ?? {};
     const requests: Record<string, { method: string; params?: Record<string, unknown> }> = {};
     if (caps.sampling && ctx.inputResponse('sample') === undefined) {
-      requests.sample = { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: text('Say hi') }], maxTokens: 10 } };
+      requests.sample = {
+        method: 'sampling/createMessage',
+        params: { messages: [{ role: 'user', content: text('Say hi') }], maxTokens: 10 },
+      };
     }
     if (caps.elicitation && ctx.inputResponse('ask') === undefined) requests.ask = askName('What is your name?');
     if (Object.keys(requests).length > 0) ctx.requireInput(requests);
@@ -290,7 +323,11 @@ export class TaskTools {
   }
 
   @Tool({ description: 'Sleeps for the given seconds, then answers; runs as a task', task: 'optional' })
-  async slowCompute(@Description('How long to work') seconds: number, @Description('A label echoed back') label: string = '', signal?: AbortSignal): Promise<string> {
+  async slowCompute(
+    @Description('How long to work') seconds: number,
+    @Description('A label echoed back') label: string = '',
+    signal?: AbortSignal,
+  ): Promise<string> {
     await sleepUnlessAborted(seconds * 1000, signal);
     return `Computed ${label} in ${seconds}s`;
   }
@@ -308,7 +345,8 @@ export class TaskTools {
 
   @Tool({ description: 'Asks for confirmation while it runs as a task, then deletes', task: 'optional' })
   confirmDelete(@Description('The file to delete') filename: string, ctx: RequestContext): string {
-    if (!accepted(ctx.inputResponse('confirm'))) ctx.requireInput({ confirm: { ...confirm, params: { ...confirm.params, message: `Delete ${filename}?` } } });
+    if (!accepted(ctx.inputResponse('confirm')))
+      ctx.requireInput({ confirm: { ...confirm, params: { ...confirm.params, message: `Delete ${filename}?` } } });
     return `Deleted ${filename}`;
   }
 
@@ -365,7 +403,13 @@ export class ConformancePrompts {
   @Prompt({ description: 'A prompt that embeds a resource' })
   testPromptWithEmbeddedResource(@Description('URI of the resource to embed') resourceUri: string): object[] {
     return [
-      { role: 'user', content: { type: 'resource', resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+        },
+      },
       { role: 'user', content: text('Please process the embedded resource above.') },
     ];
   }
@@ -383,7 +427,13 @@ export class ConformancePrompts {
     const answer = accepted(ctx.inputResponse('context'));
     if (!answer) {
       ctx.requireInput({
-        context: { method: 'elicitation/create', params: { message: 'What context should the prompt use?', requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] } } },
+        context: {
+          method: 'elicitation/create',
+          params: {
+            message: 'What context should the prompt use?',
+            requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+          },
+        },
       });
     }
     return `Use this context: ${String(answer.context)}`;
@@ -460,7 +510,15 @@ export function conformanceServer(): McpServer {
     .add(new ConformanceResources())
     .add(new ConformancePrompts())
     .add(new ChangingPrompts())
-    .tool('test_changing_tool', { description: 'Listed or not, as test_trigger_tool_change last left it' }, () => 'This tool comes and goes.')
-    .tool('json_schema_2020_12_tool', { description: 'Tool with JSON Schema 2020-12 features', inputSchema: JSON_SCHEMA_2020_12 }, (args) => `ok: ${JSON.stringify(args)}`);
+    .tool(
+      'test_changing_tool',
+      { description: 'Listed or not, as test_trigger_tool_change last left it' },
+      () => 'This tool comes and goes.',
+    )
+    .tool(
+      'json_schema_2020_12_tool',
+      { description: 'Tool with JSON Schema 2020-12 features', inputSchema: JSON_SCHEMA_2020_12 },
+      (args) => `ok: ${JSON.stringify(args)}`,
+    );
   return server.add(new CatalogChangeTools(server));
 }

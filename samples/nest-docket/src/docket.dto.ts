@@ -1,5 +1,16 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsEnum, IsOptional, IsString, Length, MaxLength, ValidateNested, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsEnum,
+  IsOptional,
+  IsString,
+  Length,
+  MaxLength,
+  ValidateNested,
+  Validate,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { Field, Description } from 'onemodelcontext';
 
 export enum Priority {

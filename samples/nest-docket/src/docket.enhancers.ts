@@ -1,4 +1,15 @@
-import { Catch, Injectable, Logger, NotFoundException, type ArgumentsHost, type CallHandler, type CanActivate, type ExceptionFilter, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  Catch,
+  Injectable,
+  Logger,
+  NotFoundException,
+  type ArgumentsHost,
+  type CallHandler,
+  type CanActivate,
+  type ExceptionFilter,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import { McpExecutionContext, type McpContextType } from 'onemodelcontext/nest';
 import { tap, type Observable } from 'rxjs';
 import { DocketRepository } from './docket.repository';
@@ -31,7 +42,9 @@ export class TimingInterceptor implements NestInterceptor {
     if (context.getType<McpContextType>() !== 'mcp') return next.handle();
     const call = McpExecutionContext.create(context);
     const started = performance.now();
-    return next.handle().pipe(tap(() => this.logger.log(`${call.getKind()} ${call.getName()} took ${(performance.now() - started).toFixed(1)} ms`)));
+    return next
+      .handle()
+      .pipe(tap(() => this.logger.log(`${call.getKind()} ${call.getName()} took ${(performance.now() - started).toFixed(1)} ms`)));
   }
 }
 

@@ -10,7 +10,12 @@ export class DocketRepository {
   private readonly sealed = new Set([7]);
 
   constructor() {
-    this.insert({ number: '2026-CV-0001', title: 'Acme v. Widget', priority: Priority.Urgent, parties: [{ name: 'Acme', role: 'plaintiff' }] });
+    this.insert({
+      number: '2026-CV-0001',
+      title: 'Acme v. Widget',
+      priority: Priority.Urgent,
+      parties: [{ name: 'Acme', role: 'plaintiff' }],
+    });
   }
 
   insert(input: NewCaseDto | Omit<NewCaseDto, never>): CaseDto {

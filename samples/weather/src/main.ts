@@ -7,7 +7,10 @@ import { weatherServer } from './server';
  */
 function authOptions(): { auth?: HttpAuthOptions; cors?: { origins: string[] } } {
   if (!process.argv.includes('--auth')) return {};
-  return { auth: { issuer: process.env.ISSUER ?? 'http://127.0.0.1:4000', scopes: ['weather:read'] }, cors: { origins: ['http://localhost:6274'] } };
+  return {
+    auth: { issuer: process.env.ISSUER ?? 'http://127.0.0.1:4000', scopes: ['weather:read'] },
+    cors: { origins: ['http://localhost:6274'] },
+  };
 }
 
 /**

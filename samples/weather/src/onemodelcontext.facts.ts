@@ -38,9 +38,7 @@ registerSourceFacts(WeatherTools, {
     },
     {
       name: 'today',
-      params: [
-        { name: 'city', type: String },
-      ],
+      params: [{ name: 'city', type: String }],
     },
     {
       name: 'planTrip',

@@ -1,6 +1,9 @@
 import { Field, Int32, Param, Prompt, Range, RequestContext, Resource, Tool } from 'onemodelcontext';
 
-export enum Unit { Celsius, Fahrenheit }
+export enum Unit {
+  Celsius,
+  Fahrenheit,
+}
 
 /** The current conditions in a city: a record, so the tool lists an outputSchema and returns structuredContent. */
 export class Conditions {

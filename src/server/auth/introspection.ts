@@ -72,7 +72,8 @@ export function introspectionVerifier(issuer: Issuer, resource: string, options:
       redirect: 'error',
       signal: AbortSignal.timeout(5000),
     }).catch(() => undefined);
-    if (!response?.ok) throw new IssuerUnavailableError(`Token introspection at ${endpoint} failed${response ? ` (HTTP ${response.status})` : ''}.`);
+    if (!response?.ok)
+      throw new IssuerUnavailableError(`Token introspection at ${endpoint} failed${response ? ` (HTTP ${response.status})` : ''}.`);
     const claims = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
     if (typeof claims !== 'object' || claims === null) throw new IssuerUnavailableError('Token introspection answered no JSON object.');
     if (claims.active !== true) throw new TokenRefusedError('The access token is not active.');

@@ -13,7 +13,17 @@ import {
 } from '@modelcontextprotocol/server';
 import { Log } from '../../log';
 import { jsonRpcErrorResponse } from '../http/answers';
-import { ANONYMOUS_OWNER, DEFAULT_AUTHORIZE_TIMEOUT_MS, anonymousAuthInfo, callerKeyOf, isAnonymous, sdkAuthInfoOf, verifiedCallerOf, withEndpoint, type EndpointAuth } from './caller';
+import {
+  ANONYMOUS_OWNER,
+  DEFAULT_AUTHORIZE_TIMEOUT_MS,
+  anonymousAuthInfo,
+  callerKeyOf,
+  isAnonymous,
+  sdkAuthInfoOf,
+  verifiedCallerOf,
+  withEndpoint,
+  type EndpointAuth,
+} from './caller';
 import { introspectionVerifier } from './introspection';
 import { Issuer, IssuerUnavailableError } from './issuer';
 import { jwtVerifier } from './jwt';
@@ -162,7 +172,10 @@ export class ResourceServer {
     const header = req.headers.authorization;
     if (!header) {
       // The first request of every OAuth client: how it learns where to get a token. Not a warning.
-      this.log.info(`${requestLine(req)} refused with 401: it carries no access token (Authorization: Bearer)`, { event: 'auth.refused', sessionId: sessionOf(req) });
+      this.log.info(`${requestLine(req)} refused with 401: it carries no access token (Authorization: Bearer)`, {
+        event: 'auth.refused',
+        sessionId: sessionOf(req),
+      });
       return this.unauthenticated();
     }
     const options = {
@@ -174,7 +187,8 @@ export class ResourceServer {
     try {
       return await verifyBearerToken(header, options);
     } catch (error) {
-      if (error instanceof TokenCheckFailure && error.failure instanceof IssuerUnavailableError) return this.issuerUnavailable(req, error.failure);
+      if (error instanceof TokenCheckFailure && error.failure instanceof IssuerUnavailableError)
+        return this.issuerUnavailable(req, error.failure);
       const answer = bearerAuthChallengeResponse(error, options);
       this.logRefusal(req, answer.status, error);
       return answer;
@@ -211,7 +225,11 @@ export class ResourceServer {
       this.log.warn(`${requestLine(req)} refused with ${status} ${error.code}: ${error.message}`, details);
     } else {
       const failure = error instanceof TokenCheckFailure ? error.failure : error;
-      this.log.error(`${requestLine(req)} answered ${status}: the access token could not be checked`, { ...details, event: 'auth.failed', error: failure });
+      this.log.error(`${requestLine(req)} answered ${status}: the access token could not be checked`, {
+        ...details,
+        event: 'auth.failed',
+        error: failure,
+      });
     }
   }
 
@@ -220,11 +238,14 @@ export class ResourceServer {
    * token may be perfectly good, so it is never a 401 telling the client to throw it away. The log names the URL.
    */
   private issuerUnavailable(req: IncomingMessage, failure: IssuerUnavailableError): Response {
-    this.log.error(`${requestLine(req)} answered 503: the authorization server ${this.options.issuer} cannot be reached, so the access token could not be checked`, {
-      event: 'issuer.unavailable',
-      sessionId: sessionOf(req),
-      error: failure,
-    });
+    this.log.error(
+      `${requestLine(req)} answered 503: the authorization server ${this.options.issuer} cannot be reached, so the access token could not be checked`,
+      {
+        event: 'issuer.unavailable',
+        sessionId: sessionOf(req),
+        error: failure,
+      },
+    );
     const message = 'Service Unavailable: the authorization server cannot be reached to check the access token; try again shortly.';
     return jsonRpcErrorResponse(503, -32000, message, { 'retry-after': String(Math.ceil(ISSUER_COOLDOWN_MS / 1000)) });
   }
@@ -256,7 +277,9 @@ function checkOptions(options: HttpAuthOptions): void {
     throw new TypeError('auth.verify must be a function (token) => Promise<AuthInfo | undefined>.');
   const timeout = options.authorizeTimeoutMs;
   if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > MAX_TIMER_MS)) {
-    throw new TypeError(`auth.authorizeTimeoutMs takes a number of milliseconds above 0 (at most ${MAX_TIMER_MS}), for example { authorizeTimeoutMs: 5000 }; got ${String(timeout)}.`);
+    throw new TypeError(
+      `auth.authorizeTimeoutMs takes a number of milliseconds above 0 (at most ${MAX_TIMER_MS}), for example { authorizeTimeoutMs: 5000 }; got ${String(timeout)}.`,
+    );
   }
 }
 

@@ -4,7 +4,15 @@ import type { Access, Catalog, Listings } from '../catalog/catalog';
 import type { ToolListing } from '../catalog/listing';
 import type { PromptListing, ResourceListing } from '../catalog/resource-listing';
 import { OncePer } from '../protocol/once-per';
-import { DEFAULT_AUTHORIZE_TIMEOUT_MS, endpointOf, isAnonymous, verifiedCallerOf, type AuthorizeItem, type AuthorizePolicy, type EndpointAuth } from './caller';
+import {
+  DEFAULT_AUTHORIZE_TIMEOUT_MS,
+  endpointOf,
+  isAnonymous,
+  verifiedCallerOf,
+  type AuthorizeItem,
+  type AuthorizePolicy,
+  type EndpointAuth,
+} from './caller';
 
 /**
  * What a caller sees and may use over an HTTP endpoint with `auth`: the catalog's listings for its scopes (or the
@@ -82,7 +90,9 @@ export class Visibility {
     if (endpoint === undefined) return this.catalog.listingsFor(info?.scopes)[field] as readonly Item<F>[];
     const base = (isAnonymous(info) ? this.catalog.anonymousListings : this.catalog.listingsFor(info!.scopes))[field] as readonly Item<F>[];
     const allowed = endpoint.authorize ? await this.narrow(base, field, endpoint.authorize, info) : base;
-    return (field === 'tools' || field === 'plainTools' ? this.toolsWithSchemes(allowed as readonly ToolListing[], endpoint) : allowed) as readonly Item<F>[];
+    return (
+      field === 'tools' || field === 'plainTools' ? this.toolsWithSchemes(allowed as readonly ToolListing[], endpoint) : allowed
+    ) as readonly Item<F>[];
   }
 
   /**
@@ -101,7 +111,11 @@ export class Visibility {
    * caller, each refusal logged: none without a policy. An unknown URI is not asked about (nothing to refuse yet),
    * as `resources/subscribe` does.
    */
-  async refusedSubscriptions(info: SdkAuthInfo | undefined, uris: readonly unknown[], requestId?: string | number): Promise<ReadonlySet<string>> {
+  async refusedSubscriptions(
+    info: SdkAuthInfo | undefined,
+    uris: readonly unknown[],
+    requestId?: string | number,
+  ): Promise<ReadonlySet<string>> {
     const refused = new Set<string>();
     if (!endpointOf(info)?.authorize) return refused;
     await Promise.all(
@@ -114,7 +128,13 @@ export class Visibility {
   }
 
   /** What `authorize` answers for the item within the endpoint's bound; a refusal is logged (a late answer once a minute). */
-  private async asked(authorize: AuthorizePolicy, info: SdkAuthInfo | undefined, item: AuthorizeItem, requestId?: string | number, sessionId?: string): Promise<boolean> {
+  private async asked(
+    authorize: AuthorizePolicy,
+    info: SdkAuthInfo | undefined,
+    item: AuthorizeItem,
+    requestId?: string | number,
+    sessionId?: string,
+  ): Promise<boolean> {
     const caller = verifiedCallerOf(info);
     const ms = timeoutOf(endpointOf(info));
     const answer = await within(ask(authorize, caller, item, this.log), ms);
@@ -123,7 +143,9 @@ export class Visibility {
       slow(authorize, [item], ms, this.log, requestId, sessionId);
       return false;
     }
-    const who = caller ? `client '${caller.clientId}'${caller.subject === undefined ? '' : ` (subject '${caller.subject}')`}` : 'an anonymous caller';
+    const who = caller
+      ? `client '${caller.clientId}'${caller.subject === undefined ? '' : ` (subject '${caller.subject}')`}`
+      : 'an anonymous caller';
     this.log.warn(`auth.authorize refused ${who} the ${item.kind} '${item.name.slice(0, 128)}'; answered as an unknown ${item.kind}`, {
       event: 'auth.refused',
       requestId,
@@ -133,7 +155,12 @@ export class Visibility {
   }
 
   /** The entries of a list the policy allows this caller: one policy call per entry, one list per answer set. */
-  private async narrow<T extends object>(base: readonly T[], field: ListField, authorize: AuthorizePolicy, info: SdkAuthInfo | undefined): Promise<readonly T[]> {
+  private async narrow<T extends object>(
+    base: readonly T[],
+    field: ListField,
+    authorize: AuthorizePolicy,
+    info: SdkAuthInfo | undefined,
+  ): Promise<readonly T[]> {
     if (base.length === 0) return base;
     let items = itemsCache.get(base);
     if (!items) itemsCache.set(base, (items = base.map((entry) => itemOf(field, entry))));
@@ -157,7 +184,9 @@ export class Visibility {
     if (!byEndpoint) schemed.set(tools, (byEndpoint = new WeakMap()));
     let shown = byEndpoint.get(endpoint);
     if (!shown) {
-      shown = Object.freeze(tools.map((t) => toolWithSchemes(t, this.catalog.tools.get(t.name) ?? { scopes: [], public: false }, endpoint)));
+      shown = Object.freeze(
+        tools.map((t) => toolWithSchemes(t, this.catalog.tools.get(t.name) ?? { scopes: [], public: false }, endpoint)),
+      );
       byEndpoint.set(endpoint, shown);
     }
     return shown;
@@ -169,7 +198,13 @@ export class Visibility {
  * promise per entry (most of the cost of a listing with 1,000 entries otherwise); promises are awaited together,
  * within one bound for the listing: an entry not answered by then is refused (and logged, once a minute per entry).
  */
-async function answersOf(authorize: AuthorizePolicy, caller: ReturnType<typeof verifiedCallerOf>, items: readonly AuthorizeItem[], ms: number, log: Log): Promise<string> {
+async function answersOf(
+  authorize: AuthorizePolicy,
+  caller: ReturnType<typeof verifiedCallerOf>,
+  items: readonly AuthorizeItem[],
+  ms: number,
+  log: Log,
+): Promise<string> {
   const answers: (boolean | undefined)[] = new Array(items.length);
   const pending: Promise<void>[] = [];
   for (let i = 0; i < items.length; i++) {
@@ -220,10 +255,19 @@ function timeoutOf(endpoint: EndpointAuth | undefined): number {
 const lateLogged = new WeakMap<AuthorizePolicy, OncePer>();
 
 /** Logs, at warn, the items a policy did not answer about within its bound (those not logged in the last minute). */
-function slow(authorize: AuthorizePolicy, items: readonly AuthorizeItem[], ms: number, log: Log, requestId?: string | number, sessionId?: string): void {
+function slow(
+  authorize: AuthorizePolicy,
+  items: readonly AuthorizeItem[],
+  ms: number,
+  log: Log,
+  requestId?: string | number,
+  sessionId?: string,
+): void {
   let seen = lateLogged.get(authorize);
   if (!seen) lateLogged.set(authorize, (seen = new OncePer(60_000)));
-  const named = items.filter((item) => seen.due(`${item.kind} ${item.name}`)).map((item) => `the ${item.kind} '${item.name.slice(0, 128)}'`);
+  const named = items
+    .filter((item) => seen.due(`${item.kind} ${item.name}`))
+    .map((item) => `the ${item.kind} '${item.name.slice(0, 128)}'`);
   if (named.length === 0) return;
   const shown = named.length > 5 ? `${named.slice(0, 5).join(', ')} and ${named.length - 5} more` : named.join(', ');
   log.warn(`auth.authorize did not answer within ${ms} ms (auth.authorizeTimeoutMs) about ${shown}; refused until it answers in time`, {
@@ -234,11 +278,19 @@ function slow(authorize: AuthorizePolicy, items: readonly AuthorizeItem[], ms: n
 }
 
 /** The policy's answer; a policy that throws refuses (and is logged): an error must never open an item. */
-async function ask(authorize: AuthorizePolicy, caller: ReturnType<typeof verifiedCallerOf>, item: AuthorizeItem, log: Log): Promise<boolean> {
+async function ask(
+  authorize: AuthorizePolicy,
+  caller: ReturnType<typeof verifiedCallerOf>,
+  item: AuthorizeItem,
+  log: Log,
+): Promise<boolean> {
   try {
     return (await authorize(caller, item)) === true;
   } catch (error) {
-    log.error(`auth.authorize threw for the ${item.kind} '${item.name.slice(0, 128)}'; the item is refused`, { event: 'auth.failed', error });
+    log.error(`auth.authorize threw for the ${item.kind} '${item.name.slice(0, 128)}'; the item is refused`, {
+      event: 'auth.failed',
+      error,
+    });
     return false;
   }
 }

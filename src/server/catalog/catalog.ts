@@ -10,7 +10,14 @@ import { policyOf, type ValidationOptions } from '../../schema/validation-option
 import { compileTextMethod, type TextMethodCall } from '../../invoke/text-methods';
 import type { AddOptions, InvokeHook } from '../../invoke/invocation';
 import { appOnly, listingOf, type ToolListing } from './listing';
-import { promptListingOf, resourceListingOf, uriMatcherOf, type PromptListing, type ResourceListing, type UriMatcher } from './resource-listing';
+import {
+  promptListingOf,
+  resourceListingOf,
+  uriMatcherOf,
+  type PromptListing,
+  type ResourceListing,
+  type UriMatcher,
+} from './resource-listing';
 import { grants, ScopedListings } from './scoped-listings';
 import { runCompleter } from '../../invoke/completions';
 import type { CacheHint } from '../../schema/model';
@@ -95,11 +102,24 @@ export type CatalogKind = 'tool' | 'resource' | 'prompt';
 /** Told after every change of the catalog, with the kind of list that changed. */
 export type CatalogListener = (kind: CatalogKind) => void;
 
-type Pending = Access & (
-  | { readonly kind: 'tool'; readonly model: ToolModel; readonly target: ToolTarget }
-  | { readonly kind: 'resource'; readonly model: ResourceModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
-  | { readonly kind: 'prompt'; readonly model: PromptModel; readonly instance: object; readonly key: string | symbol; readonly invoke?: InvokeHook }
-);
+type Pending = Access &
+  (
+    | { readonly kind: 'tool'; readonly model: ToolModel; readonly target: ToolTarget }
+    | {
+        readonly kind: 'resource';
+        readonly model: ResourceModel;
+        readonly instance: object;
+        readonly key: string | symbol;
+        readonly invoke?: InvokeHook;
+      }
+    | {
+        readonly kind: 'prompt';
+        readonly model: PromptModel;
+        readonly instance: object;
+        readonly key: string | symbol;
+        readonly invoke?: InvokeHook;
+      }
+  );
 
 /** A member's own `scopes` option, else its class's `@Scopes`, else none; none and public when it is `public`. */
 function accessOf(ctor: Function, record: MemberRecord): Access {
@@ -191,7 +211,10 @@ export class Catalog {
     if (kind === 'tool') this.tools.delete(key);
     else if (kind === 'prompt') this.prompts.delete(key);
     else if (!this.resources.delete(key) && !this.uiResources.delete(key)) {
-      this.templates.splice(this.templates.findIndex((t) => t.model.uri === key), 1);
+      this.templates.splice(
+        this.templates.findIndex((t) => t.model.uri === key),
+        1,
+      );
     }
     this.disabled[kind].delete(key);
     this.changed(kind);
@@ -208,9 +231,12 @@ export class Catalog {
   }
 
   private requireEntry(kind: CatalogKind, key: string, verb: string): void {
-    const present = kind === 'tool' ? this.tools.has(key) : kind === 'prompt' ? this.prompts.has(key) : this.resourceByUri(key) !== undefined;
+    const present =
+      kind === 'tool' ? this.tools.has(key) : kind === 'prompt' ? this.prompts.has(key) : this.resourceByUri(key) !== undefined;
     if (!present) {
-      throw new TypeError(`server.${verb}('${kind}', '${String(key).slice(0, 128)}'): no ${kind} ${kind === 'resource' ? 'URI' : 'name'} '${String(key).slice(0, 128)}' is registered.`);
+      throw new TypeError(
+        `server.${verb}('${kind}', '${String(key).slice(0, 128)}'): no ${kind} ${kind === 'resource' ? 'URI' : 'name'} '${String(key).slice(0, 128)}' is registered.`,
+      );
     }
   }
 
@@ -242,7 +268,8 @@ export class Catalog {
 
   addUiResource(uri: string, options: unknown): void {
     const view = uiResourceOf(uri, options);
-    if (this.uiResources.has(uri) || this.resources.has(uri)) throw new TypeError(`server.addUiResource(): '${uri}' is already registered.`);
+    if (this.uiResources.has(uri) || this.resources.has(uri))
+      throw new TypeError(`server.addUiResource(): '${uri}' is already registered.`);
     this.uiResources.set(uri, view);
     this.changed('resource');
   }
@@ -271,13 +298,16 @@ export class Catalog {
     for (let i = 0; i < pending.length; i++) {
       const entry = pending[i];
       const key = entry.kind === 'resource' ? entry.model.uri : entry.model.name;
-      const existing = entry.kind === 'tool' ? this.tools.get(key) : entry.kind === 'prompt' ? this.prompts.get(key) : this.resourceByUri(key);
+      const existing =
+        entry.kind === 'tool' ? this.tools.get(key) : entry.kind === 'prompt' ? this.prompts.get(key) : this.resourceByUri(key);
       if (existing || names?.[entry.kind].has(key)) {
         problems.add(
           'OMCG0007',
           entry.model.where,
           `the ${entry.kind} ${entry.kind === 'resource' ? 'URI' : 'name'} '${key}' is already used${existing ? ` by ${'model' in existing ? existing.model.where : 'a UI resource'}` : ''}.`,
-          entry.kind === 'resource' ? 'give one of them another URI.' : `give one of them another name with @${entry.kind === 'tool' ? 'Tool' : 'Prompt'}('name').`,
+          entry.kind === 'resource'
+            ? 'give one of them another URI.'
+            : `give one of them another name with @${entry.kind === 'tool' ? 'Tool' : 'Prompt'}('name').`,
         );
       }
       names?.[entry.kind].add(key);
@@ -368,7 +398,9 @@ export class Catalog {
    */
   listingsFor(scopes: readonly string[] | undefined): Listings {
     if (scopes === undefined) return this.listings;
-    this.scoped ??= new ScopedListings(new Set(this.declaredScopes), (granted) => this.listingsWhere((entry) => grants(granted, entry.scopes)));
+    this.scoped ??= new ScopedListings(new Set(this.declaredScopes), (granted) =>
+      this.listingsWhere((entry) => grants(granted, entry.scopes)),
+    );
     return this.scoped.for(scopes);
   }
 
@@ -434,7 +466,13 @@ export class Catalog {
 
   /** Every scope some tool, resource or prompt needs, in the order they were declared. */
   get declaredScopes(): readonly string[] {
-    const members = [...this.tools.values(), ...this.resources.values(), ...this.templates, ...this.prompts.values(), ...this.uiResources.values()];
+    const members = [
+      ...this.tools.values(),
+      ...this.resources.values(),
+      ...this.templates,
+      ...this.prompts.values(),
+      ...this.uiResources.values(),
+    ];
     return [...new Set(members.flatMap((m) => m.scopes))];
   }
 
@@ -492,7 +530,9 @@ export class Catalog {
   }
 
   /** The resource a URI names: a static resource, a UI resource, or the first template that matches. */
-  findResource(uri: string):
+  findResource(
+    uri: string,
+  ):
     | { readonly kind: 'resource'; readonly resource: RegisteredResource; readonly variables: Readonly<Record<string, string>> }
     | { readonly kind: 'ui'; readonly ui: UiResource }
     | undefined {
@@ -516,11 +556,22 @@ export class Catalog {
    */
   async complete(request: CompletionRequest): Promise<readonly string[] | undefined> {
     const { ref, argument, typed } = request;
-    const entry = ref.type === 'ref/prompt' ? this.prompt(String(ref.name)) : ref.type === 'ref/resource' ? this.resourceEntry(String(ref.uri)) : undefined;
+    const entry =
+      ref.type === 'ref/prompt'
+        ? this.prompt(String(ref.name))
+        : ref.type === 'ref/resource'
+          ? this.resourceEntry(String(ref.uri))
+          : undefined;
     if (!entry) return undefined;
     const completer = entry.model.completers?.get(argument);
     if (completer) {
-      const site = { kind: ref.type === 'ref/prompt' ? ('prompt' as const) : ('resource' as const), name: entry.model.name, log: this.log, requestId: request.requestId, sessionId: request.sessionId };
+      const site = {
+        kind: ref.type === 'ref/prompt' ? ('prompt' as const) : ('resource' as const),
+        name: entry.model.name,
+        log: this.log,
+        requestId: request.requestId,
+        sessionId: request.sessionId,
+      };
       return runCompleter(completer, entry.instance, typed, { argument, arguments: request.resolved }, site);
     }
     const type: TypeNode | undefined = entry.model.params.find((p) => p.name === argument)?.type;
@@ -532,7 +583,12 @@ export class Catalog {
   /** The decorated method behind a listed item (by its kind and listed name), if it is one. */
   memberOf(kind: 'tool' | 'resource' | 'template' | 'prompt', name: string): Member | undefined {
     if (kind === 'tool') return this.tools.get(name)?.member;
-    const entry = kind === 'prompt' ? this.prompts.get(name) : kind === 'template' ? this.templates.find((t) => t.model.uri === name) : this.resources.get(name);
+    const entry =
+      kind === 'prompt'
+        ? this.prompts.get(name)
+        : kind === 'template'
+          ? this.templates.find((t) => t.model.uri === name)
+          : this.resources.get(name);
     return entry && { instance: entry.instance, key: entry.key };
   }
 

@@ -42,7 +42,8 @@ function declares(server: Server, event: ServerEvent): boolean {
 /** The URI of a `resources/subscribe` or `resources/unsubscribe` request. */
 export function subscribedUri(params: unknown): string {
   const uri = (params as { uri?: unknown } | undefined)?.uri;
-  if (typeof uri !== 'string' || uri.length === 0) throw new (sdk().ProtocolError)(ErrorCode.InvalidParams, 'Invalid params: uri must be a non-empty string.');
+  if (typeof uri !== 'string' || uri.length === 0)
+    throw new (sdk().ProtocolError)(ErrorCode.InvalidParams, 'Invalid params: uri must be a non-empty string.');
   return uri;
 }
 
@@ -56,7 +57,9 @@ export function followBus(server: Server, bus: ServerEventBus, era: 'legacy' | '
   const stop = bus.subscribe((event) => {
     if (!declares(server, event)) return;
     if (era === 'legacy' && event.kind === 'resource_updated' && !subscribed.has(event.uri)) return;
-    sendNotification(server, notificationOf(event)).catch((error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    sendNotification(server, notificationOf(event)).catch((error: unknown) =>
+      server.onerror?.(error instanceof Error ? error : new Error(String(error))),
+    );
   });
   return () => {
     subscribed.clear();

@@ -37,7 +37,9 @@ export function checkPageSizes(sizes: PageSizes | undefined): void {
   const values = typeof sizes === 'number' ? [sizes] : Object.values(sizes);
   for (const size of values) {
     if (size !== undefined && (!Number.isInteger(size) || size < 1)) {
-      throw new TypeError(`McpServerOptions.pageSize takes whole numbers from 1, for example { pageSize: 50 } or { pageSize: { tools: 100 } }; got ${String(size)}.`);
+      throw new TypeError(
+        `McpServerOptions.pageSize takes whole numbers from 1, for example { pageSize: 50 } or { pageSize: { tools: 100 } }; got ${String(size)}.`,
+      );
     }
   }
 }
@@ -78,7 +80,14 @@ export class Pager {
     const given = Buffer.from(tag, 'base64url');
     if (given.length !== TAG_BYTES || !timingSafeEqual(given, this.tag(body))) throw invalidCursor();
     const value: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-    if (!Array.isArray(value) || typeof value[0] !== 'string' || !Number.isInteger(value[1]) || value[1] < 0 || typeof value[2] !== 'string') throw invalidCursor();
+    if (
+      !Array.isArray(value) ||
+      typeof value[0] !== 'string' ||
+      !Number.isInteger(value[1]) ||
+      value[1] < 0 ||
+      typeof value[2] !== 'string'
+    )
+      throw invalidCursor();
     return value as [string, number, string];
   }
 

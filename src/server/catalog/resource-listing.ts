@@ -45,7 +45,11 @@ export function promptListingOf(model: PromptModel): PromptListing {
   if (model.title !== undefined) entry.title = model.title;
   if (model.description !== undefined) entry.description = model.description;
   if (model.params.length > 0) {
-    entry.arguments = model.params.map((p) => (p.description === undefined ? { name: p.name, required: p.required } : { name: p.name, description: p.description, required: p.required }));
+    entry.arguments = model.params.map((p) =>
+      p.description === undefined
+        ? { name: p.name, required: p.required }
+        : { name: p.name, description: p.description, required: p.required },
+    );
   }
   if (model.icons !== undefined) entry.icons = model.icons;
   return entry as unknown as PromptListing;

@@ -15,6 +15,11 @@ export function jsonRpcError(res: ServerResponse, status: number, code: number, 
  * The same answer as a web `Response`, for the steps that answer with one (auth/resource-server.ts, whose other
  * answers are the SDK's `Response`s); `headers` are added to the content type.
  */
-export function jsonRpcErrorResponse(status: number, code: number, message: string, headers: Readonly<Record<string, string>> = {}): Response {
+export function jsonRpcErrorResponse(
+  status: number,
+  code: number,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): Response {
   return new Response(jsonRpcErrorText(code, message), { status, headers: { 'content-type': 'application/json', ...headers } });
 }

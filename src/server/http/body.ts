@@ -90,7 +90,8 @@ export async function readJsonBody(req: IncomingMessage, res: ServerResponse, li
  * with neither is 2025-03-26, which allows batches.
  */
 function batchRevisionOf(req: IncomingMessage, batch: readonly unknown[]): string | undefined {
-  const initialize = batch.find((m) => (m as { method?: unknown } | null)?.method === 'initialize') as { params?: { protocolVersion?: unknown } } | undefined;
+  const initialize = batch.find((m) => (m as { method?: unknown } | null)?.method === 'initialize') as
+    { params?: { protocolVersion?: unknown } } | undefined;
   const version = initialize ? initialize.params?.protocolVersion : req.headers['mcp-protocol-version'];
   return typeof version === 'string' ? version : undefined;
 }
@@ -100,6 +101,11 @@ export function refusedBatch(req: IncomingMessage, res: ServerResponse, body: un
   if (!Array.isArray(body)) return false;
   const revision = batchRevisionOf(req, body);
   if (revision === undefined || revision < REVISION_2025_06_18) return false;
-  jsonRpcError(res, 400, -32600, `Invalid Request: protocol revision ${revision.replace(/[^\w.-]/g, '?').slice(0, 20)} does not allow JSON-RPC batches (removed in ${REVISION_2025_06_18}); send one message per request.`);
+  jsonRpcError(
+    res,
+    400,
+    -32600,
+    `Invalid Request: protocol revision ${revision.replace(/[^\w.-]/g, '?').slice(0, 20)} does not allow JSON-RPC batches (removed in ${REVISION_2025_06_18}); send one message per request.`,
+  );
   return true;
 }

@@ -16,7 +16,10 @@ export class Cors {
   private readonly maxAge: string;
 
   constructor(options: CorsOptions) {
-    if (!Array.isArray(options.origins) || options.origins.some((o) => typeof o !== 'string' || o === '*' || o === 'null' || o.endsWith('/'))) {
+    if (
+      !Array.isArray(options.origins) ||
+      options.origins.some((o) => typeof o !== 'string' || o === '*' || o === 'null' || o.endsWith('/'))
+    ) {
       throw new TypeError(`cors.origins must list origins such as ['https://app.example.com'] (no '*', no 'null', no trailing slash).`);
     }
     this.origins = new Set(options.origins);

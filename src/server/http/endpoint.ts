@@ -5,7 +5,14 @@ import type { AddressInfo, Socket } from 'node:net';
 import { refusedParamHeaders, type HeaderParams } from './param-headers';
 import { ModernPool, modernPoolRoute } from './modern';
 import { EraClassifier } from './era';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, createMcpHandler, type AuthInfo as SdkAuthInfo, type InboundClassificationOutcome, type Server, type ServerEventBus } from '@modelcontextprotocol/server';
+import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  createMcpHandler,
+  type AuthInfo as SdkAuthInfo,
+  type InboundClassificationOutcome,
+  type Server,
+  type ServerEventBus,
+} from '@modelcontextprotocol/server';
 import { Log, printable } from '../../log';
 import type { CorsOptions, HttpAuthOptions } from '../auth/options';
 import { ResourceServer } from '../auth/resource-server';
@@ -236,27 +243,34 @@ const ROUTE = /^[A-Za-z0-9_-]{1,64}$/;
 function sessionIds(route: string | undefined): () => string {
   if (route === undefined) return randomUUID;
   if (typeof route !== 'string' || !ROUTE.test(route)) {
-    throw new TypeError(`route must be 1 to 64 letters, digits, '_' or '-' (it prefixes session ids, such as 'a' or 'mcp-1'); got ${JSON.stringify(route)}.`);
+    throw new TypeError(
+      `route must be 1 to 64 letters, digits, '_' or '-' (it prefixes session ids, such as 'a' or 'mcp-1'); got ${JSON.stringify(route)}.`,
+    );
   }
   return () => `${route}.${randomUUID()}`;
 }
 
 function checkTrustedProxies(value: number | undefined): number {
   const hops = value ?? 0;
-  if (!Number.isInteger(hops) || hops < 0) throw new TypeError(`trustedProxies takes the number of reverse proxies in front of the server, such as 1; got ${String(value)}.`);
+  if (!Number.isInteger(hops) || hops < 0)
+    throw new TypeError(`trustedProxies takes the number of reverse proxies in front of the server, such as 1; got ${String(value)}.`);
   return hops;
 }
 
 function checkRetry(retryMs: number): number {
   if (!Number.isInteger(retryMs) || retryMs < 0) {
-    throw new TypeError(`sseRetryMs takes a whole number of milliseconds from 0, for example { sseRetryMs: 1000 }; got ${String(retryMs)}.`);
+    throw new TypeError(
+      `sseRetryMs takes a whole number of milliseconds from 0, for example { sseRetryMs: 1000 }; got ${String(retryMs)}.`,
+    );
   }
   return retryMs;
 }
 
 function checkCloseAfter(ms: number | undefined): number | undefined {
   if (ms !== undefined && (!Number.isInteger(ms) || ms < 1)) {
-    throw new TypeError(`sseCloseAfterMs takes a whole number of milliseconds from 1, for example { sseCloseAfterMs: 30000 }; got ${String(ms)}.`);
+    throw new TypeError(
+      `sseCloseAfterMs takes a whole number of milliseconds from 1, for example { sseCloseAfterMs: 30000 }; got ${String(ms)}.`,
+    );
   }
   return ms;
 }
@@ -279,7 +293,9 @@ function resourceServerOf(options: HttpHandlerOptions, rules: MemberRules, log: 
   const auth = options.auth;
   if (!auth) return undefined;
   if (auth.resource === undefined) {
-    throw new TypeError(`auth.resource is required when the server does not listen itself (createHttpHandler(), McpModule): the endpoint's public URL, such as 'https://mcp.example.com/mcp'.`);
+    throw new TypeError(
+      `auth.resource is required when the server does not listen itself (createHttpHandler(), McpModule): the endpoint's public URL, such as 'https://mcp.example.com/mcp'.`,
+    );
   }
   return new ResourceServer({ ...auth, resource: auth.resource }, () => rules.declaredScopes, options.path, log);
 }
@@ -331,7 +347,12 @@ function opensSession(body: unknown): boolean {
  */
 async function refusedResume(session: Session, lastEventId: string, res: ServerResponse): Promise<boolean> {
   if (await session.events.getStreamIdForEventId?.(lastEventId)) return false;
-  jsonRpcError(res, 400, -32000, 'Events lost: the events after this Last-Event-ID are no longer kept (they expired, or the event store lost them); send the request again, or open a new GET stream without Last-Event-ID.');
+  jsonRpcError(
+    res,
+    400,
+    -32000,
+    'Events lost: the events after this Last-Event-ID are no longer kept (they expired, or the event store lost them); send the request again, or open a new GET stream without Last-Event-ID.',
+  );
   return true;
 }
 
@@ -355,7 +376,8 @@ function openToAnonymous(rules: MemberRules, body: unknown): boolean {
  * did; 2025-era ones were refused for it by the SDK's transport.
  */
 function defaultAccept(req: IncomingMessage): void {
-  if (req.headers.accept === undefined) req.headers.accept = req.method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream';
+  if (req.headers.accept === undefined)
+    req.headers.accept = req.method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream';
 }
 
 /** The caller a request was let in as: `owner` is the token's owner with `auth`, none without. */
@@ -410,7 +432,11 @@ class HttpEndpoint implements HttpHandler {
     this.perRequest = serving.perRequest ? serving.perRequest(perRequest) : perRequest;
     // The fast paths, unless switched off or the installed SDK lacks a member they use (sdk/seam.ts).
     const fast = tuning.fastPaths !== false && httpFastPaths(log);
-    this.modernPool = !fast ? undefined : new ModernPool(serving.exchange ?? serving.request, tuning.maxExchangeServers, (req) => this.countedCaller(req, (req as IncomingMessage & { auth?: SdkAuthInfo }).auth));
+    this.modernPool = !fast
+      ? undefined
+      : new ModernPool(serving.exchange ?? serving.request, tuning.maxExchangeServers, (req) =>
+          this.countedCaller(req, (req as IncomingMessage & { auth?: SdkAuthInfo }).auth),
+        );
     this.guardedStore = options.eventStore && guardedEventStore(options.eventStore, checkStoreTimeout(options.storeTimeoutMs), log);
     this.sessions = new SessionTable(serving.session, {
       maxSessions: options.maxSessions,
@@ -428,7 +454,11 @@ class HttpEndpoint implements HttpHandler {
     });
     this.trustedProxies = checkTrustedProxies(options.trustedProxies);
     this.cors = options.cors ? new Cors(options.cors) : undefined;
-    this.validSource = sourceGuard({ loopback: options.validateHost ?? true, allowedHosts: checkAllowedHosts(options.allowedHosts), cors: this.cors });
+    this.validSource = sourceGuard({
+      loopback: options.validateHost ?? true,
+      allowedHosts: checkAllowedHosts(options.allowedHosts),
+      cors: this.cors,
+    });
     this.resourceServer = resourceServerOf(options, rules, log);
     const path = this.path;
     const plain = path !== undefined && new URL(path, 'http://localhost').pathname === path && !this.resourceServer?.servesMetadata(path);
@@ -488,7 +518,13 @@ class HttpEndpoint implements HttpHandler {
     }
     if (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'DELETE') {
       res.writeHead(405, { allow: this.cors ? `${ALLOWED}, OPTIONS` : ALLOWED, 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Method Not Allowed: the MCP endpoint answers ${ALLOWED}.` }, id: null }));
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: `Method Not Allowed: the MCP endpoint answers ${ALLOWED}.` },
+          id: null,
+        }),
+      );
       return false;
     }
     return true;
@@ -511,7 +547,13 @@ class HttpEndpoint implements HttpHandler {
   }
 
   /** A 2025-era request: to its session, or to a new one for an `initialize`. */
-  private async serveLegacy(req: IncomingMessage, res: ServerResponse, body: unknown, owner: string | undefined, incoming: IncomingRequest): Promise<void> {
+  private async serveLegacy(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    owner: string | undefined,
+    incoming: IncomingRequest,
+  ): Promise<void> {
     const sid = req.headers['mcp-session-id'];
     const session = typeof sid === 'string' ? this.sessionOf(sid, owner) : undefined;
     if (!session && sid !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found');
@@ -541,8 +583,14 @@ class HttpEndpoint implements HttpHandler {
   }
 
   /** A new session for an `initialize`; `undefined` after answering 400, 429 or 503. */
-  private async openSession(req: IncomingMessage, res: ServerResponse, body: unknown, owner: string | undefined): Promise<Session | undefined> {
-    if (req.method !== 'POST' || !opensSession(body)) return void jsonRpcError(res, 400, -32000, 'Bad Request: no valid Mcp-Session-Id header.');
+  private async openSession(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    owner: string | undefined,
+  ): Promise<Session | undefined> {
+    if (req.method !== 'POST' || !opensSession(body))
+      return void jsonRpcError(res, 400, -32000, 'Bad Request: no valid Mcp-Session-Id header.');
     if (this.sessions.isFull) {
       res.setHeader('retry-after', '60');
       return void jsonRpcError(res, 503, -32000, 'Service Unavailable: too many open sessions; close one (DELETE) or try again later.');
@@ -565,7 +613,10 @@ class HttpEndpoint implements HttpHandler {
   /** 429: this caller holds as many sessions as one may; the others are served. Logged once a minute per caller kind. */
   private tooManySessions(res: ServerResponse, caller: string, authenticated: boolean): void {
     if (this.sessionFloods.due(caller)) {
-      this.log.warn(`Refused a new 2025-era session with 429: ${authenticated ? 'this token subject' : caller} holds the most sessions one caller may (maxSessionsPerCaller)`, { event: 'session.refused' });
+      this.log.warn(
+        `Refused a new 2025-era session with 429: ${authenticated ? 'this token subject' : caller} holds the most sessions one caller may (maxSessionsPerCaller)`,
+        { event: 'session.refused' },
+      );
     }
     res.setHeader('retry-after', '60');
     jsonRpcError(res, 429, -32000, 'Too Many Requests: this client holds too many open sessions; close one (DELETE) or try again later.');
@@ -575,7 +626,13 @@ class HttpEndpoint implements HttpHandler {
    * A 2026-07-28 request (or, with `legacy: 'stateless'`, a 2025-era one): its `Mcp-Param-*` headers are checked,
    * then the modern pool answers it when it qualifies and has room, else the SDK's per-request handler.
    */
-  private async serveModern(req: IncomingMessage, res: ServerResponse, body: unknown, era: InboundClassificationOutcome, incoming: IncomingRequest): Promise<void> {
+  private async serveModern(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    era: InboundClassificationOutcome,
+    incoming: IncomingRequest,
+  ): Promise<void> {
     if (refusedParamHeaders(this.rules, req, res, body)) return;
     const route = this.modernPool && modernPoolRoute(req, era);
     if (route && (await this.modernPool!.handle(req, res, route, incoming))) return;
@@ -608,7 +665,11 @@ class HttpEndpoint implements HttpHandler {
     // The path only: a query string may carry a token.
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const sid = req.headers['mcp-session-id'];
-    this.log.error(`HTTP ${req.method} ${path} failed`, { event: 'http.failed', sessionId: typeof sid === 'string' ? sid : undefined, error });
+    this.log.error(`HTTP ${req.method} ${path} failed`, {
+      event: 'http.failed',
+      sessionId: typeof sid === 'string' ? sid : undefined,
+      error,
+    });
     jsonRpcError(res, 500, -32603, 'Internal error');
   }
 }
@@ -701,13 +762,22 @@ function checkTimeout(name: string, value: number | undefined, fallback: number)
 
 function connectionBounds(options: ServeHttpOptions): ConnectionBounds {
   const headersTimeoutMs = checkTimeout('headersTimeoutMs', options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
-  const requestTimeoutMs = checkTimeout('requestTimeoutMs', options.requestTimeoutMs, Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs));
+  const requestTimeoutMs = checkTimeout(
+    'requestTimeoutMs',
+    options.requestTimeoutMs,
+    Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs),
+  );
   if (headersTimeoutMs > requestTimeoutMs) {
-    throw new TypeError(`headersTimeoutMs (${headersTimeoutMs}) must not be above requestTimeoutMs (${requestTimeoutMs}): the headers are part of the request.`);
+    throw new TypeError(
+      `headersTimeoutMs (${headersTimeoutMs}) must not be above requestTimeoutMs (${requestTimeoutMs}): the headers are part of the request.`,
+    );
   }
-  const cap = options.maxConnectionsPerAddress ?? (checkTrustedProxies(options.trustedProxies) > 0 ? Infinity : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
+  const cap =
+    options.maxConnectionsPerAddress ?? (checkTrustedProxies(options.trustedProxies) > 0 ? Infinity : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
   if (cap !== Infinity && (!Number.isInteger(cap) || cap < 1)) {
-    throw new TypeError(`maxConnectionsPerAddress takes a whole number from 1 (or Infinity for no cap), for example { maxConnectionsPerAddress: 64 }; got ${String(options.maxConnectionsPerAddress)}.`);
+    throw new TypeError(
+      `maxConnectionsPerAddress takes a whole number from 1 (or Infinity for no cap), for example { maxConnectionsPerAddress: 64 }; got ${String(options.maxConnectionsPerAddress)}.`,
+    );
   }
   return { headersTimeoutMs, requestTimeoutMs, maxConnectionsPerAddress: cap };
 }
@@ -736,9 +806,12 @@ function capConnectionsPerAddress(http: HttpServer, cap: number, log: Log): void
       const now = Date.now();
       if (entry.warnedAt === undefined || now - entry.warnedAt >= CAP_WARNING_INTERVAL_MS) {
         entry.warnedAt = now;
-        log.warn(`${printable(address)} has ${cap} connections open, as many as maxConnectionsPerAddress allows; its further connections are closed at once`, {
-          event: 'connection.refused',
-        });
+        log.warn(
+          `${printable(address)} has ${cap} connections open, as many as maxConnectionsPerAddress allows; its further connections are closed at once`,
+          {
+            event: 'connection.refused',
+          },
+        );
       }
       return;
     }
@@ -752,7 +825,12 @@ function capConnectionsPerAddress(http: HttpServer, cap: number, log: Log): void
 }
 
 /** Starts the endpoint on its own Node HTTP server. */
-export async function startHttp(serving: HttpServing, options: ServeHttpOptions = {}, rules: MemberRules = NO_RULES, log: Log = Log.silent): Promise<ListeningEndpoint> {
+export async function startHttp(
+  serving: HttpServing,
+  options: ServeHttpOptions = {},
+  rules: MemberRules = NO_RULES,
+  log: Log = Log.silent,
+): Promise<ListeningEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const bounds = connectionBounds(options);

@@ -113,7 +113,8 @@ export class EraClassifier {
       mcpNameHeader: headerOf(req, 'mcp-name'),
       ...(body !== undefined && { body }),
     });
-    if (meta && outcome.kind === 'modern' && outcome.messageKind === 'request') this.remember(req, (body as { method: string }).method, meta, outcome.classification);
+    if (meta && outcome.kind === 'modern' && outcome.messageKind === 'request')
+      this.remember(req, (body as { method: string }).method, meta, outcome.classification);
     return outcome;
   }
 
@@ -137,7 +138,12 @@ export class EraClassifier {
     return undefined;
   }
 
-  private remember(req: IncomingMessage, method: string, meta: Readonly<Record<string, unknown>>, classification: Modern['classification']): void {
+  private remember(
+    req: IncomingMessage,
+    method: string,
+    meta: Readonly<Record<string, unknown>>,
+    classification: Modern['classification'],
+  ): void {
     if (this.remembered >= MAX_REMEMBERED) {
       this.accepted.clear();
       this.remembered = 0;
@@ -148,7 +154,13 @@ export class EraClassifier {
     const slot = byClient.get(client) ?? [];
     if (slot.length >= PER_SLOT) slot.shift();
     else this.remembered++;
-    slot.push({ version: headerOf(req, 'mcp-protocol-version'), mcpMethod: headerOf(req, 'mcp-method'), method, meta: matcherOf(meta), classification });
+    slot.push({
+      version: headerOf(req, 'mcp-protocol-version'),
+      mcpMethod: headerOf(req, 'mcp-method'),
+      method,
+      meta: matcherOf(meta),
+      classification,
+    });
     byClient.set(client, slot);
   }
 }

@@ -133,7 +133,8 @@ export class LegacyPosts {
     this.open.set(id, post);
     const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
     // This POST's own request, not the session's first: each call sees the request it came in.
-    const extra: HttpExtra | undefined = incoming !== undefined ? { authInfo, incoming } : authInfo === undefined ? undefined : { authInfo };
+    const extra: HttpExtra | undefined =
+      incoming !== undefined ? { authInfo, incoming } : authInfo === undefined ? undefined : { authInfo };
     // Straight to the hot dispatch, its answer straight to this post; the transport's way stays for what `qualifies`
     // let through and the dispatch still declines (nothing does today).
     if (!this.server.answerHot(body as JSONRPCMessage, extra, (message) => post.send(message))) {

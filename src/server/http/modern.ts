@@ -45,7 +45,15 @@ import type { HttpRequestInfo } from '../../request-context';
 /** Most servers in the pool: as many requests with one id as may run at once before the entry takes over. */
 export const MAX_SERVERS = 256;
 
-const HOT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read', 'prompts/get']);
+const HOT_METHODS: ReadonlySet<string> = new Set([
+  'tools/call',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'resources/read',
+  'prompts/get',
+]);
 
 /** The params field whose value the `Mcp-Name` header repeats, per method (the others have none). */
 const NAME_FIELD: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
@@ -96,7 +104,13 @@ interface Member {
 }
 
 /** Delivers the request to a server of the pool; resolves (with `true`) once its response is complete. */
-function deliver(member: Member, req: IncomingMessage, res: ServerResponse, route: Route, incoming: HttpRequestInfo | undefined): Promise<true> {
+function deliver(
+  member: Member,
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: Route,
+  incoming: HttpRequestInfo | undefined,
+): Promise<true> {
   const { classification } = route;
   const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
   return member.transport.exchange(res, route.message as JSONRPCMessage & { id: Id }, { classification, authInfo, incoming });
@@ -125,7 +139,12 @@ export class ModernPool {
   }
 
   /** Answers the request on a new server of the pool: no server is free for its id. */
-  private async handleOnNew(req: IncomingMessage, res: ServerResponse, route: Route, incoming: HttpRequestInfo | undefined): Promise<boolean> {
+  private async handleOnNew(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    incoming: HttpRequestInfo | undefined,
+  ): Promise<boolean> {
     const member = await this.newMember((route.message as { id: Id }).id);
     return member ? deliver(member, req, res, route, incoming) : false;
   }

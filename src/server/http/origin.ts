@@ -28,8 +28,14 @@ type Guard = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export function checkAllowedHosts(hosts: unknown): readonly string[] | undefined {
   if (hosts === undefined) return undefined;
-  if (!Array.isArray(hosts) || hosts.length === 0 || hosts.some((h) => typeof h !== 'string' || h === '' || /[:/\s]/.test(h.replace(/^\[.*\]$/, '')))) {
-    throw new TypeError(`allowedHosts lists the host names the endpoint answers to, without scheme or port (IPv6 in brackets), such as ['mcp.example.com']; got ${JSON.stringify(hosts)}.`);
+  if (
+    !Array.isArray(hosts) ||
+    hosts.length === 0 ||
+    hosts.some((h) => typeof h !== 'string' || h === '' || /[:/\s]/.test(h.replace(/^\[.*\]$/, '')))
+  ) {
+    throw new TypeError(
+      `allowedHosts lists the host names the endpoint answers to, without scheme or port (IPv6 in brackets), such as ['mcp.example.com']; got ${JSON.stringify(hosts)}.`,
+    );
   }
   return hosts.map((h: string) => h.toLowerCase());
 }

@@ -34,13 +34,15 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 function headerText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number' && Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value))) return String(value);
+  if (typeof value === 'number' && Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value)))
+    return String(value);
   return undefined;
 }
 
 /** A header value decoded; `undefined` when its Base64 form is not canonical Base64 of UTF-8. */
 function decoded(value: string): string | undefined {
-  if (!(value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX) && value.length >= BASE64_PREFIX.length + BASE64_SUFFIX.length)) return value;
+  if (!(value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX) && value.length >= BASE64_PREFIX.length + BASE64_SUFFIX.length))
+    return value;
   const base64 = value.slice(BASE64_PREFIX.length, value.length - BASE64_SUFFIX.length);
   if (!CANONICAL_BASE64.test(base64)) return undefined;
   try {
@@ -51,7 +53,11 @@ function decoded(value: string): string | undefined {
 }
 
 /** Why the headers disagree with the arguments of a tool's call, or `undefined` when they agree. */
-function headerRejection(params: readonly ParamModel[], args: unknown, headerValue: (name: string) => string | undefined): HeaderRejection | undefined {
+function headerRejection(
+  params: readonly ParamModel[],
+  args: unknown,
+  headerValue: (name: string) => string | undefined,
+): HeaderRejection | undefined {
   const values = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
   for (const p of params) {
     if (p.header === undefined) continue;
@@ -65,7 +71,10 @@ function headerRejection(params: readonly ParamModel[], args: unknown, headerVal
     const value = decoded(sent);
     if (value === undefined) return disagree(`the ${header} header carries an invalid Base64 value`);
     const equal = typeof body === 'number' && DECIMAL.test(value) ? Number(value) === body : value === text;
-    if (!equal) return disagree(`the ${header} header decodes to ${JSON.stringify(value.slice(0, 256))} but the body carries ${p.name}=${JSON.stringify(body)}`);
+    if (!equal)
+      return disagree(
+        `the ${header} header decodes to ${JSON.stringify(value.slice(0, 256))} but the body carries ${p.name}=${JSON.stringify(body)}`,
+      );
   }
   return undefined;
 }
@@ -87,7 +96,11 @@ export function refusedParamHeaders(tools: HeaderParams, req: IncomingMessage, r
   const rejection = rejectionOf(tools, body, req);
   if (!rejection) return false;
   const id = (body as { id?: unknown } | null)?.id ?? null;
-  const error = { code: HEADER_MISMATCH, message: rejection.message, data: { mismatch: { header: rejection.header, body: rejection.message } } };
+  const error = {
+    code: HEADER_MISMATCH,
+    message: rejection.message,
+    data: { mismatch: { header: rejection.header, body: rejection.message } },
+  };
   res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error }));
   return true;
 }

@@ -188,11 +188,32 @@ export class SessionTable {
     // Task quotas count a session's tasks against its caller, not the session (protocol/counted-as.ts).
     countAs(server, caller);
     // Installed first, under every later wrapper of `send` (the not-found code, telemetry): they see each message as before.
-    const posts = this.options.fastPaths !== false && isLegacyPostTarget(server) ? new LegacyPosts(transport, server, { sessionId: id, events, retryMs: this.options.retryMs, sseAfterMs: this.options.sseAfterMs, sseCloseAfterMs: this.options.sseCloseAfterMs }) : undefined;
+    const posts =
+      this.options.fastPaths !== false && isLegacyPostTarget(server)
+        ? new LegacyPosts(transport, server, {
+            sessionId: id,
+            events,
+            retryMs: this.options.retryMs,
+            sseAfterMs: this.options.sseAfterMs,
+            sseCloseAfterMs: this.options.sseCloseAfterMs,
+          })
+        : undefined;
     posts?.intercept();
     withLegacyNotFoundCode(transport);
     const now = Date.now();
-    const session: Session = { transport, server, owner, caller, openedAt: now, streams: 0, events, posts, lastSeen: now, active: 0, incoming: new Map() };
+    const session: Session = {
+      transport,
+      server,
+      owner,
+      caller,
+      openedAt: now,
+      streams: 0,
+      events,
+      posts,
+      lastSeen: now,
+      active: 0,
+      incoming: new Map(),
+    };
     afterClose(transport, () => {
       if (transport.sessionId) this.removed(transport.sessionId);
     });
@@ -282,7 +303,9 @@ export class SessionTable {
   }
 
   private closeFailed(error: unknown): void {
-    this.options.log?.warn(`A swept session did not close cleanly: ${error instanceof Error ? error.message : String(error)}`, { event: 'transport.failed' });
+    this.options.log?.warn(`A swept session did not close cleanly: ${error instanceof Error ? error.message : String(error)}`, {
+      event: 'transport.failed',
+    });
   }
 
   private added(id: string, session: Session): void {

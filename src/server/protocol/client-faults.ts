@@ -50,7 +50,8 @@ export function transportErrorReporter(log: Log): (error: Error) => void {
     report = (error: Error) => {
       const kind = clientFaultOf(error);
       if (kind === undefined) return log.transportFailure(error);
-      if (seen.due(kind)) log.debug(`Refused a client's request: ${kind} (more of this kind within a minute are not logged)`, { event: 'request.refused' });
+      if (seen.due(kind))
+        log.debug(`Refused a client's request: ${kind} (more of this kind within a minute are not logged)`, { event: 'request.refused' });
     };
     reporters.set(log, report);
   }

@@ -49,17 +49,13 @@ import type { CarriesIncoming, HttpExtra } from './incoming';
  */
 
 export type HotMethod =
-  | 'tools/call'
-  | 'resources/read'
-  | 'prompts/get'
-  | 'ping'
-  | 'tools/list'
-  | 'resources/list'
-  | 'resources/templates/list'
-  | 'prompts/list';
+  'tools/call' | 'resources/read' | 'prompts/get' | 'ping' | 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
 
 /** A request handler as registered with the SDK (`setRequestHandler(method, handler)`). */
-export type HotHandler = (request: { readonly method: string; readonly params?: Readonly<Record<string, unknown>> }, ctx: ServerContext) => unknown;
+export type HotHandler = (
+  request: { readonly method: string; readonly params?: Readonly<Record<string, unknown>> },
+  ctx: ServerContext,
+) => unknown;
 
 type Params = Readonly<Record<string, unknown>>;
 
@@ -92,7 +88,12 @@ export interface HotHost {
 
 const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
 /** The envelope's keys in `_meta` (the SDK lifts exactly these out before a handler sees the request). */
-const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY]);
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
+  PROTOCOL_VERSION_META_KEY,
+  CLIENT_INFO_META_KEY,
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+]);
 
 /** A record zod copies key by key: `__proto__` as an own key would become the copy's prototype instead. */
 function isCopyableRecord(value: unknown, values?: (v: unknown) => boolean): boolean {
@@ -144,7 +145,8 @@ const PARAMS_ACCEPTED: Readonly<Record<HotMethod, (params: Params | undefined) =
   'prompts/list': listAccepted,
   'tools/call': (p) => typeof p?.name === 'string' && (p.arguments === undefined || isCopyableRecord(p.arguments)),
   'resources/read': (p) => typeof p?.uri === 'string',
-  'prompts/get': (p) => typeof p?.name === 'string' && (p.arguments === undefined || isCopyableRecord(p.arguments, (v) => typeof v === 'string')),
+  'prompts/get': (p) =>
+    typeof p?.name === 'string' && (p.arguments === undefined || isCopyableRecord(p.arguments, (v) => typeof v === 'string')),
 };
 
 function isHotMethod(method: unknown): method is HotMethod {
@@ -164,7 +166,8 @@ function hotRequest(message: unknown, envelope = false): HotRequest | undefined 
   if (!isPlainObject(message) || !isHotMethod(message.method) || message.jsonrpc !== '2.0' || !isId(message.id)) return undefined;
   if (!onlyKeys(message, MESSAGE_KEYS)) return undefined;
   const params = message.params;
-  if (params !== undefined && !(isPlainObject(params) && onlyKeys(params, PARAM_KEYS[message.method]) && plainMeta(params._meta, envelope))) return undefined;
+  if (params !== undefined && !(isPlainObject(params) && onlyKeys(params, PARAM_KEYS[message.method]) && plainMeta(params._meta, envelope)))
+    return undefined;
   if (!PARAMS_ACCEPTED[message.method](params)) return undefined;
   return { id: message.id, method: message.method, params };
 }
@@ -360,7 +363,8 @@ export class HotDispatch {
       return false;
     }
     const classification = extra?.classification;
-    if (classification === undefined && (method === 'initialize' || method === 'notifications/initialized')) return this.opening(message, extra);
+    if (classification === undefined && (method === 'initialize' || method === 'notifications/initialized'))
+      return this.opening(message, extra);
     const accepted = classification === undefined ? this.accepted(message) : this.acceptedModern(message, classification);
     if (!accepted) return false;
     void this.run(accepted.request, accepted.handler, message, extra, this.onTransport);
@@ -371,7 +375,10 @@ export class HotDispatch {
    * A 2026-07-28 request of an instance that serves the revision (the HTTP exchanges): the classification says
    * what the SDK's classifier decided; the envelope is lifted as the SDK lifts it. `ping` is not one of them.
    */
-  private acceptedModern(message: unknown, classification: MessageClassification): { request: HotRequest; handler: HotHandler } | undefined {
+  private acceptedModern(
+    message: unknown,
+    classification: MessageClassification,
+  ): { request: HotRequest; handler: HotHandler } | undefined {
     if (classification.revision !== MODERN_REVISION || this.host.modernVersion() !== MODERN_REVISION) return undefined;
     const request = hotRequest(message, true);
     if (!request || request.method === 'ping') return undefined;
@@ -422,7 +429,13 @@ export class HotDispatch {
    * `REDISPATCH`. Never rejects: a failure to send is reported. One async function rather than a chain of `then`s:
    * a promise and a closure fewer per step.
    */
-  private async run(request: HotRequest<HotMethod | 'initialize'>, handler: HotHandler, message: JSONRPCMessage, extra: MessageExtraInfo | undefined, way: Way): Promise<void> {
+  private async run(
+    request: HotRequest<HotMethod | 'initialize'>,
+    handler: HotHandler,
+    message: JSONRPCMessage,
+    extra: MessageExtraInfo | undefined,
+    way: Way,
+  ): Promise<void> {
     const controller = new LazyAbort();
     this.inFlight.set(request.id, controller);
     const ctx = this.contextOf(request, controller, extra);
@@ -509,7 +522,11 @@ export class HotDispatch {
   }
 
   /** The handler context, with what the handlers read: as the SDK builds it for a 2025-era connection or a 2026-07-28 request. */
-  private contextOf(request: HotRequest<HotMethod | 'initialize'>, abort: LazyAbort, extra: (MessageExtraInfo & CarriesIncoming) | undefined): ServerContext {
+  private contextOf(
+    request: HotRequest<HotMethod | 'initialize'>,
+    abort: LazyAbort,
+    extra: (MessageExtraInfo & CarriesIncoming) | undefined,
+  ): ServerContext {
     const sessionId = this.host.transport?.sessionId;
     const authInfo = extra?.authInfo;
     const incoming = extra?.incoming;

@@ -13,7 +13,10 @@ export const DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024;
 
 export function checkMaxResultBytes(value: number | undefined): number {
   const bytes = value ?? DEFAULT_MAX_RESULT_BYTES;
-  if (!Number.isInteger(bytes) || bytes < 1) throw new TypeError(`maxResultBytes takes a whole number of bytes from 1, for example { maxResultBytes: 16777216 }; got ${String(value)}.`);
+  if (!Number.isInteger(bytes) || bytes < 1)
+    throw new TypeError(
+      `maxResultBytes takes a whole number of bytes from 1, for example { maxResultBytes: 16777216 }; got ${String(value)}.`,
+    );
   return bytes;
 }
 
@@ -36,6 +39,12 @@ function weightOf(result: unknown): number {
 export function boundedResult<T>(result: T, tool: string, maxBytes: number, log: Log): T {
   const weight = weightOf(result);
   if (weight <= maxBytes) return result;
-  log.error(`Tool '${tool}' returned a result of ${weight} characters, more than maxResultBytes (${maxBytes}); the client got an error instead`, { event: 'tool.failed', tool });
-  throw new (sdk().ProtocolError)(ErrorCode.InternalError, `The result of tool '${tool}' is larger than this server sends (${weight} characters; the limit is ${maxBytes}).`);
+  log.error(
+    `Tool '${tool}' returned a result of ${weight} characters, more than maxResultBytes (${maxBytes}); the client got an error instead`,
+    { event: 'tool.failed', tool },
+  );
+  throw new (sdk().ProtocolError)(
+    ErrorCode.InternalError,
+    `The result of tool '${tool}' is larger than this server sends (${weight} characters; the limit is ${maxBytes}).`,
+  );
 }

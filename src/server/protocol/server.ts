@@ -92,7 +92,11 @@ function profileOfRequest(server: Server, ctx: ServerContext, settings: Protocol
   const pick = settings.profile;
   if (pick === undefined) return EXACT;
   const caller = callerOf(server, ctx);
-  const client = () => ({ clientInfo: caller.clientInfo, capabilities: caller.clientCapabilities, protocolVersion: caller.protocolVersion });
+  const client = () => ({
+    clientInfo: caller.clientInfo,
+    capabilities: caller.clientCapabilities,
+    protocolVersion: caller.protocolVersion,
+  });
   if (caller.modern) return pick(client());
   let profile = connectionProfiles.get(server);
   if (profile === undefined) connectionProfiles.set(server, (profile = pick(client())));
@@ -113,7 +117,9 @@ function bindingOf(ctx: ServerContext, item: string): StateBinding {
 }
 
 /** Why a 2026-07-28 request has no sampling nor elicitation: the revision has no server-to-client requests. */
-const MODERN_REQUESTS: ContextRequests = { unavailable: 'protocol revision 2026-07-28 has no server-to-client requests; use ctx.requireInput().' };
+const MODERN_REQUESTS: ContextRequests = {
+  unavailable: 'protocol revision 2026-07-28 has no server-to-client requests; use ctx.requireInput().',
+};
 
 /**
  * Sampling and elicitation of a 2025-era request, for the capabilities the client declared: they go out tied to
@@ -165,7 +171,10 @@ async function requireAllowed(visibility: Visibility, ctx: ServerContext, item: 
 }
 
 async function inputRequiredOf(signal: InputRequired, states: RequestStates, binding: StateBinding): Promise<InputRequiredResult> {
-  return inputRequiredResult(signal.inputRequests, signal.requestState === undefined ? undefined : await states.mint(signal.requestState, binding));
+  return inputRequiredResult(
+    signal.inputRequests,
+    signal.requestState === undefined ? undefined : await states.mint(signal.requestState, binding),
+  );
 }
 
 /** Maps our errors to JSON-RPC errors; nothing else escapes, so no internals reach the wire. */
@@ -180,7 +189,12 @@ export function protocolErrorOf(error: unknown, log: Log, ctx: ServerContext): E
 }
 
 /** Runs a handler body, answering `requireInput` with an input-required result and errors as JSON-RPC errors. */
-async function answer<T>(settings: ProtocolSettings, ctx: ServerContext, item: string, run: () => Promise<T>): Promise<T | InputRequiredResult> {
+async function answer<T>(
+  settings: ProtocolSettings,
+  ctx: ServerContext,
+  item: string,
+  run: () => Promise<T>,
+): Promise<T | InputRequiredResult> {
   try {
     return await run();
   } catch (error) {
@@ -195,7 +209,13 @@ function stringArguments(args: unknown): Readonly<Record<string, unknown>> | und
 }
 
 const LOG_LEVELS: ReadonlySet<unknown> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
-const LIST_METHODS: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'tasks/list']);
+const LIST_METHODS: ReadonlySet<string> = new Set([
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'tasks/list',
+]);
 
 function invalidParams(message: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${message}`);
@@ -210,7 +230,8 @@ function precheck(method: string, request: JSONRPCRequest): void {
   if (method === 'logging/setLevel' && !LOG_LEVELS.has(params?.level)) {
     throw invalidParams(`level must be one of ${[...LOG_LEVELS].join(', ')}.`);
   }
-  if (LIST_METHODS.has(method) && params?.cursor !== undefined && typeof params.cursor !== 'string') throw invalidParams('cursor must be a string.');
+  if (LIST_METHODS.has(method) && params?.cursor !== undefined && typeof params.cursor !== 'string')
+    throw invalidParams('cursor must be a string.');
 }
 
 /** An `initialize` result whose server info holds only what the negotiated revision defines (no icons before 2025-11-25). */
@@ -220,7 +241,6 @@ function withRevisionServerInfo(result: Result): Result {
   const shown = serverInfoFor(serverInfo, protocolVersion);
   return shown === serverInfo ? result : { ...result, serverInfo: shown };
 }
-
 
 /** Keys that make a result something other than a `tools/call` answer (the SDK leaves such results contentless). */
 const FOREIGN_RESULT_KEYS = ['task', 'inputRequests', 'requestState'];
@@ -373,10 +393,12 @@ export class CatalogServer extends SeamServer implements HotHost {
   /** As `Server` checks a `tools/call` result: contentless results get `content: []`, then the era's schema. */
   checkToolResult(result: unknown): unknown {
     const plain = typeof result === 'object' && result !== null && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
-    const normalized = plain && plain.content === undefined && !FOREIGN_RESULT_KEYS.some((key) => key in plain) ? { ...plain, content: [] } : result;
+    const normalized =
+      plain && plain.content === undefined && !FOREIGN_RESULT_KEYS.some((key) => key in plain) ? { ...plain, content: [] } : result;
     const checked = this.wireCodec().validateResult('tools/call', normalized);
     if (checked.ok) return checked.value;
-    if (checked.reason === 'not-in-era') throw new ProtocolError(ProtocolErrorCode.InternalError, 'No wire schema for tools/call in the resolved era');
+    if (checked.reason === 'not-in-era')
+      throw new ProtocolError(ProtocolErrorCode.InternalError, 'No wire schema for tools/call in the resolved era');
     throw invalidToolResult(checked.message ?? '');
   }
 
@@ -425,11 +447,18 @@ interface ListRequest<T> {
 }
 
 /** One page of a list, with `nextCursor` when more follow, and on 2026-07-28 the page's cache hint. */
-function listed<T extends object>(server: Server, ctx: ServerContext, catalog: Catalog, settings: ProtocolSettings, request: ListRequest<T>) {
+function listed<T extends object>(
+  server: Server,
+  ctx: ServerContext,
+  catalog: Catalog,
+  settings: ProtocolSettings,
+  request: ListRequest<T>,
+) {
   const caller = callerOf(server, ctx);
   const items = forRevision(request.items, caller.protocolVersion);
   const page = settings.pager.page(request.list, items, request.keyOf, (request.params as { cursor?: unknown } | undefined)?.cursor);
-  const result = page.nextCursor === undefined ? { [request.field]: page.items } : { [request.field]: page.items, nextCursor: page.nextCursor };
+  const result =
+    page.nextCursor === undefined ? { [request.field]: page.items } : { [request.field]: page.items, nextCursor: page.nextCursor };
   if (!caller.modern) return result;
   const hints = page.items.map((item) => catalog.cacheHintOf(request.kind, request.keyOf(item)) ?? settings.cache);
   return withCacheFields(result, mostCareful(hints, settings.cache), true);
@@ -460,7 +489,14 @@ function taskRequestsOf(server: CatalogServer, states: RequestStates, visibility
 }
 
 /** Starts a task for a `tools/call` when the tool and the request call for one (throws it as {@link TaskCreated}). */
-async function startTaskOf(server: CatalogServer, tool: RegisteredTool, params: unknown, ctx: ServerContext, settings: ProtocolSettings, visibility: Visibility): Promise<void> {
+async function startTaskOf(
+  server: CatalogServer,
+  tool: RegisteredTool,
+  params: unknown,
+  ctx: ServerContext,
+  settings: ProtocolSettings,
+  visibility: Visibility,
+): Promise<void> {
   const requests = taskRequestsOf(server, settings.states, visibility);
   const created = await callAsTask(tool, params as Readonly<Record<string, unknown>>, ctx, settings.tasks, requests);
   if (!created) return;
@@ -476,9 +512,19 @@ function unknownTool(name: string): ProtocolError {
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
 function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
   server.handleHot('tools/list', async (req, ctx) => {
-    const shown = await visibility.list(ctx.http?.authInfo, negotiatedApps(callerOf(server, ctx).clientCapabilities) ? 'tools' : 'plainTools');
+    const shown = await visibility.list(
+      ctx.http?.authInfo,
+      negotiatedApps(callerOf(server, ctx).clientCapabilities) ? 'tools' : 'plainTools',
+    );
     const tools = catalog.toolsUnder(shown, profileOfRequest(server, ctx, settings));
-    return listed(server, ctx, catalog, settings, { list: 'tools', field: 'tools', kind: 'tool', items: tools, keyOf: (t) => t.name, params: req.params });
+    return listed(server, ctx, catalog, settings, {
+      list: 'tools',
+      field: 'tools',
+      kind: 'tool',
+      items: tools,
+      keyOf: (t) => t.name,
+      params: req.params,
+    });
   });
   // Not an async function: the common call (no policy to wait on, no task) makes no promise of its own and waits on
   // nothing before the tool runs; the handler still only rejects, never throws (the SDK's wrapper awaits it).
@@ -514,9 +560,18 @@ async function checkedToolCall(
 }
 
 /** Calls the tool: errors are answered as results; only `requireInput` rejects. */
-function toolCall(server: CatalogServer, tool: RegisteredTool, params: RequestTypeMap['tools/call']['params'], ctx: ServerContext, settings: ProtocolSettings): Promise<unknown> {
+function toolCall(
+  server: CatalogServer,
+  tool: RegisteredTool,
+  params: RequestTypeMap['tools/call']['params'],
+  ctx: ServerContext,
+  settings: ProtocolSettings,
+): Promise<unknown> {
   // Under 'openai-strict' an optional argument listed as nullable is read as absent when it is `null`.
-  const args = settings.profile !== undefined && profileOfRequest(server, ctx, settings).name === 'openai-strict' ? absentNulls(tool.model, params.arguments) : params.arguments;
+  const args =
+    settings.profile !== undefined && profileOfRequest(server, ctx, settings).name === 'openai-strict'
+      ? absentNulls(tool.model, params.arguments)
+      : params.arguments;
   return callOf(tool)(args, contextInitOf(server, ctx, settings.states, tool.model.name)).then(
     (result) => boundedResult(result, params.name, settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, settings.log),
     (error: unknown) => {
@@ -528,29 +583,25 @@ function toolCall(server: CatalogServer, tool: RegisteredTool, params: RequestTy
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
 function installResourceHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
-  server.handleHot(
-    'resources/list',
-    async (req, ctx) =>
-      listed(server, ctx, catalog, settings, {
-        list: 'resources',
-        field: 'resources',
-        kind: 'resource',
-        items: await visibility.list(ctx.http?.authInfo, 'resources'),
-        keyOf: (r) => r.uri ?? '',
-        params: req.params,
-      }),
+  server.handleHot('resources/list', async (req, ctx) =>
+    listed(server, ctx, catalog, settings, {
+      list: 'resources',
+      field: 'resources',
+      kind: 'resource',
+      items: await visibility.list(ctx.http?.authInfo, 'resources'),
+      keyOf: (r) => r.uri ?? '',
+      params: req.params,
+    }),
   );
-  server.handleHot(
-    'resources/templates/list',
-    async (req, ctx) =>
-      listed(server, ctx, catalog, settings, {
-        list: 'resourceTemplates',
-        field: 'resourceTemplates',
-        kind: 'resource',
-        items: await visibility.list(ctx.http?.authInfo, 'templates'),
-        keyOf: (r) => r.uriTemplate ?? '',
-        params: req.params,
-      }),
+  server.handleHot('resources/templates/list', async (req, ctx) =>
+    listed(server, ctx, catalog, settings, {
+      list: 'resourceTemplates',
+      field: 'resourceTemplates',
+      kind: 'resource',
+      items: await visibility.list(ctx.http?.authInfo, 'templates'),
+      keyOf: (r) => r.uriTemplate ?? '',
+      params: req.params,
+    }),
   );
   server.handleHot('resources/read', (req, ctx) => {
     const uri = req.params.uri;
@@ -561,7 +612,11 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
       const modern = callerOf(server, ctx).modern;
       if (found.kind === 'ui') return withCacheFields(await uiReadResult(uri, found.ui), settings.cache, modern);
       const { resource, variables } = found;
-      const result = resourceResult(await resource.call(variables, contextInitOf(server, ctx, settings.states, uri)), uri, resource.model.mimeType);
+      const result = resourceResult(
+        await resource.call(variables, contextInitOf(server, ctx, settings.states, uri)),
+        uri,
+        resource.model.mimeType,
+      );
       return withCacheFields(result, resource.model.cache ?? settings.cache, modern);
     });
   });
@@ -571,7 +626,8 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
   server.setRequestHandler('resources/subscribe', async (req, ctx) => {
     const uri = subscribedUri(req.params);
     const found = catalog.findResource(uri);
-    if (!found || (await visibility.allows(ctx.http?.authInfo, resourceItemOf(found), ctx.mcpReq.id, ctx.sessionId))) server.subscriptions.add(uri);
+    if (!found || (await visibility.allows(ctx.http?.authInfo, resourceItemOf(found), ctx.mcpReq.id, ctx.sessionId)))
+      server.subscriptions.add(uri);
     return {};
   });
   server.setRequestHandler('resources/unsubscribe', (req) => {
@@ -582,17 +638,15 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
 
 /** `prompts/list` and `prompts/get`. */
 function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
-  server.handleHot(
-    'prompts/list',
-    async (req, ctx) =>
-      listed(server, ctx, catalog, settings, {
-        list: 'prompts',
-        field: 'prompts',
-        kind: 'prompt',
-        items: await visibility.list(ctx.http?.authInfo, 'prompts'),
-        keyOf: (p) => p.name,
-        params: req.params,
-      }),
+  server.handleHot('prompts/list', async (req, ctx) =>
+    listed(server, ctx, catalog, settings, {
+      list: 'prompts',
+      field: 'prompts',
+      kind: 'prompt',
+      items: await visibility.list(ctx.http?.authInfo, 'prompts'),
+      keyOf: (p) => p.name,
+      params: req.params,
+    }),
   );
   server.handleHot('prompts/get', async (req, ctx) => {
     const prompt = catalog.prompt(req.params.name);
@@ -600,7 +654,10 @@ function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings
     if (!prompt) throw unknown();
     await requireAllowed(visibility, ctx, { kind: 'prompt', name: prompt.model.name }, unknown);
     return answer(settings, ctx, prompt.model.name, async () =>
-      promptResult(await prompt.call(stringArguments(req.params.arguments), contextInitOf(server, ctx, settings.states, prompt.model.name)), prompt.model.description),
+      promptResult(
+        await prompt.call(stringArguments(req.params.arguments), contextInitOf(server, ctx, settings.states, prompt.model.name)),
+        prompt.model.description,
+      ),
     );
   });
 }
@@ -629,7 +686,8 @@ function installCompletionHandler(server: Server, catalog: Catalog, settings: Pr
   handleRequest(server, 'completion/complete', (req, ctx) =>
     answer(settings, ctx, '', async () => {
       const ref = req.params.ref as { type: string; name?: string; uri?: string };
-      const unknown = () => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource template'}.`);
+      const unknown = () =>
+        new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource template'}.`);
       const item = completionItemOf(catalog, ref);
       if (item) await requireAllowed(visibility, ctx, item, unknown);
       const values = await catalog.complete({
@@ -661,7 +719,8 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
   server.fastPaths = SdkSeam.of(settings.log).serverPaths();
   const visibility = new Visibility(catalog, settings.log);
   installToolHandlers(server, catalog, settings, visibility);
-  if (catalog.usesTasks) installTaskHandlers(server, settings.tasks, settings.pager, catalog, taskRequestsOf(server, settings.states, visibility));
+  if (catalog.usesTasks)
+    installTaskHandlers(server, settings.tasks, settings.pager, catalog, taskRequestsOf(server, settings.states, visibility));
   if (catalog.hasResources) installResourceHandlers(server, catalog, settings, visibility);
   if (catalog.hasPrompts) installPromptHandlers(server, catalog, settings, visibility);
   if (catalog.hasResources || catalog.hasPrompts) installCompletionHandler(server, catalog, settings, visibility);

@@ -50,7 +50,13 @@ function once<T>(make: () => T): () => T {
  * Without a secret, a random one is made when first needed (one process then serves every round).
  */
 export function signingKeys(secret: string | Uint8Array | undefined): SigningKeys {
-  const root = secret === undefined ? once(() => randomBytes(MIN_SECRET_BYTES)) : ((checked) => () => checked)(checkedSecret(secret));
+  const root =
+    secret === undefined
+      ? once(() => randomBytes(MIN_SECRET_BYTES))
+      : (
+          (checked) => () =>
+            checked
+        )(checkedSecret(secret));
   const derive = (use: string) => once(() => hkdfSync('sha256', root(), 'onemodelcontext', `onemodelcontext ${use} v1`, 32));
   return { state: derive('requestState'), binding: derive('requestState binding'), cursor: derive('cursor') };
 }
@@ -86,7 +92,9 @@ export class RequestStates {
     private readonly ttlSeconds: number = DEFAULT_STATE_TTL_SECONDS,
   ) {
     if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1) {
-      throw new TypeError(`requestStateTtlSeconds takes a whole number of seconds from 1, for example { requestStateTtlSeconds: 600 }; got ${String(ttlSeconds)}.`);
+      throw new TypeError(
+        `requestStateTtlSeconds takes a whole number of seconds from 1, for example { requestStateTtlSeconds: 600 }; got ${String(ttlSeconds)}.`,
+      );
     }
   }
 
@@ -121,7 +129,13 @@ export class RequestStates {
   private tag(binding: StateBinding): string {
     const caller = binding.caller;
     // A JSON array: no separator a name could contain makes two bindings read alike.
-    const bound = JSON.stringify([binding.method, binding.item, caller?.claims.iss ?? null, caller?.subject ?? null, caller?.clientId ?? null]);
+    const bound = JSON.stringify([
+      binding.method,
+      binding.item,
+      caller?.claims.iss ?? null,
+      caller?.subject ?? null,
+      caller?.clientId ?? null,
+    ]);
     return createHmac('sha256', this.keys.binding()).update(bound).digest().subarray(0, TAG_BYTES).toString('base64url');
   }
 }

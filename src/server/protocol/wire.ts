@@ -10,7 +10,6 @@ import { ErrorCode } from '../sdk/lazy';
 /** The keys a JSON-RPC request may have. */
 export const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 
-
 /** A JSON-RPC request id as the SDK's schema takes it: a string or an integer. */
 export const isId = (value: unknown): value is string | number => typeof value === 'string' || Number.isSafeInteger(value);
 
@@ -58,7 +57,9 @@ function isNotFound(message: JSONRPCMessage): boolean {
  * 8), but the SDK's codecs write every resource-not-found as -32602, so the older code is written back.
  */
 export function withLegacyNotFound(message: JSONRPCMessage): JSONRPCMessage {
-  return isNotFound(message) ? ({ ...message, error: { ...(message as { error: object }).error, code: -32002 } } as JSONRPCMessage) : message;
+  return isNotFound(message)
+    ? ({ ...message, error: { ...(message as { error: object }).error, code: -32002 } } as JSONRPCMessage)
+    : message;
 }
 
 /** The transports that write the 2025-era not-found code back, each with whether it does now (`withLegacyNotFoundCode`). */

@@ -1,4 +1,3 @@
-
 /**
  * Every private SDK member this library uses, and where it lives. The SDK is pinned to an exact version, but a
  * release may still rename or move any of them: {@link missingMembers} looks each one up on real SDK objects, so a
@@ -44,7 +43,12 @@ export const SDK_MEMBERS: readonly SdkMember[] = [
   { name: 'Server._oninitialize', shape: 'function', usedBy: 'hot path', read: (p) => field(p, '_oninitialize') },
   { name: 'Server._loggingLevels', shape: 'map', usedBy: 'hot path', read: (p) => field(p, '_loggingLevels') },
   { name: 'Server.LOG_LEVEL_SEVERITY', shape: 'map', usedBy: 'hot path', read: (p) => field(p, 'LOG_LEVEL_SEVERITY') },
-  { name: 'Protocol._supportedProtocolVersions', shape: 'array', usedBy: 'modern pool', read: (p) => field(p, '_supportedProtocolVersions') },
+  {
+    name: 'Protocol._supportedProtocolVersions',
+    shape: 'array',
+    usedBy: 'modern pool',
+    read: (p) => field(p, '_supportedProtocolVersions'),
+  },
   {
     name: 'Protocol._negotiatedProtocolVersion',
     shape: 'field',

@@ -63,7 +63,7 @@ export class SdkSeam {
     for (const name of fresh) this.missing.add(name);
     this.log.warn(
       `The installed MCP SDK lacks ${fresh.join(', ')}, which this version of onemodelcontext was built against; ` +
-        'serving through the SDK\'s public path instead (correct, but slower). Install the SDK version package.json names.',
+        "serving through the SDK's public path instead (correct, but slower). Install the SDK version package.json names.",
       { event: 'sdk.fallback' },
     );
   }

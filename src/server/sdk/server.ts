@@ -24,7 +24,9 @@ import type { CarriesIncoming } from '../protocol/incoming';
 export type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
 /** What a codec's result check answers (the SDK's `WireCodec.validateResult`). */
-export type Checked = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: 'not-in-era' | 'invalid'; readonly message?: string };
+export type Checked =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly reason: 'not-in-era' | 'invalid'; readonly message?: string };
 
 /** The part of the SDK's wire codec the hot path encodes with: the very functions `Protocol` answers through. */
 export interface WireCodec {
@@ -128,7 +130,8 @@ export class SeamServer extends Server {
  */
 export function servesRevision(server: Server, revision: string): void {
   const fields = fieldsOf(server);
-  if (!fields._supportedProtocolVersions.includes(revision)) fields._supportedProtocolVersions = [...fields._supportedProtocolVersions, revision];
+  if (!fields._supportedProtocolVersions.includes(revision))
+    fields._supportedProtocolVersions = [...fields._supportedProtocolVersions, revision];
   fields._negotiatedProtocolVersion = revision;
 }
 
@@ -165,6 +168,9 @@ export function askClient(ctx: ServerContext, method: string, params: object): P
 }
 
 /** An input-required result: our `requireInput` requests are the SDK's input requests, typed by our own model. */
-export function inputRequiredResult(inputRequests: Readonly<Record<string, object>>, requestState: string | undefined): InputRequiredResult {
+export function inputRequiredResult(
+  inputRequests: Readonly<Record<string, object>>,
+  requestState: string | undefined,
+): InputRequiredResult {
   return inputRequired({ inputRequests: inputRequests as never, requestState });
 }

@@ -52,14 +52,24 @@ export interface CallWire {
 function plainResult(result: unknown): boolean {
   if (!isPlainObject(result) || !Array.isArray(result.content)) return false;
   const keys = Object.keys(result).join();
-  if (keys !== 'content' && keys !== 'content,structuredContent' && keys !== 'content,isError' && keys !== 'content,structuredContent,isError') return false;
+  if (
+    keys !== 'content' &&
+    keys !== 'content,structuredContent' &&
+    keys !== 'content,isError' &&
+    keys !== 'content,structuredContent,isError'
+  )
+    return false;
   if (result.isError !== undefined && typeof result.isError !== 'boolean') return false;
   if (result.structuredContent !== undefined && !isCopyableObject(result.structuredContent)) return false;
-  return result.content.every((block: unknown) => isPlainObject(block) && block.type === 'text' && typeof block.text === 'string' && Object.keys(block).join() === 'type,text');
+  return result.content.every(
+    (block: unknown) =>
+      isPlainObject(block) && block.type === 'text' && typeof block.text === 'string' && Object.keys(block).join() === 'type,text',
+  );
 }
 
 /** A JSON-RPC error answer as the hot path writes it, with the 2025 codec's code mapping (-32002 is written -32602). */
-const errorAnswer = (id: string | number, error: unknown) => errorAnswerOf(id, error, (code) => (code === -32002 ? ErrorCode.InvalidParams : code));
+const errorAnswer = (id: string | number, error: unknown) =>
+  errorAnswerOf(id, error, (code) => (code === -32002 ? ErrorCode.InvalidParams : code));
 
 const REDISPATCH = Symbol('redispatch');
 
@@ -104,7 +114,20 @@ export class LoopCalls {
     const abort = new LazyAbort();
     this.inFlight.set(id, abort);
     const meta = params._meta as Json | undefined;
-    const init = new ContextInit(abort, this.channel, id, undefined, caller.version, caller.clientInfo as RequestContextInit['clientInfo'], caller.capabilities, meta, UNDECLARED, undefined, undefined, undefined);
+    const init = new ContextInit(
+      abort,
+      this.channel,
+      id,
+      undefined,
+      caller.version,
+      caller.clientInfo as RequestContextInit['clientInfo'],
+      caller.capabilities,
+      meta,
+      UNDECLARED,
+      undefined,
+      undefined,
+      undefined,
+    );
     const { log, maxResultBytes, checkToolResult } = this.settings;
     Promise.resolve()
       .then(() => callOf(tool)(caller.nullsAbsent ? absentNulls(tool.model, params.arguments) : params.arguments, init))
@@ -136,7 +159,8 @@ export class LoopCalls {
 
   /** `notifications/cancelled` for one of the loop's calls: aborted as the SDK aborts (nothing is answered then). */
   cancelled(params: unknown): boolean {
-    if (!isPlainObject(params) || !isId(params.requestId) || (params.reason !== undefined && typeof params.reason !== 'string')) return false;
+    if (!isPlainObject(params) || !isId(params.requestId) || (params.reason !== undefined && typeof params.reason !== 'string'))
+      return false;
     const abort = this.inFlight.get(params.requestId);
     if (abort) void Promise.resolve().then(() => abort.abort(params.reason));
     return true;

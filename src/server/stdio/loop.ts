@@ -76,7 +76,13 @@ const LISTS: Readonly<Record<string, ListMethod>> = {
     listing: (catalog, apps) => catalog.listings[apps ? 'tools' : 'plainTools'],
     served: () => true,
   },
-  'resources/list': { list: 'resources', field: 'resources', keyOf: (r) => r.uri ?? '', listing: listingOf('resources'), served: (c) => c.resources !== undefined },
+  'resources/list': {
+    list: 'resources',
+    field: 'resources',
+    keyOf: (r) => r.uri ?? '',
+    listing: listingOf('resources'),
+    served: (c) => c.resources !== undefined,
+  },
   'resources/templates/list': {
     list: 'resourceTemplates',
     field: 'resourceTemplates',
@@ -84,7 +90,13 @@ const LISTS: Readonly<Record<string, ListMethod>> = {
     listing: listingOf('templates'),
     served: (c) => c.resources !== undefined,
   },
-  'prompts/list': { list: 'prompts', field: 'prompts', keyOf: (p) => p.name ?? '', listing: listingOf('prompts'), served: (c) => c.prompts !== undefined },
+  'prompts/list': {
+    list: 'prompts',
+    field: 'prompts',
+    keyOf: (p) => p.name ?? '',
+    listing: listingOf('prompts'),
+    served: (c) => c.prompts !== undefined,
+  },
 };
 
 const LIST_KEYS: ReadonlySet<string> = new Set(['_meta', 'cursor']);
@@ -128,7 +140,12 @@ function rewrittenByCodec(tools: readonly object[]): boolean {
 }
 
 /** A list change event's notification, sent when the opening advertised `listChanged` for its capability. */
-const LIST_CHANGES: Readonly<Record<Exclude<ServerEvent['kind'], 'resource_updated'>, { readonly capability: 'tools' | 'prompts' | 'resources'; readonly method: string }>> = {
+const LIST_CHANGES: Readonly<
+  Record<
+    Exclude<ServerEvent['kind'], 'resource_updated'>,
+    { readonly capability: 'tools' | 'prompts' | 'resources'; readonly method: string }
+  >
+> = {
   tools_list_changed: { capability: 'tools', method: 'notifications/tools/list_changed' },
   prompts_list_changed: { capability: 'prompts', method: 'notifications/prompts/list_changed' },
   resources_list_changed: { capability: 'resources', method: 'notifications/resources/list_changed' },
@@ -218,7 +235,8 @@ export class StdioLoop {
 
   private cancelledAfterHandOver(line: Buffer): void {
     const message = parsed(line);
-    if (isPlainObject(message) && message.method === 'notifications/cancelled' && plainCancelled(message)) this.calls.cancelled(message.params);
+    if (isPlainObject(message) && message.method === 'notifications/cancelled' && plainCancelled(message))
+      this.calls.cancelled(message.params);
   }
 
   /** Gives a line to the SDK: the connection is handed over first, if it is not yet. */
@@ -240,12 +258,15 @@ export class StdioLoop {
     }
     if (method === 'tools/call') {
       const { version, request } = opening;
-      return plainRequest(message, CALL_KEYS) && this.calls.take(message, line, {
+      return (
+        plainRequest(message, CALL_KEYS) &&
+        this.calls.take(message, line, {
           version,
           clientInfo: request.params.clientInfo,
           capabilities: request.params.capabilities,
           nullsAbsent: opening.profile.name === 'openai-strict',
-        });
+        })
+      );
     }
     // The SDK ignores a cancellation of a request it does not serve; the loop's own calls are aborted.
     if (method === 'notifications/cancelled') return plainCancelled(message) && this.calls.cancelled(message.params);
@@ -271,7 +292,12 @@ export class StdioLoop {
     const { clientInfo, capabilities: asked } = request.params;
     const profile = pick ? pick({ clientInfo: clientInfo as never, capabilities: asked, protocolVersion: version }) : EXACT;
     this.opening = { line, request, version, capabilities, initialized: [], profile };
-    const result = { protocolVersion: version, capabilities, serverInfo: serverInfoFor(info, version), ...(instructions && { instructions }) };
+    const result = {
+      protocolVersion: version,
+      capabilities,
+      serverInfo: serverInfoFor(info, version),
+      ...(instructions && { instructions }),
+    };
     this.write({ result, jsonrpc: '2.0', id: request.id });
     return true;
   }
@@ -281,7 +307,10 @@ export class StdioLoop {
     const apps = negotiatesApps((opening.request.params.capabilities.extensions as Json | undefined)?.[APPS_EXTENSION]);
     const { catalog } = this.settings;
     const listed = method.listing(catalog, apps);
-    const items = forRevision(method.list === 'tools' ? catalog.toolsUnder(listed as ToolListing[], opening.profile) : listed, opening.version);
+    const items = forRevision(
+      method.list === 'tools' ? catalog.toolsUnder(listed as ToolListing[], opening.profile) : listed,
+      opening.version,
+    );
     if (method.list === 'tools' && rewrittenByCodec(items)) return false;
     let page;
     try {
@@ -290,7 +319,8 @@ export class StdioLoop {
       // A cursor this server did not issue: the SDK answers it (the same -32602 it always did).
       return false;
     }
-    const result = page.nextCursor === undefined ? { [method.field]: page.items } : { [method.field]: page.items, nextCursor: page.nextCursor };
+    const result =
+      page.nextCursor === undefined ? { [method.field]: page.items } : { [method.field]: page.items, nextCursor: page.nextCursor };
     this.write({ result, jsonrpc: '2.0', id: message.id });
     return true;
   }
@@ -304,7 +334,8 @@ export class StdioLoop {
     const capabilities = this.opening?.capabilities;
     if (capabilities === undefined || this.pending || this.sdkInput) return;
     const notified = event.kind === 'resource_updated' ? undefined : LIST_CHANGES[event.kind];
-    if (notified !== undefined && capabilities[notified.capability]?.listChanged === true) this.write({ jsonrpc: '2.0', method: notified.method });
+    if (notified !== undefined && capabilities[notified.capability]?.listChanged === true)
+      this.write({ jsonrpc: '2.0', method: notified.method });
   }
 
   /** Writes a message as the SDK's stdio transport serializes it. */

@@ -49,7 +49,10 @@ export class StoreUnavailableError extends Error {
 
 export function checkStoreTimeout(value: number | undefined): number {
   const ms = value ?? DEFAULT_STORE_TIMEOUT_MS;
-  if (!Number.isInteger(ms) || ms < 1) throw new TypeError(`storeTimeoutMs takes a whole number of milliseconds from 1, for example { storeTimeoutMs: 1000 }; got ${String(value)}.`);
+  if (!Number.isInteger(ms) || ms < 1)
+    throw new TypeError(
+      `storeTimeoutMs takes a whole number of milliseconds from 1, for example { storeTimeoutMs: 1000 }; got ${String(value)}.`,
+    );
   return ms;
 }
 
@@ -114,9 +117,12 @@ export class StoreHealth {
     if (fresh) this.downUntil = Date.now() + COOLDOWN_MS;
     if (this.down) return;
     this.down = true;
-    this.log.error(`The ${this.store} could not ${what} (${reasonOf(error)}); treating it as unavailable for ${COOLDOWN_MS / 1000} s at a time until it answers again.`, {
-      event: 'store.unavailable',
-    });
+    this.log.error(
+      `The ${this.store} could not ${what} (${reasonOf(error)}); treating it as unavailable for ${COOLDOWN_MS / 1000} s at a time until it answers again.`,
+      {
+        event: 'store.unavailable',
+      },
+    );
   }
 
   private recovered(): void {
@@ -178,9 +184,12 @@ export function guardedEventStore(store: EventStore, timeoutMs: number, log: Log
     ...(canForget(store) && {
       // A closed session's events: dropped when the store answers; otherwise they age out as the store keeps them.
       forgetStreams: (prefix: string) =>
-        health.run("drop a closed session's SSE events", async () => store.forgetStreams(prefix)).catch((error: unknown) => {
-          if (!(error instanceof StoreUnavailableError)) log.warn(`The event store could not drop a closed session's events: ${reasonOf(error)}`, { event: 'store.unavailable' });
-        }),
+        health
+          .run("drop a closed session's SSE events", async () => store.forgetStreams(prefix))
+          .catch((error: unknown) => {
+            if (!(error instanceof StoreUnavailableError))
+              log.warn(`The event store could not drop a closed session's events: ${reasonOf(error)}`, { event: 'store.unavailable' });
+          }),
     }),
   };
 }

@@ -97,7 +97,10 @@ export class InMemoryEventStore implements SdkEventStore, ForgettingEventStore {
     return this.events.get(eventId)?.streamId;
   }
 
-  async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
+  async replayEventsAfter(
+    lastEventId: string,
+    { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string> {
     const last = this.events.get(lastEventId);
     if (!last) throw new Error('Unknown or expired Last-Event-ID.');
     let after = false;
@@ -110,7 +113,8 @@ export class InMemoryEventStore implements SdkEventStore, ForgettingEventStore {
 }
 
 function atLeastOne(option: string, value: number, example: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new TypeError(`InMemoryEventStore needs ${option} of at least 1, for example { ${option}: ${example} }; got ${String(value)}.`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new TypeError(`InMemoryEventStore needs ${option} of at least 1, for example { ${option}: ${example} }; got ${String(value)}.`);
   return value;
 }
 
@@ -142,7 +146,8 @@ export function sessionScoped(store: EventStore, sessionId: string): EventStore 
     },
     async replayEventsAfter(lastEventId, { send }) {
       // Without getStreamIdForEventId the owner is checked before anything is sent.
-      if (store.getStreamIdForEventId && own(await store.getStreamIdForEventId(lastEventId)) === undefined) throw new Error('Unknown or expired Last-Event-ID.');
+      if (store.getStreamIdForEventId && own(await store.getStreamIdForEventId(lastEventId)) === undefined)
+        throw new Error('Unknown or expired Last-Event-ID.');
       const streamId = own(await store.replayEventsAfter(lastEventId, { send }));
       if (streamId === undefined) throw new Error('Unknown or expired Last-Event-ID.');
       return streamId;

@@ -69,22 +69,39 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const TASK_ID = paramsSchema((p) => (typeof p.taskId === 'string' && p.taskId.length > 0 ? { taskId: p.taskId } : 'taskId must be a non-empty string.'));
-const LIST = paramsSchema((p) => (p.cursor === undefined || typeof p.cursor === 'string' ? { cursor: p.cursor } : 'cursor must be a string.'));
+const TASK_ID = paramsSchema((p) =>
+  typeof p.taskId === 'string' && p.taskId.length > 0 ? { taskId: p.taskId } : 'taskId must be a non-empty string.',
+);
+const LIST = paramsSchema((p) =>
+  p.cursor === undefined || typeof p.cursor === 'string' ? { cursor: p.cursor } : 'cursor must be a string.',
+);
 // The SDK lifts `inputResponses` out of the params into the request context (`ctx.mcpReq.inputResponses`).
-const UPDATE = paramsSchema((p) => (typeof p.taskId === 'string' && p.taskId.length > 0 ? { taskId: p.taskId, inputResponses: p.inputResponses } : 'taskId must be a non-empty string.'));
+const UPDATE = paramsSchema((p) =>
+  typeof p.taskId === 'string' && p.taskId.length > 0
+    ? { taskId: p.taskId, inputResponses: p.inputResponses }
+    : 'taskId must be a non-empty string.',
+);
 
 function unknownTask(): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: no such task (unknown, expired, or not yours).');
 }
 
 function undeclared(what: string): MissingRequiredClientCapabilityError {
-  return new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } }, `${what} needs the ${TASKS_EXTENSION} extension, which the client did not declare.`);
+  return new MissingRequiredClientCapabilityError(
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    `${what} needs the ${TASKS_EXTENSION} extension, which the client did not declare.`,
+  );
 }
 
 /** The caller a task keeps, from the context of the request that created it. */
 function callerOf(init: RequestContextInit): TaskCaller {
-  return { protocolVersion: init.protocolVersion, sessionId: init.sessionId, clientInfo: init.clientInfo, clientCapabilities: init.clientCapabilities, auth: init.auth };
+  return {
+    protocolVersion: init.protocolVersion,
+    sessionId: init.sessionId,
+    clientInfo: init.clientInfo,
+    clientCapabilities: init.clientCapabilities,
+    auth: init.auth,
+  };
 }
 
 /**
@@ -106,7 +123,13 @@ function workOf(tool: RegisteredTool, args: unknown, caller: TaskCaller): TaskWo
  * Runs a `tools/call` of a task tool as a task when the revision and the client call for it, resolving with what
  * to answer; `undefined` when the call runs as an ordinary call.
  */
-export async function callAsTask(tool: RegisteredTool, params: Readonly<Record<string, unknown>>, ctx: ServerContext, runner: TaskRunner, requests: TaskRequests): Promise<Result | undefined> {
+export async function callAsTask(
+  tool: RegisteredTool,
+  params: Readonly<Record<string, unknown>>,
+  ctx: ServerContext,
+  runner: TaskRunner,
+  requests: TaskRequests,
+): Promise<Result | undefined> {
   const support = tool.model.task;
   if (!support) return undefined;
   const modern = requests.modern(ctx);
@@ -116,7 +139,10 @@ export async function callAsTask(tool: RegisteredTool, params: Readonly<Record<s
   }
   if (!modern && !isRecord(params.task)) {
     if (support === 'optional') return undefined;
-    throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `The tool '${tool.model.name}' runs only as a task: call it with params.task.`);
+    throw new ProtocolError(
+      ProtocolErrorCode.MethodNotFound,
+      `The tool '${tool.model.name}' runs only as a task: call it with params.task.`,
+    );
   }
   const init = requests.contextOf(ctx, tool.model.name);
   // Input asked for before the task starts goes by multi-round trip on tools/call; the round that brings the answers starts it.
@@ -125,10 +151,14 @@ export async function callAsTask(tool: RegisteredTool, params: Readonly<Record<s
   const call = { name: tool.model.name, arguments: params.arguments };
   // 2025-11-25 clients ask for a ttl (`params.task`); a 2026-07-28 client's legacy `task` param is ignored.
   const ttl = modern ? undefined : (params.task as { ttl?: unknown }).ttl;
-  const task = await runner.start({ owner: requests.ownerOf(ctx), countedAs: requests.countedAs(ctx), call, caller, ttl }, workOf(tool, params.arguments, caller), {
-    inputResponses: init.inputResponses,
-    requestState: init.requestState,
-  });
+  const task = await runner.start(
+    { owner: requests.ownerOf(ctx), countedAs: requests.countedAs(ctx), call, caller, ttl },
+    workOf(tool, params.arguments, caller),
+    {
+      inputResponses: init.inputResponses,
+      requestState: init.requestState,
+    },
+  );
   return (modern ? createTaskResult(task) : { task: legacyTask(task) }) as Result;
 }
 
@@ -136,13 +166,16 @@ export async function callAsTask(tool: RegisteredTool, params: Readonly<Record<s
 export function notifyStatus(server: Server, runner: TaskRunner, owner: string): () => void {
   return runner.watch((task) => {
     if (task.owner !== owner) return;
-    sendNotification(server, { method: 'notifications/tasks/status', params: legacyTask(task) }).catch((error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    sendNotification(server, { method: 'notifications/tasks/status', params: legacyTask(task) }).catch((error: unknown) =>
+      server.onerror?.(error instanceof Error ? error : new Error(String(error))),
+    );
   });
 }
 
 /** The 2025-11-25 `tasks/result` answer of an ended task. */
 function legacyResultOf(task: TaskRecord): Result {
-  if (task.status === 'cancelled') throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: the task was cancelled; it has no result.');
+  if (task.status === 'cancelled')
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: the task was cancelled; it has no result.');
   const payload = legacyPayload(task);
   if (payload) return payload as Result;
   throw new ProtocolError(task.error?.code ?? ProtocolErrorCode.InternalError, task.error?.message ?? 'The task failed.', task.error?.data);
@@ -156,7 +189,8 @@ export function installTaskHandlers(server: Server, runner: TaskRunner, pager: P
     return modern;
   };
   const legacyOnly = (method: string, ctx: ServerContext) => {
-    if (requests.modern(ctx)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: ${method} is not part of protocol revision 2026-07-28.`);
+    if (requests.modern(ctx))
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: ${method} is not part of protocol revision 2026-07-28.`);
   };
 
   /** The caller's task of that id, when the policy lets the caller use its tool now. */
@@ -169,7 +203,7 @@ export function installTaskHandlers(server: Server, runner: TaskRunner, pager: P
     const modern = gate('tasks/get', ctx);
     const task = await visible(ctx, taskId);
     if (!task) throw unknownTask();
-    return (modern ? detailedTask(task) : legacyTask(task));
+    return modern ? detailedTask(task) : legacyTask(task);
   });
 
   handleRequestWithParams(server, 'tasks/cancel', TASK_ID, async ({ taskId }, ctx) => {
@@ -179,15 +213,18 @@ export function installTaskHandlers(server: Server, runner: TaskRunner, pager: P
     if (outcome === 'unknown') throw unknownTask();
     // 2026-07-28 acknowledges (again, for an ended task); 2025-11-25 answers the task, and refuses an ended one.
     if (modern) return {};
-    if (outcome === 'ended') throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: the task already ended; it cannot be cancelled.');
+    if (outcome === 'ended')
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: the task already ended; it cannot be cancelled.');
     return legacyTask(outcome);
   });
 
   handleRequestWithParams(server, 'tasks/update', UPDATE, async (params, ctx) => {
-    if (!requests.modern(ctx)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found: tasks/update is part of protocol revision 2026-07-28.');
+    if (!requests.modern(ctx))
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found: tasks/update is part of protocol revision 2026-07-28.');
     gate('tasks/update', ctx);
     const inputResponses = ctx.mcpReq.inputResponses ?? params.inputResponses;
-    if (!isRecord(inputResponses)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params for tasks/update: inputResponses must be an object.');
+    if (!isRecord(inputResponses))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params for tasks/update: inputResponses must be an object.');
     if (!(await visible(ctx, params.taskId))) throw unknownTask();
     const task = await runner.answer(requests.ownerOf(ctx), params.taskId, inputResponses, (t) => {
       const tool = catalog.tool(t.call.name);
@@ -209,12 +246,15 @@ export function installTaskHandlers(server: Server, runner: TaskRunner, pager: P
     legacyOnly('tasks/list', ctx);
     const tasks = (await allowedOnly(await runner.store.list(requests.ownerOf(ctx)), (tool) => requests.allows(ctx, tool))).map(legacyTask);
     const page = pager.page('tasks', tasks, (t) => t.taskId, cursor);
-    return (page.nextCursor === undefined ? { tasks: page.items } : { tasks: page.items, nextCursor: page.nextCursor });
+    return page.nextCursor === undefined ? { tasks: page.items } : { tasks: page.items, nextCursor: page.nextCursor };
   });
 }
 
 /** The tasks whose tool the policy allows: asked once per tool name, not once per task. */
-async function allowedOnly(tasks: readonly TaskRecord[], allows: (tool: string) => boolean | Promise<boolean>): Promise<readonly TaskRecord[]> {
+async function allowedOnly(
+  tasks: readonly TaskRecord[],
+  allows: (tool: string) => boolean | Promise<boolean>,
+): Promise<readonly TaskRecord[]> {
   const answers = new Map<string, boolean | Promise<boolean>>();
   for (const task of tasks) if (!answers.has(task.call.name)) answers.set(task.call.name, allows(task.call.name));
   const settled = new Map<string, boolean>();

@@ -39,7 +39,9 @@ function limitsOf(given: TaskLimits | undefined, defaults: Limits, name: string)
   for (const key of ['tasks', 'storedBytes', 'running'] as const) {
     const value = limits[key];
     if (!Number.isSafeInteger(value) || value < 1) {
-      throw new TypeError(`tasks.${name}.${key} takes a whole number from 1, for example { ${name}: { ${key}: ${defaults[key]} } }; got ${String(value)}.`);
+      throw new TypeError(
+        `tasks.${name}.${key} takes a whole number from 1, for example { ${name}: { ${key}: ${defaults[key]} } }; got ${String(value)}.`,
+      );
     }
   }
   return limits;
@@ -144,7 +146,10 @@ export class TaskQuota {
     ];
     for (const [usage, limits, name, who] of checks) {
       if (usage.tasks + 1 > limits.tasks) {
-        return { limit: `${name}.tasks`, message: `Too many tasks: ${who} keeps ${usage.tasks}, the most allowed; a task is kept until its ttl passes. Try again later.` };
+        return {
+          limit: `${name}.tasks`,
+          message: `Too many tasks: ${who} keeps ${usage.tasks}, the most allowed; a task is kept until its ttl passes. Try again later.`,
+        };
       }
       if (usage.storedBytes + bytes > limits.storedBytes) {
         return {
@@ -153,7 +158,10 @@ export class TaskQuota {
         };
       }
       if (usage.running + 1 > limits.running) {
-        return { limit: `${name}.running`, message: `Too many tasks running: ${who} runs ${usage.running}, the most allowed at once. Try again when one ends.` };
+        return {
+          limit: `${name}.running`,
+          message: `Too many tasks running: ${who} runs ${usage.running}, the most allowed at once. Try again when one ends.`,
+        };
       }
     }
     return undefined;

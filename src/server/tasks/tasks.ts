@@ -350,7 +350,10 @@ export class TaskRunner {
     try {
       this.quota.admit(counted, bytes);
     } catch (refusal) {
-      this.log?.warn(`A task of '${task.call.name}' was refused: ${(refusal as Error).message}`, { event: 'task.refused', tool: task.call.name });
+      this.log?.warn(`A task of '${task.call.name}' was refused: ${(refusal as Error).message}`, {
+        event: 'task.refused',
+        tool: task.call.name,
+      });
       throw refusal;
     }
     this.quota.add(record.taskId, counted, bytes, Date.now() + (record.ttl ?? this.maxTtlMs));
@@ -384,7 +387,12 @@ export class TaskRunner {
    * request is answered the tool runs again with all of them. Answers to keys not asked for are ignored.
    * `workOf` gives the work of a task (its tool), or `undefined` when the tool is no longer served.
    */
-  async answer(owner: string, taskId: string, responses: Readonly<Record<string, unknown>>, workOf: (task: TaskRecord) => TaskWork | undefined): Promise<TaskRecord | undefined> {
+  async answer(
+    owner: string,
+    taskId: string,
+    responses: Readonly<Record<string, unknown>>,
+    workOf: (task: TaskRecord) => TaskWork | undefined,
+  ): Promise<TaskRecord | undefined> {
     const task = await this.find(owner, taskId);
     if (!task || task.status !== 'input_required' || !task.inputRequests) return task;
     const work = workOf(task);
@@ -405,7 +413,10 @@ export class TaskRunner {
     if (resume && work && updated?.status === 'working') this.run(updated, work, resume);
     else if (!worked && updated && !isFinal(updated)) {
       // A store written for an older TaskStore, whose update() takes only a plain change: the answers were lost.
-      this.log?.error(`The task store's update() did not work out the change of task ${taskId} from the stored task: a change may be a function (TaskChange); the client's answers were not applied.`, { event: 'task.failed' });
+      this.log?.error(
+        `The task store's update() did not work out the change of task ${taskId} from the stored task: a change may be a function (TaskChange); the client's answers were not applied.`,
+        { event: 'task.failed' },
+      );
     }
     return updated;
   }
@@ -437,7 +448,9 @@ export class TaskRunner {
     const ids = [...this.running.keys()];
     this.closing = new Set(ids);
     // A run that ended but whose outcome is still being written gets one last try with it; the rest say cancelled.
-    const closing = await Promise.allSettled(ids.map((id) => this.store.update(id, this.unwritten.get(id) ?? { status: 'cancelled', statusMessage: 'The server closed.' })));
+    const closing = await Promise.allSettled(
+      ids.map((id) => this.store.update(id, this.unwritten.get(id) ?? { status: 'cancelled', statusMessage: 'The server closed.' })),
+    );
     closing.forEach((settled, at) => {
       if (settled.status === 'fulfilled') return;
       const reason = settled.reason instanceof Error ? settled.reason.message : String(settled.reason);
@@ -496,15 +509,26 @@ export class TaskRunner {
     for (let attempt = 0, delay = SETTLE_FIRST_RETRY_MS; ; attempt++, delay = Math.min(delay * 2, SETTLE_LAST_RETRY_MS)) {
       try {
         await this.store.update(task.taskId, change);
-        if (attempt > 0) this.log?.info(`The outcome of task ${task.taskId} ('${name}') was stored after ${attempt + 1} tries.`, { event: 'task.failed', tool: name });
+        if (attempt > 0)
+          this.log?.info(`The outcome of task ${task.taskId} ('${name}') was stored after ${attempt + 1} tries.`, {
+            event: 'task.failed',
+            tool: name,
+          });
         return;
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         if (Date.now() + delay >= deadline) {
-          this.log?.error(`The outcome of task ${task.taskId} ('${name}') could not be stored before its ttl passed: ${reason}`, { event: 'task.failed', tool: name });
+          this.log?.error(`The outcome of task ${task.taskId} ('${name}') could not be stored before its ttl passed: ${reason}`, {
+            event: 'task.failed',
+            tool: name,
+          });
           return;
         }
-        if (attempt === 0) this.log?.warn(`The outcome of task ${task.taskId} ('${name}') could not be stored (${reason}); trying again until the store answers or the task's ttl passes.`, { event: 'task.failed', tool: name });
+        if (attempt === 0)
+          this.log?.warn(
+            `The outcome of task ${task.taskId} ('${name}') could not be stored (${reason}); trying again until the store answers or the task's ttl passes.`,
+            { event: 'task.failed', tool: name },
+          );
       }
       if (!(await pause(delay, signal))) return;
     }
@@ -601,7 +625,11 @@ function parked(task: TaskRecord, signal: InputRequired): TaskUpdate {
   const declared = task.caller.clientCapabilities ?? {};
   for (const [key, request] of Object.entries(signal.inputRequests)) {
     const capability = INPUT_CAPABILITIES[request.method];
-    if (capability === undefined) return { status: 'failed', ...failure(-32603, `The tool asked for input '${key}' with '${request.method}', which is no input request.`) };
+    if (capability === undefined)
+      return {
+        status: 'failed',
+        ...failure(-32603, `The tool asked for input '${key}' with '${request.method}', which is no input request.`),
+      };
     if (declared[capability] === undefined) {
       return {
         status: 'failed',
@@ -611,5 +639,11 @@ function parked(task: TaskRecord, signal: InputRequired): TaskUpdate {
       };
     }
   }
-  return { status: 'input_required', statusMessage: 'Waiting for input from the client.', inputRequests: signal.inputRequests, inputResponses: {}, requestState: signal.requestState };
+  return {
+    status: 'input_required',
+    statusMessage: 'Waiting for input from the client.',
+    inputRequests: signal.inputRequests,
+    inputResponses: {},
+    requestState: signal.requestState,
+  };
 }

@@ -9,7 +9,13 @@ import type { TaskRecord } from './tasks';
 
 /** The 2025-11-25 `Task` of a record (`tasks/get`, `tasks/list`, `tasks/cancel`, status notifications). */
 export function legacyTask(task: TaskRecord): Task {
-  const wire: Task = { taskId: task.taskId, status: task.status, ttl: task.ttl, createdAt: task.createdAt, lastUpdatedAt: task.lastUpdatedAt };
+  const wire: Task = {
+    taskId: task.taskId,
+    status: task.status,
+    ttl: task.ttl,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+  };
   if (task.pollInterval !== undefined) wire.pollInterval = task.pollInterval;
   if (task.statusMessage !== undefined) wire.statusMessage = task.statusMessage;
   return wire;

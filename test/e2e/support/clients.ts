@@ -58,7 +58,10 @@ function tap(transport: AnyTransport, received: Record<string, unknown>[]): void
 function pinOffer(transport: AnyTransport, version: string): void {
   const send = transport.send.bind(transport);
   transport.send = (message, options) =>
-    send(message.method === 'initialize' ? { ...message, params: { ...(message.params as object), protocolVersion: version } } : message, options);
+    send(
+      message.method === 'initialize' ? { ...message, params: { ...(message.params as object), protocolVersion: version } } : message,
+      options,
+    );
 }
 
 export async function connectClient(flavour: Flavour, over: Transport, url?: URL): Promise<TestClient> {
@@ -72,7 +75,8 @@ export async function connectClient(flavour: Flavour, over: Transport, url?: URL
     tap(transport, received);
     return {
       received,
-      callTool: (name, args = {}, options = {}) => client.callTool({ name, arguments: args }, undefined, options) as Promise<Record<string, unknown>>,
+      callTool: (name, args = {}, options = {}) =>
+        client.callTool({ name, arguments: args }, undefined, options) as Promise<Record<string, unknown>>,
       listTools: async () => (await client.listTools()).tools,
       readResource: (uri) => client.readResource({ uri }) as Promise<Record<string, unknown>>,
       getPrompt: (name, args) => client.getPrompt({ name, arguments: args }) as Promise<Record<string, unknown>>,
@@ -83,7 +87,10 @@ export async function connectClient(flavour: Flavour, over: Transport, url?: URL
       },
     };
   }
-  const client = new V2Client({ name: 'e2e-v2', version: '1.0.0' }, { capabilities: { extensions: APPS } as never, versionNegotiation: { mode: 'auto' } });
+  const client = new V2Client(
+    { name: 'e2e-v2', version: '1.0.0' },
+    { capabilities: { extensions: APPS } as never, versionNegotiation: { mode: 'auto' } },
+  );
   const transport = (over === 'stdio' ? new V2Stdio(stdio) : new V2Http(url!)) as unknown as AnyTransport;
   await client.connect(transport as never);
   tap(transport, received);

@@ -67,7 +67,12 @@ export class UnluckyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (context.getType<McpContextType>() !== 'mcp') return true;
     const call = McpExecutionContext.create(context);
-    this.seen.guardSaw.push({ kind: call.getKind(), name: call.getName(), args: { ...call.getArgs<Record<string, unknown>>() }, requestId: call.getContext().requestId });
+    this.seen.guardSaw.push({
+      kind: call.getKind(),
+      name: call.getName(),
+      args: { ...call.getArgs<Record<string, unknown>>() },
+      requestId: call.getContext().requestId,
+    });
     if (call.getArgs<{ id?: number }>().id === 13) throw new ForbiddenException('order 13 belongs to the audit team (ticket SEC-42)');
     return true;
   }
