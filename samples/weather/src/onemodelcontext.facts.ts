@@ -38,7 +38,9 @@ registerSourceFacts(WeatherTools, {
     },
     {
       name: 'today',
-      params: [{ name: 'city', type: String }],
+      params: [
+        { name: 'city', type: String },
+      ],
     },
     {
       name: 'planTrip',
