@@ -3,7 +3,7 @@ const ESM_ONLY = '/node_modules/(@nestjs|file-type|strtok3|token-types|@tokenize
 
 /** @type {import('jest').Config['projects'][number]} */
 const common = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/quiet-environment.js',
   roots: ['<rootDir>/test'],
   // Fixture projects import the package by name, as a user's project does (test/fixtures).
   // Sources compiled with "module": "nodenext" (the samples, and the facts modules the generator writes for
@@ -14,7 +14,10 @@ const common = {
     '^onemodelcontext/nest$': '<rootDir>/src/nest/index.ts',
     '^onemodelcontext/redis$': '<rootDir>/src/redis/index.ts',
   },
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }], [`${ESM_ONLY}.+\\.js$`]: '<rootDir>/test/support/esm-to-cjs.js' },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
+    [`${ESM_ONLY}.+\\.js$`]: '<rootDir>/test/support/esm-to-cjs.js',
+  },
   // test/.newcomer, test/.tscompat, test/.nest11: projects the end-to-end tests install or compile, whose own
   // tests and package.json files are theirs, not this suite's.
   modulePathIgnorePatterns: ['<rootDir>/test/\\.[^/]+/'],

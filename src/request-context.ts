@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { OneModelContextError } from './errors';
+import { OneModelContextError, UsageError } from './errors';
 import { formOf, type FormSchema } from './invoke/forms';
 import { markContextClass } from './schema/context-class';
 
@@ -265,7 +265,7 @@ export class RequestContext {
   createMessage(params: CreateMessageParams): Promise<CreateMessageResult> {
     if (!this.#init.createMessage)
       return Promise.reject(
-        new Error(
+        new UsageError(
           `Sampling is not available for this request: ${this.#init.unavailable ?? 'the client or protocol revision does not offer it.'}`,
         ),
       );
@@ -283,7 +283,7 @@ export class RequestContext {
   elicit(params: ElicitParams | string, form?: new () => object): Promise<ElicitResult<unknown>> {
     if (!this.#init.elicit)
       return Promise.reject(
-        new Error(
+        new UsageError(
           `Elicitation is not available for this request: ${this.#init.unavailable ?? 'the client or protocol revision does not offer it.'}`,
         ),
       );

@@ -1,3 +1,4 @@
+import { UsageError } from '../errors';
 import { declaringClassOf } from '../decorators/classes';
 import { decoratedClassesNamed } from '../decorators/metadata';
 import type { TypeHint } from '../decorators/hints';
@@ -94,7 +95,7 @@ export function hasFactsByName(name: string): boolean {
 export function SourceClass(name: string): Function {
   const found = decoratedClassesNamed(name);
   if (found.length === 1) return found[0];
-  throw new Error(
+  throw new UsageError(
     found.length === 0
       ? `the class ${name} is not exported and has no decorator of onemodelcontext (@Field, @Param, @Tool ...), so the facts module cannot find it; export it, or decorate one of its properties with @Field()`
       : `${found.length} classes named ${name} have decorators of onemodelcontext and ${name} is not exported; export it or rename one`,

@@ -1,3 +1,4 @@
+import { UsageError } from '../index';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAdapterHost } from '@nestjs/core';
 import type { HttpAuthOptions, HttpHandlerOptions, McpServer } from '../index';
@@ -87,7 +88,7 @@ function metadataRoutes(path: string, auth: HttpAuthOptions): readonly string[] 
 export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string, options: MountOptions): Mounted {
   const adapter = host.httpAdapter;
   if (!adapter) {
-    throw new Error(
+    throw new UsageError(
       "McpModule: transport 'http' needs an HTTP application (NestFactory.create). For an application context " +
         "(NestFactory.createApplicationContext) use transport 'stdio' or 'none'.",
     );

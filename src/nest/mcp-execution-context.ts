@@ -1,3 +1,4 @@
+import { UsageError } from '../index';
 import type { IncomingMessage } from 'node:http';
 import type { ArgumentsHost, ContextType, ExecutionContext, Type } from '@nestjs/common';
 import type { HttpRequestInfo, Invocation, RequestContext } from '../index';
@@ -44,12 +45,12 @@ export function noteFrameworkRequest(raw: IncomingMessage, request: object): voi
 /** Why there is no HTTP request to give, and what to check instead. */
 function noRequest(invocation: Invocation | undefined): Error {
   if ((invocation as { readonly listing?: unknown } | undefined)?.listing === true) {
-    return new Error(
+    return new UsageError(
       'switchToHttp().getRequest(): this guard runs to decide whether an MCP item is listed (guardListings), and a listing has no HTTP request of its own. ' +
         'Check McpExecutionContext.create(context).isListing() first; the caller is McpExecutionContext.create(context).getContext().auth.',
     );
   }
-  return new Error(
+  return new UsageError(
     'switchToHttp().getRequest(): this MCP call did not come over HTTP (it came over stdio or an in-memory transport), so there is no HTTP request. ' +
       "context.getType() is 'mcp' over every transport: check McpExecutionContext.create(context).getContext().http, undefined without HTTP, before reading the request.",
   );

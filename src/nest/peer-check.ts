@@ -2,6 +2,7 @@
  * `onemodelcontext/nest` runs inside a NestJS application, whose packages are optional peer dependencies of
  * this library: without them, importing it says what to install instead of a `Cannot find module` stack.
  */
+import { UsageError } from '../index';
 const PEERS = ['@nestjs/common', '@nestjs/core', 'rxjs'] as const;
 
 function isInstalled(name: string): boolean {
@@ -15,7 +16,7 @@ function isInstalled(name: string): boolean {
 
 const missing = PEERS.filter((name) => !isInstalled(name));
 if (missing.length > 0) {
-  throw new Error(
+  throw new UsageError(
     `onemodelcontext/nest needs NestJS, but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed: run npm install ${PEERS.join(' ')}.`,
   );
 }

@@ -1,3 +1,4 @@
+import { StoreError } from '../index';
 import type Redis from 'ioredis';
 // The SDK's own interface, which serveHttp({ eventStore }) takes as it is.
 import type { EventStore } from '../index';
@@ -52,7 +53,7 @@ export class RedisEventStore implements EventStore {
       .xadd(key, 'MAXLEN', '~', this.maxEvents, '*', 'm', JSON.stringify(message))
       .pexpire(key, this.ttlMs)
       .exec();
-    const [error, entry] = results?.[0] ?? [new Error('the transaction was discarded'), null];
+    const [error, entry] = results?.[0] ?? [new StoreError('the transaction was discarded'), null];
     if (error) throw error;
     return `${streamId}|${entry as string}`;
   }
@@ -66,7 +67,7 @@ export class RedisEventStore implements EventStore {
 
   async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: Message) => Promise<void> }): Promise<string> {
     const streamId = await this.getStreamIdForEventId(lastEventId);
-    if (streamId === undefined) throw new Error('Unknown or expired Last-Event-ID.');
+    if (streamId === undefined) throw new StoreError('Unknown or expired Last-Event-ID.');
     const { entry } = parseEventId(lastEventId)!;
     // `(` makes the start exclusive: the events after the last one the client saw.
     const entries = await this.options.client.xrange(this.keyOf(streamId), `(${entry}`, '+', 'COUNT', this.maxEvents);

@@ -1,3 +1,4 @@
+import { StoreError } from '../index';
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { TaskChange, TaskRecord, TaskStore } from '../index';
@@ -174,7 +175,7 @@ export class RedisTaskStore implements TaskStore {
         return updated;
       }
     }
-    throw new Error(`tasks: task ${taskId} changed ${MAX_ATTEMPTS} times while it was being updated; the update was not applied.`);
+    throw new StoreError(`tasks: task ${taskId} changed ${MAX_ATTEMPTS} times while it was being updated; the update was not applied.`);
   }
 
   async list(owner: string): Promise<readonly TaskRecord[]> {
@@ -311,7 +312,7 @@ function parseNotice(text: string): Notice | undefined {
 
 /** Throws the first error of a transaction's replies. */
 function failed(results: [Error | null, unknown][] | null): void {
-  if (results === null) throw new Error('tasks: the Redis transaction was discarded.');
+  if (results === null) throw new StoreError('tasks: the Redis transaction was discarded.');
   const error = results.find(([e]) => e !== null)?.[0];
   if (error) throw error;
 }

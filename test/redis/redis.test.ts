@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import type { ServerEvent } from '@modelcontextprotocol/server';
-import type { TaskRecord } from '../../src';
+import { StoreError, type TaskRecord } from '../../src';
 import { InputRequired } from '../../src/request-context';
 import { TaskRunner, type TaskWork } from '../../src/server/tasks/tasks';
 import { connectRedis, RedisEventBus, RedisEventStore, RedisTaskStore, RedisUnavailableError, type RedisStores } from '../../src/redis';
@@ -143,6 +143,7 @@ describe('RedisEventStore', () => {
     await store.storeEvent('s/1', {} as never);
     expect(await store.getStreamIdForEventId(eventId)).toBeUndefined();
     await expect(store.replayEventsAfter(eventId, send())).rejects.toThrow('Unknown or expired Last-Event-ID.');
+    await expect(store.replayEventsAfter(eventId, send())).rejects.toBeInstanceOf(StoreError);
   });
 
   it('puts a TTL on every stream and keeps at most about maxEventsPerStream events', async () => {

@@ -3,9 +3,9 @@
 // `new Function` throw an EvalError inside the tests. (The flag on the Jest process itself would not
 // reach the tests: each runs in a vm context of its own, created with code generation allowed.)
 const vm = require('node:vm');
-const { TestEnvironment } = require('jest-environment-node');
+const QuietEnvironment = require('./quiet-environment');
 
-class NoCodegenEnvironment extends TestEnvironment {
+class NoCodegenEnvironment extends QuietEnvironment {
   constructor(config, context) {
     const createContext = vm.createContext;
     vm.createContext = (sandbox, options) => createContext(sandbox, { ...options, codeGeneration: { strings: false, wasm: false } });

@@ -1,3 +1,4 @@
+import { UsageError } from '../../errors';
 import { Log } from '../../log';
 import { classScopesOf, type MemberRecord } from '../../decorators/metadata';
 import { Problems } from '../../schema/diagnostics';
@@ -185,7 +186,7 @@ export class Catalog {
    * app's global `ValidationPipe` once the application is configured).
    */
   setValidation(validation: ValidationOptions): void {
-    if (this.tools.size > 0) throw new Error('The validation options are set before the first tool is added.');
+    if (this.tools.size > 0) throw new UsageError('The validation options are set before the first tool is added.');
     this.compiling = { ...this.compiling, validation };
   }
 

@@ -1,4 +1,5 @@
 import type { Server, ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
+import { asError } from '../../errors';
 import { ErrorCode, sdk } from '../sdk/lazy';
 import type { CatalogKind } from './catalog';
 import { sendNotification } from '../sdk/notify';
@@ -57,9 +58,7 @@ export function followBus(server: Server, bus: ServerEventBus, era: 'legacy' | '
   const stop = bus.subscribe((event) => {
     if (!declares(server, event)) return;
     if (era === 'legacy' && event.kind === 'resource_updated' && !subscribed.has(event.uri)) return;
-    sendNotification(server, notificationOf(event)).catch((error: unknown) =>
-      server.onerror?.(error instanceof Error ? error : new Error(String(error))),
-    );
+    sendNotification(server, notificationOf(event)).catch((error: unknown) => server.onerror?.(asError(error)));
   });
   return () => {
     subscribed.clear();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { asError } from '../../errors';
 import type { ListingOption } from '../../schema/profiles';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -702,7 +703,7 @@ function listenError(error: unknown, host: string, port: number): Error {
         : code === 'EADDRNOTAVAIL'
           ? `The address ${host} is not an address of this machine: use 127.0.0.1, or 0.0.0.0 for every interface.`
           : undefined;
-  if (message === undefined) return error instanceof Error ? error : new Error(String(error));
+  if (message === undefined) return asError(error);
   return Object.assign(new Error(message, { cause: error }), { code });
 }
 

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
+import { asError } from '../../errors';
 import { HeldView, deliverTo } from '../sdk/transports';
 import { sendsThrough } from './wire';
 
@@ -30,7 +31,7 @@ export async function routeByOpening(transport: Transport, routes: { readonly le
         for (const [m, e] of waiting.splice(0)) view.installed?.(m, e);
         view.live();
       },
-      (error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error))),
+      (error: unknown) => transport.onerror?.(asError(error)),
     );
   });
   await transport.start();

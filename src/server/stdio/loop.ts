@@ -1,4 +1,5 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { asError } from '../../errors';
 import type { ServerCapabilities, ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { Catalog, Listings } from '../catalog/catalog';
 import type { ListName, Pager } from '../catalog/pages';
@@ -378,7 +379,7 @@ export class StdioLoop {
         for (const next of waiting) input.write(next);
         if (this.input.readableEnded) input.end();
       })
-      .catch((error: unknown) => this.settings.onerror(error instanceof Error ? error : new Error(String(error))));
+      .catch((error: unknown) => this.settings.onerror(asError(error)));
   }
 }
 

@@ -1,3 +1,4 @@
+import { StoreError } from '../../errors';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Log } from '../../log';
 import { canForget, type EventStore } from './event-store';
@@ -92,7 +93,7 @@ export class StoreHealth {
     if (!this.available) throw this.unavailable(what);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      timer = setTimeout(() => reject(new StoreError(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
     });
     try {
       const result = await Promise.race([operation(), late]);
@@ -108,7 +109,7 @@ export class StoreHealth {
 
   /** The error for an operation not tried because the store is down; the outage is logged once. */
   unavailable(what: string): StoreUnavailableError {
-    this.failed(what, new Error(this.connected() ? 'it failed moments ago' : 'its connection is down'), false);
+    this.failed(what, new StoreError(this.connected() ? 'it failed moments ago' : 'its connection is down'), false);
     return new StoreUnavailableError(this.store, 'it is unavailable', { retryAfterSeconds: this.retryAfterSeconds });
   }
 

@@ -1,3 +1,4 @@
+import { StoreError } from '../../errors';
 import type { EventStore as SdkEventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 
 /**
@@ -102,7 +103,7 @@ export class InMemoryEventStore implements SdkEventStore, ForgettingEventStore {
     { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
   ): Promise<string> {
     const last = this.events.get(lastEventId);
-    if (!last) throw new Error('Unknown or expired Last-Event-ID.');
+    if (!last) throw new StoreError('Unknown or expired Last-Event-ID.');
     let after = false;
     for (const [eventId, event] of this.events) {
       if (after && event.streamId === last.streamId && !isPriming(event.message)) await send(eventId, event.message);
@@ -147,9 +148,9 @@ export function sessionScoped(store: EventStore, sessionId: string): EventStore 
     async replayEventsAfter(lastEventId, { send }) {
       // Without getStreamIdForEventId the owner is checked before anything is sent.
       if (store.getStreamIdForEventId && own(await store.getStreamIdForEventId(lastEventId)) === undefined)
-        throw new Error('Unknown or expired Last-Event-ID.');
+        throw new StoreError('Unknown or expired Last-Event-ID.');
       const streamId = own(await store.replayEventsAfter(lastEventId, { send }));
-      if (streamId === undefined) throw new Error('Unknown or expired Last-Event-ID.');
+      if (streamId === undefined) throw new StoreError('Unknown or expired Last-Event-ID.');
       return streamId;
     },
   };

@@ -1,4 +1,5 @@
 import type { ServerEvent as SdkServerEvent, ServerEventBus as SdkServerEventBus } from '@modelcontextprotocol/server';
+import { asError } from '../../errors';
 
 /**
  * The storage seams a deployment of several processes replaces: the change-event bus (catalog changes and
@@ -42,7 +43,7 @@ export class InMemoryServerEventBus implements ServerEventBus {
       try {
         listener(event);
       } catch (error) {
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        this.onerror?.(asError(error));
       }
     }
   }

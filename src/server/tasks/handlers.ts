@@ -1,3 +1,4 @@
+import { asError } from '../../errors';
 import {
   MissingRequiredClientCapabilityError,
   ProtocolError,
@@ -167,7 +168,7 @@ export function notifyStatus(server: Server, runner: TaskRunner, owner: string):
   return runner.watch((task) => {
     if (task.owner !== owner) return;
     sendNotification(server, { method: 'notifications/tasks/status', params: legacyTask(task) }).catch((error: unknown) =>
-      server.onerror?.(error instanceof Error ? error : new Error(String(error))),
+      server.onerror?.(asError(error)),
     );
   });
 }
