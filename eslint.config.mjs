@@ -62,6 +62,28 @@ const zones = [
   })),
 ];
 
+/**
+ * The floors inside src/server, from the ground up (docs/architecture.md): the SDK's door, the stores and the
+ * catalog; authorization, tasks and the protocol; the transports (http, stdio) and telemetry; then
+ * mcp-server.ts, which puts them together. A room imports its own floor and those below, never above.
+ */
+const SERVER_FLOORS = [
+  ['sdk', 'stores', 'catalog', 'node-crypto.ts'],
+  ['auth', 'tasks', 'protocol'],
+  ['http', 'stdio', 'telemetry'],
+  ['mcp-server.ts'],
+];
+const serverZones = SERVER_FLOORS.flatMap((rooms, level) => {
+  const above = SERVER_FLOORS.slice(level + 1).flat();
+  return above.length === 0
+    ? []
+    : rooms.map((room) => ({
+        target: `./src/server/${room}`,
+        from: above.map((r) => `./src/server/${r}`),
+        message: `src/server/${room} may not import ${above.join(', ')}: import downwards only (docs/architecture.md).`,
+      }));
+});
+
 const floors = {
   files: ['src/**/*.ts'],
   plugins: { 'import-x': importX },
@@ -72,7 +94,7 @@ const floors = {
     'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.d.ts', '.js'] })],
   },
   rules: {
-    'import-x/no-restricted-paths': ['error', { zones }],
+    'import-x/no-restricted-paths': ['error', { zones: [...zones, ...serverZones] }],
     'import-x/no-cycle': ['error', { ignoreExternal: true }],
   },
 };
@@ -111,6 +133,23 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     // A function a reader takes in at once: longer ones are split into named steps (issue 24).
     rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // Over 400 lines before the rule came in (issue 38 splits them); nothing is added to this list.
+    files: [
+      'src/server/http/endpoint.ts',
+      'src/server/protocol/server.ts',
+      'src/generate/collect.ts',
+      'src/server/catalog/catalog.ts',
+      'src/invoke/reader.ts',
+      'src/server/mcp-server.ts',
+      'src/server/tasks/tasks.ts',
+    ],
+    rules: { 'max-lines': 'off' },
   },
   floors,
   sdkOutsideServer,

@@ -30,7 +30,7 @@ import { MAX_BODY_DEPTH, TOO_DEEP, valueNestsDeeperThan } from './json-depth';
 import { SessionTable, httpFastPaths, type Session, type SessionTableOptions } from './sessions';
 import { isLegacyPostTarget } from './legacy-posts';
 import { webRequestOf, writeWebResponse } from './web';
-import { jsonRpcError } from './answers';
+import { jsonRpcError } from '../protocol/answers';
 import { readJsonBody, refusedBatch } from './body';
 import { IncomingRequest, addressOf } from './incoming';
 import { tagIncoming } from '../protocol/incoming';

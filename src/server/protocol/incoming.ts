@@ -1,5 +1,8 @@
 import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
 import type { HttpRequestInfo } from '../../request-context';
+import type { CarriesIncoming } from '../sdk/server';
+
+export type { CarriesIncoming };
 
 /**
  * How the HTTP request of a call reaches its `RequestContext.http`: the endpoint (http/) makes one
@@ -9,11 +12,6 @@ import type { HttpRequestInfo } from '../../request-context';
  * handler, whose extra information the SDK makes itself, is found by its web `Request` (tagged here). Kept by
  * reference: nothing of the request is copied.
  */
-
-/** The field the request travels in, on a message's extra information and on the handler context's `http`. */
-export interface CarriesIncoming {
-  readonly incoming?: HttpRequestInfo;
-}
 
 /** What the endpoint hands on with a 2025-era session's POST (http/legacy-posts.ts): the verified caller and the request. */
 export interface HttpExtra extends CarriesIncoming {

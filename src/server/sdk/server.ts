@@ -12,7 +12,15 @@ import {
   inputRequired,
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
-import type { CarriesIncoming } from '../protocol/incoming';
+import type { HttpRequestInfo } from '../../request-context';
+
+/**
+ * The field an HTTP request travels in, on a message's extra information and on the handler context's `http`
+ * (protocol/incoming.ts says how it gets there).
+ */
+export interface CarriesIncoming {
+  readonly incoming?: HttpRequestInfo;
+}
 
 /**
  * The SDK `Server` as this library extends it: its two subclass hooks (`_wrapHandler`, `_onclose`) and the private

@@ -2,7 +2,6 @@ import { StoreError } from '../../errors';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Log } from '../../log';
 import { canForget, type EventStore } from './event-store';
-import type { TaskStore } from '../tasks/tasks';
 
 /**
  * Degraded mode (issue 25): an operation that needs a shared store (Redis) has a time bound; past it, or when
@@ -192,22 +191,5 @@ export function guardedEventStore(store: EventStore, timeoutMs: number, log: Log
               log.warn(`The event store could not drop a closed session's events: ${reasonOf(error)}`, { event: 'store.unavailable' });
           }),
     }),
-  };
-}
-
-/**
- * Bounds a shared task store: each operation fails with {@link StoreUnavailableError} past the bound, which the
- * client gets as a "temporarily unable" JSON-RPC error (code -32000, `data.retryAfterSeconds`).
- */
-export function guardedTaskStore(store: TaskStore, timeoutMs: number, log: Log): TaskStore {
-  const health = new StoreHealth('task store', timeoutMs, log);
-  return {
-    create: (task) => health.run('create a task', () => store.create(task)),
-    get: (taskId) => health.run('read a task', () => store.get(taskId)),
-    update: (taskId, change) => health.run('update a task', () => store.update(taskId, change)),
-    list: (owner) => health.run('list tasks', () => store.list(owner)),
-    watch: (listener) => store.watch(listener),
-    // A lease is written by the store's own timer, which bounds and logs its own failures.
-    ...(store.hold && { hold: (taskId: string) => store.hold!(taskId) }),
   };
 }
