@@ -5,8 +5,7 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 /**
  * The floors of the pipeline (docs/architecture.md): decorators <- facts <- schema <- invoke <- server <- nest,
- * with generate beside schema, errors.ts, log.ts and objects.ts on the ground, request-context.ts on the invoke
- * floor (it builds elicitation forms with invoke's reader) and redis beside nest. `import-x/no-restricted-paths`
+ * with generate beside schema, errors.ts, log.ts and objects.ts on the ground and redis beside nest. `import-x/no-restricted-paths`
  * forbids every upward arrow, `import-x/no-cycle` every circle of value imports (the type-only ones are
  * dependency-cruiser's, .dependency-cruiser.json, also run by `npm run lint`), and `no-restricted-imports` keeps
  * the MCP SDK inside src/server.
@@ -20,19 +19,7 @@ const sdkOutsideServer = {
 
 /** Paths under src/, from the ground up. */
 const GROUND = ['errors.ts', 'log.ts', 'objects.ts'];
-const EVERYTHING = [
-  ...GROUND,
-  'decorators',
-  'facts',
-  'schema',
-  'generate',
-  'invoke',
-  'request-context.ts',
-  'server',
-  'nest',
-  'redis',
-  'index.ts',
-];
+const EVERYTHING = [...GROUND, 'decorators', 'facts', 'schema', 'generate', 'invoke', 'server', 'nest', 'redis', 'index.ts'];
 const except = (...keep) => EVERYTHING.filter((f) => !keep.includes(f));
 
 /** What each floor may not import: every floor above it. */
@@ -43,9 +30,8 @@ const ABOVE = {
   facts: except(...GROUND, 'decorators', 'facts'),
   schema: except(...GROUND, 'decorators', 'facts', 'schema'),
   generate: except(...GROUND, 'decorators', 'facts', 'schema', 'generate'),
-  invoke: except(...GROUND, 'decorators', 'facts', 'schema', 'invoke', 'request-context.ts'),
-  'request-context.ts': except(...GROUND, 'decorators', 'facts', 'schema', 'invoke', 'request-context.ts'),
-  server: except(...GROUND, 'decorators', 'facts', 'schema', 'invoke', 'request-context.ts', 'server'),
+  invoke: except(...GROUND, 'decorators', 'facts', 'schema', 'invoke'),
+  server: except(...GROUND, 'decorators', 'facts', 'schema', 'invoke', 'server'),
 };
 const zones = [
   ...Object.entries(ABOVE).map(([floor, above]) => ({

@@ -75,7 +75,7 @@ export {
   type ElicitParams,
   type ElicitResult,
   type ElicitValue,
-} from './request-context';
+} from './invoke/request-context';
 export { OneModelContextError, UsageError, StoreError, type ErrorCode } from './errors';
 export { ToolError, UnknownToolError, ToolTimeoutError, TOOL_FAILED_CHANNEL } from './invoke/errors';
 export { stackOf, type McpLogger, type LogDetails, type LogEvent } from './log';

@@ -1,4 +1,4 @@
-import { RequestContext, type RequestContextInit } from '../request-context';
+import { RequestContext, type RequestContextInit } from './request-context';
 import type { ParamModel } from '../schema/model';
 
 /**

@@ -1,7 +1,7 @@
 import { channel } from 'node:diagnostics_channel';
 import { Log } from '../log';
 import type { RawInputSchema, ToolModel } from '../schema/model';
-import { InputRequired, type RequestContext, type RequestContextInit } from '../request-context';
+import { InputRequired, type RequestContext, type RequestContextInit } from './request-context';
 import { TOOL_FAILED_CHANNEL, ToolError, ToolTimeoutError } from './errors';
 import { INVALID, argumentMessage, buildOrDefer, newFailure, restore, type Failure } from './failure';
 import { errorPath } from '../schema/input-schema';

@@ -1,7 +1,7 @@
 import { channel } from 'node:diagnostics_channel';
 import { OneModelContextError } from '../errors';
 import { Log } from '../log';
-import { InputRequired, type RequestContextInit } from '../request-context';
+import { InputRequired, type RequestContextInit } from './request-context';
 import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, buildOrDefer, newFailure } from './failure';
 import { textArgumentsReader } from './text';

@@ -12,7 +12,7 @@ import { UnknownToolError } from '../invoke/errors';
 import type { AddOptions } from '../invoke/invocation';
 import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
-import type { RequestContext, RequestContextInit } from '../request-context';
+import type { RequestContext, RequestContextInit } from '../invoke/request-context';
 import { Catalog, type CatalogKind, type Member } from './catalog/catalog';
 import type { AuthorizeItem } from './auth/caller';
 import type { UiResourceOptions } from './catalog/ui-resource';

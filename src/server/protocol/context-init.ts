@@ -1,4 +1,11 @@
-import type { AuthInfo, CreateMessageParams, ElicitParams, HttpRequestInfo, LogLevel, RequestContextInit } from '../../request-context';
+import type {
+  AuthInfo,
+  CreateMessageParams,
+  ElicitParams,
+  HttpRequestInfo,
+  LogLevel,
+  RequestContextInit,
+} from '../../invoke/request-context';
 import type { SignalSource } from './lazy-abort';
 
 type Json = Readonly<Record<string, unknown>>;

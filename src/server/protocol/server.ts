@@ -22,7 +22,7 @@ import {
 import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from '../../invoke/text-methods';
 import { promptResult, resourceResult } from '../../invoke/contents';
 import type { Log } from '../../log';
-import { InputRequired, type RequestContextInit } from '../../request-context';
+import { InputRequired, type RequestContextInit } from '../../invoke/request-context';
 import { callerKeyOf, verifiedCallerOf, type AuthorizeItem } from '../auth/caller';
 import { countedAs } from './counted-as';
 import { incomingOf, type HttpExtra } from './incoming';

@@ -1,6 +1,6 @@
 import type { ProtocolError, RequestStateCodec, ServerContext } from '@modelcontextprotocol/server';
 import { ErrorCode, sdk } from '../sdk/lazy';
-import type { AuthInfo } from '../../request-context';
+import type { AuthInfo } from '../../invoke/request-context';
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from '../node-crypto';
 
 /**

@@ -12,7 +12,7 @@ import {
   inputRequired,
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
-import type { HttpRequestInfo } from '../../request-context';
+import type { HttpRequestInfo } from '../../invoke/request-context';
 
 /**
  * The field an HTTP request travels in, on a message's extra information and on the handler context's `http`

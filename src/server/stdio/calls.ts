@@ -6,7 +6,7 @@ import { LazyAbort } from '../protocol/lazy-abort';
 import { ContextInit, UNDECLARED, type ContextChannel } from '../protocol/context-init';
 import { errorAnswerOf, isId } from '../protocol/wire';
 import { ErrorCode, sdk } from '../sdk/lazy';
-import { InputRequired, type RequestContextInit } from '../../request-context';
+import { InputRequired, type RequestContextInit } from '../../invoke/request-context';
 import type { Log } from '../../log';
 import { isCopyableObject, isPlainObject } from '../../objects';
 import { absentNulls } from '../../invoke/absent-nulls';

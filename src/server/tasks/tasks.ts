@@ -2,7 +2,7 @@ import { randomUUID } from '../node-crypto';
 import { MODERN_REVISION } from '../protocol/revisions';
 import type { TaskStatus } from '@modelcontextprotocol/server';
 import { TaskQuota, type TaskLimits } from './quota';
-import { InputRequired, type AuthInfo, type InputRequest, type RequestContextInit } from '../../request-context';
+import { InputRequired, type AuthInfo, type InputRequest, type RequestContextInit } from '../../invoke/request-context';
 import type { Log } from '../../log';
 
 /**
