@@ -278,6 +278,8 @@ export class McpServer {
   private readonly picker: ProfilePicker | undefined;
   /** The stdio loop's result checks, one per revision (see `resultCheck`). */
   private readonly checkers = new Map<string, CatalogServer>();
+  /** The provider profiles some listing of this server may be written under: their definition-time warnings were said. */
+  private readonly warnedProfiles = new Set<'gemini' | 'openai-strict'>();
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     if (typeof info?.name !== 'string' || typeof info?.version !== 'string') {
@@ -379,8 +381,24 @@ export class McpServer {
    */
   private warnIfUnstatable(model: ToolModel): void {
     for (const profile of ['openai-strict', 'gemini'] as const) {
-      if (!mayList(this.options.listing, profile)) continue;
+      if (!mayList(this.options.listing, profile) && !this.warnedProfiles.has(profile)) continue;
+      this.warnedProfiles.add(profile);
       for (const warning of profileWarningsOf(model, profile)) this.log.warn(warning, { event: 'definition.warning', tool: model.name });
+    }
+  }
+
+  /**
+   * An endpoint's `listing` (`serveHttp`, `createHttpHandler`) may name a provider profile the server's own does
+   * not: the tools already added are warned about under it then, once per profile, and the tools added later as
+   * they are added.
+   */
+  private warnUnderEndpoint(listing: unknown): void {
+    for (const profile of ['openai-strict', 'gemini'] as const) {
+      if (this.warnedProfiles.has(profile) || mayList(this.options.listing, profile)) continue;
+      if (!mayList(listing as ListingOption | undefined, profile)) continue;
+      this.warnedProfiles.add(profile);
+      for (const { model } of this.catalog.tools.values())
+        for (const warning of profileWarningsOf(model, profile)) this.log.warn(warning, { event: 'definition.warning', tool: model.name });
     }
   }
 
@@ -697,7 +715,10 @@ export class McpServer {
 
   /** An endpoint's picker: its own `listing` and `describeConstraints`, else the server's. */
   private endpointPicker(options: { readonly listing?: unknown; readonly describeConstraints?: unknown }): ProfilePicker | undefined {
-    return options.listing === undefined && options.describeConstraints === undefined ? this.picker : this.pickerFor(options);
+    if (options.listing === undefined && options.describeConstraints === undefined) return this.picker;
+    const picker = this.pickerFor(options);
+    this.warnUnderEndpoint(options.listing);
+    return picker;
   }
 
   private protocolServer(network: Network, picker: ProfilePicker | undefined = this.picker): CatalogServer {

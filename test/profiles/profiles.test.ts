@@ -20,14 +20,14 @@ const EXACT =
 
 const GEMINI =
   '{"type":"object","properties":{"customer":{"type":"string","description":"The customer. 2 to 5 characters.","minLength":2,"maxLength":5},' +
-  '"count":{"type":"integer","description":"From 1 to 1000.","minimum":1,"maximum":1000},"coupon":{"type":"string","nullable":true},' +
+  '"count":{"type":"integer","format":"int32","description":"From 1 to 1000.","minimum":1,"maximum":1000},"coupon":{"type":"string","nullable":true},' +
   '"level":{"type":"string","format":"enum","description":"One of: low, high. Default: low.","enum":["low","high"]},' +
   '"id":{"type":"string","description":"A UUID such as 123e4567-e89b-12d3-a456-426614174000."},"day":{"type":"string","description":"A date such as 2026-12-02."},' +
   '"when":{"type":"string","format":"date-time","description":"A date and time such as 2026-12-02T10:30:00Z."},' +
   '"where":{"type":"string","description":"An absolute URL such as https://example.com/."},"data":{"type":"string","description":"Base64-encoded bytes."},' +
   '"tags":{"type":"array","description":"No duplicates.","items":{"type":"string"}},"prices":{"type":"object","description":"An object of any property names, each value a number."},' +
-  '"lines":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string"},"qty":{"type":"integer","description":"From 1 to 1000.","minimum":1,"maximum":1000},"note":{"type":"string","nullable":true}},"required":["sku"],"propertyOrdering":["sku","qty","note"]}},' +
-  '"sizes":{"type":"array","description":"Sizes.","items":{"type":"integer","description":"From -2147483648 to 2147483647.","minimum":-2147483648,"maximum":2147483647}},' +
+  '"lines":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string"},"qty":{"type":"integer","format":"int32","description":"From 1 to 1000.","minimum":1,"maximum":1000},"note":{"type":"string","nullable":true}},"required":["sku"],"propertyOrdering":["sku","qty","note"]}},' +
+  '"sizes":{"type":"array","description":"Sizes.","items":{"type":"integer","format":"int32","description":"From -2147483648 to 2147483647.","minimum":-2147483648,"maximum":2147483647}},' +
   '"wait":{"type":"string","description":"A time span such as 1.02:03:04.5 ([-][d.]hh:mm:ss[.fffffff]).","pattern":"^-?(?:\\\\d{1,8}\\\\.)?(?:[01]\\\\d|2[0-3]):[0-5]\\\\d:[0-5]\\\\d(?:\\\\.\\\\d{1,7})?$"}},' +
   '"required":["customer","count","coupon","id","when","where","data","tags","prices","lines","sizes","wait"],' +
   '"propertyOrdering":["customer","count","coupon","level","id","day","when","where","data","tags","prices","lines","sizes","wait"]}';
@@ -67,7 +67,7 @@ describe('listing profiles, written from the type model', () => {
     expect(described.properties.customer.description).toBe('The customer. 2 to 5 characters.');
     // Off: only what the profile cannot state is said.
     const bare = JSON.parse(schemaOf(server, 'gemini', false));
-    expect(bare.properties.count).toEqual({ type: 'integer', minimum: 1, maximum: 1000 });
+    expect(bare.properties.count).toEqual({ type: 'integer', format: 'int32', minimum: 1, maximum: 1000 });
     expect(bare.properties.id).toEqual({ type: 'string', description: 'A UUID such as 123e4567-e89b-12d3-a456-426614174000.' });
     expect(bare.properties.customer.description).toBe('The customer.');
   });
