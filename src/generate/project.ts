@@ -113,6 +113,67 @@ export class ProjectCache {
 /** Packages whose declarations are read only for which of their names a decorator or type is. */
 const NAME_ONLY_PACKAGES = /\/node_modules\/(?:class-validator|class-transformer|reflect-metadata)\//;
 
+/** Node's declarations: global scripts and ambient modules, of which a run needs only the names the sources use. */
+const NODE_TYPES = /\/node_modules\/@types\/node\//;
+
+/** The keywords after which a declaration file names what it declares. */
+const DECLARING = new Set(['interface', 'class', 'var', 'let', 'const', 'function', 'type', 'namespace', 'enum']);
+
+/** Words, quoted texts and braces of a declaration file, comments left out. */
+const TOKEN = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`]*`|[A-Za-z_$][\w$]*|[{}]/g;
+
+/**
+ * What a declaration file makes reachable by name: its global declarations (at the top of a script, or in
+ * `declare global { }`) and its ambient modules (`declare module "fs" { }`). The members of a module or a
+ * namespace are reachable only through it.
+ */
+export function reachableNamesOf(text: string): ReadonlySet<string> {
+  const names = new Set<string>();
+  const topLevel: string[] = [];
+  const stack: ('global' | 'module' | 'other')[] = [];
+  let script = true;
+  let previous = '';
+  let before = '';
+  for (const [token] of text.matchAll(TOKEN)) {
+    if (token.startsWith('//') || token.startsWith('/*')) continue;
+    if (token === '{') {
+      const quoted = /^["']/.test(previous);
+      stack.push(previous === 'global' ? 'global' : quoted && before === 'module' ? 'module' : 'other');
+    } else if (token === '}') stack.pop();
+    else if (stack.length === 0 && (token === 'import' || token === 'export')) script = false;
+    if (/^["']/.test(token) && previous === 'module' && stack.length === 0) names.add(token.slice(1, -1));
+    if (DECLARING.has(previous) && /^[A-Za-z_$]/.test(token)) {
+      if (stack.length === 0) topLevel.push(token);
+      else if (stack[stack.length - 1] === 'global' && stack.every((s) => s !== 'other')) names.add(token);
+    }
+    before = previous;
+    previous = token;
+  }
+  if (script) topLevel.forEach((n) => names.add(n));
+  return names;
+}
+
+/**
+ * Every word and every quoted text of the project's own files: a superset of the names and module specifiers
+ * they use (comments and strings included, so nothing they use is missed).
+ */
+export class UsedNames {
+  readonly words = new Set<string>();
+
+  add(text: string): void {
+    for (const m of text.matchAll(/[A-Za-z_$][\w$]*|["']([^"'\n]+)["']/g)) this.words.add(m[1] ?? m[0]);
+  }
+
+  /**
+   * Whether a file of Node's declarations makes reachable nothing the project's files name: neither a global
+   * nor a module they use. A file that makes nothing reachable of its own (`index.d.ts`, only references) is needed.
+   */
+  unneeded(text: string): boolean {
+    const reachable = reachableNamesOf(text);
+    return reachable.size > 0 && ![...reachable].some((n) => this.words.has(n));
+  }
+}
+
 /** The folder of the package that declares `file` with the name `name`, if any. */
 function packageRootOf(file: string, name: string): string | undefined {
   for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
@@ -137,8 +198,11 @@ function stampOf(file: string): string | undefined {
 }
 
 /**
- * The compiler host of a run. Three things make a run cheap without changing what it reads:
+ * The compiler host of a run. Four things make a run cheap without changing what it reads:
  * - a declaration file's doc comments are not parsed (only the project's own are used);
+ * - a file of `@types/node` that declares no name (global or module) any file of the project mentions is
+ *   read as empty: the facts depend only on which declaration a name of the sources is (a `Buffer`, a `URL`,
+ *   an `AbortSignal`), and those files are most of what a cold run parses and binds;
  * - the imports of other packages made by this package's declarations and by class-validator's and
  *   class-transformer's are not followed: only which of their names a decorator is matters, never the types
  *   of the SDK, zod or validator.js behind them;
@@ -157,15 +221,21 @@ function hostOf(ts: typeof TS, options: TS.CompilerOptions, rootNames: readonly 
     return NAME_ONLY_PACKAGES.test(resolved.split(path.sep).join('/'));
   };
   cache.parsed = [];
+  const used = usedNamesOf(host, rootNames);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    const declaration = fileName.endsWith('.d.ts');
+    if (!declaration && !roots.has(path.resolve(fileName))) used.add(host.readFile(fileName) ?? '');
+    const pruned = declaration && NODE_TYPES.test(fileName.split(path.sep).join('/')) && used.unneeded(host.readFile(fileName) ?? '');
     const stamp = stampOf(fileName);
-    const key = `${fileName}|${JSON.stringify(languageVersion)}`;
+    const key = `${fileName}|${JSON.stringify(languageVersion)}${pruned ? '|empty' : ''}`;
     const cached = cache.files.get(key);
     if (stamp !== undefined && cached?.stamp === stamp) return cached.file;
     const setting = typeof languageVersion === 'object' ? languageVersion : { languageVersion };
     // JSDocParsingMode.ParseNone (TypeScript 5.3 and later; older versions ignore the option).
-    const mode = fileName.endsWith('.d.ts') ? { ...setting, jsDocParsingMode: 1 } : setting;
-    const file = parse(fileName, mode as TS.CreateSourceFileOptions, onError, shouldCreate);
+    const mode = declaration ? { ...setting, jsDocParsingMode: 1 } : setting;
+    const file = pruned
+      ? ts.createSourceFile(fileName, '', mode as TS.CreateSourceFileOptions)
+      : parse(fileName, mode as TS.CreateSourceFileOptions, onError, shouldCreate);
     cache.parsed.push(fileName);
     if (file && stamp !== undefined) cache.files.set(key, { stamp, file });
     return file;
@@ -179,6 +249,13 @@ function hostOf(ts: typeof TS, options: TS.CompilerOptions, rootNames: readonly 
       return ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, resolutions, redirected, mode);
     });
   return host;
+}
+
+/** The names the project's own files use, from their text. */
+function usedNamesOf(host: TS.CompilerHost, rootNames: readonly string[]): UsedNames {
+  const used = new UsedNames();
+  for (const file of rootNames) used.add(host.readFile(file) ?? '');
+  return used;
 }
 
 /** Reads a tsconfig and creates the program (no type check of its own: only the declarations are read). */

@@ -28,7 +28,7 @@ import { routeByOpening } from './protocol/opening';
 import { followBus, listChangedEvent } from './catalog/live';
 import { checkPageSizes, Pager, type PageSizes } from './catalog/pages';
 import type { ToolModel } from '../schema/model';
-import { designOnlyParamsOf, designOnlyWarning } from '../schema/design-only';
+import { designOnlyParamsOf, designOnlyPropertiesOf, designOnlyWarning, type DesignOnly } from '../schema/design-only';
 import type { CatalogServer } from './protocol/server';
 import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks/tasks';
 import { checkStoreTimeout } from './stores/degraded';
@@ -335,12 +335,14 @@ export class McpServer {
     }
     const before = new Set(this.catalog.tools.keys());
     this.catalog.addInstance(instance, options ?? {});
-    const designOnly: string[] = [];
+    const designOnly: DesignOnly = { params: [], properties: [] };
+    const records = new Set<Function>();
     for (const [name, tool] of this.catalog.tools) {
       if (before.has(name)) continue;
       this.warnIfErased(tool.model);
       this.warnIfUnstatable(tool.model);
-      if (tool.member) designOnly.push(...designOnlyParamsOf(instance.constructor, tool.member.key, tool.model));
+      if (tool.member) designOnly.params.push(...designOnlyParamsOf(instance.constructor, tool.member.key, tool.model));
+      designOnly.properties.push(...designOnlyPropertiesOf(tool.model, records));
     }
     const warning = designOnlyWarning(designOnly);
     if (warning) this.log.warn(warning, { event: 'definition.warning' });

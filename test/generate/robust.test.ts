@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nodeHost } from '../../src/generate/cli';
 import { GenerateSession } from '../../src/generate/generate';
-import { DefinitionError, McpServer, registerSourceFacts, Tool, type McpLogger } from '../../src';
+import { IsString } from 'class-validator';
+import { DefinitionError, Field, Int32, McpServer, Param, Range, registerSourceFacts, Tool, type McpLogger } from '../../src';
 import { resetDesignOnlyWarning } from '../../src/schema/design-only';
 import { KeyedTools } from '../fixtures/robust/src/keys';
 import { PageTools } from '../fixtures/robust/src/optional';
@@ -182,6 +183,87 @@ describe('a parameter typed only by design metadata', () => {
     }
     registerSourceFacts(Described, { methods: [{ name: 'forecast', params: [{ name: 'unit', type: Unit }] }] });
     expect(warnings((server) => server().add(new Described()))).toEqual([]);
+  });
+
+  it('is named for an undecorated override, from the metadata of the class that declared the tool', () => {
+    class Base {
+      @Tool() forecast(@Param({ type: String }) city: string, unit: Unit): string {
+        return `${city}${unit}`;
+      }
+    }
+    class Override extends Base {
+      override forecast(city: string, unit: Unit): string {
+        return `${unit}${city}`;
+      }
+    }
+    expect(warnings((server) => server().add(new Override()))).toEqual([
+      '1 parameter is typed only by design metadata, which says String or Number for an enum or a union of literals too, so it is listed as any string or number: ' +
+        "Override.forecast (declared in Base), parameter 'unit' (String). " +
+        "If one is an enum or a union of literals, give its type (@Param({ type: Unit }), @Param({ type: StringLiterals('a', 'b') })), " +
+        'or run `npx onemodelcontext generate` and import the facts module, which reads every declared type. ' +
+        'A hint on a plain one (@Param({ type: String })) or a constraint silences this; it is said once.',
+    ]);
+  });
+
+  describe('a record property', () => {
+    class Place {
+      @Field() unit!: Unit;
+      @Field({ type: String }) name!: string;
+      @IsString() country!: string;
+      @Field() @Range(0, 9) level!: number;
+    }
+    class Trip {
+      @Field() from!: Place;
+      @Field() to!: Place;
+      @Field() days!: number;
+    }
+    class Planner {
+      @Tool() plan(@Param({ type: Int32 }) count: number, trip: Trip): string {
+        return `${count}${trip.days}`;
+      }
+    }
+    class Noted {
+      @Tool() note(days: number, place: Place): string {
+        return `${days}${place.name}`;
+      }
+    }
+
+    it('is named with its class, nested records too, in one warning with the parameters', () => {
+      const lines = warnings((server) => {
+        server().add(new Noted());
+        server().add(new Planner());
+      });
+      expect(lines).toEqual([
+        '1 parameter and 1 property are typed only by design metadata, which says String or Number for an enum or a union of literals too, ' +
+          "so they are listed as any string or number: Noted.note, parameter 'days' (Number); Place, property 'unit' (String). " +
+          "If one is an enum or a union of literals, give its type (@Param({ type: Unit }), @Field({ type: Unit }), @Param({ type: StringLiterals('a', 'b') })), " +
+          'or run `npx onemodelcontext generate` and import the facts module, which reads every declared type. ' +
+          'A hint on a plain one (@Param({ type: String }), @Field({ type: String })) or a constraint silences this; it is said once.',
+      ]);
+    });
+
+    it('is named in nested records, each class once', () => {
+      expect(warnings((server) => server().add(new Planner()))).toEqual([
+        '2 properties are typed only by design metadata, which says String or Number for an enum or a union of literals too, ' +
+          "so they are listed as any string or number: Place, property 'unit' (String); Trip, property 'days' (Number). " +
+          "If one is an enum or a union of literals, give its type (@Field({ type: Unit }), @Field({ type: StringLiterals('a', 'b') })), " +
+          'or run `npx onemodelcontext generate` and import the facts module, which reads every declared type. ' +
+          'A hint on a plain one (@Field({ type: String })) or a constraint silences this; it is said once.',
+      ]);
+    });
+
+    it('is not named when facts describe the record', () => {
+      class Described {
+        @Field() unit!: Unit;
+      }
+      class Uses {
+        @Tool() use(@Param({ type: Described }) d: Described): string {
+          return d.unit;
+        }
+      }
+      registerSourceFacts(Described, { properties: [{ key: 'unit', type: Unit }] });
+      expect(warnings((server) => server().add(new Uses()))).toEqual([]);
+    });
   });
 });
 
