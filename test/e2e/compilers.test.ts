@@ -61,6 +61,9 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['later', { when: '2026-01-01T00:00:00.000Z', flag: true }],
 ];
 
+const DESIGN_ONLY_WARNING =
+  "WARN onemodelcontext definition.warning: 2 properties are typed only by design metadata, which says String or Number for an enum or a union of literals too, so they are listed as any string or number: Address, property 'street' (String); Contact, property 'name' (String). If one is an enum or a union of literals, give its type (@Field({ type: Unit }), @Field({ type: StringLiterals('a', 'b') })), or run `npx onemodelcontext generate` and import the facts module, which reads every declared type. A hint on a plain one (@Field({ type: String })) or a constraint silences this; it is said once.\n";
+
 /** What a server lists and answers to CALLS, as one string. */
 async function observe(server: {
   listTools(): unknown;
@@ -79,7 +82,9 @@ const CALLS = ${JSON.stringify(CALLS)};
 ${observe.toString()}
 observe(hardServer()).then((text) => process.stdout.write(text));`;
   const { code, stdout, stderr } = await node(['-'], script);
-  expect(stderr).toBe('');
+  // The one line every compiler's build says: two plain string properties of the fixture typed by design
+  // metadata alone (the design-only warning). Anything else on stderr fails.
+  expect(stderr.replace(/^\S+ /, '')).toBe(DESIGN_ONLY_WARNING);
   expect(code).toBe(0);
   return stdout;
 }
