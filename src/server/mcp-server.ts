@@ -4,10 +4,10 @@ import { InMemoryServerEventBus } from './stores/stores';
 import { checkPublic, checkScopes } from '../decorators/member';
 import type { CacheOptions, Icon } from '../decorators/listing-options';
 import { Problems } from '../schema/diagnostics';
-import { cacheOf, iconsOf } from '../schema/listing-metadata';
+import { cacheOf, iconsOf } from '../schema/members/listing-metadata';
 import type { CacheHint } from '../schema/model';
 import type { QuickArgs } from '../decorators/hint-value';
-import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/quick';
+import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/members/quick';
 import { UnknownToolError } from '../invoke/errors';
 import type { AddOptions } from '../invoke/invocation';
 import { Log, type McpLogger } from '../log';
@@ -28,7 +28,7 @@ import { routeByOpening } from './protocol/opening';
 import { followBus, listChangedEvent } from './catalog/live';
 import { checkPageSizes, Pager, type PageSizes } from './catalog/pages';
 import type { ToolModel } from '../schema/model';
-import { designOnlyParamsOf, designOnlyPropertiesOf, designOnlyWarning, type DesignOnly } from '../schema/design-only';
+import { designOnlyParamsOf, designOnlyPropertiesOf, designOnlyWarning, type DesignOnly } from '../schema/resolve/design-only';
 import type { CatalogServer } from './protocol/server';
 import { InMemoryTaskStore, TaskRunner, type TaskOptions, type TaskStore } from './tasks/tasks';
 import { checkStoreTimeout } from './stores/degraded';
@@ -37,7 +37,7 @@ import { checkMaxResultBytes } from './protocol/result-size';
 import { Telemetry, type Network } from './telemetry/telemetry';
 import { RequestStates, signingKeys } from './protocol/signing';
 import type { TelemetryOptions } from './telemetry/options';
-import type { ValidationOptions } from '../schema/validation-options';
+import type { ValidationOptions } from '../schema/records/validation-options';
 import {
   checkListing,
   isProfileName,
@@ -385,8 +385,13 @@ export class McpServer {
     for (const profile of ['openai-strict', 'gemini'] as const) {
       if (!mayList(this.options.listing, profile) && !this.warnedProfiles.has(profile)) continue;
       this.warnedProfiles.add(profile);
-      for (const warning of profileWarningsOf(model, profile)) this.log.warn(warning, { event: 'definition.warning', tool: model.name });
+      this.warnUnstatableUnder(model, profile);
     }
+  }
+
+  /** What `profile` cannot state of the tool's types, said at definition time with the portable spelling. */
+  private warnUnstatableUnder(model: ToolModel, profile: 'gemini' | 'openai-strict'): void {
+    for (const warning of profileWarningsOf(model, profile)) this.log.warn(warning, { event: 'definition.warning', tool: model.name });
   }
 
   /**
@@ -399,8 +404,7 @@ export class McpServer {
       if (this.warnedProfiles.has(profile) || mayList(this.options.listing, profile)) continue;
       if (!mayList(listing as ListingOption | undefined, profile)) continue;
       this.warnedProfiles.add(profile);
-      for (const { model } of this.catalog.tools.values())
-        for (const warning of profileWarningsOf(model, profile)) this.log.warn(warning, { event: 'definition.warning', tool: model.name });
+      for (const { model } of this.catalog.tools.values()) this.warnUnstatableUnder(model, profile);
     }
   }
 
