@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { argumentsReader } from '../src/invoke/reader';
 import { forceRecordStrategy } from '../src/invoke/record-reader';
 import { INVALID, newFailure } from '../src/invoke/failure';
-import { toolsOf } from '../src/schema/tools';
+import { toolsOf } from '../src/schema/members/tools';
 import { CvOrder, Customer, Line, Order, OrderTools, Status, invalidOrder, validOrder } from './order';
 
 /**

@@ -58,7 +58,7 @@ export {
   type SourceLiteral,
 } from './facts/registry';
 export { DefinitionError, type Diagnostic, type DiagnosticCode } from './schema/diagnostics';
-export type { QuickToolConfig, QuickParam, QuickParams } from './schema/quick';
+export type { QuickToolConfig, QuickParam, QuickParams } from './schema/members/quick';
 export type { HintValue, QuickArgs, QuickParamOptions, QuickParamValue } from './decorators/hint-value';
 export type { JsonSchema } from './schema/model';
 export {
@@ -81,7 +81,7 @@ export { ToolError, UnknownToolError, ToolTimeoutError, TOOL_FAILED_CHANNEL } fr
 export { stackOf, type McpLogger, type LogDetails, type LogEvent } from './log';
 export type { CallToolResult } from './invoke/results';
 export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
-export type { ValidationOptions } from './schema/validation-options';
+export type { ValidationOptions } from './schema/records/validation-options';
 export {
   McpServer,
   type McpServerOptions,

@@ -1,5 +1,5 @@
 import type * as TS from 'typescript';
-import { isValidName, toolNameOf } from '../schema/names';
+import { isValidName, toolNameOf } from '../schema/members/names';
 import type { SourceLiteral } from '../facts/registry';
 import { DecoratorReading } from './decorator-reading';
 import type { Reporter } from './diagnostics';

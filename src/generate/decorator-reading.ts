@@ -54,7 +54,7 @@ export class DecoratorReading {
   /**
    * Whether class-validator's rules state the type where the source type has no schema (an interface, a
    * union, `Record<string, unknown>`): `@IsObject()`, `@IsIn([...])`, a type rule with `{ each: true }`.
-   * The run time reads them (schema/validator-rules.ts), so such a property is no definition problem.
+   * The run time reads them (schema/records/validator-rules.ts), so such a property is no definition problem.
    */
   evidenced(decorators: readonly WrittenDecorator[]): boolean {
     const ts = this.ts;

@@ -1,4 +1,4 @@
-import { TIMESPAN_PATTERN } from '../schema/resolve';
+import { TIMESPAN_PATTERN } from '../schema/resolve/resolve';
 import type { ExactRule, RecordNode, StringFormat, TypeNode } from '../schema/model';
 
 /**

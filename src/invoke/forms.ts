@@ -1,6 +1,6 @@
 import { Problems } from '../schema/diagnostics';
-import { recordOf } from '../schema/records';
-import { siteOf } from '../schema/tools';
+import { recordOf } from '../schema/records/records';
+import { siteOf } from '../schema/members/tools';
 import { fragmentOf } from '../schema/write';
 import { INVALID, newFailure, formatPath } from './failure';
 import { readerOf } from './reader';

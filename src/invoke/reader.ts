@@ -16,7 +16,7 @@ import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reade
 import { asFailures, asyncValidationFailures, leftToClassValidator, validationFailures, type LeftToClassValidator } from './validator';
 import { isObject } from './values';
 import { transformsOf } from '../decorators/foreign';
-import { CLOSED, type ValidationPolicy } from '../schema/validation-options';
+import { CLOSED, type ValidationPolicy } from '../schema/records/validation-options';
 
 /**
  * Compiled argument readers: one closure tree per tool, built once from the type model. A reader checks
@@ -101,7 +101,7 @@ function compile(node: TypeNode, mode: ReadMode, policy: ValidationPolicy): Read
 }
 
 /**
- * A reader that also runs a node's exact rules (schema/validator-rules.ts) on the JSON value once its own
+ * A reader that also runs a node's exact rules (schema/records/validator-rules.ts) on the JSON value once its own
  * checks pass, and reports every rule that fails, not just the first.
  */
 function withRules(read: Reader, node: TypeNode, rules: readonly ExactRule[]): Reader {

@@ -1,5 +1,5 @@
 import { INVALID, fail, park, restore, step as stepOut, type Failure, type OneFailure } from './failure';
-import type { UnknownProperties } from '../schema/validation-options';
+import type { UnknownProperties } from '../schema/records/validation-options';
 
 /**
  * Reading one record, in two interchangeable forms built from the same plan: a generated function (fast)

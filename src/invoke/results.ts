@@ -1,6 +1,6 @@
 import { OneModelContextError } from '../errors';
 import { transformsOf } from '../decorators/foreign';
-import { perNode } from '../schema/memo';
+import { perNode } from '../schema/resolve/memo';
 import { unwrap, type RecordNode, type ResultModel, type TypeNode } from '../schema/model';
 import { INVALID, formatPath, newFailure } from './failure';
 import { InexactIntegerError, exactNumber, inexactIntegerSteps, jsonWithExactNumbers } from './exact-integers';

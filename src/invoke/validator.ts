@@ -2,14 +2,14 @@ import type { ValidationError, ValidatorOptions } from 'class-validator';
 import { classChainOf } from '../decorators/classes';
 import { isAsyncRule, transformsOf, validationOf } from '../decorators/foreign';
 import type { RecordNode } from '../schema/model';
-import { enforcedByReading } from '../schema/validator-rules';
+import { enforcedByReading } from '../schema/records/validator-rules';
 import type { OneFailure } from './failure';
-import type { ValidationPolicy } from '../schema/validation-options';
+import type { ValidationPolicy } from '../schema/records/validation-options';
 
 /**
  * class-validator runs on built instances only when a class carries a rule reading does not already
  * enforce (a custom constraint, `@IsPositive`, `@IsEmail`, groups, `@ValidateIf` ...); which rules reading
- * enforces comes from the one table in `schema/validator-rules.ts`. When it runs, errors of the enforced
+ * enforces comes from the one table in `schema/records/validator-rules.ts`. When it runs, errors of the enforced
  * rules are ignored, so the listing alone decides what those accept.
  */
 

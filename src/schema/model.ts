@@ -32,7 +32,7 @@ export type StringFormat = 'uuid' | 'date-time' | 'date' | 'time' | 'uri' | 'ema
 export type StringAs = 'string' | 'date' | 'url' | 'timespan';
 
 /**
- * A check JSON Schema states exactly, defined once (in validator-rules.ts): the keywords listed, the test
+ * A check JSON Schema states exactly, defined once (in records/validator-rules.ts): the keywords listed, the test
  * reading runs on the JSON value, and the text when it fails. A node carries the rules it lists.
  */
 export interface ExactRule {

@@ -1,4 +1,4 @@
-import { CLOSED, type ValidationPolicy } from './validation-options';
+import { CLOSED, type ValidationPolicy } from './records/validation-options';
 import {
   unwrap,
   type ExactRule,

@@ -3,7 +3,7 @@ import { ArrayOf, Description, DictionaryOf, Field, Nullable, Param, SetOf, Stri
 import { memberRecordsOf, type MemberRecordOf } from '../../src/decorators/metadata';
 import { methodFactsOf } from '../../src/facts/registry';
 import { Problems } from '../../src/schema/diagnostics';
-import { promptFromMethod } from '../../src/schema/prompts';
+import { promptFromMethod } from '../../src/schema/members/prompts';
 import { Rows } from '../fixtures/documented/src/rows';
 import { Color, Mixed, Size } from '../fixtures/documented/src/shapes';
 import { Explicit, Weather } from '../fixtures/documented/src/weather';

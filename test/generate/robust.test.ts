@@ -5,7 +5,7 @@ import { nodeHost } from '../../src/generate/cli';
 import { GenerateSession } from '../../src/generate/generate';
 import { IsString } from 'class-validator';
 import { DefinitionError, Field, Int32, McpServer, Param, Range, registerSourceFacts, Tool, type McpLogger } from '../../src';
-import { resetDesignOnlyWarning } from '../../src/schema/design-only';
+import { resetDesignOnlyWarning } from '../../src/schema/resolve/design-only';
 import { KeyedTools } from '../fixtures/robust/src/keys';
 import { PageTools } from '../fixtures/robust/src/optional';
 import { searchTools } from '../fixtures/robust/src/private';

@@ -81,8 +81,8 @@ import {
 } from '../../src';
 import { forceRecordStrategy } from '../../src/invoke/record-reader';
 import type { TypeNode } from '../../src/schema/model';
-import { toolsOf } from '../../src/schema/tools';
-import { EXACT_RULE_NAMES } from '../../src/schema/validator-rules';
+import { toolsOf } from '../../src/schema/members/tools';
+import { EXACT_RULE_NAMES } from '../../src/schema/records/validator-rules';
 import { validationOf } from '../../src/decorators/foreign';
 import type { Schema } from '../support/json-schema';
 
@@ -96,7 +96,7 @@ import type { Schema } from '../support/json-schema';
  *
  * A third class is counted apart: class-validator-only refusals, calls the listing accepts whose built
  * instance class-validator itself refuses, by rule, on a record carrying every exact rule of the table
- * (src/schema/validator-rules.ts). It must be 0 for every rule.
+ * (src/schema/records/validator-rules.ts). It must be 0 for every rule.
  *
  * Seeded in CI. `READER_FUZZ_RUNS=1000000 npx jest test/invoke/differential` runs long with a random seed
  * (or `READER_FUZZ_SEED=n` to replay one); a disagreement fails and prints the smallest case.
@@ -138,7 +138,7 @@ class Order {
   @Field({ type: Nullable(Line) }) extra!: Line | null;
 }
 
-/** Every exact rule of the table (src/schema/validator-rules.ts), as Nest DTOs write them. */
+/** Every exact rule of the table (src/schema/records/validator-rules.ts), as Nest DTOs write them. */
 class Checked {
   @IsOptional() @IsNumber() @IsPositive() positive?: number;
   @IsOptional() @IsNumber() @IsNegative() negative?: number;

@@ -33,8 +33,8 @@ import { exampleOf } from '../../src/invoke/examples';
 import { INVALID, newFailure } from '../../src/invoke/failure';
 import { readerOf } from '../../src/invoke/reader';
 import type { TypeNode } from '../../src/schema/model';
-import { toolFromConfig } from '../../src/schema/quick';
-import { toolsOf } from '../../src/schema/tools';
+import { toolFromConfig } from '../../src/schema/members/quick';
+import { toolsOf } from '../../src/schema/members/tools';
 import { probe, textOf } from '../support/probe';
 
 enum Color {

@@ -26,7 +26,7 @@ import {
   Param,
   type CallToolResult,
 } from '../../src';
-import { toolsOf } from '../../src/schema/tools';
+import { toolsOf } from '../../src/schema/members/tools';
 import type { TypeNode } from '../../src/schema/model';
 import type { Schema } from '../support/json-schema';
 

@@ -5,7 +5,7 @@ import {
   parsedParamsOf,
   plainInitializersOf,
   plainParamsOf,
-} from '../../src/schema/compiled';
+} from '../../src/schema/resolve/compiled';
 
 /**
  * Plain parameter lists and plain record classes are read without acorn (`plainParamsOf`,

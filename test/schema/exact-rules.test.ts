@@ -33,13 +33,13 @@ import {
   validateSync,
 } from 'class-validator';
 import { McpServer, Tool, type CallToolResult } from '../../src';
-import { toolsOf } from '../../src/schema/tools';
+import { toolsOf } from '../../src/schema/members/tools';
 import { unwrap, type RecordNode } from '../../src/schema/model';
 import { leftToClassValidator } from '../../src/invoke/validator';
 import type { Schema } from '../support/json-schema';
 
 /**
- * Each rule of the one table (src/schema/validator-rules.ts) that JSON Schema states exactly: for values of
+ * Each rule of the one table (src/schema/records/validator-rules.ts) that JSON Schema states exactly: for values of
  * the property's JSON type, ajv 2020-12 on the listed schema, reading, and class-validator itself
  * (plainToInstance + validateSync, as a Nest ValidationPipe runs it) give the same verdict, and reading
  * never needs class-validator to run for them.

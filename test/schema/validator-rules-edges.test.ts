@@ -33,7 +33,7 @@ import { ArrayOf, Field, SetOf } from '../../src';
 import { dtoTool, expectDto } from '../support/dto-tool';
 
 /**
- * The rules of src/schema/validator-rules.ts whose `enforced` must stay false: class-validator checks
+ * The rules of src/schema/records/validator-rules.ts whose `enforced` must stay false: class-validator checks
  * something reading does not, so each test sends a value only class-validator refuses and expects its
  * message. (Were the rule counted as enforced, class-validator would be skipped and the value accepted.)
  * Each test: the record, its exact listing, the calls and their exact answers.

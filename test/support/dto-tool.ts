@@ -1,7 +1,7 @@
 import { McpServer, Param, Tool } from '../../src';
 import { leftToClassValidator } from '../../src/invoke/validator';
 import { unwrap, type RecordNode } from '../../src/schema/model';
-import { toolsOf } from '../../src/schema/tools';
+import { toolsOf } from '../../src/schema/members/tools';
 import { textOf } from './probe';
 
 /** A record class as a test declares it. */

@@ -1,5 +1,5 @@
-import type { Problems } from './diagnostics';
-import { unwrap, type ParamModel } from './model';
+import type { Problems } from '../diagnostics';
+import { unwrap, type ParamModel } from '../model';
 
 /**
  * SEP-2243 `x-mcp-header` declarations on tool arguments (`@Param({ header })`): what the protocol allows, checked

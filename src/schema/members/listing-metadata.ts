@@ -1,7 +1,7 @@
-import type { Completer, Icon } from '../decorators/listing-options';
-import { isPlainObject } from '../objects';
-import type { Problems } from './diagnostics';
-import type { CacheHint, ParamModel } from './model';
+import type { Completer, Icon } from '../../decorators/listing-options';
+import { isPlainObject } from '../../objects';
+import type { Problems } from '../diagnostics';
+import type { CacheHint, ParamModel } from '../model';
 
 /**
  * Checks the listing metadata options (icons, resource size and annotations, cache hints, completions) when a

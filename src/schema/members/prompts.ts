@@ -1,8 +1,8 @@
-import { descriptionOf, type MemberRecordOf } from '../decorators/metadata';
-import { methodFactsOf } from '../facts/registry';
-import type { Problems } from './diagnostics';
+import { descriptionOf, type MemberRecordOf } from '../../decorators/metadata';
+import { methodFactsOf } from '../../facts/registry';
+import type { Problems } from '../diagnostics';
 import { cacheOf, iconsOf } from './listing-metadata';
-import type { TextMethodExtras, TextMethodModel } from './model';
+import type { TextMethodExtras, TextMethodModel } from '../model';
 import { isValidName, toolNameOf } from './names';
 import { definedOnly } from './resources';
 import { completersFor, resolveTextParams } from './text-methods';

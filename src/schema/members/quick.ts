@@ -1,13 +1,13 @@
-import type { QuickParamOptions } from '../decorators/hint-value';
-import type { TypeHint } from '../decorators/hints';
-import { HINT } from '../decorators/hints';
-import { VALUE_OPTION_KEYS } from '../decorators/param.decorator';
-import type { ToolOptions } from '../decorators/member-options';
-import { Problems } from './diagnostics';
-import { rawInputSchemaOf } from './input-schema';
+import type { QuickParamOptions } from '../../decorators/hint-value';
+import type { TypeHint } from '../../decorators/hints';
+import { HINT } from '../../decorators/hints';
+import { VALUE_OPTION_KEYS } from '../../decorators/param.decorator';
+import type { ToolOptions } from '../../decorators/member-options';
+import { Problems } from '../diagnostics';
+import { rawInputSchemaOf } from '../resolve/input-schema';
 import { checkHeaders } from './headers';
-import { resolveSlot } from './slots';
-import type { Mutable, ParamModel, ToolModel } from './model';
+import { resolveSlot } from '../resolve/slots';
+import type { Mutable, ParamModel, ToolModel } from '../model';
 import { resultFor, siteOf, toolHead } from './tools';
 
 /** A quick-path parameter: a type hint, or options with a `type`. */

@@ -1,8 +1,8 @@
-import { descriptionOf, type MemberRecordOf } from '../decorators/metadata';
+import { descriptionOf, type MemberRecordOf } from '../../decorators/metadata';
 import { cacheOf, iconsOf, resourceAnnotationsOf, sizeOf, type ResourceAnnotationsModel } from './listing-metadata';
-import { methodFactsOf } from '../facts/registry';
-import type { Problems } from './diagnostics';
-import type { TextMethodExtras, TextMethodModel } from './model';
+import { methodFactsOf } from '../../facts/registry';
+import type { Problems } from '../diagnostics';
+import type { TextMethodExtras, TextMethodModel } from '../model';
 import { toolNameOf } from './names';
 import { completersFor, resolveTextParams } from './text-methods';
 import { checkShape, declarerOf, memberWhere } from './tools';

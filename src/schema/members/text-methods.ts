@@ -1,8 +1,8 @@
-import { paramRecordsOf, type MemberRecord } from '../decorators/metadata';
-import type { Completer } from '../decorators/listing-options';
-import type { Problems } from './diagnostics';
+import { paramRecordsOf, type MemberRecord } from '../../decorators/metadata';
+import type { Completer } from '../../decorators/listing-options';
+import type { Problems } from '../diagnostics';
 import { completersOf } from './listing-metadata';
-import { unwrap, type ParamModel, type TypeNode } from './model';
+import { unwrap, type ParamModel, type TypeNode } from '../model';
 import { declarerOf, memberWhere, resolveParams, type ResolvedParams } from './tools';
 
 /**

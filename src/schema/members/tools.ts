@@ -1,5 +1,5 @@
-import { classChainOf } from '../decorators/classes';
-import type { TypeHint } from '../decorators/hints';
+import { classChainOf } from '../../decorators/classes';
+import type { TypeHint } from '../../decorators/hints';
 import {
   declaringClassOfRecord,
   descriptionOf,
@@ -10,18 +10,18 @@ import {
   type MemberRecord,
   type MemberRecordOf,
   type ParamRecord,
-} from '../decorators/metadata';
-import type { ToolOptions } from '../decorators/member-options';
-import { methodFactsOf, type SourceParamFacts } from '../facts/registry';
-import { checkAgainstSource } from './contradiction';
+} from '../../decorators/metadata';
+import type { ToolOptions } from '../../decorators/member-options';
+import { methodFactsOf, type SourceParamFacts } from '../../facts/registry';
+import { checkAgainstSource } from '../records/contradiction';
 import { CONTEXT_DESIGN, isContextClass } from './context-class';
-import { Problems } from './diagnostics';
-import { defaultOf, resolveSlot } from './slots';
-import type { Mutable, ParamModel, ResultModel, ToolAnnotations, ToolModel } from './model';
+import { Problems } from '../diagnostics';
+import { defaultOf, resolveSlot } from '../resolve/slots';
+import type { Mutable, ParamModel, ResultModel, ToolAnnotations, ToolModel } from '../model';
 import { isValidName, toolNameOf } from './names';
-import { metadataFix, recordOf } from './records';
-import { resolveType, type Site } from './resolve';
-import { compiledParamsOf, type CompiledParam } from './compiled';
+import { metadataFix, recordOf } from '../records/records';
+import { resolveType, type Site } from '../resolve/resolve';
+import { compiledParamsOf, type CompiledParam } from '../resolve/compiled';
 import { cacheOf, iconsOf } from './listing-metadata';
 import { checkHeaders } from './headers';
 

@@ -1,5 +1,5 @@
 import type { JsonSchema, ParamModel } from '../model';
-import type { ValidationPolicy } from '../validation-options';
+import type { ValidationPolicy } from '../records/validation-options';
 import { inputSchemaUnder, ordered, type Dialect, type Keywords } from './walk';
 
 /**

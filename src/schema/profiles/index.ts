@@ -1,5 +1,5 @@
 import type { JsonSchema, ToolModel } from '../model';
-import { CLOSED, type ValidationPolicy } from '../validation-options';
+import { CLOSED, type ValidationPolicy } from '../records/validation-options';
 import { inputSchemaOf } from '../write';
 import { geminiInputSchemaOf } from './gemini';
 import { strictInputSchemaOf } from './openai-strict';

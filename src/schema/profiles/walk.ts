@@ -1,5 +1,5 @@
 import { fragmentOf, writtenDefault } from '../write';
-import { CLOSED, type ValidationPolicy } from '../validation-options';
+import { CLOSED, type ValidationPolicy } from '../records/validation-options';
 import type { JsonSchema, ParamModel, PropertyModel, SlotModel, TypeNode } from '../model';
 import { STRUCTURAL, appended, wordsOf } from './words';
 

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../model';
-import { TIMESPAN_PATTERN } from '../resolve';
+import { TIMESPAN_PATTERN } from '../resolve/resolve';
 
 /**
  * Constraints in plain words, from the keywords of an exact fragment (write.ts): what a profile cannot state

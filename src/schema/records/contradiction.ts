@@ -1,7 +1,7 @@
-import type { TypeHint } from '../decorators/hints';
-import { Problems } from './diagnostics';
-import type { TypeNode } from './model';
-import { resolveType, type Site } from './resolve';
+import type { TypeHint } from '../../decorators/hints';
+import { Problems } from '../diagnostics';
+import type { TypeNode } from '../model';
+import { resolveType, type Site } from '../resolve/resolve';
 
 /**
  * An explicit hint always wins over the type `onemodelcontext generate` read from the source, but it may

@@ -1,5 +1,5 @@
-import { classChainOf } from '../decorators/classes';
-import { descriptionOf, designType, propertyRecordsOf, type PropertyRecord } from '../decorators/metadata';
+import { classChainOf } from '../../decorators/classes';
+import { descriptionOf, designType, propertyRecordsOf, type PropertyRecord } from '../../decorators/metadata';
 import {
   apiPropertyOf,
   discriminatorOf,
@@ -11,13 +11,13 @@ import {
   type ApiPropertyFacts,
   type Direction,
   type ValidationMetadata,
-} from '../decorators/foreign';
-import { HINT, StringLiterals, type TypeHint } from '../decorators/hints';
-import { propertyFactsOf, type SourcePropertyFacts } from '../facts/registry';
-import { defaultOf, resolveSlot } from './slots';
-import { unwrap, type PropertyModel, type RecordNode, type TypeNode } from './model';
-import { discriminatedHint, type Site } from './resolve';
-import { initializersOf, type CompiledValue } from './compiled';
+} from '../../decorators/foreign';
+import { HINT, StringLiterals, type TypeHint } from '../../decorators/hints';
+import { propertyFactsOf, type SourcePropertyFacts } from '../../facts/registry';
+import { defaultOf, resolveSlot } from '../resolve/slots';
+import { unwrap, type PropertyModel, type RecordNode, type TypeNode } from '../model';
+import { discriminatedHint, type Site } from '../resolve/resolve';
+import { initializersOf, type CompiledValue } from '../resolve/compiled';
 import { validatorIntent, type ValidatorIntent } from './validator-rules';
 
 /**

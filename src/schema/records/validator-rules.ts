@@ -1,8 +1,8 @@
-import { Int64, JsonObject, StringLiterals, Uuid, type TypeHint } from '../decorators/hints';
-import type { ValidationMetadata } from '../decorators/foreign';
-import { constraintSchemaOf } from '../decorators/metadata';
-import { fragmentProblem } from './input-schema';
-import { unwrap, type ExactRule, type PropertyModel, type SchemaConstraint, type TypeNode } from './model';
+import { Int64, JsonObject, StringLiterals, Uuid, type TypeHint } from '../../decorators/hints';
+import type { ValidationMetadata } from '../../decorators/foreign';
+import { constraintSchemaOf } from '../../decorators/metadata';
+import { fragmentProblem } from '../resolve/input-schema';
+import { unwrap, type ExactRule, type PropertyModel, type SchemaConstraint, type TypeNode } from '../model';
 
 /**
  * The one table of class-validator rules: what each says in the listing (as our intent records) and

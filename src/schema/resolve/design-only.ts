@@ -1,10 +1,10 @@
-import { classChainOf } from '../decorators/classes';
-import { validationOf } from '../decorators/foreign';
-import { designParamTypes, designType, paramRecordsOf, propertyRecordsOf } from '../decorators/metadata';
-import { methodFactsOf, propertyFactsOf } from '../facts/registry';
+import { classChainOf } from '../../decorators/classes';
+import { validationOf } from '../../decorators/foreign';
+import { designParamTypes, designType, paramRecordsOf, propertyRecordsOf } from '../../decorators/metadata';
+import { methodFactsOf, propertyFactsOf } from '../../facts/registry';
 import { compiledParamsOf, initializersOf } from './compiled';
-import { unwrap, type PropertyModel, type RecordNode, type ToolModel, type TypeNode } from './model';
-import { decoratedMembersOf, declarerOf } from './tools';
+import { unwrap, type PropertyModel, type RecordNode, type ToolModel, type TypeNode } from '../model';
+import { decoratedMembersOf, declarerOf } from '../members/tools';
 
 /**
  * Issue 35, no silent listing: a parameter or record property whose only type is its design metadata

@@ -1,6 +1,6 @@
 import type { default as Ajv2020, ErrorObject } from 'ajv/dist/2020';
-import type { Problems } from './diagnostics';
-import type { RawInputSchema } from './model';
+import type { Problems } from '../diagnostics';
+import type { RawInputSchema } from '../model';
 
 /**
  * A quick-path tool's hand-written input schema (`server.tool(name, { inputSchema }, handler)`), for what the

@@ -1,6 +1,6 @@
-import { HINT, type HintCombinator, type HintLiterals, type HintToken, type TokenKind, type TypeHint } from '../decorators/hints';
-import type { Discriminator } from '../decorators/foreign';
-import type { Problems } from './diagnostics';
+import { HINT, type HintCombinator, type HintLiterals, type HintToken, type TokenKind, type TypeHint } from '../../decorators/hints';
+import type { Discriminator } from '../../decorators/foreign';
+import type { Problems } from '../diagnostics';
 import {
   unwrap,
   type DiscriminatedNode,
@@ -9,7 +9,7 @@ import {
   type RecordNode,
   type SchemaConstraint,
   type TypeNode,
-} from './model';
+} from '../model';
 
 /** Where a type is used, for diagnostics, and what is resolving around it (records, for cycles). */
 export interface Site {

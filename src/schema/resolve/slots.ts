@@ -1,6 +1,6 @@
-import type { TypeHint } from '../decorators/hints';
-import { checkAgainstSource } from './contradiction';
-import { unwrap, type DefaultValue, type SchemaConstraint, type TypeNode } from './model';
+import type { TypeHint } from '../../decorators/hints';
+import { checkAgainstSource } from '../records/contradiction';
+import { unwrap, type DefaultValue, type SchemaConstraint, type TypeNode } from '../model';
 import { constrain, constrainEach, nullable, resolveType, type Site } from './resolve';
 import type { CompiledValue } from './compiled';
 

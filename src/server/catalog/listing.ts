@@ -2,7 +2,7 @@ import type { Icon } from '../../decorators/listing-options';
 import type { ToolModel } from '../../schema/model';
 import { inputSchemaOf, outputSchemaOf } from '../../schema/write';
 import type { JsonSchema } from '../../schema/model';
-import { CLOSED, type ValidationPolicy } from '../../schema/validation-options';
+import { CLOSED, type ValidationPolicy } from '../../schema/records/validation-options';
 
 /** One `tools/list` entry exactly as it is sent. */
 export interface ToolListing {

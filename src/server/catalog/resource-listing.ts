@@ -1,7 +1,7 @@
 import type { Icon } from '../../decorators/listing-options';
-import type { ResourceAnnotationsModel } from '../../schema/listing-metadata';
-import type { PromptModel } from '../../schema/prompts';
-import type { ResourceModel, TemplatePart } from '../../schema/resources';
+import type { ResourceAnnotationsModel } from '../../schema/members/listing-metadata';
+import type { PromptModel } from '../../schema/members/prompts';
+import type { ResourceModel, TemplatePart } from '../../schema/members/resources';
 
 /** One `resources/list` or `resources/templates/list` entry exactly as it is sent. */
 export interface ResourceListing {
