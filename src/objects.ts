@@ -2,6 +2,11 @@
  * Ground floor (docs/architecture.md): what every floor asks of a value that should be a plain JSON object.
  */
 
+/** A JSON object as received or returned: a non-null, non-array object (a class instance counts). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** An object as `JSON.parse` makes them (no class instance, no array). */
 export function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;

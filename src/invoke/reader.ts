@@ -14,7 +14,7 @@ import {
 import { dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reader, type RecordPlan } from './record-reader';
 import { asFailures, asyncValidationFailures, leftToClassValidator, validationFailures, type LeftToClassValidator } from './validator';
-import { isObject } from './values';
+import { isObject } from '../objects';
 import { transformsOf } from '../decorators/foreign';
 import { CLOSED, type ValidationPolicy } from '../schema/records/validation-options';
 

@@ -89,7 +89,46 @@ beforeAll(async () => {
   mkdirSync(HOME, { recursive: true });
   // What `npm pack` writes from the built clone (the page's `npm run build && npm pack`; ensureBuilt is the build).
   await timed('npm pack', () => sh(`npm pack --pack-destination ${HOME}`, ROOT));
-}, BUILD_HOOK_TIMEOUT_MS);
+  await Promise.all(COMPILERS.map(([label, version]) => prepare(label, version)));
+}, BUILD_HOOK_TIMEOUT_MS + 600_000);
+
+/**
+ * One compiler's project, laid out and installed as the page says. The three are prepared at once (their installs
+ * wait mostly on npm's registry and cache, one by one they took half of the file's time).
+ */
+async function prepare(label: string, version: string): Promise<void> {
+  const folder = join(HOME, `ts-${label}`);
+  const project = join(folder, 'greeter-mcp');
+  // The clone next to the project, as the page lays it out: ../onemodelcontext/onemodelcontext-0.1.0.tgz.
+  mkdirSync(join(folder, 'onemodelcontext'), { recursive: true });
+  copyFileSync(join(HOME, TARBALL), join(folder, 'onemodelcontext', TARBALL));
+  const installed = (name: string) =>
+    JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version as string;
+  if (!existsSync(join(project, 'node_modules/vitest')) || installed('typescript') !== version) {
+    rmSync(project, { recursive: true, force: true });
+    mkdirSync(project, { recursive: true });
+    await timed(`[${label}] npm init -y`, () => sh(command('npm init -y'), project));
+    await timed(`[${label}] npm install the tarball`, () => sh(command(`npm install ../onemodelcontext/${TARBALL}`), project));
+    const typescript = command('npm install --save-dev typescript @typescript/typescript6 @types/node').replace(
+      'typescript ',
+      `typescript@${version} `,
+    );
+    await timed(`[${label}] ${typescript}`, () => sh(typescript, project));
+    await timed(`[${label}] npm install --save-dev vitest`, () => sh(command('npm install --save-dev vitest'), project));
+    await timed(`[${label}] npm install --save-dev tsx esbuild`, () => sh(command('npm install --save-dev tsx esbuild'), project));
+  } else {
+    // Kept from an earlier run: only the package is new.
+    rmSync(join(project, 'node_modules/onemodelcontext'), { recursive: true, force: true });
+    await timed(`[${label}] npm install the tarball again`, () => sh(`npm install ../onemodelcontext/${TARBALL}`, project));
+  }
+  for (const file of ['src/greeter.ts', 'src/server.ts', 'src/main.ts', 'test/server.test.ts']) {
+    mkdirSync(dirname(join(project, file)), { recursive: true });
+    writeFileSync(join(project, file), fileOnPage(file));
+  }
+  writeFileSync(join(project, 'tsconfig.json'), `${jsonAfter('## 3. tsconfig.json')}\n`);
+  rmSync(join(project, 'src/onemodelcontext.facts.ts'), { force: true });
+  rmSync(join(project, 'dist'), { recursive: true, force: true });
+}
 
 /** A stdio client of `command args` in `cwd`: lists the tools and greets, twice and out of range. */
 async function serve(commandLine: string[], cwd: string): Promise<{ listed: string; greeting: unknown; refused: unknown }> {
@@ -125,38 +164,6 @@ describe.each(COMPILERS)('getting started with TypeScript %s', (label, version) 
     greeting: [{ type: 'text', text: 'Hello, Ada!\nHello, Ada!' }],
     refused: true,
   };
-
-  beforeAll(async () => {
-    // The clone next to the project, as the page lays it out: ../onemodelcontext/onemodelcontext-0.1.0.tgz.
-    mkdirSync(join(folder, 'onemodelcontext'), { recursive: true });
-    copyFileSync(join(HOME, TARBALL), join(folder, 'onemodelcontext', TARBALL));
-    const installed = (name: string) =>
-      JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version as string;
-    if (!existsSync(join(project, 'node_modules/vitest')) || installed('typescript') !== version) {
-      rmSync(project, { recursive: true, force: true });
-      mkdirSync(project, { recursive: true });
-      await timed(`[${label}] npm init -y`, () => sh(command('npm init -y'), project));
-      await timed(`[${label}] npm install the tarball`, () => sh(command(`npm install ../onemodelcontext/${TARBALL}`), project));
-      const typescript = command('npm install --save-dev typescript @typescript/typescript6 @types/node').replace(
-        'typescript ',
-        `typescript@${version} `,
-      );
-      await timed(`[${label}] ${typescript}`, () => sh(typescript, project));
-      await timed(`[${label}] npm install --save-dev vitest`, () => sh(command('npm install --save-dev vitest'), project));
-      await timed(`[${label}] npm install --save-dev tsx esbuild`, () => sh(command('npm install --save-dev tsx esbuild'), project));
-    } else {
-      // Kept from an earlier run: only the package is new.
-      rmSync(join(project, 'node_modules/onemodelcontext'), { recursive: true, force: true });
-      await timed(`[${label}] npm install the tarball again`, () => sh(`npm install ../onemodelcontext/${TARBALL}`, project));
-    }
-    for (const file of ['src/greeter.ts', 'src/server.ts', 'src/main.ts', 'test/server.test.ts']) {
-      mkdirSync(dirname(join(project, file)), { recursive: true });
-      writeFileSync(join(project, file), fileOnPage(file));
-    }
-    writeFileSync(join(project, 'tsconfig.json'), `${jsonAfter('## 3. tsconfig.json')}\n`);
-    rmSync(join(project, 'src/onemodelcontext.facts.ts'), { force: true });
-    rmSync(join(project, 'dist'), { recursive: true, force: true });
-  });
 
   it('installed what the page says, with no peer conflict', async () => {
     const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));

@@ -9,25 +9,12 @@ import {
   RequestContext,
   StringLength,
   Tool,
-  type Diagnostic,
   Length,
   EmailAddress,
   Uuid,
   TimeSpan,
 } from '../../src';
-
-function diagnosticsOf(instance: object): readonly Diagnostic[] {
-  const server = new McpServer({ name: 't', version: '1' });
-  let caught: unknown;
-  try {
-    server.add(instance);
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(DefinitionError);
-  expect(server.listTools()).toEqual([]);
-  return (caught as DefinitionError).diagnostics;
-}
+import { diagnosticsOf } from '../support/diagnostics';
 
 function codesOf(instance: object): string[] {
   return diagnosticsOf(instance).map((d) => `${d.code} ${d.where}`);

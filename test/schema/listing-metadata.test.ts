@@ -1,18 +1,5 @@
-import { Complete, DefinitionError, McpServer, Prompt, Resource, RequestContext, Tool, type Diagnostic, type Icon } from '../../src';
-
-/** The diagnostics a refused class gets; nothing of it is registered. */
-function diagnosticsOf(instance: object): string[] {
-  const server = new McpServer({ name: 't', version: '1' }, { logger: false });
-  let caught: unknown;
-  try {
-    server.add(instance);
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(DefinitionError);
-  expect(server.listTools()).toEqual([]);
-  return (caught as DefinitionError).diagnostics.map((d: Diagnostic) => `${d.code} ${d.where}: ${d.message}`);
-}
+import { Complete, DefinitionError, McpServer, Prompt, Resource, RequestContext, Tool, type Icon } from '../../src';
+import { diagnosticLinesOf } from '../support/diagnostics';
 
 const hostile = (value: unknown) => value as Icon[];
 
@@ -30,7 +17,7 @@ describe('OMCG0014: listing metadata refused at definition time', () => {
       })
       a(): void {}
     }
-    expect(diagnosticsOf(new T())).toEqual([
+    expect(diagnosticLinesOf(new T())).toEqual([
       'OMCG0014 T.a: icons[0] has a javascript: src; icons are https:, http: or data:image URIs.',
       'OMCG0014 T.a: icons[1] has a file: src; icons are https:, http: or data:image URIs.',
       'OMCG0014 T.a: icons[2] has a data: URI that is not data:image/...;base64,<base64>.',
@@ -54,7 +41,7 @@ describe('OMCG0014: listing metadata refused at definition time', () => {
         return '';
       }
     }
-    expect(diagnosticsOf(new T())).toEqual([
+    expect(diagnosticLinesOf(new T())).toEqual([
       'OMCG0014 T.a: icons is a list of 17.',
       'OMCG0014 T.b: icons[0] has a data: URI of 70022 characters, more than 65536; it would be sent in every listing.',
       'OMCG0014 T.c: icons is a list of 0.',
@@ -75,7 +62,7 @@ describe('OMCG0014: listing metadata refused at definition time', () => {
         return '';
       }
     }
-    expect(diagnosticsOf(new T())).toEqual([
+    expect(diagnosticLinesOf(new T())).toEqual([
       'OMCG0014 T.a: size is -1.',
       'OMCG0014 T.a: annotations.audience is ["user","user"].',
       'OMCG0014 T.a: annotations.priority is 2.',
@@ -100,7 +87,7 @@ describe('OMCG0014: listing metadata refused at definition time', () => {
         return '';
       }
     }
-    expect(diagnosticsOf(new T())).toEqual([
+    expect(diagnosticLinesOf(new T())).toEqual([
       'OMCG0014 T.a: cache.ttlMs is -5.',
       'OMCG0014 T.b: cache.ttlMs is 1.5.',
       "OMCG0014 T.b: cache.scope is 'shared'.",
@@ -126,7 +113,7 @@ describe('OMCG0014: listing metadata refused at definition time', () => {
         return String(ctx.requestId);
       }
     }
-    expect(diagnosticsOf(new T())).toEqual([
+    expect(diagnosticLinesOf(new T())).toEqual([
       "OMCG0014 T.a, complete 'town': there is no argument of that name.",
       "OMCG0014 T.a, complete 'city': the parameter also has @Complete.",
       "OMCG0014 T.b, complete 'id': the completion is 'Paris', not a function.",

@@ -17,7 +17,7 @@ export function sdk(): typeof Sdk {
 
 /**
  * The JSON-RPC error codes the modules of the first answers name, as numbers (the SDK's `ProtocolErrorCode` enum
- * holds the same values: test/server/stdio-loop.test.ts compares them), so naming one loads nothing.
+ * holds the same values: test/server/stdio/stdio-loop.test.ts compares them), so naming one loads nothing.
  */
 export const ErrorCode = {
   ParseError: -32700,

@@ -10,7 +10,7 @@ import { missingMembers } from './members';
  * answer everything, slower but with the same answers.
  */
 
-/** Names a test declares missing, to prove the fallback on the installed SDK (test/server/sdk-seam.test.ts). */
+/** Names a test declares missing, to prove the fallback on the installed SDK (test/server/sdk/sdk-seam.test.ts). */
 let simulated: readonly string[] = [];
 
 /** Internal, for tests: the members every later check reports missing (none by default). */

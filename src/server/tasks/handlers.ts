@@ -1,4 +1,5 @@
 import { asError } from '../../errors';
+import { isObject } from '../../objects';
 import {
   MissingRequiredClientCapabilityError,
   ProtocolError,
@@ -64,10 +65,6 @@ function paramsSchema<T>(check: (params: Readonly<Record<string, unknown>>) => T
       },
     },
   };
-}
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const TASK_ID = paramsSchema((p) =>
@@ -138,7 +135,7 @@ export async function callAsTask(
     if (support === 'optional') return undefined;
     throw undeclared(`The tool '${tool.model.name}'`);
   }
-  if (!modern && !isRecord(params.task)) {
+  if (!modern && !isObject(params.task)) {
     if (support === 'optional') return undefined;
     throw new ProtocolError(
       ProtocolErrorCode.MethodNotFound,
@@ -224,7 +221,7 @@ export function installTaskHandlers(server: Server, runner: TaskRunner, pager: P
       throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found: tasks/update is part of protocol revision 2026-07-28.');
     gate('tasks/update', ctx);
     const inputResponses = ctx.mcpReq.inputResponses ?? params.inputResponses;
-    if (!isRecord(inputResponses))
+    if (!isObject(inputResponses))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params for tasks/update: inputResponses must be an object.');
     if (!(await visible(ctx, params.taskId))) throw unknownTask();
     const task = await runner.answer(requests.ownerOf(ctx), params.taskId, inputResponses, (t) => {
