@@ -1,16 +1,4 @@
-import {
-  DateOnly,
-  Description,
-  Int32,
-  McpServer,
-  Nullable,
-  Param,
-  Prompt,
-  RequestContext,
-  Resource,
-  ToolError,
-  Uuid,
-} from '../../../src';
+import { DateOnly, Description, Int32, McpServer, Nullable, Param, Prompt, RequestContext, Resource, ToolError, Uuid } from '../../../src';
 import { diagnosticLinesOf } from '../../support/diagnostics';
 import { connected, ERAS } from '../support';
 
