@@ -81,6 +81,7 @@ export { ToolError, UnknownToolError, ToolTimeoutError, TOOL_FAILED_CHANNEL } fr
 export { stackOf, type McpLogger, type LogDetails, type LogEvent } from './log';
 export type { CallToolResult } from './invoke/results';
 export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
+export type { Interceptor, InterceptorContext } from './invoke/interceptors';
 export type { ValidationOptions } from './schema/records/validation-options';
 export {
   McpServer,

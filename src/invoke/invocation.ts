@@ -1,5 +1,6 @@
 import { RequestContext, type RequestContextInit } from './request-context';
 import type { ParamModel } from '../schema/model';
+import { argsByName } from './interceptors';
 
 /**
  * One call of a decorated method after its arguments were read and validated, as an `invoke` hook of
@@ -78,12 +79,10 @@ export function methodRunner(
   if (!hook) {
     return (argv) => (instance as Record<string | symbol, (...a: unknown[]) => unknown>)[key].apply(instance, argv);
   }
-  const { kind, name, params } = who;
-  return (argv, context) => {
-    const values: Record<string, unknown> = Object.create(null);
-    for (const p of params) values[p.name] = argv[p.index];
-    return hook(
-      Object.freeze({ kind, name, instance, method: key, args: Object.freeze([...argv]), values: Object.freeze(values), context }),
+  const { kind, name } = who;
+  const valuesOf = argsByName(who.params);
+  return (argv, context) =>
+    hook(
+      Object.freeze({ kind, name, instance, method: key, args: Object.freeze([...argv]), values: Object.freeze(valuesOf(argv)), context }),
     );
-  };
 }

@@ -9,6 +9,7 @@ import { argumentsReader, asyncChecksOf } from './reader';
 import { policyOf, type ValidationOptions } from '../schema/records/validation-options';
 import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
 import { InexactIntegerError } from './exact-integers';
+import { argsByName, intercepted, type Interceptor } from './interceptors';
 import { methodRunner, runInContext, type InvokeHook } from './invocation';
 
 /** How a registered tool is called. */
@@ -108,6 +109,8 @@ export interface CompileOptions {
   readonly validation?: ValidationOptions;
   /** Where masked failures and timeouts are written; nothing when left out. */
   readonly log?: Log;
+  /** The server's interceptors (`server.use`), read at each call: the list itself, not a copy. */
+  readonly interceptors?: readonly Interceptor[];
 }
 
 /**
@@ -124,17 +127,13 @@ export function compileTool(model: ToolModel, target: ToolTarget, options: Compi
   // Only a tool whose records have an async rule waits for class-validator's `validate` after reading.
   const checkAsync = model.rawInput ? undefined : asyncChecksOf(model.params, policy);
   const write = buildOrDefer(() => resultWriter(model.result, model.name));
-  const names = model.params.map((p) => [p.index, p.name] as const);
-  const invoke =
+  // A raw-input tool (`server.tool(name, { input })`) reads one object: its arguments are that object.
+  const argsOf = model.rawInput ? (argv: readonly unknown[]) => argv[0] as Record<string, unknown> : argsByName(model.params);
+  const run =
     target.kind === 'method'
       ? methodRunner({ kind: 'tool', name: model.name, params: model.params }, target.instance, target.key, target.invoke)
-      : model.rawInput
-        ? (argv: unknown[], context: RequestContext) => target.handler(argv[0] as Record<string, unknown>, context)
-        : (argv: unknown[], context: RequestContext) => {
-            const values: Record<string, unknown> = Object.create(null);
-            for (const [index, name] of names) values[name] = argv[index];
-            return target.handler(values, context);
-          };
+      : (argv: unknown[], context: RequestContext) => target.handler(argsOf(argv), context);
+  const invoke = options.interceptors ? intercepted(run, { kind: 'tool', name: model.name, argsOf }, options.interceptors) : run;
   const timeoutMs = options.requestTimeoutMs;
 
   return async (args, init) => {

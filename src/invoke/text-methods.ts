@@ -6,6 +6,7 @@ import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, buildOrDefer, newFailure } from './failure';
 import { textArgumentsReader } from './text';
 import type { TextMethodModel } from '../schema/model';
+import { argsByName, intercepted, type Interceptor } from './interceptors';
 import { methodRunner, runInContext, type InvokeHook } from './invocation';
 
 /**
@@ -53,11 +54,14 @@ export function compileTextMethod(
   instance: object,
   key: string | symbol,
   kind: 'resource' | 'prompt',
-  options: { readonly invoke?: InvokeHook; readonly log?: Log } = {},
+  options: { readonly invoke?: InvokeHook; readonly log?: Log; readonly interceptors?: readonly Interceptor[] } = {},
 ): TextMethodCall {
   const log = options.log ?? Log.silent;
   const read = buildOrDefer(() => textArgumentsReader(model.params, model.arity));
-  const run = methodRunner({ kind, name: model.name, params: model.params }, instance, key, options.invoke);
+  const method = methodRunner({ kind, name: model.name, params: model.params }, instance, key, options.invoke);
+  const run = options.interceptors
+    ? intercepted(method, { kind, name: model.name, argsOf: argsByName(model.params) }, options.interceptors)
+    : method;
   return async (args, init) => {
     try {
       const f = newFailure();

@@ -10,6 +10,7 @@ import type { QuickArgs } from '../decorators/hint-value';
 import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/members/quick';
 import { UnknownToolError } from '../invoke/errors';
 import type { AddOptions } from '../invoke/invocation';
+import type { Interceptor } from '../invoke/interceptors';
 import { Log, type McpLogger } from '../log';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../invoke/request-context';
@@ -346,6 +347,25 @@ export class McpServer {
     }
     const warning = designOnlyWarning(designOnly);
     if (warning) this.log.warn(warning, { event: 'definition.warning' });
+    return this;
+  }
+
+  /**
+   * Runs `interceptor` around every tool call, resource read and prompt of this server, from the next call on,
+   * whenever its items were added; the first registered is the outermost. Inside it, the `invoke` hook of
+   * `server.add` (the Nest module's enhancers) and the method run.
+   * @example
+   * server.use(async ({ kind, name }, next) => {
+   *   const started = performance.now();
+   *   try { return await next(); }
+   *   finally { console.error(`${kind} ${name}: ${(performance.now() - started).toFixed(1)} ms`); }
+   * });
+   */
+  use(interceptor: Interceptor): this {
+    if (typeof interceptor !== 'function') {
+      throw new TypeError('server.use() takes an interceptor function, for example server.use((call, next) => next()).');
+    }
+    this.catalog.interceptors.push(interceptor);
     return this;
   }
 

@@ -6,6 +6,7 @@ import { unwrap, type ParamModel, type ToolModel, type TypeNode } from '../../sc
 import { promptFromMethod, type PromptModel } from '../../schema/members/prompts';
 import { resourceFromMethod, type ResourceModel } from '../../schema/members/resources';
 import { decoratedMembersOf, toolFromMethod } from '../../schema/members/tools';
+import type { Interceptor } from '../../invoke/interceptors';
 import { compileTool, type CompileOptions, type ToolCall, type ToolTarget } from '../../invoke/invoker';
 import { policyOf, type ValidationOptions } from '../../schema/records/validation-options';
 import { compileTextMethod, type TextMethodCall } from '../../invoke/text-methods';
@@ -176,9 +177,12 @@ export class Catalog {
 
   /** The server's log, for the calls compiled here and for definition-time warnings. */
   readonly log: Log;
+  /** `server.use`'s interceptors, in registration order; every compiled call reads this one list. */
+  readonly interceptors: Interceptor[] = [];
 
   constructor(private compiling: CompileOptions = {}) {
     this.log = compiling.log ?? Log.silent;
+    this.compiling = { ...compiling, interceptors: this.interceptors };
   }
 
   /**
@@ -340,7 +344,11 @@ export class Catalog {
       key: entry.key,
       listing: Object.freeze(resourceListingOf(entry.model)),
       match: uriMatcherOf(entry.model.parts),
-      call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', { invoke: entry.invoke, log: this.log }),
+      call: compileTextMethod(entry.model, entry.instance, entry.key, 'resource', {
+        invoke: entry.invoke,
+        log: this.log,
+        interceptors: this.interceptors,
+      }),
       scopes: entry.scopes,
       public: entry.public,
     };
@@ -354,7 +362,11 @@ export class Catalog {
       instance: entry.instance,
       key: entry.key,
       listing: Object.freeze(promptListingOf(entry.model)),
-      call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', { invoke: entry.invoke, log: this.log }),
+      call: compileTextMethod(entry.model, entry.instance, entry.key, 'prompt', {
+        invoke: entry.invoke,
+        log: this.log,
+        interceptors: this.interceptors,
+      }),
       scopes: entry.scopes,
       public: entry.public,
     });
