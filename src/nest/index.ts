@@ -6,4 +6,4 @@ export { MCP_MODULE_OPTIONS } from './constants';
 export { StderrLogger } from './stderr-logger';
 export { NestMcpLogger } from './nest-logger';
 export { McpExecutionContext, MCP_CONTEXT_TYPE, type McpContextType, type McpHostArguments } from './mcp-execution-context';
-export type { McpModuleOptions, McpModuleAsyncOptions, McpTransport } from './options';
+export type { McpModuleOptions, McpModuleAsyncOptions, McpTransport, McpInterceptor } from './options';

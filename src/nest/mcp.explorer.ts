@@ -1,5 +1,13 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, ExternalContextCreator, HttpAdapterHost } from '@nestjs/core';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type Type,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { DiscoveryService, ExternalContextCreator, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { appPipeValidation, applyValidation } from './app-validation';
 import {
   DefinitionError,
@@ -10,9 +18,11 @@ import {
   type AuthorizePolicy,
   type Diagnostic,
   type HttpAuthOptions,
+  type Interceptor,
+  UsageError,
 } from '../index';
 import { MCP_MODULE_OPTIONS } from './constants';
-import type { McpModuleOptions } from './options';
+import type { McpInterceptor, McpModuleOptions } from './options';
 import { handlerOptionsOf, mountHttp } from './http';
 import { McpPipeline, type ProviderWrapper } from './mcp.pipeline';
 import { recordNestLayers, type ExpressAdapterLike } from './router-bypass';
@@ -35,6 +45,7 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
     private readonly pipeline: McpPipeline,
     @Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions,
     private readonly contexts: ExternalContextCreator,
+    private readonly moduleRef: ModuleRef,
   ) {
     this.recordNestLayersEarly();
   }
@@ -58,6 +69,7 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
   onModuleInit(): void {
     // The module's `validation`, else the options of the app's global ValidationPipe (set by now), else the default.
     if (this.options.validation === undefined) applyValidation(this.server, appPipeValidation(this.contexts, this.logger));
+    this.useInterceptors();
     this.addProviders();
     // Routes must be on the adapter before Nest adds its not-found handler, which follows onModuleInit.
     if ((this.options.transport ?? 'http') === 'http') {
@@ -70,6 +82,32 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
       });
       this.logger.log(`Serving MCP over HTTP at ${path}${mounted.bypassed ? ", ahead of Express's router" : ''}`);
       if (mounted.skipped.length > 0 && bypassRouter === undefined) this.logger.log(routedBecause(path, mounted.skipped));
+    }
+  }
+
+  /**
+   * The module's `interceptors` on the server, in order: a function as it is, a class as the application's provider
+   * of it (so that its dependencies are injected); a class the application does not provide stops the start.
+   */
+  private useInterceptors(): void {
+    for (const entry of this.options.interceptors ?? []) {
+      if (!isClass(entry)) {
+        this.server.use(entry as Interceptor);
+        continue;
+      }
+      let instance: McpInterceptor;
+      try {
+        instance = this.moduleRef.get(entry, { strict: false });
+      } catch (error) {
+        throw new UsageError(
+          `McpModule's interceptors name ${entry.name}, which the application does not provide: add it to the providers of a module.`,
+          { cause: error },
+        );
+      }
+      if (typeof instance?.intercept !== 'function') {
+        throw new UsageError(`McpModule's interceptors name ${entry.name}, which has no intercept(context, next) method.`);
+      }
+      this.server.use((context, next) => instance.intercept(context, next));
     }
   }
 
@@ -147,5 +185,14 @@ function routedBecause(path: string, skipped: readonly string[]): string {
   return (
     `MCP requests to ${path} go through Express, because ${what} ${skipped.length === 1 ? 'is' : 'are'} registered on the path. ` +
     `Set bypassRouter: true to answer them ahead of Express's middleware and router (faster; ${skipped.length === 1 ? 'it' : 'these'} would not run for them), or false to silence this.`
+  );
+}
+
+/** A class (a provider's token), which should implement `McpInterceptor`, rather than an interceptor function. */
+function isClass(entry: unknown): entry is Type<McpInterceptor> {
+  if (typeof entry !== 'function') return false;
+  return (
+    typeof (entry.prototype as Partial<McpInterceptor> | undefined)?.intercept === 'function' ||
+    /^class\b/.test(Function.prototype.toString.call(entry))
   );
 }

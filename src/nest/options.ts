@@ -1,5 +1,14 @@
-import type { ModuleMetadata } from '@nestjs/common';
-import type { CorsOptions, HttpAuthOptions, McpLogger, McpServerOptions, ServerInfo, UiResourceOptions } from '../index';
+import type { ModuleMetadata, Type } from '@nestjs/common';
+import type {
+  CorsOptions,
+  HttpAuthOptions,
+  Interceptor,
+  InterceptorContext,
+  McpLogger,
+  McpServerOptions,
+  ServerInfo,
+  UiResourceOptions,
+} from '../index';
 import type { NestHandlerOptions } from './http';
 
 /** How the module serves the MCP server. */
@@ -70,6 +79,28 @@ export interface McpModuleOptions extends ServerInfo, McpServerOptions, NestHand
    * with `@Tool({ uiResource })` (see `server.addUiResource`).
    */
   readonly uiResources?: Readonly<Record<string, UiResourceOptions>>;
+  /**
+   * `server.use`'s interceptors, outermost first, around every MCP call (Nest's own guards, interceptors and
+   * filters run inside them): functions, or classes implementing `McpInterceptor` that are providers of the
+   * application (resolved from it, so they get their dependencies injected).
+   */
+  readonly interceptors?: readonly (Interceptor | Type<McpInterceptor>)[];
+}
+
+/**
+ * An interceptor as a Nest provider, for `McpModule.forRoot({ interceptors: [RateLimit] })`.
+ * @example
+ * @Injectable()
+ * class Audit implements McpInterceptor {
+ *   constructor(private readonly log: AuditLog) {}
+ *   async intercept(call: InterceptorContext, next: () => Promise<unknown>) {
+ *     this.log.write(call.kind, call.name, call.request.auth?.subject);
+ *     return next();
+ *   }
+ * }
+ */
+export interface McpInterceptor {
+  intercept(context: InterceptorContext, next: () => Promise<unknown>): unknown;
 }
 
 /** Options of `McpModule.forRootAsync`. */
