@@ -5,7 +5,7 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 /**
  * The floors of the pipeline (docs/architecture.md): decorators <- facts <- schema <- invoke <- server <- nest,
- * with generate beside schema, errors.ts, log.ts and objects.ts on the ground and redis beside nest. `import-x/no-restricted-paths`
+ * with generate beside schema, interceptors beside server, errors.ts, log.ts and objects.ts on the ground and redis beside nest. `import-x/no-restricted-paths`
  * forbids every upward arrow, `import-x/no-cycle` every circle of value imports (the type-only ones are
  * dependency-cruiser's, .dependency-cruiser.json, also run by `npm run lint`), and `no-restricted-imports` keeps
  * the MCP SDK inside src/server.
@@ -19,7 +19,7 @@ const sdkOutsideServer = {
 
 /** Paths under src/, from the ground up. */
 const GROUND = ['errors.ts', 'log.ts', 'objects.ts'];
-const EVERYTHING = [...GROUND, 'decorators', 'facts', 'schema', 'generate', 'invoke', 'server', 'nest', 'redis', 'index.ts'];
+const EVERYTHING = [...GROUND, 'decorators', 'facts', 'schema', 'generate', 'invoke', 'interceptors', 'server', 'nest', 'redis', 'index.ts'];
 const except = (...keep) => EVERYTHING.filter((f) => !keep.includes(f));
 
 /** What each floor may not import: every floor above it. */
@@ -31,6 +31,8 @@ const ABOVE = {
   schema: except(...GROUND, 'decorators', 'facts', 'schema'),
   generate: except(...GROUND, 'decorators', 'facts', 'schema', 'generate'),
   invoke: except(...GROUND, 'decorators', 'facts', 'schema', 'invoke'),
+  // The shipped interceptors stand beside the server: they use only what any user's interceptor gets.
+  interceptors: except(...GROUND, 'decorators', 'facts', 'schema', 'invoke', 'interceptors'),
   server: except(...GROUND, 'decorators', 'facts', 'schema', 'invoke', 'server'),
 };
 const zones = [

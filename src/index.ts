@@ -82,6 +82,19 @@ export { stackOf, type McpLogger, type LogDetails, type LogEvent } from './log';
 export type { CallToolResult } from './invoke/results';
 export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
 export type { Interceptor, InterceptorContext } from './invoke/interceptors';
+export {
+  callerKey,
+  rateLimit,
+  MemoryRateLimitStore,
+  resultCache,
+  argumentsKey,
+  auditLog,
+  type RateLimitOptions,
+  type RateLimitStore,
+  type RateLimitHit,
+  type ResultCacheOptions,
+  type AuditEntry,
+} from './interceptors';
 export type { ValidationOptions } from './schema/records/validation-options';
 export {
   McpServer,
