@@ -8,3 +8,4 @@ export { RedisEventBus, type RedisEventBusOptions } from './event-bus';
 export { RedisEventStore, type RedisEventStoreOptions } from './event-store';
 export { RedisTaskStore, type RedisTaskStoreOptions } from './task-store';
 export { RedisUnavailableError, type RedisLogger } from './connect';
+export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './rate-limit-store';
