@@ -21,7 +21,7 @@ interface Session {
   warnings: string[];
 }
 
-async function runAgainst(listing: 'exact' | 'openai-strict'): Promise<Session> {
+async function runAgainst(listing: 'exact' | 'openai-strict', useResponses = true): Promise<Session> {
   const ours = new OurServer(listing);
   const fake = new FakeOpenAI(callOnce('book', STRICT_BOOK_ARGS));
   const warnings: string[] = [];
@@ -38,7 +38,7 @@ async function runAgainst(listing: 'exact' | 'openai-strict'): Promise<Session> 
       mcpConfig: { convertSchemasToStrict: true },
     });
     const runner = new Runner({
-      modelProvider: new OpenAIProvider({ baseURL, apiKey: 'test', useResponses: true }),
+      modelProvider: new OpenAIProvider({ baseURL, apiKey: 'test', useResponses }),
       tracingDisabled: true,
     });
     const result = (await runner.run(agent, 'Two seats for Ann.')) as unknown as RunResult<never, never>;
@@ -151,5 +151,24 @@ describe("the Agents SDK with our server under listing 'exact' (what the profile
       'book {"customer":"Ann","seats":2,"coupon":null,"when":"2026-12-02T10:30:00Z","wanted":[{"row":"A"},{"row":"B","number":7}]}',
     ]);
     expectStrictBooking(session.ours.booking.received[0]);
+  });
+});
+
+describe("the Agents SDK over Chat Completions (useResponses: false) with our server under listing 'openai-strict'", () => {
+  let session: Session;
+  beforeAll(async () => (session = await runAgainst('openai-strict', false)));
+
+  it('sends every tool with strict: true there too, breaking no rule, and the call works end to end', () => {
+    expect(session.fake.received.map((r) => r.path)).toStrictEqual(['/v1/chat/completions', '/v1/chat/completions']);
+    expect(strictOf(session)).toStrictEqual([
+      ['order strict:true', 'book strict:true'],
+      ['order strict:true', 'book strict:true'],
+    ]);
+    expect(JSON.stringify(session.fake.toolsByName().get('book')!.parameters)).toBe(JSON.stringify(session.ours.schemaOf('book')));
+    expect(strictToolViolations(session.fake.received.map((r) => r.tools))).toStrictEqual([]);
+    expect(session.ours.calls).toHaveLength(1);
+    expectStrictBooking(session.ours.booking.received[0]);
+    expect(session.fake.received.map((r) => r.toolOutputs)).toStrictEqual([[], ['booked 2 for Ann']]);
+    expect(session.result.finalOutput).toBe('done');
   });
 });
