@@ -21,7 +21,7 @@ interface Session {
   warnings: string[];
 }
 
-async function runAgainst(listing: 'exact' | 'openai-strict', useResponses = true): Promise<Session> {
+async function runAgainst(listing: 'exact' | 'openai-strict', useResponses = true, stream = false): Promise<Session> {
   const ours = new OurServer(listing);
   const fake = new FakeOpenAI(callOnce('book', STRICT_BOOK_ARGS));
   const warnings: string[] = [];
@@ -41,6 +41,12 @@ async function runAgainst(listing: 'exact' | 'openai-strict', useResponses = tru
       modelProvider: new OpenAIProvider({ baseURL, apiKey: 'test', useResponses }),
       tracingDisabled: true,
     });
+    if (stream) {
+      const streamed = await runner.run(agent, 'Two seats for Ann.', { stream: true });
+      for await (const event of streamed) void event;
+      await streamed.completed;
+      return { ours, fake, result: { finalOutput: streamed.finalOutput } as unknown as RunResult<never, never>, warnings };
+    }
     const result = (await runner.run(agent, 'Two seats for Ann.')) as unknown as RunResult<never, never>;
     return { ours, fake, result, warnings };
   } finally {
@@ -167,6 +173,26 @@ describe("the Agents SDK over Chat Completions (useResponses: false) with our se
     expect(JSON.stringify(session.fake.toolsByName().get('book')!.parameters)).toBe(JSON.stringify(session.ours.schemaOf('book')));
     expect(strictToolViolations(session.fake.received.map((r) => r.tools))).toStrictEqual([]);
     expect(session.ours.calls).toHaveLength(1);
+    expectStrictBooking(session.ours.booking.received[0]);
+    expect(session.fake.received.map((r) => r.toolOutputs)).toStrictEqual([[], ['booked 2 for Ann']]);
+    expect(session.result.finalOutput).toBe('done');
+  });
+});
+
+describe("the Agents SDK streaming (run with stream: true) with our server under listing 'openai-strict'", () => {
+  let session: Session;
+  beforeAll(async () => (session = await runAgainst('openai-strict', true, true)));
+
+  it('streams both model requests with every tool strict, breaking no rule, and the call works end to end', () => {
+    expect(session.fake.received.map((r) => [r.path, r.body.stream])).toStrictEqual([
+      ['/v1/responses', true],
+      ['/v1/responses', true],
+    ]);
+    expect(strictOf(session)).toStrictEqual([
+      ['order strict:true', 'book strict:true'],
+      ['order strict:true', 'book strict:true'],
+    ]);
+    expect(strictToolViolations(session.fake.received.map((r) => r.tools))).toStrictEqual([]);
     expectStrictBooking(session.ours.booking.received[0]);
     expect(session.fake.received.map((r) => r.toolOutputs)).toStrictEqual([[], ['booked 2 for Ann']]);
     expect(session.result.finalOutput).toBe('done');

@@ -1,6 +1,6 @@
 import { createMCPClient } from '@ai-sdk/mcp';
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, stepCountIs, type ToolSet } from 'ai';
+import { generateText, stepCountIs, streamText, type ToolSet } from 'ai';
 import { callOnce, FakeOpenAI } from './support/openai-fake';
 import { expectStrictBooking, OurServer, STRICT_BOOK_ARGS } from './support/openai-mcp';
 import { strictToolViolations } from './support/strict-rules';
@@ -122,5 +122,43 @@ describe("the AI SDK with our server under listing 'exact', tools marked strict 
         'Argument \'day\' is not valid. Expected an RFC 3339 date, such as "2026-12-02", got null.\n' +
         "Argument 'wanted[0].number' is not valid. Expected a whole number from 1 to 40, such as 1.",
     ]);
+  });
+});
+
+describe("the AI SDK's streamText over Chat Completions (openai.chat) with our server under listing 'openai-strict', tools marked strict", () => {
+  let ours: OurServer;
+  let fake: FakeOpenAI;
+  let text: string;
+  beforeAll(async () => {
+    ours = new OurServer('openai-strict');
+    fake = new FakeOpenAI(callOnce('book', STRICT_BOOK_ARGS));
+    const mcp = await createMCPClient({ transport: { type: 'http', url: await ours.start() } });
+    try {
+      const openai = createOpenAI({ baseURL: await fake.start(), apiKey: 'test' });
+      const tools: ToolSet = {};
+      for (const [name, tool] of Object.entries(await mcp.tools())) tools[name] = { ...tool, strict: true } as ToolSet[string];
+      text = await streamText({ model: openai.chat('gpt-4.1'), tools, prompt: 'Two seats for Ann.', stopWhen: stepCountIs(3) }).text;
+    } finally {
+      await mcp.close();
+      await fake.close();
+      await ours.close();
+    }
+  });
+
+  it('streams both requests with every tool strict and unchanged, breaking no rule, and the call works end to end', () => {
+    expect(fake.received.map((r) => [r.path, r.body.stream])).toStrictEqual([
+      ['/v1/chat/completions', true],
+      ['/v1/chat/completions', true],
+    ]);
+    expect(fake.received.map((r) => r.tools.map((t) => `${t.name} strict:${t.strict}`))).toStrictEqual([
+      ['order strict:true', 'book strict:true'],
+      ['order strict:true', 'book strict:true'],
+    ]);
+    expect(JSON.stringify(fake.toolsByName().get('book')!.parameters)).toBe(JSON.stringify(ours.schemaOf('book')));
+    expect(strictToolViolations(fake.received.map((r) => r.tools))).toStrictEqual([]);
+    expect(ours.calls).toStrictEqual([STRICT_CALL]);
+    expectStrictBooking(ours.booking.received[0]);
+    expect(fake.received.map((r) => r.toolOutputs)).toStrictEqual([[], ['[{"type":"text","text":"booked 2 for Ann"}]']]);
+    expect(text).toBe('done');
   });
 });
