@@ -59,7 +59,7 @@ describe('strictViolations', () => {
     expect(check(closed({ r: { $ref: 'https://example.com/s.json' } }))).toStrictEqual(['/properties/r/$ref: only local $ref']);
   });
 
-  it('counts ten levels of object nesting as the most, and 1000 enum values in all', () => {
+  it('counts ten levels of object nesting as the most, 1000 enum values in all, 15,000 characters for an enum of over 250 strings', () => {
     const nest = (levels: number): Record<string, unknown> => (levels === 1 ? closed({}) : closed({ x: nest(levels - 1) }));
     expect(check(nest(10))).toStrictEqual([]);
     expect(check(nest(11))).toStrictEqual([`${'/properties/x'.repeat(10)}: more than 10 levels of object nesting`]);
@@ -67,6 +67,12 @@ describe('strictViolations', () => {
     expect(check(closed({ a: { type: 'string', enum: values(600) }, b: { type: 'string', enum: values(400) } }))).toStrictEqual([]);
     expect(check(closed({ a: { type: 'string', enum: values(600) }, b: { type: 'string', enum: values(401) } }))).toStrictEqual([
       ': more than 1000 enum values',
+    ]);
+    const long = (n: number, size: number) => Array.from({ length: n }, (_, i) => String(i).padStart(size, 'x'));
+    expect(check(closed({ e: { type: 'string', enum: long(250, 100) } }))).toStrictEqual([]);
+    expect(check(closed({ e: { type: 'string', enum: long(251, 59) } }))).toStrictEqual([]);
+    expect(check(closed({ e: { type: 'string', enum: long(251, 60) } }))).toStrictEqual([
+      '/properties/e/enum: an enum of more than 250 strings longer than 15000 characters in all',
     ]);
   });
 

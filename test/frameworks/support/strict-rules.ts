@@ -11,7 +11,12 @@
  * - "the root level object must be an object, and not use anyOf";
  * - "all fields must be required" and "additionalProperties: false must always be set in objects";
  * - limits: "up to 5000 object properties total, with up to 10 levels of nesting"; "up to 1000 enum values across all
- *   enum properties"; the total length of property names, definition names, enum and const values at most 120,000.
+ *   enum properties"; the total length of property names, definition names, enum and const values at most 120,000;
+ *   a single enum of more than 250 string values at most 15,000 characters in all.
+ *
+ * The limits as of now are also restated at https://docs.telepatia.ai/scribe-api/smart-templates-output-schema
+ * (depth 10, 5,000 properties, 120,000 characters, 1,000 enum values); they were once 100 properties and 5 levels
+ * (https://community.openai.com/t/measuring-maximum-depth-and-object-properties-in-structured-outputs/918388).
  *
  * Anything else (`minLength`, `maxLength`, `default`, `uniqueItems`, `contentEncoding`, `allOf`, `not`, `oneOf`, a
  * format outside the list, an open or schema-valued `additionalProperties`) is a violation.
@@ -51,6 +56,8 @@ const MAX_DEPTH = 10;
 const MAX_PROPERTIES = 5000;
 const MAX_ENUM_VALUES = 1000;
 const MAX_NAME_LENGTH = 120_000;
+const LONG_ENUM = 250;
+const MAX_LONG_ENUM_LENGTH = 15_000;
 
 type Fragment = Record<string, unknown>;
 const isFragment = (value: unknown): value is Fragment => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -77,7 +84,11 @@ export function strictViolations(schema: unknown): Violation[] {
       say(pointer(path, 'format'), `unsupported format ${fragment.format}`);
     if (Array.isArray(fragment.enum)) {
       totals.enumValues += fragment.enum.length;
-      for (const value of fragment.enum) if (typeof value === 'string') totals.nameLength += value.length;
+      const strings = fragment.enum.filter((value): value is string => typeof value === 'string');
+      const length = strings.reduce((sum, value) => sum + value.length, 0);
+      totals.nameLength += length;
+      if (strings.length > LONG_ENUM && length > MAX_LONG_ENUM_LENGTH)
+        say(pointer(path, 'enum'), `an enum of more than ${LONG_ENUM} strings longer than ${MAX_LONG_ENUM_LENGTH} characters in all`);
     }
     if (typeof fragment.const === 'string') totals.nameLength += fragment.const.length;
     const isObject = types.includes('object') || 'properties' in fragment;
