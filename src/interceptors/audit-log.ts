@@ -21,10 +21,11 @@ export interface AuditEntry {
 
 /**
  * Writes one {@link AuditEntry} per call, after it ends, however it ends; the call's own outcome is unchanged. A
- * `write` that throws fails the call (an audit that cannot be written is not skipped silently).
+ * promise that `write` returns is awaited, and a `write` that throws or rejects fails the call (an audit that
+ * cannot be written is not skipped silently).
  * @example server.use(auditLog((entry) => process.stderr.write(`${JSON.stringify(entry)}\n`)));
  */
-export function auditLog(write: (entry: AuditEntry) => void | Promise<void>, options: { readonly args?: boolean } = {}): Interceptor {
+export function auditLog(write: (entry: AuditEntry) => unknown, options: { readonly args?: boolean } = {}): Interceptor {
   if (typeof write !== 'function') throw new TypeError('auditLog() takes a function that writes each entry.');
   return async (call, next) => {
     const started = performance.now();

@@ -59,7 +59,7 @@ function setUp() {
 const caller = (subject: string): { context: { auth: AuthInfo } } => ({
   context: { auth: { subject, clientId: 'app', scopes: [], expiresAt: 2_000_000_000, claims: {} } },
 });
-const text = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
+const text = (result: { readonly content: readonly unknown[] }) => (result.content[0] as { text: string }).text;
 
 afterEach(() => jest.restoreAllMocks());
 

@@ -25,7 +25,7 @@ function serverWith(store: RedisRateLimitStore, errors: { message: string; detai
     .use(rateLimit({ limit: 3, windowMs: 60_000, store }));
 }
 
-const text = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
+const text = (result: { readonly content: readonly unknown[] }) => (result.content[0] as { text: string }).text;
 
 describe('RedisRateLimitStore', () => {
   let redis: RedisServer;
