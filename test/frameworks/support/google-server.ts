@@ -22,8 +22,15 @@ export const ORDER_ARGS = {
   wait: '00:00:05',
 };
 
+/** ORDER_ARGS without a `null`: a coupon, and a note on the line. */
+export const NO_NULL_ARGS = { ...ORDER_ARGS, coupon: 'SAVE', lines: [{ sku: 'T1', qty: 2, note: 'gift' }] };
+
+/** The text `Everything.order` answers to ORDER_ARGS with `coupon`. */
+export const orderText = (coupon: string | null) =>
+  `Ann3${coupon}high123e4567-e89b-12d3-a456-4266141740002026-12-02${new Date('2026-12-02T10:30:00Z')}https://example.com/a32tea11,25000`;
+
 /** The text `Everything.order` answers to ORDER_ARGS. */
-export const ORDER_TEXT = `Ann3nullhigh123e4567-e89b-12d3-a456-4266141740002026-12-02${new Date('2026-12-02T10:30:00Z')}https://example.com/a32tea11,25000`;
+export const ORDER_TEXT = orderText(null);
 
 /** The parameters `Everything.order` was called with, one entry per call. */
 export type OrderCall = Parameters<Everything['order']>;
@@ -76,12 +83,12 @@ export function spelled(calls: readonly OrderCall[]): unknown[] {
   );
 }
 
-/** What `spelled` gives for ORDER_ARGS. */
-export const ORDER_RECEIVED = [
+/** What `spelled` gives for ORDER_ARGS with `coupon` and the line's `note`. */
+export const orderReceived = (coupon: string | null, note: string | null) => [
   [
     'Ann',
     3,
-    null,
+    coupon,
     'high',
     '123e4567-e89b-12d3-a456-426614174000',
     '2026-12-02',
@@ -90,8 +97,11 @@ export const ORDER_RECEIVED = [
     { Uint8Array: [1, 2, 3] },
     { Set: ['a', 'b'] },
     { tea: 2.5 },
-    [{ sku: 'T1', qty: 2, note: null }],
+    [{ sku: 'T1', qty: 2, note }],
     [1, 2],
     5000,
   ],
 ];
+
+/** What `spelled` gives for ORDER_ARGS. */
+export const ORDER_RECEIVED = orderReceived(null, null);
