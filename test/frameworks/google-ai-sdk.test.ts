@@ -1,6 +1,6 @@
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createMCPClient } from '@ai-sdk/mcp';
-import { generateText, stepCountIs } from 'ai';
+import { generateText, stepCountIs, type ToolSet } from 'ai';
 import { FakeGeminiApi, declarationsOf, lastPartsOf } from './support/google-fake-api';
 import { ORDER_ARGS, ORDER_RECEIVED, ORDER_TEXT, OrderServer, spelled, type Listing } from './support/google-server';
 import { violationLines } from './support/gemini-rules';
@@ -32,7 +32,9 @@ async function run(listing: Listing): Promise<Run> {
     const google = createGoogleGenerativeAI({ baseURL: `${fake.origin}/v1beta`, apiKey: 'test-key' });
     const { text } = await generateText({
       model: google('gemini-2.5-flash'),
-      tools: await client.tools(),
+      // `@ai-sdk/mcp` and `ai` each have their own `@ai-sdk/provider-utils` (4.0.65, 4.0.67), whose tool types
+      // TypeScript counts as two.
+      tools: (await client.tools()) as ToolSet,
       prompt: 'Order tea for Ann.',
       stopWhen: stepCountIs(2),
       maxRetries: 0,
@@ -118,7 +120,7 @@ describe.each(['gemini', 'exact'] as const)('the AI SDK (@ai-sdk/mcp, @ai-sdk/go
     const parts = lastPartsOf(result.requests[1]);
     expect(parts).toHaveLength(1);
     // The AI SDK makes up an id for the call (the model's functionCall had none) and sends it back with the answer.
-    const { id, ...response } = parts[0].functionResponse as { id: string };
+    const { id, ...response } = parts[0].functionResponse as unknown as { id: string };
     expect(id).toMatch(/^[A-Za-z0-9]{16}$/);
     expect(JSON.stringify(response)).toBe(JSON.stringify({ name: 'order', response: { name: 'order', content: ORDER_TEXT } }));
     expect(result.text).toBe('done');
