@@ -1,26 +1,11 @@
-import { buildSync } from 'esbuild';
 import { Gemini, InMemoryRunner, LlmAgent, LogLevel, MCPToolset, setLogger, type Event } from '@google/adk';
 import { FakeGeminiApi, declarationsOf, lastPartsOf } from './support/google-fake-api';
 import { ORDER_ARGS, ORDER_RECEIVED, ORDER_TEXT, OrderServer, spelled, type Listing } from './support/google-server';
 import { violationLines } from './support/gemini-rules';
 import { ADK_DECLARATIONS } from './support/google-adk-declarations';
 
-// ADK's CommonJS build requires `lodash-es`, which ships ES modules only: Node (20.19 and later) loads it from
-// CommonJS, Jest's module system does not before Node 24.9, and jest.config.js's ESM_ONLY list does not name it. So
-// the real `lodash-es` is compiled to one CommonJS module here (esbuild, as test/support/esm-to-cjs.js does for
-// Nest) and handed to ADK: its own code, only in another module format.
-jest.mock('lodash-es', () => {
-  const [bundle] = buildSync({
-    entryPoints: [require.resolve('lodash-es')],
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    write: false,
-  }).outputFiles;
-  const module = { exports: {} };
-  new Function('module', 'exports', bundle.text)(module, module.exports);
-  return module.exports;
-});
+// ADK's CommonJS build requires `lodash-es`, which Jest cannot load as it ships (see support/google-lodash-es.ts).
+jest.mock('lodash-es', () => jest.requireActual<typeof import('./support/google-lodash-es')>('./support/google-lodash-es').lodashEs());
 
 /**
  * `@google/adk`'s `MCPToolset` over Streamable HTTP to our server, its tools' function declarations, and an
