@@ -1,6 +1,8 @@
+import 'reflect-metadata';
 import { ChatGoogleGenerativeAI } from '@langchain/google-genai';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import { createAgent, HumanMessage, type BaseMessage } from 'langchain';
+import { Json, McpServer, Param, Tool } from '../../src';
 import { FakeGeminiApi, declarationsOf, lastPartsOf } from './support/google-fake-api';
 import {
   NO_NULL_ARGS,
@@ -31,6 +33,10 @@ import { EXACT_VIOLATIONS } from './support/google-violations';
  * `"type":"string","nullable":true` is, as JSON Schema, a string that is never `null` (`nullable` is OpenAPI's, and
  * unknown to JSON Schema). So under `'gemini'` LangChain refuses a `null` the model sends for `coupon`, and our tool
  * is not called; without a `null` the call goes through.
+ *
+ * `@langchain/mcp-adapters` simplifies each schema first (`simplifyJsonSchemaForLLM`): of an `anyOf` it keeps only
+ * the object branches. The `'gemini'` profile's free JSON (`Json`), an `anyOf` of a string, a number and a boolean,
+ * so reaches Gemini as the typeless `{}` it refuses, as the exact listing's `{}` does.
  */
 
 interface Run {
@@ -123,3 +129,47 @@ describe("LangChain, our server listing 'gemini', the model sending no null", ()
 
 /** EXACT_VIOLATIONS without the `additionalProperties` lines: `@langchain/google-genai` takes those away itself. */
 const LANGCHAIN_EXACT_VIOLATIONS = EXACT_VIOLATIONS.filter((line) => !line.includes('/additionalProperties:'));
+
+class Payloads {
+  @Tool() keep(@Param({ type: Json }) payload: unknown): string {
+    return JSON.stringify(payload);
+  }
+}
+
+/** The `parameters` `@langchain/google-genai` declares for `Payloads.keep` (a free JSON parameter) under `listing`. */
+async function declaredPayload(listing: Listing): Promise<unknown> {
+  const server = new McpServer({ name: 'payloads', version: '1.0.0' }, { logger: false }).add(new Payloads());
+  const { port } = await server.serveHttp({ port: 0, host: '127.0.0.1', listing });
+  const fake = await FakeGeminiApi.start('keep', { payload: 'x' });
+  const client = new MultiServerMCPClient({ mcpServers: { payloads: { transport: 'http', url: `http://127.0.0.1:${port}/mcp` } } });
+  try {
+    const model = new ChatGoogleGenerativeAI({ model: 'gemini-2.5-flash', apiKey: 'test-key', baseUrl: fake.origin, maxRetries: 0 });
+    const answer = await model.bindTools(await client.getTools()).invoke('Keep x.');
+    expect(answer.tool_calls?.map((call) => [call.name, call.args])).toEqual([['keep', { payload: 'x' }]]);
+    expect(fake.requests).toHaveLength(1);
+    return declarationsOf(fake.requests[0])[0].parameters;
+  } finally {
+    await client.close();
+    await fake.close();
+    await server.close();
+  }
+}
+
+describe('LangChain and a free JSON parameter (`Json`)', () => {
+  it("under 'exact' declares the typeless {} Gemini refuses", async () => {
+    const parameters = await declaredPayload('exact');
+    expect(JSON.stringify(parameters)).toBe('{"type":"object","properties":{"payload":{}},"required":["payload"]}');
+    expect(violationLines(parameters)).toEqual(['/properties/payload: no type (and no anyOf)']);
+  });
+
+  it("under 'gemini' also declares a typeless {}: mcp-adapters drops the profile's anyOf of typed branches", async () => {
+    const server = new McpServer({ name: 'payloads', version: '1.0.0' }, { logger: false }).add(new Payloads());
+    expect(JSON.stringify(server.listTools({ listing: 'gemini' })[0].inputSchema)).toBe(
+      '{"type":"object","properties":{"payload":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"}]}},"required":["payload"]}',
+    );
+    // `simplifyJsonSchemaForLLM` keeps of an anyOf only its object branches, and this one has none.
+    const parameters = await declaredPayload('gemini');
+    expect(JSON.stringify(parameters)).toBe('{"type":"object","properties":{"payload":{}},"required":["payload"]}');
+    expect(violationLines(parameters)).toEqual(['/properties/payload: no type (and no anyOf)']);
+  });
+});
