@@ -1,8 +1,6 @@
-import 'reflect-metadata';
 import { ChatGoogleGenerativeAI } from '@langchain/google-genai';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import { createAgent, HumanMessage, type BaseMessage } from 'langchain';
-import { Json, McpServer, Param, Tool } from '../../src';
 import { FakeGeminiApi, declarationsOf, lastPartsOf } from './support/google-fake-api';
 import {
   NO_NULL_ARGS,
@@ -12,6 +10,8 @@ import {
   OrderServer,
   orderReceived,
   orderText,
+  payloadsListed,
+  servePayloads,
   spelled,
   type Listing,
 } from './support/google-server';
@@ -130,18 +130,11 @@ describe("LangChain, our server listing 'gemini', the model sending no null", ()
 /** EXACT_VIOLATIONS without the `additionalProperties` lines: `@langchain/google-genai` takes those away itself. */
 const LANGCHAIN_EXACT_VIOLATIONS = EXACT_VIOLATIONS.filter((line) => !line.includes('/additionalProperties:'));
 
-class Payloads {
-  @Tool() keep(@Param({ type: Json }) payload: unknown): string {
-    return JSON.stringify(payload);
-  }
-}
-
 /** The `parameters` `@langchain/google-genai` declares for `Payloads.keep` (a free JSON parameter) under `listing`. */
 async function declaredPayload(listing: Listing): Promise<unknown> {
-  const server = new McpServer({ name: 'payloads', version: '1.0.0' }, { logger: false }).add(new Payloads());
-  const { port } = await server.serveHttp({ port: 0, host: '127.0.0.1', listing });
+  const server = await servePayloads(listing);
   const fake = await FakeGeminiApi.start('keep', { payload: 'x' });
-  const client = new MultiServerMCPClient({ mcpServers: { payloads: { transport: 'http', url: `http://127.0.0.1:${port}/mcp` } } });
+  const client = new MultiServerMCPClient({ mcpServers: { payloads: { transport: 'http', url: server.url } } });
   try {
     const model = new ChatGoogleGenerativeAI({ model: 'gemini-2.5-flash', apiKey: 'test-key', baseUrl: fake.origin, maxRetries: 0 });
     const answer = await model.bindTools(await client.getTools()).invoke('Keep x.');
@@ -163,8 +156,7 @@ describe('LangChain and a free JSON parameter (`Json`)', () => {
   });
 
   it("under 'gemini' also declares a typeless {}: mcp-adapters drops the profile's anyOf of typed branches", async () => {
-    const server = new McpServer({ name: 'payloads', version: '1.0.0' }, { logger: false }).add(new Payloads());
-    expect(JSON.stringify(server.listTools({ listing: 'gemini' })[0].inputSchema)).toBe(
+    expect(payloadsListed('gemini')).toBe(
       '{"type":"object","properties":{"payload":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"}]}},"required":["payload"]}',
     );
     // `simplifyJsonSchemaForLLM` keeps of an anyOf only its object branches, and this one has none.

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { McpServer } from '../../../src';
+import { Json, McpServer, Param, Tool } from '../../../src';
 import { Everything } from '../../profiles/fixture';
 
 export type Listing = 'exact' | 'gemini';
@@ -105,3 +105,23 @@ export const orderReceived = (coupon: string | null, note: string | null) => [
 
 /** What `spelled` gives for ORDER_ARGS. */
 export const ORDER_RECEIVED = orderReceived(null, null);
+
+/** A tool of one free JSON parameter (`Json`): `{}` in the exact listing, an `anyOf` under `'gemini'`. */
+export class Payloads {
+  @Tool() keep(@Param({ type: Json }) payload: unknown): string {
+    return JSON.stringify(payload);
+  }
+}
+
+/** `Payloads` served over Streamable HTTP on 127.0.0.1 with `listing`. */
+export async function servePayloads(listing: Listing): Promise<{ readonly url: string; close(): Promise<void> }> {
+  const server = new McpServer({ name: 'payloads', version: '1.0.0' }, { logger: false }).add(new Payloads());
+  const { port } = await server.serveHttp({ port: 0, host: '127.0.0.1', listing });
+  return { url: `http://127.0.0.1:${port}/mcp`, close: () => server.close() };
+}
+
+/** `Payloads.keep`'s listing under `listing`, as the exact string our server sends. */
+export const payloadsListed = (listing: Listing) =>
+  JSON.stringify(
+    new McpServer({ name: 'payloads', version: '1.0.0' }, { logger: false }).add(new Payloads()).listTools({ listing })[0].inputSchema,
+  );
