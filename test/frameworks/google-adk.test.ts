@@ -1,6 +1,6 @@
 import { Gemini, InMemoryRunner, LlmAgent, LogLevel, MCPToolset, setLogger, type Event } from '@google/adk';
 import { FakeGeminiApi, declarationsOf, lastPartsOf } from './support/google-fake-api';
-import { ORDER_ARGS, ORDER_RECEIVED, ORDER_TEXT, OrderServer, spelled, type Listing } from './support/google-server';
+import { ORDER_ARGS, ORDER_RECEIVED, ORDER_TEXT, OrderServer, servePayloads, spelled, type Listing } from './support/google-server';
 import { violationLines } from './support/gemini-rules';
 import { ADK_DECLARATIONS } from './support/google-adk-declarations';
 
@@ -177,5 +177,33 @@ describe.each(['gemini', 'exact'] as const)('an ADK LlmAgent with the MCPToolset
     expect(response.functionResponse?.name).toBe('order');
     expect(JSON.stringify(response.functionResponse?.response)).toBe(JSON.stringify({ content: [{ type: 'text', text: ORDER_TEXT }] }));
     expect(result.events.at(-1)?.content?.parts).toEqual([{ text: 'done' }]);
+  });
+});
+
+describe("ADK's MCPToolset and a free JSON parameter (`Json`)", () => {
+  const declared = async (listing: Listing) => {
+    const server = await servePayloads(listing);
+    try {
+      const [tool] = await new MCPToolset({ type: 'StreamableHTTPConnectionParams', url: server.url }).getTools();
+      return tool._getDeclaration()?.parameters;
+    } finally {
+      await server.close();
+    }
+  };
+
+  it("under 'exact' declares the typeless {} as TYPE_UNSPECIFIED, which Gemini's Type says not to use", async () => {
+    const parameters = await declared('exact');
+    expect(JSON.stringify(parameters)).toBe(
+      '{"type":"OBJECT","properties":{"payload":{"type":"TYPE_UNSPECIFIED"}},"required":["payload"]}',
+    );
+    expect(violationLines(parameters)).toEqual(['/properties/payload/type: not a Gemini type: "TYPE_UNSPECIFIED"']);
+  });
+
+  it("under 'gemini' declares the profile's anyOf of typed branches", async () => {
+    const parameters = await declared('gemini');
+    expect(JSON.stringify(parameters)).toBe(
+      '{"type":"OBJECT","properties":{"payload":{"anyOf":[{"type":"STRING"},{"type":"NUMBER"},{"type":"BOOLEAN"}]}},"required":["payload"]}',
+    );
+    expect(violationLines(parameters)).toEqual([]);
   });
 });

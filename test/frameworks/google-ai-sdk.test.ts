@@ -2,7 +2,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createMCPClient } from '@ai-sdk/mcp';
 import { generateText, stepCountIs, type ToolSet } from 'ai';
 import { FakeGeminiApi, declarationsOf, lastPartsOf } from './support/google-fake-api';
-import { ORDER_ARGS, ORDER_RECEIVED, ORDER_TEXT, OrderServer, spelled, type Listing } from './support/google-server';
+import { ORDER_ARGS, ORDER_RECEIVED, ORDER_TEXT, OrderServer, servePayloads, spelled, type Listing } from './support/google-server';
 import { violationLines } from './support/gemini-rules';
 
 /**
@@ -12,8 +12,9 @@ import { violationLines } from './support/gemini-rules';
  *
  * `@ai-sdk/google` converts the tool's JSON Schema to Gemini's `parameters` itself (`convertJSONSchemaToOpenAPISchema`):
  * a type list naming `null` becomes one type and `nullable`; `additionalProperties`, `uniqueItems`,
- * `contentEncoding`, `default` and the bounds but `minLength` are dropped. It passes every `format` on, so under
- * `'exact'` the `uuid`, `date` and `uri` formats break Gemini's rules. It copies no `nullable` it is given: under
+ * `contentEncoding`, `default` and the bounds but `minLength` are dropped. It passes every `format` on, and a
+ * typeless `{}`, so under `'exact'` the `uuid`, `date` and `uri` formats and a free JSON parameter break Gemini's
+ * rules. It copies no `nullable` it is given: under
  * `'gemini'` the profile's `nullable: true` is lost (`coupon`, `lines[].note`), as in ADK; the exact listing's type
  * lists keep it. The profile's words carry the bounds it drops (`maxLength`, `minimum`, `maximum`, `pattern`).
  */
@@ -124,5 +125,44 @@ describe.each(['gemini', 'exact'] as const)('the AI SDK (@ai-sdk/mcp, @ai-sdk/go
     expect(id).toMatch(/^[A-Za-z0-9]{16}$/);
     expect(JSON.stringify(response)).toBe(JSON.stringify({ name: 'order', response: { name: 'order', content: ORDER_TEXT } }));
     expect(result.text).toBe('done');
+  });
+});
+
+describe('the AI SDK and a free JSON parameter (`Json`)', () => {
+  const declared = async (listing: Listing) => {
+    const server = await servePayloads(listing);
+    const fake = await FakeGeminiApi.start('keep', { payload: 'x' });
+    const client = await createMCPClient({ transport: { type: 'http', url: server.url } });
+    try {
+      const google = createGoogleGenerativeAI({ baseURL: `${fake.origin}/v1beta`, apiKey: 'test-key' });
+      const { text } = await generateText({
+        model: google('gemini-2.5-flash'),
+        tools: (await client.tools()) as ToolSet,
+        prompt: 'Keep x.',
+        stopWhen: stepCountIs(2),
+        maxRetries: 0,
+      });
+      expect(text).toBe('done');
+      expect(fake.requests).toHaveLength(2);
+      return declarationsOf(fake.requests[0])[0].parameters;
+    } finally {
+      await client.close();
+      await fake.close();
+      await server.close();
+    }
+  };
+
+  it("under 'exact' passes the typeless {} on, which Gemini refuses", async () => {
+    const parameters = await declared('exact');
+    expect(JSON.stringify(parameters)).toBe('{"required":["payload"],"type":"object","properties":{"payload":{}}}');
+    expect(violationLines(parameters)).toEqual(['/properties/payload: no type (and no anyOf)']);
+  });
+
+  it("under 'gemini' declares the profile's anyOf of typed branches", async () => {
+    const parameters = await declared('gemini');
+    expect(JSON.stringify(parameters)).toBe(
+      '{"required":["payload"],"type":"object","properties":{"payload":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"}]}}}',
+    );
+    expect(violationLines(parameters)).toEqual([]);
   });
 });

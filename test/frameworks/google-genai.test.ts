@@ -2,7 +2,16 @@ import { GoogleGenAI, mcpToTool } from '@google/genai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FakeGeminiApi, declarationsOf, lastPartsOf } from './support/google-fake-api';
-import { ORDER_ARGS, ORDER_RECEIVED, ORDER_TEXT, OrderServer, spelled, type Listing } from './support/google-server';
+import {
+  ORDER_ARGS,
+  ORDER_RECEIVED,
+  ORDER_TEXT,
+  OrderServer,
+  payloadsListed,
+  servePayloads,
+  spelled,
+  type Listing,
+} from './support/google-server';
 import { violationLines } from './support/gemini-rules';
 import { EXACT_VIOLATIONS } from './support/google-violations';
 
@@ -89,5 +98,41 @@ describe.each(['gemini', 'exact'] as const)("@google/genai's mcpToTool, our serv
       JSON.stringify([{ functionResponse: { name: 'order', response: { content: [{ type: 'text', text: ORDER_TEXT }] } } }]),
     );
     expect(result.text).toBe('done');
+  });
+});
+
+describe("@google/genai's mcpToTool and a free JSON parameter (`Json`)", () => {
+  const declared = async (listing: Listing) => {
+    const server = await servePayloads(listing);
+    const fake = await FakeGeminiApi.start('keep', { payload: 'x' });
+    const client = new Client({ name: 'genai-test', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+      const ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: fake.origin, fetch: (input, init) => fetch(input, init) } });
+      const response = await ai.models.generateContent({
+        model: 'gemini-2.5-flash',
+        contents: 'Keep x.',
+        config: { tools: [mcpToTool(client as unknown as GenaiMcpClient)] },
+      });
+      expect(response.text).toBe('done');
+      expect(fake.requests).toHaveLength(2);
+      return declarationsOf(fake.requests[0])[0].parametersJsonSchema;
+    } finally {
+      await client.close();
+      await fake.close();
+      await server.close();
+    }
+  };
+
+  it("declares our listing as it is: under 'exact' the typeless {}, under 'gemini' the anyOf", async () => {
+    const exact = await declared('exact');
+    expect(JSON.stringify(exact)).toBe(payloadsListed('exact'));
+    expect(violationLines(exact)).toEqual([
+      '/properties/payload: no type (and no anyOf)',
+      "/additionalProperties: unknown to Gemini's Schema: false",
+    ]);
+    const gemini = await declared('gemini');
+    expect(JSON.stringify(gemini)).toBe(payloadsListed('gemini'));
+    expect(violationLines(gemini)).toEqual([]);
   });
 });
