@@ -16,6 +16,9 @@ jest.mock('lodash-es', () => jest.requireActual<typeof import('./support/google-
  * own on this path, by esbuild (fast; TypeScript takes seconds for all of them).
  */
 
+// A ceiling for a loaded 2-core machine (servers, child processes), not a timing assertion.
+jest.setTimeout(30_000);
+
 const SRC = join(__dirname, '..', '..', 'src') + sep;
 const HOOK = `
 const ts = require(${JSON.stringify(require.resolve('typescript'))});

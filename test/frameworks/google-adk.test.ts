@@ -22,6 +22,9 @@ jest.mock('lodash-es', () => jest.requireActual<typeof import('./support/google-
  * which the SDK's own Undici dispatcher fails in Jest's sandbox): ADK's `Gemini` takes no base URL of its own.
  */
 
+// A ceiling for a loaded 2-core machine (servers, child processes), not a timing assertion.
+jest.setTimeout(30_000);
+
 /** ADK's log lines, kept from the console. */
 const logged: string[] = [];
 setLogger({

@@ -19,6 +19,9 @@ import { violationLines } from './support/gemini-rules';
  * lists keep it. The profile's words carry the bounds it drops (`maxLength`, `minimum`, `maximum`, `pattern`).
  */
 
+// A ceiling for a loaded 2-core machine (servers, child processes), not a timing assertion.
+jest.setTimeout(30_000);
+
 interface Run {
   readonly text: string;
   readonly requests: FakeGeminiApi['requests'];

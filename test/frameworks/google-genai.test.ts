@@ -25,6 +25,9 @@ import { EXACT_VIOLATIONS } from './support/google-violations';
  * either).
  */
 
+// A ceiling for a loaded 2-core machine (servers, child processes), not a timing assertion.
+jest.setTimeout(30_000);
+
 /**
  * The SDK `Client` as `@google/genai`'s declarations name it: they import the SDK's ES module declarations, this test
  * the CommonJS ones (the same class, whose private members TypeScript counts as two).

@@ -39,6 +39,9 @@ import { EXACT_VIOLATIONS } from './support/google-violations';
  * so reaches Gemini as the typeless `{}` it refuses, as the exact listing's `{}` does.
  */
 
+// A ceiling for a loaded 2-core machine (servers, child processes), not a timing assertion.
+jest.setTimeout(30_000);
+
 interface Run {
   readonly messages: BaseMessage[];
   readonly requests: FakeGeminiApi['requests'];
