@@ -21,8 +21,10 @@ import { EXACT_VIOLATIONS } from './support/google-violations';
  * the model's `functionCall`, and sends the tool's answer back as a `functionResponse`.
  *
  * This version (2.32.0) puts an MCP tool's `inputSchema` as it is in the declaration's `parametersJsonSchema`, not
- * in `parameters`; the Gemini `Schema` rules are checked on it all the same (the profile's listing is valid as
- * either).
+ * in `parameters`. That field takes JSON Schema, which the API documents apart from the OpenAPI subset of
+ * `parameters`; the `Schema` rules are checked on it all the same, as the stricter of the two (the profile's listing
+ * keeps them), and the exact listing's violations are named as a `parameters` field would refuse them. Under
+ * `'gemini'` this field gets OpenAPI's `nullable`, which JSON Schema does not know.
  */
 
 // A ceiling for a loaded 2-core machine (servers, child processes), not a timing assertion.

@@ -8,7 +8,9 @@
  *   `minProperties`, `maxProperties`, `minLength`, `maxLength`, `pattern`, `example`, `anyOf`, `propertyOrdering`,
  *   `default`, `items`, `minimum`, `maximum`;
  * - its `format`, in the API's discovery document (quoted in https://discuss.ai.google.dev/t/69272): "Supported
- *   formats: for NUMBER type: float, double for INTEGER type: int32, int64 for STRING type: enum, date-time";
+ *   formats: for NUMBER type: float, double for INTEGER type: int32, int64 for STRING type: enum, date-time"
+ *   (a later revision of the v1beta `Schema` says instead that "any value is allowed, but most do not trigger any
+ *   special functionality"; the checker keeps the list, which is what the `'gemini'` profile is written to);
  * - its `type`, the enum `Type`: `STRING`, `NUMBER`, `INTEGER`, `BOOLEAN`, `ARRAY`, `OBJECT`, `NULL`, and
  *   `TYPE_UNSPECIFIED`, "not specified, should not be used" (Vertex AI's `FunctionDeclaration` reference,
  *   https://cloud.google.com/vertex-ai/docs/reference/rest/v1beta1/FunctionDeclaration, says the same).
