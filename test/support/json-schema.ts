@@ -23,6 +23,7 @@ export type Schema = {
   additionalProperties?: boolean | Schema;
   not?: Schema;
   allOf?: Schema[];
+  anyOf?: Schema[];
   default?: unknown;
   examples?: unknown[];
 };

@@ -40,6 +40,28 @@ const uri = fullFormats.uri as (s: string) => boolean;
 ajv.addFormat('canonical-base64', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/);
 ajv.addFormat('whatwg-uri', (s: string) => uri(s) && URL.canParse(s));
 
+/** JSON text with every object's keys sorted: equal for JSON-equal values (`1` and `1.0`, `0` and `-0` too). */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (typeof v !== 'object' || v === null) return JSON.stringify(v);
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+    .join(',')}}`;
+}
+
+/**
+ * `uniqueItems` by JSON equality, as the keyword means, for the contracts that write it back in: ajv's own check
+ * (fast-deep-equal) throws a TypeError on two objects with an own `valueOf` property that is not a function.
+ */
+ajv.addKeyword({
+  keyword: 'uniqueJson',
+  type: 'array',
+  schemaType: 'boolean',
+  validate: (on: boolean, data: unknown[]) => !on || new Set(data.map(canonical)).size === data.length,
+});
+
 export function verdict(result: CallToolResult): string {
   const text = (result.content[0] as { text?: string } | undefined)?.text ?? '';
   if (!result.isError) return 'accepted';
