@@ -208,6 +208,24 @@ describe('differential: reading agrees with ajv on each profile listing, but for
   );
 });
 
+describe('each deliberate difference, pinned by one call', () => {
+  it.each<[ProfileName, Difference, string, Record<string, unknown>, 'accepted' | 'refused', 'accepted' | 'refused']>([
+    ['gemini', 'in words', 'ids', { id: 'not-a-uuid', other: null }, 'accepted', 'refused'],
+    ['gemini', 'closed records', 'flags', { flag: true, maybe: null, extra: 1 }, 'accepted', 'refused'],
+    ['gemini', 'dictionary', 'maps', { d: { a: 'x' }, m: {} }, 'accepted', 'refused'],
+    ['gemini', 'free JSON', 'json', { any: null, o: {}, a: [1] }, 'refused', 'accepted'],
+    ['openai-strict', 'in words', 'lengths', { a: 'four', b: 'x', c: 'x' }, 'accepted', 'refused'],
+    ['openai-strict', 'dictionary', 'maps', { d: { a: 1 }, m: { k: [1] } }, 'refused', 'accepted'],
+    ['openai-strict', 'free JSON', 'json', { any: { x: 1 }, o: { a: 1 }, a: [[1]] }, 'refused', 'accepted'],
+    ['openai-strict', 'left out', 'defaults', {}, 'refused', 'accepted'],
+    ['openai-strict', 'TimeOnly', 'times', { at: '14:30:00', span: '01:00:00' }, 'refused', 'accepted'],
+  ])('%s, %s: %s %j is %s by the listing, %s by reading', async (profile, difference, tool, args, byListing, byReading) => {
+    expect(DIFFERENCES[profile]).toContain(difference);
+    expect(ajv.validate(listedUnder(profile, tool), args) ? 'accepted' : 'refused').toBe(byListing);
+    expect(verdict(await generated.get(profile)!.callTool(tool, args, { listing: profile }))).toBe(byReading);
+  });
+});
+
 describe("the 'gemini' listing as JSON Schema", () => {
   it('the writer emits exactly the keywords fromGemini maps, GEMINI_ORDER', () => {
     const seen = new Set<string>();

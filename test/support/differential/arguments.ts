@@ -7,13 +7,22 @@ import type { Schema } from '../json-schema';
  * in unique arrays; sometimes a value of another type.
  */
 
-/** A generator of the strings a pattern matches, where fast-check can build one (no lookaheads, no backreferences). */
+const matchers = new Map<string, fc.Arbitrary<string> | undefined>();
+
+/**
+ * A generator of the strings a pattern matches, where fast-check can build one (no lookaheads, no backreferences);
+ * one per pattern (building one for a long pattern takes a while; a generator holds no state).
+ */
 function matching(pattern: string): fc.Arbitrary<string> | undefined {
+  if (matchers.has(pattern)) return matchers.get(pattern);
+  let out: fc.Arbitrary<string> | undefined;
   try {
-    return fc.stringMatching(new RegExp(pattern, 'u'));
+    out = fc.stringMatching(new RegExp(pattern, 'u'));
   } catch {
-    return undefined;
+    out = undefined;
   }
+  matchers.set(pattern, out);
+  return out;
 }
 
 const ALPHABET = [...'0123456789abcdefxABCDEFXZT:-.+/=# '];
