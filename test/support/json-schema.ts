@@ -24,6 +24,7 @@ export type Schema = {
   not?: Schema;
   allOf?: Schema[];
   anyOf?: Schema[];
+  oneOf?: Schema[];
   default?: unknown;
   examples?: unknown[];
 };

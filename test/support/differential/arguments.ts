@@ -226,7 +226,10 @@ export function valueOf(s: Schema, depth = 0): fc.Arbitrary<unknown> {
       if (t === 'array') options.push(depth > 3 ? fc.constant([]) : arrayOf(s, depth));
       if (t === 'object') options.push(depth > 3 ? fc.constant({}) : objectOf(s, depth));
     }
-    if (types.length === 0)
+    // Subtypes (`oneOf`; `anyOf` in a profile's listing): a value of each branch.
+    const branches = s.oneOf ?? s.anyOf;
+    if (branches && types.length === 0) options.push(...branches.map((b) => valueOf(b, depth)));
+    else if (types.length === 0)
       options.push(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom({ a: 1, b: 2 }, { b: 2, a: 1 }, [1, '1'], '{"a":1}'));
   }
   const arbitrary = fc.oneof({ weight: 12, arbitrary: fc.oneof(...options) }, { weight: 1, arbitrary: junk });

@@ -38,6 +38,7 @@ import {
   Max,
   Min,
   NotContains,
+  ValidateNested,
   validateSync,
 } from 'class-validator';
 import {
@@ -204,4 +205,62 @@ export class Tools {
   @Tool() defaults(@Param({ type: Int8 }) n: number = 3, s: string = 'x', @Param({ type: Nullable(Color) }) c: Color | null = null): void {}
   @Tool() order(order: Order): void {}
   @Tool() parts(@Param({ type: [Part] }) parts: Part[], part: Part): void {}
+}
+
+abstract class Shape {}
+
+class Circle extends Shape {
+  @IsNumber() @IsPositive() radius!: number;
+  @Field({ type: Nullable(String), optional: true }) label?: string | null;
+}
+
+class Square extends Shape {
+  @IsInt() @Min(1) side!: number;
+  @Field({ optional: true }) @Range(0, 1) round?: number;
+}
+
+class Drawing {
+  @IsString() title!: string;
+  @ValidateNested()
+  @Type(() => Shape, {
+    discriminator: {
+      property: 'kind',
+      subTypes: [
+        { name: 'circle', value: Circle },
+        { name: 'square', value: Square },
+      ],
+    },
+    keepDiscriminatorProperty: true,
+  })
+  shape!: Circle | Square;
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Type(() => Shape, {
+    discriminator: {
+      property: 'kind',
+      subTypes: [
+        { name: 'circle', value: Circle },
+        { name: 'square', value: Square },
+      ],
+    },
+    keepDiscriminatorProperty: true,
+  })
+  more?: (Circle | Square)[] | null;
+}
+
+/**
+ * More of what a listing profile writes its own way (test/profiles/differential.test.ts): discriminated subtypes
+ * (`anyOf` under both profiles), optional parameters of record, enum, list and set types (nullable and required
+ * under 'openai-strict'), free JSON that admits `null`.
+ */
+export class ProfileTools {
+  @Tool() draw(drawing: Drawing): void {}
+  @Tool() optionals(
+    @Param({ type: Line, optional: true }) line: Line | undefined,
+    @Param({ type: Size, optional: true }) size: Size | undefined,
+    @Param({ type: [Part], optional: true }) parts: Part[] | undefined,
+    @Param({ type: SetOf(Int8), optional: true }) set: Set<number> | undefined,
+    @Param({ type: Nullable(Json) }) j: unknown,
+    @Param({ type: Nullable(Part), optional: true }) maybe: Part | null | undefined,
+  ): void {}
 }

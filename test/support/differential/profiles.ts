@@ -148,6 +148,11 @@ export function profileContractOf(p: Schema, ec: Schema, node: TypeNode, apply: 
   if (bare.kind === 'array') out.items = profileContractOf(p.items!, ec.items!, bare.items, apply);
   if (bare.kind === 'dictionary' && apply('dictionary')) out.additionalProperties = ec.additionalProperties;
   if (bare.kind === 'record') Object.assign(out, recordContractOf(p, ec, bare.properties, apply));
+  // Subtypes: the profile's `anyOf` branches in the order of the exact `oneOf` (then, under 'openai-strict', `null`).
+  if (bare.kind === 'discriminated')
+    out.anyOf = p.anyOf!.map((b, i) =>
+      i < bare.subtypes.length ? { ...b, ...recordContractOf(b, ec.oneOf![i], bare.subtypes[i].record.properties, apply) } : b,
+    );
   if (p.format !== undefined && ec.format !== undefined && ec.format !== p.format && apply('TimeOnly')) out.format = ec.format;
   if (!apply('in words')) return out;
   // What the profile said in words, enforced: `enum` and `const` beside a `null` the profile admits (under
@@ -181,13 +186,21 @@ export function recordContractOf(
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The branch of the exact `oneOf` of subtypes that a value's discriminator picks (its `const`), if any. */
+function branchOf(e: Schema, value: Record<string, unknown>): Schema | undefined {
+  return e.oneOf?.find((b) => Object.entries(b.properties ?? {}).some(([k, p]) => p.const !== undefined && value[k] === p.const));
+}
+
 /**
  * Arguments as 'openai-strict' shapes them, walked beside the exact listing `e`: every optional property of the
  * arguments and of each record that is left out is sent as `null`.
  */
 export function strictShaped(value: unknown, e: Schema): unknown {
   if (Array.isArray(value)) return e.items ? value.map((v) => strictShaped(v, e.items!)) : value;
-  if (!isObject(value) || !e.properties) return value;
+  if (!isObject(value)) return value;
+  const branch = branchOf(e, value);
+  if (branch) return strictShaped(value, branch);
+  if (!e.properties) return value;
   const out: Record<string, unknown> = Object.create(null);
   for (const k of Object.keys(value)) define(out, k, Object.hasOwn(e.properties, k) ? strictShaped(value[k], e.properties[k]) : value[k]);
   for (const k of Object.keys(e.properties)) if (!Object.hasOwn(value, k) && !(e.required ?? []).includes(k)) define(out, k, null);
@@ -200,7 +213,10 @@ export function strictShaped(value: unknown, e: Schema): unknown {
  */
 export function absentCounterpart(value: unknown, e: Schema): unknown {
   if (Array.isArray(value)) return e.items ? value.map((v) => absentCounterpart(v, e.items!)) : value;
-  if (!isObject(value) || !e.properties) return value;
+  if (!isObject(value)) return value;
+  const branch = branchOf(e, value);
+  if (branch) return absentCounterpart(value, branch);
+  if (!e.properties) return value;
   const out: Record<string, unknown> = Object.create(null);
   for (const k of Object.keys(value)) {
     const p = Object.hasOwn(e.properties, k) ? e.properties[k] : undefined;
