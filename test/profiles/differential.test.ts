@@ -1,3 +1,4 @@
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { inspect } from 'node:util';
 import { McpServer, type CallToolResult, type Invocation } from '../../src';
@@ -84,7 +85,16 @@ interface Judged {
   readonly args: fc.Arbitrary<{ tool: string; text: string; shaped: boolean }>;
 }
 
+const judgedCache = new Map<ProfileName, Judged[]>();
+
+/** Each tool as a profile lists it, compiled once per profile. */
 function judgedUnder(profile: ProfileName): Judged[] {
+  let judged = judgedCache.get(profile);
+  if (!judged) judgedCache.set(profile, (judged = compiledUnder(profile)));
+  return judged;
+}
+
+function compiledUnder(profile: ProfileName): Judged[] {
   return [...exact].map(([name, e]) => {
     const model = models.get(name)!;
     const p = listedUnder(profile, name);
@@ -212,6 +222,38 @@ describe('differential: reading agrees with ajv on each profile listing, but for
     },
     600_000,
   );
+});
+
+describe("over a real client, a server listing 'openai-strict' reads as callTool({ listing }) does", () => {
+  it.each([
+    ['2025-11-25', 'legacy'],
+    ['2026-07-28', 'auto'],
+  ] as const)('%s: the same results and values for 300 generated calls', async (_, mode) => {
+    const server = generated.get('openai-strict')!;
+    const judged = new Map(judgedUnder('openai-strict').map((t) => [t.name, t]));
+    const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverEnd);
+    const client = new Client({ name: 'codex', version: '1.0.0' }, { versionNegotiation: { mode } });
+    await client.connect(clientEnd);
+    const cases = fc.sample(fc.oneof(...[...judged.values()].map((t) => t.args)), { seed, numRuns: 300 });
+    let accepted = 0;
+    for (const { tool, text } of cases) {
+      const [direct, got] = await called(server, tool, text, 'openai-strict');
+      received = undefined;
+      const sent = await client.callTool({ name: tool, arguments: JSON.parse(text) as Record<string, unknown> });
+      expect({ tool, text, content: sent.content, isError: sent.isError ?? undefined, received }).toEqual({
+        tool,
+        text,
+        content: direct.content,
+        isError: direct.isError,
+        received: got,
+      });
+      if (!direct.isError) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(30);
+    await client.close();
+    await server.close();
+  });
 });
 
 describe('each deliberate difference, pinned by one call', () => {
