@@ -274,6 +274,22 @@ describe('each deliberate difference, pinned by one call', () => {
   });
 });
 
+describe("'open records': under options that let an unknown property through, 'openai-strict' still closes every object", () => {
+  it('the listing refuses the unknown property of a record, reading strips it', async () => {
+    const server = new McpServer(info, { listing: 'openai-strict', logger: false, validation: { whitelist: true } }).add(
+      new Tools(),
+      recording,
+    );
+    const part = { code: 'ab', weight: null, part_no: 1, tag: null, color: null, rush: null };
+    const listing = server.listTools({ listing: 'openai-strict' }).find((t) => t.name === 'parts')!.inputSchema;
+    expect(ajv.validate(listing, { parts: [], part })).toBe(true);
+    expect(ajv.validate(listing, { parts: [], part: { ...part, extra: 1 } })).toBe(false);
+    const [result, got] = await called(server, 'parts', JSON.stringify({ parts: [], part: { ...part, extra: 1 } }), 'openai-strict');
+    expect(result.isError).toBeUndefined();
+    expect(got).toBe("[ [], Part { code: 'ab', weight: undefined, partNo: 1, tag: null, color: null, rush: false } ]");
+  });
+});
+
 describe("the 'gemini' listing as JSON Schema", () => {
   it('the writer emits exactly the keywords fromGemini maps, GEMINI_ORDER', () => {
     const seen = new Set<string>();

@@ -92,8 +92,11 @@ export function fromGemini(s: Listed): Schema {
  * - `left out` ('openai-strict'): the listing requires every property, and an optional one may still be left out.
  * - `TimeOnly` ('openai-strict'): the exact listing's own deliberate difference, where the profile keeps `format: time`:
  *   a time without an offset is accepted. (Under 'gemini' the format is in words.)
+ * - `open records` ('openai-strict', under validation options that let an unknown property through: `whitelist`
+ *   alone, or none): strict mode closes every object; reading strips or keeps the property as the options say. Not
+ *   in {@link DIFFERENCES}: the differential runs under the default options, which close records; pinned apart.
  */
-export type Difference = 'in words' | 'closed records' | 'dictionary' | 'free JSON' | 'left out' | 'TimeOnly';
+export type Difference = 'in words' | 'closed records' | 'dictionary' | 'free JSON' | 'left out' | 'TimeOnly' | 'open records';
 
 export const DIFFERENCES: Readonly<Record<ProfileName, readonly Difference[]>> = {
   gemini: ['in words', 'closed records', 'dictionary', 'free JSON'],
