@@ -23,6 +23,8 @@ export type Schema = {
   additionalProperties?: boolean | Schema;
   not?: Schema;
   allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
   default?: unknown;
   examples?: unknown[];
 };
