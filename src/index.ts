@@ -119,10 +119,10 @@ export {
   type TaskRecord,
   type TaskUpdate,
   type TaskChange,
-  type TaskOptions,
   type TaskCaller,
   type TaskError,
-} from './server/tasks/tasks';
+} from './server/tasks/store';
+export type { TaskOptions } from './server/tasks/tasks';
 export type { TaskLimits } from './server/tasks/quota';
 export type { TelemetryOptions } from './server/telemetry/options';
 export type { ResourceListing, PromptListing } from './server/catalog/resource-listing';

@@ -5,7 +5,8 @@ import { InputRequired, type RequestContext, type RequestContextInit } from './r
 import { TOOL_FAILED_CHANNEL, ToolError, ToolTimeoutError } from './errors';
 import { INVALID, argumentMessage, buildOrDefer, newFailure, restore, type Failure } from './failure';
 import { errorPath } from '../schema/resolve/input-schema';
-import { argumentsReader, asyncChecksOf } from './reader';
+import { asyncChecksOf } from './async-checks';
+import { argumentsReader } from './reader';
 import { policyOf, type ValidationOptions } from '../schema/records/validation-options';
 import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
 import { InexactIntegerError } from './exact-integers';

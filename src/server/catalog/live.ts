@@ -1,6 +1,6 @@
 import type { Server, ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import { asError } from '../../errors';
-import { ErrorCode, sdk } from '../sdk/lazy';
+import { JsonRpcCode, sdk } from '../sdk/lazy';
 import type { CatalogKind } from './catalog';
 import { sendNotification } from '../sdk/notify';
 
@@ -44,7 +44,7 @@ function declares(server: Server, event: ServerEvent): boolean {
 export function subscribedUri(params: unknown): string {
   const uri = (params as { uri?: unknown } | undefined)?.uri;
   if (typeof uri !== 'string' || uri.length === 0)
-    throw new (sdk().ProtocolError)(ErrorCode.InvalidParams, 'Invalid params: uri must be a non-empty string.');
+    throw new (sdk().ProtocolError)(JsonRpcCode.InvalidParams, 'Invalid params: uri must be a non-empty string.');
   return uri;
 }
 

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from '../node-crypto';
 import type { ProtocolError } from '@modelcontextprotocol/server';
-import { ErrorCode, sdk } from '../sdk/lazy';
+import { JsonRpcCode, sdk } from '../sdk/lazy';
 
 /**
  * Pagination of the list methods. A cursor names the list it belongs to, the key of the last entry sent and its
@@ -28,7 +28,7 @@ export interface Page<T> {
 const TAG_BYTES = 16;
 
 function invalidCursor(): ProtocolError {
-  return new (sdk().ProtocolError)(ErrorCode.InvalidParams, 'Invalid params: the cursor is not one this server issued for this list.');
+  return new (sdk().ProtocolError)(JsonRpcCode.InvalidParams, 'Invalid params: the cursor is not one this server issued for this list.');
 }
 
 /** Checks a page-size option: whole numbers from 1. */

@@ -25,7 +25,7 @@ import { InMemoryEventStore, type EventStore } from '../stores/event-store';
 import { OncePer } from '../protocol/once-per';
 import { transportErrorReporter } from '../protocol/client-faults';
 import { checkStoreTimeout, guardedEventStore, StoreUnavailableError, type GuardedEventStore } from '../stores/degraded';
-import { healthResponder, InFlight, type HealthOptions } from './lifecycle';
+import { CallsInProgress, healthResponder, type HealthOptions } from './lifecycle';
 import { MAX_BODY_DEPTH, TOO_DEEP, valueNestsDeeperThan } from './json-depth';
 import { SessionTable, httpFastPaths, type Session, type SessionTableOptions } from './sessions';
 import { isLegacyPostTarget } from './legacy-posts';
@@ -405,7 +405,7 @@ class HttpEndpoint implements HttpHandler {
   private readonly sessions: SessionTable;
   /** A store given for sharing (Redis), bounded; the default in-memory one cannot be down. */
   private readonly guardedStore: GuardedEventStore | undefined;
-  private readonly inFlight = new InFlight();
+  private readonly calls = new CallsInProgress();
   private readonly eras = new EraClassifier();
   private readonly trustedProxies: number;
   private readonly sessionFloods = new OncePer(60_000);
@@ -470,7 +470,7 @@ class HttpEndpoint implements HttpHandler {
   readonly handle = (req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void> =>
     this.serve(req, res, parsed).catch((error: unknown) => this.failed(req, res, error));
 
-  readonly drain = (deadlineMs: number): Promise<boolean> => this.inFlight.drain(deadlineMs);
+  readonly drain = (deadlineMs: number): Promise<boolean> => this.calls.drain(deadlineMs);
 
   readonly close = async (): Promise<void> => {
     await this.modernPool?.close();
@@ -488,8 +488,8 @@ class HttpEndpoint implements HttpHandler {
     defaultAccept(req);
     const admitted = this.resourceServer ? await this.authorize(req, res, this.resourceServer, body) : WITHOUT_AUTH;
     if (!admitted) return;
-    if (this.inFlight.refuses(req, body)) return refuseWhileDraining(req, res);
-    this.inFlight.track(req, res, body);
+    if (this.calls.refuses(req, body)) return refuseWhileDraining(req, res);
+    this.calls.track(req, res, body);
     const era = this.eras.classify(req, body);
     // What the calls of this request see of it (`RequestContext.http`): the request itself, nothing copied.
     const incoming = new IncomingRequest(req, this.trustedProxies);

@@ -28,7 +28,7 @@ function isStream(req: IncomingMessage, body: unknown): boolean {
 const isListen = (m: unknown) => typeof m === 'object' && m !== null && (m as Message).method === 'subscriptions/listen';
 
 /** The calls in progress on one HTTP endpoint. */
-export class InFlight {
+export class CallsInProgress {
   private calls = 0;
   private draining = false;
   private readonly waiting = new Set<() => void>();

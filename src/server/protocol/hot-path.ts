@@ -340,7 +340,7 @@ export class HotDispatch {
   }
 
   /**
-   * A 2025-era session's hot POST, handed over by the HTTP session (http/legacy-posts.ts): the request checked, its
+   * A 2025-era session's hot POST, passed on by the HTTP session (http/legacy-posts.ts): the request checked, its
    * telemetry opened, run inside it, and its answer given to `write` (see `reply`). `false` when the dispatch does
    * not answer the message (nothing ran).
    */

@@ -1,4 +1,4 @@
-import { ErrorCode, sdk } from '../sdk/lazy';
+import { JsonRpcCode, sdk } from '../sdk/lazy';
 import type { Log } from '../../log';
 
 /**
@@ -44,7 +44,7 @@ export function boundedResult<T>(result: T, tool: string, maxBytes: number, log:
     { event: 'tool.failed', tool },
   );
   throw new (sdk().ProtocolError)(
-    ErrorCode.InternalError,
+    JsonRpcCode.InternalError,
     `The result of tool '${tool}' is larger than this server sends (${weight} characters; the limit is ${maxBytes}).`,
   );
 }

@@ -1,5 +1,5 @@
 import type { ProtocolError, RequestStateCodec, ServerContext } from '@modelcontextprotocol/server';
-import { ErrorCode, sdk } from '../sdk/lazy';
+import { JsonRpcCode, sdk } from '../sdk/lazy';
 import type { AuthInfo } from '../../invoke/request-context';
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from '../node-crypto';
 
@@ -80,7 +80,7 @@ function isSealed(value: unknown): value is Sealed {
 
 function invalidState(): ProtocolError {
   // The SDK's own answer for a state that does not verify, so a client sees one shape whatever failed.
-  return new (sdk().ProtocolError)(ErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
+  return new (sdk().ProtocolError)(JsonRpcCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
 }
 
 /** Signs and checks `requestState` values bound to their request. */

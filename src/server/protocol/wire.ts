@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { ErrorCode } from '../sdk/lazy';
+import { JsonRpcCode } from '../sdk/lazy';
 
 /**
  * What the era classification, the hot dispatch and the HTTP hot paths of both eras (`http/era.ts`, `hot-path.ts`,
@@ -34,7 +34,7 @@ export const SSE_HEADERS = {
  */
 export function errorAnswerOf(id: string | number, error: unknown, encodeCode: (code: number) => number): JSONRPCMessage {
   const thrown = error as { code?: unknown; message?: unknown; data?: unknown };
-  const code = Number.isSafeInteger(thrown.code) ? (thrown.code as number) : ErrorCode.InternalError;
+  const code = Number.isSafeInteger(thrown.code) ? (thrown.code as number) : JsonRpcCode.InternalError;
   return {
     jsonrpc: '2.0',
     id,
@@ -49,7 +49,7 @@ export function errorAnswerOf(id: string | number, error: unknown, encodeCode: (
 function isNotFound(message: JSONRPCMessage): boolean {
   if (!('error' in message)) return false;
   const error = message.error as { code: number; message: string; data?: { uri?: unknown } };
-  return error.code === ErrorCode.InvalidParams && error.message.startsWith('Resource not found') && typeof error.data?.uri === 'string';
+  return error.code === JsonRpcCode.InvalidParams && error.message.startsWith('Resource not found') && typeof error.data?.uri === 'string';
 }
 
 /**

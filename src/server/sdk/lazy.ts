@@ -19,7 +19,7 @@ export function sdk(): typeof Sdk {
  * The JSON-RPC error codes the modules of the first answers name, as numbers (the SDK's `ProtocolErrorCode` enum
  * holds the same values: test/server/stdio/stdio-loop.test.ts compares them), so naming one loads nothing.
  */
-export const ErrorCode = {
+export const JsonRpcCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
   MethodNotFound: -32601,

@@ -5,7 +5,7 @@ import { boundedResult, DEFAULT_MAX_RESULT_BYTES } from '../protocol/result-size
 import { LazyAbort } from '../protocol/lazy-abort';
 import { ContextInit, UNDECLARED, type ContextChannel } from '../protocol/context-init';
 import { errorAnswerOf, isId } from '../protocol/wire';
-import { ErrorCode, sdk } from '../sdk/lazy';
+import { JsonRpcCode, sdk } from '../sdk/lazy';
 import { InputRequired, type RequestContextInit } from '../../invoke/request-context';
 import type { Log } from '../../log';
 import { isCopyableObject, isPlainObject } from '../../objects';
@@ -69,7 +69,7 @@ function plainResult(result: unknown): boolean {
 
 /** A JSON-RPC error answer as the hot path writes it, with the 2025 codec's code mapping (-32002 is written -32602). */
 const errorAnswer = (id: string | number, error: unknown) =>
-  errorAnswerOf(id, error, (code) => (code === -32002 ? ErrorCode.InvalidParams : code));
+  errorAnswerOf(id, error, (code) => (code === -32002 ? JsonRpcCode.InvalidParams : code));
 
 const REDISPATCH = Symbol('redispatch');
 
@@ -108,7 +108,7 @@ export class LoopCalls {
     const apps = () => negotiatesApps((caller.capabilities.extensions as Json | undefined)?.[APPS_EXTENSION]);
     if (tool?.model.task !== undefined) return false;
     if (!tool || (!tool.plainListing && !apps())) {
-      this.wire.write(errorAnswer(id, { code: ErrorCode.InvalidParams, message: `Unknown tool: ${name.slice(0, 128)}` }));
+      this.wire.write(errorAnswer(id, { code: JsonRpcCode.InvalidParams, message: `Unknown tool: ${name.slice(0, 128)}` }));
       return true;
     }
     const abort = new LazyAbort();

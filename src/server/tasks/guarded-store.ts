@@ -1,6 +1,6 @@
 import type { Log } from '../../log';
 import { StoreHealth } from '../stores/degraded';
-import type { TaskStore } from './tasks';
+import type { TaskStore } from './store';
 
 /**
  * Bounds a shared task store: each operation fails with `StoreUnavailableError` (stores/degraded.ts) past the bound, which the

@@ -14,7 +14,8 @@ import type { Catalog, RegisteredTool } from '../catalog/catalog';
 import type { Pager } from '../catalog/pages';
 import { handleRequestWithParams, sendNotification } from '../sdk/server';
 import { createTaskResult, detailedTask, legacyPayload, legacyTask } from './wire';
-import { type TaskCaller, type TaskRecord, type TaskRunner, type TaskWork } from './tasks';
+import type { TaskCaller, TaskRecord } from './store';
+import type { TaskRunner, TaskWork } from './tasks';
 
 /**
  * The task methods on a connection's or request's `Server`, in both revisions:

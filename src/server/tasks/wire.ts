@@ -1,5 +1,5 @@
 import { RELATED_TASK_META_KEY, type Task } from '@modelcontextprotocol/server';
-import type { TaskRecord } from './tasks';
+import type { TaskRecord } from './store';
 
 /**
  * A task on the wire, in each revision. 2025-11-25 sends the SDK's `Task` (`ttl`, `pollInterval`) and the result

@@ -5,7 +5,8 @@ import { Field, Int32, Param, Prompt, Resource, RequestContext, Tool } from '../
 import { Catalog } from '../../../src/server/catalog/catalog';
 import { createProtocolServer, type CatalogServer } from '../../../src/server/protocol/server';
 import { Pager } from '../../../src/server/catalog/pages';
-import { InMemoryTaskStore, TaskRunner } from '../../../src/server/tasks/tasks';
+import { InMemoryTaskStore } from '../../../src/server/tasks/store';
+import { TaskRunner } from '../../../src/server/tasks/tasks';
 import { Log } from '../../../src/log';
 
 /**

@@ -4,7 +4,7 @@ import { Server } from '@modelcontextprotocol/server';
 import * as Sdk from '@modelcontextprotocol/server';
 import { Field, Int32, McpServer, Param, Prompt, Resource, RequestContext, Tool, ToolError } from '../../../src';
 import { LEGACY_REVISIONS } from '../../../src/server/stdio/loop';
-import { ErrorCode } from '../../../src/server/sdk/lazy';
+import { JsonRpcCode } from '../../../src/server/sdk/lazy';
 
 /**
  * Issue 27: the stdio loop (src/server/stdio/loop.ts) answers a connection's opening and its lists before the SDK is
@@ -452,6 +452,6 @@ describe('stdio loop: what it knows of the SDK', () => {
 
   it('names the JSON-RPC error codes with the SDK’s values', () => {
     const codes = Sdk.ProtocolErrorCode as unknown as Record<string, number>;
-    for (const [name, value] of Object.entries(ErrorCode)) expect(`${name} ${value}`).toBe(`${name} ${codes[name]}`);
+    for (const [name, value] of Object.entries(JsonRpcCode)) expect(`${name} ${value}`).toBe(`${name} ${codes[name]}`);
   });
 });
