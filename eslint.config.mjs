@@ -19,7 +19,19 @@ const sdkOutsideServer = {
 
 /** Paths under src/, from the ground up. */
 const GROUND = ['errors.ts', 'log.ts', 'objects.ts'];
-const EVERYTHING = [...GROUND, 'decorators', 'facts', 'schema', 'generate', 'invoke', 'interceptors', 'server', 'nest', 'redis', 'index.ts'];
+const EVERYTHING = [
+  ...GROUND,
+  'decorators',
+  'facts',
+  'schema',
+  'generate',
+  'invoke',
+  'interceptors',
+  'server',
+  'nest',
+  'redis',
+  'index.ts',
+];
 const except = (...keep) => EVERYTHING.filter((f) => !keep.includes(f));
 
 /** What each floor may not import: every floor above it. */

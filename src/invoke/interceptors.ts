@@ -60,12 +60,3 @@ export function intercepted(run: MethodRunner, who: Intercepted, interceptors: r
     return step(0)();
   };
 }
-
-/** Arguments by name from a read argument list: each parameter's value at its index. */
-export function argsByName(params: readonly { readonly name: string; readonly index: number }[]) {
-  return (argv: readonly unknown[]): Record<string, unknown> => {
-    const values: Record<string, unknown> = Object.create(null);
-    for (const p of params) values[p.name] = argv[p.index];
-    return values;
-  };
-}

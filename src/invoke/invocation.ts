@@ -1,6 +1,5 @@
 import { RequestContext, type RequestContextInit } from './request-context';
 import type { ParamModel } from '../schema/model';
-import { argsByName } from './interceptors';
 
 /**
  * One call of a decorated method after its arguments were read and validated, as an `invoke` hook of
@@ -85,4 +84,13 @@ export function methodRunner(
     hook(
       Object.freeze({ kind, name, instance, method: key, args: Object.freeze([...argv]), values: Object.freeze(valuesOf(argv)), context }),
     );
+}
+
+/** Arguments by name from a read argument list: each parameter's value at its index. */
+export function argsByName(params: readonly { readonly name: string; readonly index: number }[]) {
+  return (argv: readonly unknown[]): Record<string, unknown> => {
+    const values: Record<string, unknown> = Object.create(null);
+    for (const p of params) values[p.name] = argv[p.index];
+    return values;
+  };
 }

@@ -10,8 +10,8 @@ import { argumentsReader } from './reader';
 import { policyOf, type ValidationOptions } from '../schema/records/validation-options';
 import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
 import { InexactIntegerError } from './exact-integers';
-import { argsByName, intercepted, type Interceptor } from './interceptors';
-import { methodRunner, runInContext, type InvokeHook } from './invocation';
+import { intercepted, type Interceptor } from './interceptors';
+import { argsByName, methodRunner, runInContext, type InvokeHook } from './invocation';
 
 /** How a registered tool is called. */
 export type ToolTarget =

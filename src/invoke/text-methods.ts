@@ -6,8 +6,8 @@ import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, buildOrDefer, newFailure } from './failure';
 import { textArgumentsReader } from './text';
 import type { TextMethodModel } from '../schema/model';
-import { argsByName, intercepted, type Interceptor } from './interceptors';
-import { methodRunner, runInContext, type InvokeHook } from './invocation';
+import { intercepted, type Interceptor } from './interceptors';
+import { argsByName, methodRunner, runInContext, type InvokeHook } from './invocation';
 
 /**
  * Calling resource and prompt methods: their arguments are text, and their errors are JSON-RPC errors

@@ -168,7 +168,10 @@ describe('what an interceptor may do', () => {
     });
     expect(await server.callTool('add', { a: 1, b: 2 })).toEqual({ content: [{ type: 'text', text: 'The tool failed.' }], isError: true });
     expect(errors).toEqual([
-      { message: "Tool 'add' failed: TypeError: interceptor bug", details: expect.objectContaining({ event: 'tool.failed', tool: 'add', error: bug }) },
+      {
+        message: "Tool 'add' failed: TypeError: interceptor bug",
+        details: expect.objectContaining({ event: 'tool.failed', tool: 'add', error: bug }),
+      },
     ]);
   });
 
