@@ -1,7 +1,8 @@
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { MCPToolset, setLogger } from '@google/adk';
 import { ADK_DECLARATIONS } from './support/google-adk-declarations';
 import { violationLines } from './support/gemini-rules';
+import { stdioChildProgram } from './support/stdio-child';
 
 // ADK's CommonJS build requires `lodash-es`, which Jest cannot load as it ships (see support/google-lodash-es.ts).
 jest.mock('lodash-es', () => jest.requireActual<typeof import('./support/google-lodash-es')>('./support/google-lodash-es').lodashEs());
@@ -19,23 +20,7 @@ jest.mock('lodash-es', () => jest.requireActual<typeof import('./support/google-
 // A ceiling for a loaded 2-core machine (servers, child processes), not a timing assertion.
 jest.setTimeout(30_000);
 
-const SRC = join(__dirname, '..', '..', 'src') + sep;
-const HOOK = `
-const ts = require(${JSON.stringify(require.resolve('typescript'))});
-const esbuild = require(${JSON.stringify(require.resolve('esbuild'))});
-const fs = require('node:fs');
-require.extensions['.ts'] = (module, filename) => {
-  const source = fs.readFileSync(filename, 'utf8');
-  const code = filename.startsWith(${JSON.stringify(SRC)})
-    ? esbuild.transformSync(source, { loader: 'ts', format: 'cjs', target: 'node20', sourcefile: filename }).code
-    : ts.transpileModule(source, {
-        fileName: filename,
-        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true, esModuleInterop: true },
-      }).outputText;
-  module._compile(code, filename);
-};
-require(${JSON.stringify(join(__dirname, 'support', 'google-stdio-server.ts'))});
-`;
+const HOOK = stdioChildProgram(join(__dirname, 'support', 'google-stdio-server.ts'));
 
 beforeAll(() => setLogger(null));
 afterAll(() => setLogger(null));

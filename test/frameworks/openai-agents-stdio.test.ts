@@ -1,7 +1,8 @@
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { Agent, MCPServerStdio, OpenAIProvider, Runner } from '@openai/agents';
 import { callOnce, FakeOpenAI } from './support/openai-fake';
 import { strictToolViolations } from './support/strict-rules';
+import { stdioChildProgram } from './support/stdio-child';
 
 /**
  * The Agents SDK's `MCPServerStdio`: it starts our server (support/openai-stdio-server.ts, the fixture's
@@ -12,23 +13,7 @@ import { strictToolViolations } from './support/strict-rules';
  * library's sources by esbuild. `TZ=UTC` makes the `Date` in the tool's answer read the same everywhere.
  */
 
-const SRC = join(__dirname, '..', '..', 'src') + sep;
-const HOOK = `
-const ts = require(${JSON.stringify(require.resolve('typescript'))});
-const esbuild = require(${JSON.stringify(require.resolve('esbuild'))});
-const fs = require('node:fs');
-require.extensions['.ts'] = (module, filename) => {
-  const source = fs.readFileSync(filename, 'utf8');
-  const code = filename.startsWith(${JSON.stringify(SRC)})
-    ? esbuild.transformSync(source, { loader: 'ts', format: 'cjs', target: 'node20', sourcefile: filename }).code
-    : ts.transpileModule(source, {
-        fileName: filename,
-        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true, esModuleInterop: true },
-      }).outputText;
-  module._compile(code, filename);
-};
-require(${JSON.stringify(join(__dirname, 'support', 'openai-stdio-server.ts'))});
-`;
+const HOOK = stdioChildProgram(join(__dirname, 'support', 'openai-stdio-server.ts'));
 
 /** `order`'s arguments as a strict-mode model sends them: every property, `null` for each optional one. */
 const ORDER_ARGS = {
