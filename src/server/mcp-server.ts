@@ -156,6 +156,13 @@ export interface McpServerOptions {
    * Default: on for `'gemini'` and `'openai-strict'`, off for `'exact'`.
    */
   readonly describeConstraints?: boolean;
+  /**
+   * What `tools/list` lists (docs/serving.md, "Search-first catalog"): `'all'` (the default), every tool the caller
+   * may see; `'search'`, three tools that find, describe and call the others (`search_tools`, `describe_tool`,
+   * `call_tool`), for a server with more tools than a model's context should hold. Every tool stays callable by
+   * `tools/call` under its own name.
+   */
+  readonly catalog?: 'all' | 'search';
 }
 
 /**
@@ -295,6 +302,8 @@ export class McpServer {
     this.log = Log.of(options.logger);
     this.telemetry = Telemetry.of(options.telemetry, this.log);
     checkPageSizes(options.pageSize);
+    if (options.catalog !== undefined && options.catalog !== 'all' && options.catalog !== 'search')
+      throw new TypeError(`new McpServer(info, { catalog }) takes 'all' or 'search'; got ${JSON.stringify(options.catalog)}.`);
     this.catalog = new Catalog({
       requestTimeoutMs: options.requestTimeoutMs,
       lenientJsonStrings: options.lenientJsonStrings,
@@ -635,6 +644,7 @@ export class McpServer {
       log: this.log,
       maxResultBytes: this.maxResultBytes,
       profile: this.picker,
+      searchFirst: this.options.catalog === 'search',
       checkToolResult: (version, result) => this.resultCheck(version).checkToolResult(result),
       protocolError: (error, id) => protocol().protocolErrorOf(error, this.log, { mcpReq: { id }, sessionId: undefined } as never),
     };
@@ -758,6 +768,7 @@ export class McpServer {
       cache: this.cache,
       maxResultBytes: this.maxResultBytes,
       profile: picker,
+      searchFirst: this.options.catalog === 'search',
     });
     this.telemetry?.instrument(server, network);
     return server;
