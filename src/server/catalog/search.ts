@@ -4,8 +4,8 @@ import type { ToolListing } from './listing';
  * The ranking of the search-first catalog (`catalog: 'search'`): BM25 (Robertson and Zaragoza's Okapi BM25, k1 1.2,
  * b 0.75) over one bag of words per tool, each field's words counted with its weight (BM25F in its simplest form):
  * the name's words (split on camelCase, `_`, `-`, digits) 3, the title's 2, the description's 1, each parameter's
- * name 1 and description 0.5. Words are lower-cased, a plural's `s` taken off, a few very common English words
- * dropped. No library: none of the usual ones (MiniSearch, FlexSearch, Lunr, Fuse) is a dependency, and this is
+ * name 1 and description 0.5. Words are lower-cased, their commonest endings taken off, a few very common English
+ * words dropped. No library: none of the usual ones (MiniSearch, FlexSearch, Lunr, Fuse) is a dependency, and this is
  * some 150 lines.
  *
  * An index is built over one array of listings (the catalog's, rebuilt after each change), on the first search
@@ -31,11 +31,19 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
   ),
 );
 
-/** A word as indexed: lower case, a plural's `s` (`ies` → `y`) taken off. */
+/**
+ * A word as indexed: lower case, with the commonest English endings taken off (`ies` → `y`, then `ing`, `ed` or a
+ * plural's `s`, then a final `e`), so that "schedule", "scheduled" and "schedules" are one word. Far less than a
+ * Porter stemmer, and enough for tool descriptions.
+ */
 function normalized(word: string): string {
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return word.slice(0, -1);
-  return word;
+  let w = word;
+  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us')) w = w.slice(0, -1);
+  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  return w;
 }
 
 /** The words of a text: split on anything not a letter or digit and on camelCase boundaries, normalized, stop words out. */

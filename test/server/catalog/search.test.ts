@@ -286,7 +286,8 @@ describe.each(ERAS)('the search-first catalog (%s)', (_revision, mode) => {
 });
 
 describe('the ranking', () => {
-  it('splits names on camelCase, _, - and takes a plural’s s off', () => {
+  it('splits names on camelCase, _, - and takes the commonest endings off', () => {
+    expect(wordsOf('schedule scheduled schedules scheduling')).toEqual(['schedul', 'schedul', 'schedul', 'schedul']);
     expect(wordsOf('getWeatherForecasts send_email HTTPServer-stats the cities')).toEqual([
       'get',
       'weather',
