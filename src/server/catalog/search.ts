@@ -148,8 +148,21 @@ export class SearchIndex {
         scores[doc] += (idf * tf * (K1 + 1)) / (tf + norm);
       }
     }
-    const ranked = touched.filter((doc) => visible(this.tools[doc].name));
-    ranked.sort((a, b) => scores[b] - scores[a] || a - b);
-    return ranked.slice(0, limit).map((doc) => this.tools[doc].name);
+    return this.best(touched, scores, limit, visible).map((doc) => this.tools[doc].name);
+  }
+
+  /** The best `limit` visible tools among `touched`, best first, ties in listing order: kept sorted as they come. */
+  private best(touched: readonly number[], scores: Float64Array, limit: number, visible: (name: string) => boolean): number[] {
+    const best: number[] = [];
+    const before = (a: number, b: number) => scores[a] > scores[b] || (scores[a] === scores[b] && a < b);
+    for (const doc of touched) {
+      if (best.length === limit && !before(doc, best[limit - 1])) continue;
+      if (!visible(this.tools[doc].name)) continue;
+      let at = best.length;
+      while (at > 0 && before(doc, best[at - 1])) at--;
+      best.splice(at, 0, doc);
+      if (best.length > limit) best.pop();
+    }
+    return best;
   }
 }
