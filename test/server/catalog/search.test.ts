@@ -5,6 +5,9 @@ import { ERAS } from '../support';
 import { SearchIndex, wordsOf } from '../../../src/server/catalog/search';
 import { parameterLines } from '../../../src/server/protocol/search-first';
 import type { ToolListing } from '../../../src/server/catalog/listing';
+import { anonymousAuthInfo, sdkAuthInfoOf, withEndpoint, type EndpointAuth } from '../../../src/server/auth/caller';
+
+type AuthInfo = ReturnType<typeof anonymousAuthInfo>;
 
 /**
  * The search-first catalog (`catalog: 'search'`) through a real SDK client, both eras: the listing is the three
@@ -52,13 +55,14 @@ function build(options: McpServerOptions = {}): McpServer {
 
 type Message = Record<string, unknown>;
 
-/** A client connected in-process; every message it sends carries `authInfo` when scopes are given. */
-async function connect(server: McpServer, mode: 'legacy' | 'auto', scopes?: string[]) {
+/** A client connected in-process; every message it sends carries `authInfo` when scopes (or an `AuthInfo`) are given. */
+async function connect(server: McpServer, mode: 'legacy' | 'auto', scopes?: string[] | AuthInfo) {
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
   await server.connect(serverEnd);
   if (scopes !== undefined) {
+    const authInfo = Array.isArray(scopes) ? { token: 't', clientId: 'c', scopes } : scopes;
     const send = clientEnd.send.bind(clientEnd);
-    clientEnd.send = (message, options) => send(message, { ...options, authInfo: { token: 't', clientId: 'c', scopes } });
+    clientEnd.send = (message, options) => send(message, { ...options, authInfo });
   }
   const client = new Client({ name: 'test-client', version: '2.0.0' }, { versionNegotiation: { mode } });
   await client.connect(clientEnd);
@@ -282,6 +286,58 @@ describe.each(ERAS)('the search-first catalog (%s)', (_revision, mode) => {
   it('keeps every tool callable by tools/call under its own name', async () => {
     const { client } = await connect(build(), mode);
     expect(textOf(await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } }))).toBe('sunny in Oslo');
+  });
+});
+
+describe('the search-first catalog over an endpoint with auth (2025-11-25, in-process)', () => {
+  const RESOURCE = 'https://mcp.example.com/mcp';
+  const endpoint: EndpointAuth = {
+    baseScopes: [],
+    allowAnonymous: true,
+    authorize: (_caller, item) => item.name !== 'get_weather',
+  };
+  const caller = withEndpoint(
+    sdkAuthInfoOf('t', { subject: 's', clientId: 'c', scopes: ['admin'], expiresAt: 4102444800, claims: {} }, RESOURCE),
+    endpoint,
+  );
+  const withPing = (options: McpServerOptions = {}) =>
+    build(options).tool('ping', { description: 'Checks that the weather service answers.', public: true }, () => 'pong');
+
+  it('never finds, describes nor runs what auth.authorize refuses, and describes with securitySchemes', async () => {
+    const { client } = await connect(withPing(), 'legacy', caller);
+    const found = JSON.parse(textOf(await search(client, { query: 'weather city', limit: 20 }))) as { tools: { name: string }[] };
+    expect(found.tools.map((t) => t.name)).toEqual(['admin_report', 'ping']);
+    for (const name of ['describe_tool', 'call_tool']) {
+      const refused = await client.callTool({ name, arguments: { name: 'get_weather', arguments: { city: 'Oslo' } } });
+      expect(textOf(refused)).toBe(`${name}: no tool is named "get_weather"; search_tools finds the tools there are.`);
+    }
+    // The entry as the wire carries it (the SDK client drops the top-level `securitySchemes` it does not know).
+    const plain = await connect(withPing({ catalog: 'all' }), 'legacy', caller);
+    await plain.client.listTools();
+    const wire = plain.received.find((m) => 'result' in m) as { result: { tools: { name: string }[] } };
+    const entry = wire.result.tools.find((t) => t.name === 'admin_report');
+    expect(entry).toHaveProperty('securitySchemes', [{ type: 'oauth2', scopes: ['admin'] }]);
+    const described = await client.callTool({ name: 'describe_tool', arguments: { name: 'admin_report' } });
+    expect(textOf(described)).toBe(JSON.stringify(entry));
+  });
+
+  it('shows a caller without a token the public tools only', async () => {
+    const { client } = await connect(withPing(), 'legacy', withEndpoint(anonymousAuthInfo(RESOURCE), endpoint));
+    const found = JSON.parse(textOf(await search(client, { query: 'weather city convert email', limit: 20 }))) as {
+      tools: { name: string }[];
+    };
+    expect(found.tools.map((t) => t.name)).toEqual(['ping']);
+    expect(textOf(await client.callTool({ name: 'call_tool', arguments: { name: 'ping' } }))).toBe('pong');
+    const refused = await client.callTool({ name: 'call_tool', arguments: { name: 'send_email', arguments: { to: 'a' } } });
+    expect(textOf(refused)).toBe('call_tool: no tool is named "send_email"; search_tools finds the tools there are.');
+  });
+
+  it("reads limit: null as absent under 'openai-strict'", async () => {
+    const { client } = await connect(build({ listing: 'openai-strict' }), 'legacy');
+    const found = JSON.parse(textOf(await search(client, { query: 'weather email currency account report', limit: null }))) as {
+      tools: unknown[];
+    };
+    expect(found.tools).toHaveLength(4);
   });
 });
 
