@@ -283,6 +283,18 @@ describe.each(ERAS)('the search-first catalog (%s)', (_revision, mode) => {
     expect(textOf(await search(client, { query: 'zzzz qqqq' }))).toBe('{"tools":[]}');
   });
 
+  it('searches the catalog as it is now: a tool added or disabled after a search', async () => {
+    const server = build();
+    const { client } = await connect(server, mode);
+    const names = async (query: string) =>
+      (JSON.parse(textOf(await search(client, { query }))) as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(await names('translate text into french')).toEqual([]);
+    server.tool('translate', { description: 'Translates a text into French.', params: { text: String } }, () => 'bonjour');
+    expect(await names('translate text into french')).toEqual(['translate']);
+    server.disable('tool', 'translate');
+    expect(await names('translate text into french')).toEqual([]);
+  });
+
   it('keeps every tool callable by tools/call under its own name', async () => {
     const { client } = await connect(build(), mode);
     expect(textOf(await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } }))).toBe('sunny in Oslo');
