@@ -27,6 +27,7 @@ import { Visibility } from './auth/visibility';
 import type { ToolListing } from './catalog/listing';
 import { routeByOpening } from './protocol/opening';
 import { followBus, listChangedEvent } from './catalog/live';
+import { SEARCH_FIRST_NAMES } from './catalog/search';
 import { checkPageSizes, Pager, type PageSizes } from './catalog/pages';
 import type { ToolModel } from '../schema/model';
 import { designOnlyParamsOf, designOnlyPropertiesOf, designOnlyWarning, type DesignOnly } from '../schema/resolve/design-only';
@@ -321,6 +322,7 @@ export class McpServer {
     this.tasks = new TaskRunner(taskStore, options.tasks, this.log);
     this.maxResultBytes = checkMaxResultBytes(options.maxResultBytes);
     this.picker = this.pickerFor(options);
+    if (options.catalog === 'search') this.catalog.reserveToolNames(SEARCH_FIRST_NAMES);
     this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 

@@ -353,6 +353,32 @@ describe('the search-first catalog over an endpoint with auth (2025-11-25, in-pr
   });
 });
 
+describe("catalog: 'search' as an option", () => {
+  it('takes the three names: a tool of one of them is refused (OMCG0007)', () => {
+    class Own {
+      @Tool() searchTools(): string {
+        return '';
+      }
+    }
+    const server = new McpServer({ name: 's', version: '1' }, { catalog: 'search', logger: false });
+    expect(() => server.add(new Own())).toThrow(
+      "OMCG0007 Own.searchTools: the tool name 'search_tools' is one of the three tools of catalog: 'search' (search_tools, describe_tool, call_tool).",
+    );
+    expect(() => server.tool('call_tool', {}, () => '')).toThrow(
+      "the tool name 'call_tool' is one of the three tools of catalog: 'search'",
+    );
+    expect(server.listTools()).toEqual([]);
+    // Without the option the names are free.
+    expect(() => new McpServer({ name: 's', version: '1' }, { logger: false }).add(new Own())).not.toThrow();
+  });
+
+  it("is 'all' or 'search'", () => {
+    expect(() => new McpServer({ name: 's', version: '1' }, { catalog: 'find' as never })).toThrow(
+      new TypeError(`new McpServer(info, { catalog }) takes 'all' or 'search'; got "find".`),
+    );
+  });
+});
+
 describe('the ranking', () => {
   it('splits names on camelCase, _, - and takes the commonest endings off', () => {
     expect(wordsOf('schedule scheduled schedules scheduling')).toEqual(['schedul', 'schedul', 'schedul', 'schedul']);
