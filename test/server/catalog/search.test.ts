@@ -218,7 +218,7 @@ describe.each(ERAS)('the search-first catalog (%s)', (_revision, mode) => {
     const server = build();
     // A disabled tool, for everyone; a scoped tool, for a caller without the scope.
     // The in-memory transport hands a message's `authInfo` to 2025-era connections only (the SDK's 2026-07-28
-    // dispatch does not carry it there), so the scoped case runs in the 2025 era; over HTTP both eras carry it.
+    // dispatch does not carry it there), so the scoped case runs in the 2025 era; search-http.test.ts runs both over HTTP.
     const cases = [
       [undefined, ['delete_account']],
       [['other'], ['delete_account', 'admin_report']],
