@@ -25,7 +25,7 @@ function verdict(row) {
   if (row.goal === undefined) return 'for information';
   const direction = row.direction ?? 'at least';
   const met = direction === 'at least' ? row.ratio >= row.goal : row.ratio <= row.goal;
-  const goal = row.goal >= 1 ? `${row.goal}x` : `1/${Math.round(1 / row.goal)}x`;
+  const goal = row.goal >= 1 || !Number.isInteger(1 / row.goal) ? `${row.goal}x` : `1/${Math.round(1 / row.goal)}x`;
   return `${direction} ${goal}${row.vs === 'floor' ? ' the floor' : ''}: ${met ? 'met' : 'NOT MET'}`;
 }
 

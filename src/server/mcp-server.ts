@@ -27,6 +27,7 @@ import { Visibility } from './auth/visibility';
 import type { ToolListing } from './catalog/listing';
 import { routeByOpening } from './protocol/opening';
 import { followBus, listChangedEvent } from './catalog/live';
+import { SEARCH_FIRST_NAMES } from './catalog/search';
 import { checkPageSizes, Pager, type PageSizes } from './catalog/pages';
 import type { ToolModel } from '../schema/model';
 import { designOnlyParamsOf, designOnlyPropertiesOf, designOnlyWarning, type DesignOnly } from '../schema/resolve/design-only';
@@ -157,6 +158,13 @@ export interface McpServerOptions {
    * Default: on for `'gemini'` and `'openai-strict'`, off for `'exact'`.
    */
   readonly describeConstraints?: boolean;
+  /**
+   * What `tools/list` lists (docs/serving.md, "Search-first catalog"): `'all'` (the default), every tool the caller
+   * may see; `'search'`, three tools that find, describe and call the others (`search_tools`, `describe_tool`,
+   * `call_tool`), for a server with more tools than a model's context should hold. Every tool stays callable by
+   * `tools/call` under its own name.
+   */
+  readonly catalog?: 'all' | 'search';
 }
 
 /**
@@ -296,6 +304,8 @@ export class McpServer {
     this.log = Log.of(options.logger);
     this.telemetry = Telemetry.of(options.telemetry, this.log);
     checkPageSizes(options.pageSize);
+    if (options.catalog !== undefined && options.catalog !== 'all' && options.catalog !== 'search')
+      throw new TypeError(`new McpServer(info, { catalog }) takes 'all' or 'search'; got ${JSON.stringify(options.catalog)}.`);
     this.catalog = new Catalog({
       requestTimeoutMs: options.requestTimeoutMs,
       lenientJsonStrings: options.lenientJsonStrings,
@@ -313,6 +323,7 @@ export class McpServer {
     this.tasks = new TaskRunner(taskStore, options.tasks, this.log);
     this.maxResultBytes = checkMaxResultBytes(options.maxResultBytes);
     this.picker = this.pickerFor(options);
+    if (options.catalog === 'search') this.catalog.reserveToolNames(SEARCH_FIRST_NAMES);
     this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
   }
 
@@ -636,6 +647,7 @@ export class McpServer {
       log: this.log,
       maxResultBytes: this.maxResultBytes,
       profile: this.picker,
+      searchFirst: this.options.catalog === 'search',
       checkToolResult: (version, result) => this.resultCheck(version).checkToolResult(result),
       protocolError: (error, id) => protocol().protocolErrorOf(error, this.log, { mcpReq: { id }, sessionId: undefined } as never),
     };
@@ -759,6 +771,7 @@ export class McpServer {
       cache: this.cache,
       maxResultBytes: this.maxResultBytes,
       profile: picker,
+      searchFirst: this.options.catalog === 'search',
     });
     this.telemetry?.instrument(server, network);
     return server;

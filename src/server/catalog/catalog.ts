@@ -180,6 +180,9 @@ export class Catalog {
   /** `server.use`'s interceptors, in registration order; every compiled call reads this one list. */
   readonly interceptors: Interceptor[] = [];
 
+  /** Tool names the server answers itself (`catalog: 'search'`: search.ts's three): no tool of the catalog may take one. */
+  private reserved: ReadonlySet<string> = new Set();
+
   constructor(private compiling: CompileOptions = {}) {
     this.log = compiling.log ?? Log.silent;
     this.compiling = { ...compiling, interceptors: this.interceptors };
@@ -267,6 +270,12 @@ export class Catalog {
     this.register(ctor.name, pending, problems);
   }
 
+  /** Keeps these tool names for the server itself, before the first tool is added. */
+  reserveToolNames(names: ReadonlySet<string>): void {
+    if (this.tools.size > 0) throw new UsageError('Tool names are reserved before the first tool is added.');
+    this.reserved = names;
+  }
+
   addTool(model: ToolModel, target: ToolTarget, access: Access = PRIVATE): void {
     this.register(model.where, [{ kind: 'tool', model, target, scopes: access.scopes, public: access.public }], new Problems());
   }
@@ -313,6 +322,14 @@ export class Catalog {
           entry.kind === 'resource'
             ? 'give one of them another URI.'
             : `give one of them another name with @${entry.kind === 'tool' ? 'Tool' : 'Prompt'}('name').`,
+        );
+      }
+      if (entry.kind === 'tool' && this.reserved.has(key)) {
+        problems.add(
+          'OMCG0007',
+          entry.model.where,
+          `the tool name '${key}' is one of the three tools of catalog: 'search' (${[...this.reserved].join(', ')}).`,
+          "give the tool another name with @Tool('name').",
         );
       }
       names?.[entry.kind].add(key);

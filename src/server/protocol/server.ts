@@ -49,6 +49,7 @@ import { ContextInit, UNDECLARED, type ContextChannel, type ContextRequests } fr
 import { advertisedIn, capabilitiesOf } from './capabilities';
 import { EXACT, type Profile, type ProfilePicker } from '../../schema/profiles';
 import { absentNulls } from '../../invoke/absent-nulls';
+import { SEARCH_FIRST_NAMES, searchFirstCall, searchFirstListings, type SearchFirstHost } from './search-first';
 
 /**
  * One SDK `Server` instance over the precomputed catalog. The SDK makes one per HTTP request (2026-07-28),
@@ -69,6 +70,8 @@ export interface ProtocolSettings {
   readonly maxResultBytes?: number;
   /** The listing profile of a client (schema/profiles); none: the exact listing for everyone. */
   readonly profile?: ProfilePicker;
+  /** `catalog: 'search'`: `tools/list` answers the three tools of search-first.ts. */
+  readonly searchFirst?: boolean;
 }
 
 type Capabilities = Readonly<Record<string, unknown>> | undefined;
@@ -509,39 +512,63 @@ function unknownTool(name: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
 }
 
-/** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`. */
+/** The tools this caller's `tools/list` holds, whole, under its profile (the MCP Apps listing when negotiated). */
+async function visibleTools(
+  server: CatalogServer,
+  ctx: ServerContext,
+  catalog: Catalog,
+  settings: ProtocolSettings,
+  visibility: Visibility,
+) {
+  const shown = await visibility.list(
+    ctx.http?.authInfo,
+    negotiatedApps(callerOf(server, ctx).clientCapabilities) ? 'tools' : 'plainTools',
+  );
+  return catalog.toolsUnder(shown, profileOfRequest(server, ctx, settings));
+}
+
+/** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`; under `catalog: 'search'`, the three tools of search-first.ts. */
 function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
-  server.handleHot('tools/list', async (req, ctx) => {
-    const shown = await visibility.list(
-      ctx.http?.authInfo,
-      negotiatedApps(callerOf(server, ctx).clientCapabilities) ? 'tools' : 'plainTools',
-    );
-    const tools = catalog.toolsUnder(shown, profileOfRequest(server, ctx, settings));
-    return listed(server, ctx, catalog, settings, {
+  server.handleHot('tools/list', async (req, ctx) =>
+    listed(server, ctx, catalog, settings, {
       list: 'tools',
       field: 'tools',
       kind: 'tool',
-      items: tools,
+      items: settings.searchFirst
+        ? searchFirstListings(profileOfRequest(server, ctx, settings))
+        : await visibleTools(server, ctx, catalog, settings, visibility),
       keyOf: (t) => t.name,
       params: req.params,
-    });
-  });
+    }),
+  );
   // Not an async function: the common call (no policy to wait on, no task) makes no promise of its own and waits on
   // nothing before the tool runs; the handler still only rejects, never throws (the SDK's wrapper awaits it).
-  server.handleHot('tools/call', (req, ctx) => {
+  const callTool = (params: RequestTypeMap['tools/call']['params'], ctx: ServerContext) => {
     try {
-      const tool = catalog.tool(req.params.name);
+      const tool = catalog.tool(params.name);
       // An app-only tool (no plain listing) is unknown to a caller without MCP Apps, as it is absent from its
       // listing; the caller's capabilities are read only for such a tool, off the common path.
-      if (!tool || (!tool.plainListing && !negotiatedApps(callerOf(server, ctx).clientCapabilities))) throw unknownTool(req.params.name);
+      if (!tool || (!tool.plainListing && !negotiatedApps(callerOf(server, ctx).clientCapabilities))) throw unknownTool(params.name);
       // Without a policy `allows` answers at once.
       const allowed = visibility.allows(ctx.http?.authInfo, { kind: 'tool', name: tool.model.name }, ctx.mcpReq.id, ctx.sessionId);
-      if (allowed !== true || tool.model.task) return checkedToolCall(server, tool, req.params, ctx, settings, visibility, allowed);
-      return toolCall(server, tool, req.params, ctx, settings);
+      if (allowed !== true || tool.model.task) return checkedToolCall(server, tool, params, ctx, settings, visibility, allowed);
+      return toolCall(server, tool, params, ctx, settings);
     } catch (error) {
       return Promise.reject(error as Error);
     }
-  });
+  };
+  if (!settings.searchFirst) {
+    server.handleHot('tools/call', (req, ctx) => callTool(req.params, ctx));
+    return;
+  }
+  const host: SearchFirstHost<ServerContext> = {
+    visible: (ctx) => visibleTools(server, ctx, catalog, settings, visibility),
+    indexed: () => catalog.listings.tools,
+    call: (params, ctx) => callTool(params as RequestTypeMap['tools/call']['params'], ctx),
+  };
+  server.handleHot('tools/call', (req, ctx) =>
+    SEARCH_FIRST_NAMES.has(req.params.name) ? searchFirstCall(req.params, host, ctx) : callTool(req.params, ctx),
+  );
 }
 
 /** A `tools/call` once the policy answered (refused: an unknown tool), as a task when the tool and request call for one. */

@@ -12,6 +12,7 @@ import { MESSAGE_KEYS, isId } from '../protocol/wire';
 import { isCopyableObject, isPlainObject } from '../../objects';
 import { LoopCalls, type CallSettings } from './calls';
 import type { ToolListing } from '../catalog/listing';
+import { SEARCH_FIRST_NAMES } from '../catalog/search';
 import { EXACT, type Profile, type ProfilePicker } from '../../schema/profiles';
 
 /**
@@ -41,6 +42,8 @@ export interface LoopSettings extends CallSettings {
   readonly bus: ServerEventBus;
   /** Whether the connection must go to the SDK before this message (a feature the loop does not serve is on). */
   readonly needsSdk: () => boolean;
+  /** `catalog: 'search'`: tools/list and the three tools of protocol/search-first.ts go to the SDK's handlers. */
+  readonly searchFirst?: boolean;
   /**
    * Connects the server's SDK `Server` to an SDK stdio transport reading `input`; `suppress` is asked about every
    * message before it is written, and a `true` keeps it off the wire. Resolves once connected.
@@ -261,6 +264,7 @@ export class StdioLoop {
       const { version, request } = opening;
       return (
         plainRequest(message, CALL_KEYS) &&
+        !this.searchTool(message) &&
         this.calls.take(message, line, {
           version,
           clientInfo: request.params.clientInfo,
@@ -277,8 +281,20 @@ export class StdioLoop {
       return true;
     }
     const list = typeof method === 'string' ? LISTS[method] : undefined;
-    if (list === undefined || !list.served(opening.capabilities) || !plainRequest(message, LIST_KEYS)) return false;
+    // Under `catalog: 'search'` the SDK's handler answers tools/list and the three tools (protocol/search-first.ts).
+    if (
+      list === undefined ||
+      (this.settings.searchFirst === true && method === 'tools/list') ||
+      !list.served(opening.capabilities) ||
+      !plainRequest(message, LIST_KEYS)
+    )
+      return false;
     return this.list(list, message, opening);
+  }
+
+  /** Whether this is a call of one of the search-first catalog's three tools (answered by the SDK's handler). */
+  private searchTool(message: Json): boolean {
+    return this.settings.searchFirst === true && SEARCH_FIRST_NAMES.has((message.params as Json).name as string);
   }
 
   /** `initialize`, as the SDK `Server` answers it through CatalogServer (its revision's server info). */

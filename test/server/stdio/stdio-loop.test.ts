@@ -192,6 +192,25 @@ describe('stdio loop: the same bytes as the SDK path', () => {
     },
   );
 
+  it("catalog: 'search': the SDK's handlers answer tools/list and the three tools, the loop a direct tools/call", async () => {
+    const answers = await same(
+      [
+        initialize('2025-11-25'),
+        initialized,
+        request(2, 'tools/list'),
+        request(3, 'tools/call', { name: 'search_tools', arguments: { query: 'add', limit: 1 } }),
+        request(4, 'tools/call', { name: 'call_tool', arguments: { name: 'add', arguments: { a: 2, b: 3 } } }),
+        request(5, 'tools/call', { name: 'add', arguments: { a: 2, b: 3 } }),
+      ],
+      5,
+      serverOf({ catalog: 'search' }),
+    );
+    expect(answers.find((a) => a.includes('"id":2}'))).toContain('"tools":[{"name":"search_tools"');
+    expect(answers.find((a) => a.includes('"id":3}'))).toContain('{\\"tools\\":[{\\"name\\":\\"add\\"');
+    const [called, direct] = [4, 5].map((id) => answers.find((a) => a.includes(`"id":${id}}`))!.replace(`"id":${id}}`, ''));
+    expect(called).toBe(direct);
+  });
+
   it('tools/call in the loop: a result, invalid arguments, an unknown tool, isError, then the lists', async () => {
     await same(
       [
