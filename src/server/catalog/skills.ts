@@ -61,9 +61,13 @@ export interface SkillsOptions {
   readonly scopes?: readonly string[];
   /** Served to callers without a token too (`auth.allowAnonymous`); contradicts `scopes`. */
   readonly public?: boolean;
+  /** Most files and bytes per skill (the SDK's `SKILL_LIMITS`: 512 files, 16 MiB); a skill over them is refused. */
+  readonly limits?: { readonly files?: number; readonly bytes?: number };
 }
 
 const FIX = "Give a folder of skill folders, each with a SKILL.md whose frontmatter has a name (its folder's) and a description.";
+
+const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
 
 function problem(where: string, message: string, fix = FIX): Diagnostic {
   return { code: 'OMCG0017', where, message, fix };
@@ -74,7 +78,7 @@ function problem(where: string, message: string, fix = FIX): Diagnostic {
  * skill, or has a skill the SDK refuses (frontmatter, a symlink, a file over the SDK's limits) is a `DefinitionError`
  * (OMCG0017) naming each problem, never a partial catalog.
  */
-export async function loadServedSkills(folder: string, access: { readonly scopes?: readonly string[]; readonly public?: boolean }) {
+export async function loadServedSkills(folder: string, options: SkillsOptions): Promise<ServedSkills> {
   const subject = `server.addSkills('${folder}')`;
   const root = resolve(folder);
   const found = await stat(root).catch(() => undefined);
@@ -82,14 +86,14 @@ export async function loadServedSkills(folder: string, access: { readonly scopes
     throw new DefinitionError(subject, [problem(subject, found === undefined ? `${root} does not exist.` : `${root} is not a folder.`)]);
   let loaded: LoadedSkills;
   try {
-    loaded = await loadSkillFolder(root);
+    loaded = await loadSkillFolder(root, options.limits);
   } catch (error) {
     if (!(error instanceof SkillFolderError)) throw error;
     throw new DefinitionError(
       subject,
-      error.problems.map((p) => problem(`${subject}, ${p.path}`, p.message.endsWith('.') ? p.message : `${p.message}.`)),
+      error.problems.map((p) => problem(`${subject}, ${p.path}`, sentence(p.message.replace(/ \(skill skipped\)\.?$/, '')))),
     );
   }
   if (loaded.entries.length === 0) throw new DefinitionError(subject, [problem(subject, `${root} holds no skill folder with a SKILL.md.`)]);
-  return new ServedSkills(loaded, access);
+  return new ServedSkills(loaded, options);
 }
