@@ -8,7 +8,9 @@ import type { SkillCatalog } from '@modelcontextprotocol/server/ext/skills';
  * declares the capability. Our servers are the SDK's `Server` over our catalog, so `attach` is given a stand-in
  * for `McpServer` (below): the request handlers go on our `Server` behind our guard, the template's read callback
  * is kept for our `resources/read` to answer `skill://` URIs with. Only this file knows how `attach` uses its
- * argument (members.ts names what it reads).
+ * argument: `isConnected()`, `registerResource(name, template, metadata, read)`, and on `server` the public
+ * `assertCanSetRequestHandler`, `setRequestHandler`, `registerCapabilities` and `getNegotiatedProtocolVersion`
+ * (the SDK marks `attach` experimental; test/server/skills fails first should that change).
  */
 
 /** One skill as this library authorizes it: its `SKILL.md` URI, its name, and the URIs of its files. */
