@@ -5,7 +5,7 @@ import type { ToolListing } from '../catalog/listing';
 import type { PromptListing, ResourceListing } from '../catalog/resource-listing';
 import { OncePer } from '../protocol/once-per';
 import { grants } from '../catalog/scoped-listings';
-import type { ServedSkills } from '../catalog/skills';
+import { isSkillListing, type ServedSkills } from '../catalog/skills';
 import {
   DEFAULT_AUTHORIZE_TIMEOUT_MS,
   endpointOf,
@@ -65,7 +65,7 @@ const schemed = new WeakMap<readonly ToolListing[], WeakMap<EndpointAuth, readon
 const itemsCache = new WeakMap<readonly object[], readonly AuthorizeItem[]>();
 
 function itemOf(field: ListField, entry: object): AuthorizeItem {
-  if (field === 'resources') return { kind: 'resource', name: (entry as ResourceListing).uri ?? '' };
+  if (field === 'resources') return { kind: isSkillListing(entry) ? 'skill' : 'resource', name: (entry as ResourceListing).uri ?? '' };
   if (field === 'templates') return { kind: 'template', name: (entry as ResourceListing).uriTemplate ?? '' };
   if (field === 'prompts') return { kind: 'prompt', name: (entry as PromptListing).name };
   return { kind: 'tool', name: (entry as ToolListing).name };

@@ -474,6 +474,8 @@ export class Catalog {
       resources: Object.freeze([
         ...shown(this.resources.values(), byUri, off.resource).map((r) => r.listing),
         ...[...this.uiResources.entries()].filter(([uri, u]) => visible(u) && !off.resource.has(uri)).map(([, u]) => u.listing),
+        // Each skill's SKILL.md, as the SDK's skills template lists it (auth.authorize is asked about the skill).
+        ...(this.served && visible(this.served) ? this.served.entries.map((s) => s.listing) : []),
       ]),
       templates: Object.freeze(shown(this.templates, byUri, off.resource).map((t) => t.listing)),
       prompts: Object.freeze(shown(this.prompts.values(), (p) => p.model.name, off.prompt).map((p) => p.listing)),

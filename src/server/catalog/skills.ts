@@ -17,6 +17,14 @@ export const SKILLS_METHODS = Object.freeze({
  * The skills `server.addSkills(folder)` serves: the SDK's catalog of the folder and who may use them over HTTP with
  * `auth` (the scopes a token must grant, or anyone when `public`), as a resource's `scopes` and `public` say it.
  */
+/** The `resources/list` entries of served skills' `SKILL.md` files. */
+const skillListings = new WeakSet<object>();
+
+/** Whether a `resources/list` entry is a skill's `SKILL.md` (authorized as the skill). */
+export function isSkillListing(entry: object): boolean {
+  return skillListings.has(entry);
+}
+
 export class ServedSkills {
   readonly scopes: readonly string[];
   readonly public: boolean;
@@ -27,6 +35,7 @@ export class ServedSkills {
   ) {
     this.public = access.public === true;
     this.scopes = Object.freeze(this.public ? [] : [...(access.scopes ?? [])]);
+    for (const entry of loaded.entries) skillListings.add(entry.listing);
   }
 
   get entries(): readonly SkillEntry[] {

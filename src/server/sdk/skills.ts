@@ -20,6 +20,14 @@ export interface SkillEntry {
   /** The skill's folder URI with a trailing `/` (`skill://git-workflow/`). */
   readonly root: string;
   readonly files: ReadonlySet<string>;
+  /** Its `SKILL.md` as the SDK's template lists it in `resources/list`. */
+  readonly listing: {
+    readonly uri: string;
+    readonly name: string;
+    readonly description: string;
+    readonly mimeType: 'text/markdown';
+    readonly size: number;
+  };
 }
 
 /** A loaded folder of skills: the SDK's catalog, what `attach` declares, and each skill. */
@@ -66,12 +74,16 @@ export async function loadSkillFolder(root: string, limits?: { files?: number; b
 }
 
 function entryOf(skill: SkillCatalog['entries'][number]): SkillEntry {
+  const resources = Array.isArray(skill.resources) ? skill.resources : [];
+  const manifest = resources.find((r) => r.uri === skill.uri);
+  const { name, description } = skill.frontmatter;
   return Object.freeze({
     uri: skill.uri,
     name: skill.frontmatter.name,
     root: skill.uri.slice(0, -'SKILL.md'.length),
     // A catalog built from storage lists every file ('dynamic' is for a source of one's own).
-    files: new Set<string>(Array.isArray(skill.resources) ? skill.resources.map((r) => canonicalUri(r.uri) ?? r.uri) : []),
+    files: new Set<string>(resources.map((r) => canonicalUri(r.uri) ?? r.uri)),
+    listing: Object.freeze({ uri: skill.uri, name, description, mimeType: 'text/markdown' as const, size: manifest?.size ?? 0 }),
   });
 }
 

@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { McpServer, type AuthInfo, type AuthorizeItem, type LogDetails } from 'onemodelcontext';
+import type { Catalog } from '../../../src/server/catalog/catalog';
 import { skillFolder, TWO_SKILLS, type SkillFolder } from './fixture';
 
 /**
@@ -73,6 +74,7 @@ describe.each([
     const client = await clientFor('reader', mode);
     const skills = new SkillsClient(client);
     expect(uris((await skills.list()).skills)).toEqual(['skill://deploy/SKILL.md', 'skill://git-workflow/SKILL.md']);
+    expect(uris((await client.listResources()).resources)).toEqual(['skill://deploy/SKILL.md', 'skill://git-workflow/SKILL.md']);
     const { skill } = await skills.get('skill://deploy/SKILL.md');
     expect((await skills.read(skill)).verified).toBe(true);
     await client.close();
@@ -82,6 +84,7 @@ describe.each([
     const client = await clientFor('nobody', mode);
     const skills = new SkillsClient(client);
     expect((await skills.list()).skills).toEqual([]);
+    expect((await client.listResources()).resources).toEqual([]);
     const refusals = await Promise.all([
       skills.get('skill://deploy/SKILL.md').then(String, String),
       client.readResource({ uri: 'skill://deploy/SKILL.md' }).then(String, String),
@@ -95,6 +98,7 @@ describe.each([
     const client = await clientFor('banned', mode);
     const skills = new SkillsClient(client);
     expect(uris((await skills.list()).skills)).toEqual(['skill://git-workflow/SKILL.md']);
+    expect(uris((await client.listResources()).resources)).toEqual(['skill://git-workflow/SKILL.md']);
     await expect(skills.get('skill://deploy/SKILL.md')).rejects.toThrow('No skill is served at skill://deploy/SKILL.md');
     await expect(client.readResource({ uri: 'skill://deploy/SKILL.md' })).rejects.toThrow('Resource not found: skill://deploy/SKILL.md');
     await expect(skills.readDirectory('skill://deploy')).rejects.toThrow('skill://deploy is not a directory resource');
@@ -113,10 +117,25 @@ describe.each([
     const client = await clientFor(undefined, mode);
     const skills = new SkillsClient(client);
     expect((await skills.list()).skills).toEqual([]);
+    expect((await client.listResources()).resources).toEqual([]);
     await expect(skills.get('skill://deploy/SKILL.md')).rejects.toThrow(
       'Error POSTing to endpoint: {"error":"invalid_request","error_description":"This endpoint needs an access token (Authorization: Bearer)."}',
     );
     await client.close();
+  });
+});
+
+describe('the scopes a request needs', () => {
+  it("are the skills' for skills/get, a skill file and a skill folder; none for the rest", async () => {
+    const catalog = (server as unknown as { catalog: Catalog }).catalog;
+    const needed = (method: string, params: object) => catalog.scopesNeeded({ method, params });
+    expect(needed('skills/get', { uri: 'skill://deploy/SKILL.md' })).toEqual(['skills:read']);
+    expect(needed('resources/read', { uri: 'skill://git-workflow/references/GUIDE.md' })).toEqual(['skills:read']);
+    expect(needed('resources/directory/read', { uri: 'skill://git-workflow' })).toEqual(['skills:read']);
+    expect(needed('skills/get', { uri: 'skill://nope/SKILL.md' })).toEqual([]);
+    expect(needed('skills/list', {})).toEqual([]);
+    expect(catalog.openToAnonymous({ method: 'skills/get', params: { uri: 'skill://deploy/SKILL.md' } })).toBe(false);
+    expect(catalog.declaredScopes).toEqual(['skills:read']);
   });
 });
 

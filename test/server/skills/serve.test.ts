@@ -58,6 +58,27 @@ describe.each(ERAS)('skills over %s', (revision, mode) => {
     await client.close();
   });
 
+  it("lists each skill's SKILL.md in resources/list, as the SDK's template does", async () => {
+    const { client } = await connected(await served(), mode);
+    expect((await client.listResources()).resources).toEqual([
+      {
+        uri: 'skill://deploy/SKILL.md',
+        name: 'deploy',
+        description: 'How we deploy.',
+        mimeType: 'text/markdown',
+        size: Buffer.byteLength(DEPLOY_SKILL),
+      },
+      {
+        uri: 'skill://git-workflow/SKILL.md',
+        name: 'git-workflow',
+        description: 'How we branch and commit.',
+        mimeType: 'text/markdown',
+        size: Buffer.byteLength(GIT_SKILL),
+      },
+    ]);
+    await client.close();
+  });
+
   it('reads a skill folder as a directory', async () => {
     const { client } = await connected(await served(), mode);
     const skills = new SkillsClient(client);
