@@ -466,7 +466,7 @@ export class McpServer {
     const where = `server.addSkills('${folder}')`;
     const scopes = checkPublic(where, options?.public, checkScopes(where, options?.scopes));
     if (this.catalog.skills) throw new UsageError('server.addSkills is called once per server: put every skill folder under one folder.');
-    this.catalog.setSkills(await loadServedSkills(folder, { scopes, public: options?.public === true, limits: options?.limits }));
+    this.catalog.setSkills(await loadServedSkills(folder, { scopes, public: options?.public === true, limits: options?.limits }, this.log));
     return this;
   }
 

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DefinitionError, type Diagnostic } from '../../schema/diagnostics';
+import type { Log } from '../../log';
 import { canonicalUri, loadSkillFolder, SkillFolderError, type LoadedSkills, type SkillEntry } from '../sdk/skills';
 
 /** The Skills extension's identifier (SEP-2640), as capabilities name it; naming it loads no SDK module. */
@@ -87,7 +88,7 @@ function problem(where: string, message: string, fix = FIX): Diagnostic {
  * skill, or has a skill the SDK refuses (frontmatter, a symlink, a file over the SDK's limits) is a `DefinitionError`
  * (OMCG0017) naming each problem, never a partial catalog.
  */
-export async function loadServedSkills(folder: string, options: SkillsOptions): Promise<ServedSkills> {
+export async function loadServedSkills(folder: string, options: SkillsOptions, log: Log): Promise<ServedSkills> {
   const subject = `server.addSkills('${folder}')`;
   const root = resolve(folder);
   const found = await stat(root).catch(() => undefined);
@@ -95,7 +96,12 @@ export async function loadServedSkills(folder: string, options: SkillsOptions): 
     throw new DefinitionError(subject, [problem(subject, found === undefined ? `${root} does not exist.` : `${root} is not a folder.`)]);
   let loaded: LoadedSkills;
   try {
-    loaded = await loadSkillFolder(root, options.limits);
+    loaded = await loadSkillFolder(root, options.limits, (w) =>
+      // The SDK's advice names its `reload()`, which addSkills does not offer: the folder is read once.
+      log.warn(`Skill file ${w.path} (under ${root}): ${w.message.replace('; call reload()', '; restart the server to serve it')}`, {
+        event: 'resource.failed',
+      }),
+    );
   } catch (error) {
     if (!(error instanceof SkillFolderError)) throw error;
     throw new DefinitionError(

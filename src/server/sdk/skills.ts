@@ -55,20 +55,28 @@ export function canonicalUri(uri: string): string | undefined {
 }
 
 /** Every skill under `root` (a folder of skill folders), loaded strictly: any problem the SDK reports refuses the folder. */
-export async function loadSkillFolder(root: string, limits?: { files?: number; bytes?: number }): Promise<LoadedSkills> {
+export async function loadSkillFolder(
+  root: string,
+  limits: { files?: number; bytes?: number } | undefined,
+  onServingWarning: (warning: { readonly path: string; readonly message: string }) => void,
+): Promise<LoadedSkills> {
   // Required here, not at the top: a stdio server without skills never loads the SDK's skills modules.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const node = require('@modelcontextprotocol/server/ext/skills/node') as typeof import('@modelcontextprotocol/server/ext/skills/node');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ext = require('@modelcontextprotocol/server/ext/skills') as typeof import('@modelcontextprotocol/server/ext/skills');
   const warnings: { path: string; message: string }[] = [];
+  // While loading, a warning refuses the folder; once loaded, it is about a file being served (changed since).
+  let loading = true;
+  const onWarning = (w: { path: string; message: string }) => (loading ? void warnings.push(w) : onServingWarning(w));
   let extension: SkillCatalog;
   try {
-    extension = await node.loadSkills(root, { strict: true, limits, onWarning: (w) => void warnings.push(w) });
+    extension = await node.loadSkills(root, { strict: true, limits, onWarning });
   } catch (error) {
     if (ext.SkillCatalogError.isInstance(error)) throw new SkillFolderError([...warnings, ...error.problems]);
     throw new SkillFolderError([{ path: '.', message: error instanceof Error ? error.message : String(error) }]);
   }
+  loading = false;
   if (warnings.length > 0) throw new SkillFolderError(warnings);
   return { extension, capability: capabilityOf(extension), entries: extension.entries.map(entryOf) };
 }
