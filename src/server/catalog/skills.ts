@@ -14,10 +14,6 @@ export const SKILLS_METHODS = Object.freeze({
   directoryRead: 'resources/directory/read',
 });
 
-/**
- * The skills `server.addSkills(folder)` serves: the SDK's catalog of the folder and who may use them over HTTP with
- * `auth` (the scopes a token must grant, or anyone when `public`), as a resource's `scopes` and `public` say it.
- */
 /** The `resources/list` entries of served skills' `SKILL.md` files. */
 const skillListings = new WeakSet<object>();
 
@@ -26,6 +22,10 @@ export function isSkillListing(entry: object): boolean {
   return skillListings.has(entry);
 }
 
+/**
+ * The skills `server.addSkills(folder)` serves: the SDK's catalog of the folder and who may use them over HTTP with
+ * `auth` (the scopes a token must grant, or anyone when `public`), as a resource's `scopes` and `public` say it.
+ */
 export class ServedSkills {
   readonly scopes: readonly string[];
   readonly public: boolean;
