@@ -107,6 +107,7 @@ export {
 } from './server/mcp-server';
 export type { ListingOption, ListingClient, ProfileName } from './schema/profiles/profile';
 export type { UiResourceOptions, UiResourceCsp, UiResourcePermissions, UiResourceMeta } from './server/catalog/ui-resource';
+export type { SkillsOptions } from './server/catalog/skills';
 export type { ToolListing } from './server/catalog/listing';
 export type { CatalogKind } from './server/catalog/catalog';
 export type { PageSizes, ListName } from './server/catalog/pages';

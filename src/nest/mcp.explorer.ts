@@ -158,7 +158,7 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
   /** Whether the guards of the Nest provider method behind an item let the caller see it; true for anything else. */
   private guardsAllow(caller: AuthInfo | undefined, item: AuthorizeItem): Promise<boolean> | boolean {
     const member = this.server.memberOf(item);
-    if (!member || !this.providers.has(member.instance)) return true;
+    if (!member || !this.providers.has(member.instance) || item.kind === 'skill') return true;
     const kind = item.kind === 'template' ? 'resource' : item.kind;
     return this.pipeline.guardsAllowListing(member.instance, member.key, {
       kind,

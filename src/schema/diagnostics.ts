@@ -14,7 +14,8 @@ export type DiagnosticCode =
   | 'OMCG0013'
   | 'OMCG0014'
   | 'OMCG0015'
-  | 'OMCG0016';
+  | 'OMCG0016'
+  | 'OMCG0017';
 
 /** One problem in a declaration: what, where and how to fix it. */
 export interface Diagnostic {

@@ -12,11 +12,13 @@ import { UnknownToolError } from '../invoke/errors';
 import type { AddOptions } from '../invoke/invocation';
 import type { Interceptor } from '../invoke/interceptors';
 import { Log, type McpLogger } from '../log';
+import { UsageError } from '../errors';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../invoke/request-context';
 import { Catalog, type CatalogKind, type Member } from './catalog/catalog';
 import type { AuthorizeItem } from './auth/caller';
 import type { UiResourceOptions } from './catalog/ui-resource';
+import { loadServedSkills, type SkillsOptions } from './catalog/skills';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio/stdio';
 import { StdioLoop, type LoopSettings } from './stdio/loop';
 import { guardStdout, strayMessage } from './stdio/stdout-guard';
@@ -462,6 +464,25 @@ export class McpServer {
   }
 
   /**
+   * Serves every skill under `folder` (a folder of skill folders, each with a `SKILL.md` whose frontmatter names
+   * and describes it) through the SDK's Skills extension (SEP-2640): `skills/list`, `skills/get`,
+   * `resources/directory/read`, and each file with `resources/read` at `skill://<skill>/<path>`, in both eras.
+   * `scopes`: what a caller's token must grant to list, get and read them; `public`: callers without a token too.
+   * `auth.authorize` is asked about `{ kind: 'skill', name: 'skill://<skill>/SKILL.md' }`. Once per server, before
+   * it serves; a folder the SDK refuses is a `DefinitionError` (OMCG0017).
+   * @example await server.addSkills(join(__dirname, 'skills'), { scopes: ['skills:read'] });
+   */
+  async addSkills(folder: string, options: SkillsOptions = {}): Promise<this> {
+    if (typeof folder !== 'string' || folder.length === 0)
+      throw new UsageError('server.addSkills(folder) needs the path of a folder of skill folders.');
+    const where = `server.addSkills('${folder}')`;
+    const scopes = checkPublic(where, options?.public, checkScopes(where, options?.scopes));
+    if (this.catalog.skills) throw new UsageError('server.addSkills is called once per server: put every skill folder under one folder.');
+    this.catalog.setSkills(await loadServedSkills(folder, { scopes, public: options?.public === true, limits: options?.limits }, this.log));
+    return this;
+  }
+
+  /**
    * Registers an MCP Apps view, served as `text/html;profile=mcp-app` with the `_meta.ui` its options declare
    * (`csp`, `permissions`, `domain`, `prefersBorder`); its HTML comes from `html`, a `file` or a `read` function.
    * `scopes`: what a caller's token must grant to list and read it (default none).
@@ -518,7 +539,8 @@ export class McpServer {
    * @internal The decorated method behind a listed item, for the Nest module's guards deciding visibility.
    */
   memberOf(item: AuthorizeItem): Member | undefined {
-    return this.catalog.memberOf(item.kind, item.name);
+    // A skill is a folder on disk, no decorated method.
+    return item.kind === 'skill' ? undefined : this.catalog.memberOf(item.kind, item.name);
   }
 
   /**
@@ -674,7 +696,8 @@ export class McpServer {
    * notifications) and telemetry while a provider records (every request's span) are served there only.
    */
   private needsSdk(): boolean {
-    return this.catalog.usesTasks || (this.telemetry?.recording() ?? false);
+    // Skills are served by the SDK's extension, so a stdio server with skills answers through the SDK.
+    return this.catalog.usesTasks || this.catalog.skills !== undefined || (this.telemetry?.recording() ?? false);
   }
 
   /**

@@ -13,7 +13,8 @@ const ENDPOINT = 'onemodelcontext.endpoint';
 
 /** An item as `auth.authorize` is asked about it: its kind and the name (URI for resources) it is listed under. */
 export interface AuthorizeItem {
-  readonly kind: 'tool' | 'resource' | 'template' | 'prompt';
+  /** A skill (`server.addSkills`) is named by its `SKILL.md` URI (`skill://git-workflow/SKILL.md`). */
+  readonly kind: 'tool' | 'resource' | 'template' | 'prompt' | 'skill';
   readonly name: string;
 }
 

@@ -4,6 +4,8 @@ import type { Access, Catalog, Listings } from '../catalog/catalog';
 import type { ToolListing } from '../catalog/listing';
 import type { PromptListing, ResourceListing } from '../catalog/resource-listing';
 import { OncePer } from '../protocol/once-per';
+import { grants } from '../catalog/scoped-listings';
+import { isSkillListing, type ServedSkills } from '../catalog/skills';
 import {
   DEFAULT_AUTHORIZE_TIMEOUT_MS,
   endpointOf,
@@ -63,7 +65,7 @@ const schemed = new WeakMap<readonly ToolListing[], WeakMap<EndpointAuth, readon
 const itemsCache = new WeakMap<readonly object[], readonly AuthorizeItem[]>();
 
 function itemOf(field: ListField, entry: object): AuthorizeItem {
-  if (field === 'resources') return { kind: 'resource', name: (entry as ResourceListing).uri ?? '' };
+  if (field === 'resources') return { kind: isSkillListing(entry) ? 'skill' : 'resource', name: (entry as ResourceListing).uri ?? '' };
   if (field === 'templates') return { kind: 'template', name: (entry as ResourceListing).uriTemplate ?? '' };
   if (field === 'prompts') return { kind: 'prompt', name: (entry as PromptListing).name };
   return { kind: 'tool', name: (entry as ToolListing).name };
@@ -104,6 +106,25 @@ export class Visibility {
     // Answered at once without a policy: a call that no policy narrows does not wait on one.
     if (!authorize) return true;
     return this.asked(authorize, info, item, requestId, sessionId);
+  }
+
+  /**
+   * Whether this request's caller may see and use a skill, as a resource is decided: the scopes of `addSkills`
+   * (anyone when `public`; without auth, the caller's scopes if it has any), then `auth.authorize` about
+   * `{ kind: 'skill', name: <SKILL.md URI> }`.
+   */
+  allowsSkill(
+    info: SdkAuthInfo | undefined,
+    skills: ServedSkills,
+    uri: string,
+    requestId?: string | number,
+    sessionId?: string,
+  ): boolean | Promise<boolean> {
+    const endpoint = endpointOf(info);
+    const scoped = () => info?.scopes === undefined || grants(new Set(info.scopes), skills.scopes);
+    if (endpoint === undefined) return scoped();
+    if (isAnonymous(info) ? !skills.public : !scoped()) return false;
+    return this.allows(info, { kind: 'skill', name: uri }, requestId, sessionId);
   }
 
   /**

@@ -25,6 +25,7 @@ import { runCompleter } from '../../invoke/completions';
 import type { CacheHint } from '../../schema/model';
 import { APP_MIME_TYPE, uiResourceOf, type UiResource } from './ui-resource';
 import { EXACT, inputSchemaFor, type Profile } from '../../schema/profiles';
+import type { ServedSkills } from './skills';
 
 /**
  * Everything the server serves, computed once when it is added: listings, compiled calls and URI
@@ -170,6 +171,8 @@ export class Catalog {
   /** `usesApps`, computed once per change of the catalog: every connection asks it. */
   private apps: boolean | undefined;
   private tasks: boolean | undefined;
+  /** The skills `server.addSkills` serves (one folder per server). */
+  private served: ServedSkills | undefined;
   /** Tool arrays under a listing profile, per array (a change makes new arrays) and profile key. */
   private readonly profiled = new WeakMap<readonly ToolListing[], Map<string, readonly ToolListing[]>>();
   /** Tool entries under a listing profile, per profile key and exact entry. */
@@ -488,6 +491,8 @@ export class Catalog {
       resources: Object.freeze([
         ...shown(this.resources.values(), byUri, off.resource).map((r) => r.listing),
         ...[...this.uiResources.entries()].filter(([uri, u]) => visible(u) && !off.resource.has(uri)).map(([, u]) => u.listing),
+        // Each skill's SKILL.md, as the SDK's skills template lists it (auth.authorize is asked about the skill).
+        ...(this.served && visible(this.served) ? this.served.entries.map((s) => s.listing) : []),
       ]),
       templates: Object.freeze(shown(this.templates, byUri, off.resource).map((t) => t.listing)),
       prompts: Object.freeze(shown(this.prompts.values(), (p) => p.model.name, off.prompt).map((p) => p.listing)),
@@ -502,6 +507,7 @@ export class Catalog {
       ...this.templates,
       ...this.prompts.values(),
       ...this.uiResources.values(),
+      ...(this.served ? [this.served] : []),
     ];
     return [...new Set(members.flatMap((m) => m.scopes))];
   }
@@ -532,6 +538,9 @@ export class Catalog {
       case 'resources/read':
       case 'resources/subscribe':
         return present(this.resourceAccess(String(params.uri)));
+      case 'skills/get':
+      case 'resources/directory/read':
+        return present(this.served?.ownerOf(String(params.uri)) ? this.served : undefined);
       case 'subscriptions/listen': {
         // 2026-07-28's subscription path asks for every resource at once: it needs what each of them needs.
         const uris = (params.notifications as { resourceSubscriptions?: unknown } | undefined)?.resourceSubscriptions;
@@ -551,7 +560,8 @@ export class Catalog {
   private resourceAccess(uri: string): Access | undefined {
     const found = this.findResource(uri);
     if (found?.kind === 'resource') return found.resource;
-    return found?.kind === 'ui' ? found.ui : undefined;
+    if (found?.kind === 'ui') return found.ui;
+    return this.served?.ownerOf(uri) ? this.served : undefined;
   }
 
   /** The parameters of the enabled tool of that name that carry an `Mcp-Param-*` header (SEP-2243; checked in http/param-headers.ts). */
@@ -636,7 +646,20 @@ export class Catalog {
   }
 
   get hasResources(): boolean {
-    return this.resources.size + this.templates.length + this.uiResources.size > 0;
+    // Skill files are read with resources/read: a server with skills declares resources.
+    return this.resources.size + this.templates.length + this.uiResources.size > 0 || this.served !== undefined;
+  }
+
+  /** The skills served (the Skills extension), if `addSkills` gave any. */
+  get skills(): ServedSkills | undefined {
+    return this.served;
+  }
+
+  /** Serves these skills; once per catalog (the SDK serves one skills catalog per server). */
+  setSkills(skills: ServedSkills): void {
+    if (this.served !== undefined) throw new UsageError('addSkills is called once per server: put every skill folder under one folder.');
+    this.served = skills;
+    this.changed('resource');
   }
 
   get hasPrompts(): boolean {

@@ -1,6 +1,7 @@
 import type { ServerCapabilities } from '@modelcontextprotocol/server';
 import { APP_MIME_TYPE, APPS_EXTENSION, type Catalog } from '../catalog/catalog';
 import { TASKS_EXTENSION } from '../tasks/extension';
+import { SKILLS_EXTENSION } from '../catalog/skills';
 
 /**
  * The capabilities a server declares for its catalog: protocol/server.ts gives them to the SDK `Server`, the stdio
@@ -14,6 +15,9 @@ export function capabilitiesOf(catalog: Catalog): ServerCapabilities {
   if (catalog.hasResources || catalog.hasPrompts) capabilities.completions = {};
   const extensions: NonNullable<ServerCapabilities['extensions']> = {};
   if (catalog.usesApps) extensions[APPS_EXTENSION] = { mimeTypes: [APP_MIME_TYPE] };
+  // As the SDK's skills extension declares itself (sdk/skills.ts reads it off its `attach`).
+  if (catalog.skills)
+    extensions[SKILLS_EXTENSION] = catalog.skills.loaded.capability as NonNullable<ServerCapabilities['extensions']>[string];
   if (catalog.usesTasks) {
     // Both revisions' declarations; CatalogServer.getCapabilities advertises the one of the served revision.
     (capabilities as Record<string, unknown>).tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };

@@ -37,6 +37,7 @@ import type { InitializeRequest } from './initialize';
 import { TASKS_EXTENSION, TaskCreated, callAsTask, installTaskHandlers, notifyStatus, type TaskRequests } from '../tasks/handlers';
 import { type TaskRunner } from '../tasks/tasks';
 import { MODERN_REVISION } from './revisions';
+import { installSkills, type SkillRead } from './skills';
 import { withLegacyNotFound, writesLegacyCodes } from './wire';
 import { SeamServer, askClient, handleRequest, inputRequiredResult, type RequestHandler } from '../sdk/server';
 import { SdkSeam } from '../sdk/seam';
@@ -609,7 +610,13 @@ function toolCall(
 }
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
-function installResourceHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
+function installResourceHandlers(
+  server: CatalogServer,
+  catalog: Catalog,
+  settings: ProtocolSettings,
+  visibility: Visibility,
+  skillRead?: SkillRead,
+): void {
   server.handleHot('resources/list', async (req, ctx) =>
     listed(server, ctx, catalog, settings, {
       list: 'resources',
@@ -634,9 +641,11 @@ function installResourceHandlers(server: CatalogServer, catalog: Catalog, settin
     const uri = req.params.uri;
     return answer(settings, ctx, uri, async () => {
       const found = catalog.findResource(uri);
+      const modern = callerOf(server, ctx).modern;
+      // A skill file (addSkills) is read by the SDK's skills extension, behind the skill's own checks (skills.ts).
+      if (!found && skillRead) return withCacheFields(await skillRead(uri, ctx), settings.cache, modern);
       if (!found) throw new ResourceNotFoundError(uri);
       await requireAllowed(visibility, ctx, resourceItemOf(found), () => new ResourceNotFoundError(uri));
-      const modern = callerOf(server, ctx).modern;
       if (found.kind === 'ui') return withCacheFields(await uiReadResult(uri, found.ui), settings.cache, modern);
       const { resource, variables } = found;
       const result = resourceResult(
@@ -748,7 +757,8 @@ export function createProtocolServer(catalog: Catalog, settings: ProtocolSetting
   installToolHandlers(server, catalog, settings, visibility);
   if (catalog.usesTasks)
     installTaskHandlers(server, settings.tasks, settings.pager, catalog, taskRequestsOf(server, settings.states, visibility));
-  if (catalog.hasResources) installResourceHandlers(server, catalog, settings, visibility);
+  const skillRead = catalog.skills ? installSkills(server, catalog.skills, visibility) : undefined;
+  if (catalog.hasResources) installResourceHandlers(server, catalog, settings, visibility, skillRead);
   if (catalog.hasPrompts) installPromptHandlers(server, catalog, settings, visibility);
   if (catalog.hasResources || catalog.hasPrompts) installCompletionHandler(server, catalog, settings, visibility);
   return server;

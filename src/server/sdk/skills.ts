@@ -1,0 +1,148 @@
+import type { ReadResourceResult, Server, ServerContext } from '@modelcontextprotocol/server';
+import type { SkillCatalog } from '@modelcontextprotocol/server/ext/skills';
+
+/**
+ * The SDK's Skills extension (SEP-2640, `@modelcontextprotocol/server/ext/skills`) on our servers. The SDK serves
+ * skills through `SkillsExtension.attach(mcp)`, written for its own `McpServer`: it registers the `skill://`
+ * resource template with `mcp.registerResource` and the skills methods with `mcp.server.setRequestHandler`, then
+ * declares the capability. Our servers are the SDK's `Server` over our catalog, so `attach` is given a stand-in
+ * for `McpServer` (below): the request handlers go on our `Server` behind our guard, the template's read callback
+ * is kept for our `resources/read` to answer `skill://` URIs with. Only this file knows how `attach` uses its
+ * argument: `isConnected()`, `registerResource(name, template, metadata, read)`, and on `server` the public
+ * `assertCanSetRequestHandler`, `setRequestHandler`, `registerCapabilities` and `getNegotiatedProtocolVersion`
+ * (the SDK marks `attach` experimental; test/server/skills fails first should that change).
+ */
+
+/** One skill as this library authorizes it: its `SKILL.md` URI, its name, and the URIs of its files. */
+export interface SkillEntry {
+  readonly uri: string;
+  readonly name: string;
+  /** The skill's folder URI with a trailing `/` (`skill://git-workflow/`). */
+  readonly root: string;
+  readonly files: ReadonlySet<string>;
+  /** Its `SKILL.md` as the SDK's template lists it in `resources/list`. */
+  readonly listing: {
+    readonly uri: string;
+    readonly name: string;
+    readonly description: string;
+    readonly mimeType: 'text/markdown';
+    readonly size: number;
+  };
+}
+
+/** A loaded folder of skills: the SDK's catalog, what `attach` declares, and each skill. */
+export interface LoadedSkills {
+  readonly extension: SkillCatalog;
+  /** The extension's capability entry as the SDK's `attach` declares it (`{ directoryRead: true }`). */
+  readonly capability: Readonly<Record<string, unknown>>;
+  readonly entries: readonly SkillEntry[];
+}
+
+/** Why a folder could not be loaded: each problem the SDK found, by path. */
+export class SkillFolderError extends Error {
+  constructor(readonly problems: readonly { readonly path: string; readonly message: string }[]) {
+    super(problems.map((p) => `${p.path}: ${p.message}`).join('; '));
+  }
+}
+
+/** The canonical form of a URI, as the SDK's skills code compares them (`new URL(uri).href`); none when unparsable. */
+export function canonicalUri(uri: string): string | undefined {
+  try {
+    return new URL(uri).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every skill under `root` (a folder of skill folders), loaded strictly: any problem the SDK reports refuses the folder. */
+export async function loadSkillFolder(
+  root: string,
+  limits: { files?: number; bytes?: number } | undefined,
+  onServingWarning: (warning: { readonly path: string; readonly message: string }) => void,
+): Promise<LoadedSkills> {
+  // Required here, not at the top: a stdio server without skills never loads the SDK's skills modules.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const node = require('@modelcontextprotocol/server/ext/skills/node') as typeof import('@modelcontextprotocol/server/ext/skills/node');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const ext = require('@modelcontextprotocol/server/ext/skills') as typeof import('@modelcontextprotocol/server/ext/skills');
+  const warnings: { path: string; message: string }[] = [];
+  // While loading, a warning refuses the folder; once loaded, it is about a file being served (changed since).
+  let loading = true;
+  const onWarning = (w: { path: string; message: string }) => (loading ? void warnings.push(w) : onServingWarning(w));
+  let extension: SkillCatalog;
+  try {
+    extension = await node.loadSkills(root, { strict: true, limits, onWarning });
+  } catch (error) {
+    if (ext.SkillCatalogError.isInstance(error)) throw new SkillFolderError([...warnings, ...error.problems]);
+    throw new SkillFolderError([{ path: '.', message: error instanceof Error ? error.message : String(error) }]);
+  }
+  loading = false;
+  if (warnings.length > 0) throw new SkillFolderError(warnings);
+  return { extension, capability: capabilityOf(extension), entries: extension.entries.map(entryOf) };
+}
+
+function entryOf(skill: SkillCatalog['entries'][number]): SkillEntry {
+  const resources = Array.isArray(skill.resources) ? skill.resources : [];
+  const manifest = resources.find((r) => r.uri === skill.uri);
+  const { name, description } = skill.frontmatter;
+  return Object.freeze({
+    uri: skill.uri,
+    name: skill.frontmatter.name,
+    root: skill.uri.slice(0, -'SKILL.md'.length),
+    // A catalog built from storage lists every file ('dynamic' is for a source of one's own).
+    files: new Set<string>(resources.map((r) => canonicalUri(r.uri) ?? r.uri)),
+    listing: Object.freeze({ uri: skill.uri, name, description, mimeType: 'text/markdown' as const, size: manifest?.size ?? 0 }),
+  });
+}
+
+/** The capability `attach` declares, read by attaching to a stand-in that records it and keeps nothing else. */
+function capabilityOf(extension: SkillCatalog): Readonly<Record<string, unknown>> {
+  let declared: Readonly<Record<string, unknown>> = {};
+  const server = {
+    assertCanSetRequestHandler: () => {},
+    setRequestHandler: () => {},
+    registerCapabilities: (caps: { extensions?: Record<string, Readonly<Record<string, unknown>>> }) => {
+      declared = caps.extensions?.[extension.id] ?? {};
+    },
+    getNegotiatedProtocolVersion: () => undefined,
+  };
+  extension.attach({ isConnected: () => false, server, registerResource: () => {} } as never);
+  return Object.freeze({ ...declared });
+}
+
+/** A request handler of the skills methods as the SDK registers it (its three-argument form). */
+type ParamsHandler = (params: Record<string, unknown>, ctx: ServerContext) => Promise<unknown>;
+
+/** What our server puts around the SDK's skills handlers: the caller's view of each method, by method. */
+export type SkillsGuard = (method: string, handler: ParamsHandler) => ParamsHandler;
+
+/** Reads one skill file through the SDK's template callback (the URI canonical and published). */
+export type SkillFileReader = (uri: string, ctx: ServerContext) => Promise<ReadResourceResult>;
+
+type TemplateRead = (uri: URL, variables: Record<string, unknown>, ctx: ServerContext) => Promise<ReadResourceResult>;
+
+/**
+ * Attaches the SDK's skills extension to one of our servers: each skills method the SDK registers goes on `server`
+ * wrapped by `guard`, the capability is declared on it, and the reader of skill files is returned.
+ */
+export function attachSkills(extension: SkillCatalog, server: Server, guard: SkillsGuard): SkillFileReader {
+  let read: TemplateRead | undefined;
+  const standIn = {
+    assertCanSetRequestHandler: (method: string) => server.assertCanSetRequestHandler(method),
+    setRequestHandler: (method: string, schemas: { params: never }, handler: ParamsHandler) =>
+      server.setRequestHandler(method, schemas, guard(method, handler) as never),
+    registerCapabilities: (caps: Parameters<Server['registerCapabilities']>[0]) => server.registerCapabilities(caps),
+    getNegotiatedProtocolVersion: () => server.getNegotiatedProtocolVersion(),
+  };
+  const mcp = {
+    isConnected: () => false,
+    server: standIn,
+    registerResource: (_name: string, _template: unknown, _metadata: unknown, callback: TemplateRead) => {
+      read = callback;
+    },
+  };
+  extension.attach(mcp as never);
+  if (read === undefined) throw new Error('the SDK skills extension registered no skill resource template');
+  const templateRead = read;
+  return (uri, ctx) => templateRead(new URL(uri), {}, ctx);
+}
