@@ -54,9 +54,15 @@ export function intercepted(run: MethodRunner, who: Intercepted, interceptors: r
       args: Object.freeze(who.argsOf(argv)),
       request,
     });
-    // `async` so that a throw inside an interceptor or the method becomes a rejection of that step alone.
-    const step = (index: number) => async (): Promise<unknown> =>
-      index === chain.length ? await run(argv, request) : await chain[index](context, step(index + 1));
+    // A throw inside an interceptor or the method becomes a rejection of that step alone; no `async` function,
+    // so that a chain of one costs one promise.
+    const step = (index: number) => (): Promise<unknown> => {
+      try {
+        return Promise.resolve(index === chain.length ? run(argv, request) : chain[index](context, step(index + 1)));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
     return step(0)();
   };
 }
