@@ -326,7 +326,11 @@ export class McpServer {
     this.maxResultBytes = checkMaxResultBytes(options.maxResultBytes);
     this.picker = this.pickerFor(options);
     if (options.catalog === 'search') this.catalog.reserveToolNames(SEARCH_FIRST_NAMES);
-    this.catalog.onChange((kind) => this.bus.publish(listChangedEvent(kind)));
+    // Under the search-first catalog the listed tools are always the same three: a tool change changes no listing.
+    const searchFirst = options.catalog === 'search';
+    this.catalog.onChange((kind) => {
+      if (!(searchFirst && kind === 'tool')) this.bus.publish(listChangedEvent(kind));
+    });
   }
 
   /** The validation options in force from now on; only before the first tool is added (see `SET_VALIDATION`). */
