@@ -41,6 +41,9 @@ async function runAgainst(listing: 'exact' | 'openai-strict') {
     command: process.execPath,
     args: ['-e', HOOK, listing],
     env: { ...(process.env as Record<string, string>), TZ: 'UTC' },
+    // A ceiling for a loaded 2-core machine, where the child compiles the library's sources before it answers (the
+    // SDK's default of 5 s timed out in CI); not a timing assertion.
+    clientSessionTimeoutSeconds: 60,
   });
   try {
     const baseURL = await fake.start();
