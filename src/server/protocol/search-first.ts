@@ -16,7 +16,7 @@ export { SEARCH_FIRST_NAMES };
  * find, describe and call the others, so that a server with hundreds of tools does not fill a model's context.
  * Every other tool stays callable by `tools/call` under its own name. What a caller may see is what its
  * `tools/list` would have held (scopes, `public`, `auth.authorize`, MCP Apps, the listing profile): `visible`
- * hands that very listing over, and nothing here decides visibility.
+ * gives that very listing, and nothing here decides visibility.
  */
 
 /** Longest `query` read, in characters. */
