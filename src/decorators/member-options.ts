@@ -84,3 +84,19 @@ export interface PromptOptions {
   /** Completion functions by argument name (the same as `@Complete(fn)` on the parameter). */
   readonly complete?: Readonly<Record<string, Completer>>;
 }
+
+/** Options of {@link Skill}. */
+export interface SkillOptions {
+  /**
+   * The skill's name, as its `SKILL.md` frontmatter and its `skill://<name>/` URIs carry it: lowercase letters,
+   * digits and single hyphens, at most 64 characters. Default: the method name in kebab-case (`gitWorkflow` ->
+   * `git-workflow`).
+   */
+  readonly name?: string;
+  /** What the skill is for and when to use it (the frontmatter's `description`); default: the method's `@Description`. */
+  readonly description?: string;
+  /** Scopes a caller's token must grant, over HTTP with `auth`; default: the class's `@Scopes`, else none. */
+  readonly scopes?: readonly string[];
+  /** Over HTTP with `auth: { allowAnonymous: true }`: listed to and served to callers without a token (it needs no scope). */
+  readonly public?: boolean;
+}

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { TypeHint } from './hints';
 import type { Completer } from './listing-options';
-import type { PromptOptions, ResourceOptions, ToolOptions } from './member-options';
+import type { PromptOptions, ResourceOptions, SkillOptions, ToolOptions } from './member-options';
 
 /**
  * The one module that owns the metadata keys and the only `Reflect.*` calls. Decorators write small
@@ -27,9 +27,10 @@ export type Constraint =
 export type MemberIntent =
   | { readonly kind: 'tool'; readonly options: ToolOptions }
   | { readonly kind: 'resource'; readonly options: ResourceOptions & { readonly uriTemplate: string } }
-  | { readonly kind: 'prompt'; readonly options: PromptOptions };
+  | { readonly kind: 'prompt'; readonly options: PromptOptions }
+  | { readonly kind: 'skill'; readonly options: SkillOptions };
 
-/** What one member decorator (`@Tool`, `@Resource`, `@Prompt`) recorded about one class member. */
+/** What one member decorator (`@Tool`, `@Resource`, `@Prompt`, `@Skill`) recorded about one class member. */
 export type MemberRecord = MemberIntent & {
   readonly key: string | symbol;
   /** How the decorated member was declared; only `method` is valid. */

@@ -18,7 +18,7 @@ import type { RequestContext, RequestContextInit } from '../invoke/request-conte
 import { Catalog, type CatalogKind, type Member } from './catalog/catalog';
 import type { AuthorizeItem } from './auth/caller';
 import type { UiResourceOptions } from './catalog/ui-resource';
-import { loadServedSkills, type SkillsOptions } from './catalog/skills';
+import { buildServedSkills, type SkillsOptions } from './catalog/skills';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio/stdio';
 import { StdioLoop, type LoopSettings } from './stdio/loop';
 import { guardStdout, strayMessage } from './stdio/stdout-guard';
@@ -290,6 +290,10 @@ export class McpServer {
   private readonly picker: ProfilePicker | undefined;
   /** The stdio loop's result checks, one per revision (see `resultCheck`). */
   private readonly checkers = new Map<string, CatalogServer>();
+  /** The last build of the served skills (`addSkills`, `@Skill` methods): serving waits for it. */
+  private skillsBuilt: Promise<void> = Promise.resolve();
+  /** How many skill builds are in progress: while any is, HTTP requests wait for the last. */
+  private skillsPending = 0;
   /** The provider profiles some listing of this server may be written under: their definition-time warnings were said. */
   private readonly warnedProfiles = new Set<'gemini' | 'openai-strict'>();
 
@@ -353,7 +357,15 @@ export class McpServer {
       );
     }
     const before = new Set(this.catalog.tools.keys());
-    this.catalog.addInstance(instance, options ?? {});
+    if (this.catalog.addInstance(instance, options ?? {}) > 0) {
+      const subject = `server.add(${instance.constructor.name})`;
+      // Nobody awaits add(): the failure is logged now, and serving rethrows it.
+      this.buildSkills(subject, false).catch((error: unknown) =>
+        this.log.error(`${subject}: its skills cannot be served: ${error instanceof Error ? error.message : String(error)}`, {
+          event: 'resource.failed',
+        }),
+      );
+    }
     const designOnly: DesignOnly = { params: [], properties: [] };
     const records = new Set<Function>();
     for (const [name, tool] of this.catalog.tools) {
@@ -481,9 +493,36 @@ export class McpServer {
       throw new UsageError('server.addSkills(folder) needs the path of a folder of skill folders.');
     const where = `server.addSkills('${folder}')`;
     const scopes = checkPublic(where, options?.public, checkScopes(where, options?.scopes));
-    if (this.catalog.skills) throw new UsageError('server.addSkills is called once per server: put every skill folder under one folder.');
-    this.catalog.setSkills(await loadServedSkills(folder, { scopes, public: options?.public === true, limits: options?.limits }, this.log));
+    if (this.catalog.skillSources.folder)
+      throw new UsageError('server.addSkills is called once per server: put every skill folder under one folder.');
+    const access = { scopes: scopes ?? [], public: options?.public === true };
+    this.catalog.skillSources.folder = { folder, subject: where, access, limits: options?.limits };
+    try {
+      await this.buildSkills(where, true);
+    } catch (error) {
+      // A refused folder is not kept: the server serves the skills it served before, and may be given another.
+      this.catalog.skillSources.folder = undefined;
+      throw error;
+    }
     return this;
+  }
+
+  /**
+   * Builds the served skills again from the catalog's sources (after the builds in progress); the catalog keeps the
+   * skills of the last build that succeeded. Serving waits for the last build, and fails with its `DefinitionError`
+   * unless `awaited`: the caller of `addSkills` got the error, and the server serves what it served before.
+   */
+  private buildSkills(subject: string, awaited: boolean): Promise<void> {
+    const { folder, decorated } = this.catalog.skillSources;
+    const sources = [...decorated];
+    this.skillsPending++;
+    const build = this.skillsBuilt
+      .catch(() => undefined)
+      .then(() => buildServedSkills(folder, sources, subject, this.log))
+      .then((served) => this.catalog.setSkills(served))
+      .finally(() => this.skillsPending--);
+    this.skillsBuilt = awaited ? build.catch(() => undefined) : build;
+    return build;
   }
 
   /**
@@ -588,6 +627,7 @@ export class McpServer {
    * await server.connect(serverEnd);
    */
   async connect(transport: Transport): Promise<void> {
+    await this.skillsBuilt;
     let legacy = false;
     const { serveStdio, StdioServerTransport } = sdkStdio();
     const network: Network = transport instanceof StdioServerTransport ? { transport: 'pipe' } : {};
@@ -625,6 +665,7 @@ export class McpServer {
    */
   async serveStdio(options: ServeStdioOptions = {}): Promise<void> {
     checkMaxMessageBytes(options.maxMessageBytes);
+    await this.skillsBuilt;
     let stdout: Writable = process.stdout;
     if (checkGuardStdout(options.guardStdout)) {
       const guarded = guardStdout((caller) => this.log.warn(strayMessage(caller), { event: 'stdout.redirected' }));
@@ -711,6 +752,7 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
+    await this.skillsBuilt;
     const endpoint: ListeningEndpoint = await http().startHttp(
       this.httpServing(this.endpointPicker(options)),
       options,
@@ -730,7 +772,9 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = http().createHttpHandler(this.httpServing(this.endpointPicker(options)), options, this.catalog, this.log);
+    const handler = this.waitingForSkills(
+      http().createHttpHandler(this.httpServing(this.endpointPicker(options)), options, this.catalog, this.log),
+    );
     this.track({
       close: () => handler.close(),
       shutdown: async (deadlineMs) => {
@@ -738,6 +782,21 @@ export class McpServer {
         await handler.close();
       },
     });
+    return handler;
+  }
+
+  /**
+   * The handler, answering each request once the skills being built are (a handler is made synchronously, before
+   * the `@Skill` methods of instances added since have given their files). A failed build was logged when it failed;
+   * the request is then answered with the skills served before.
+   */
+  private waitingForSkills(handler: HttpHandler): HttpHandler {
+    const handle = handler.handle.bind(handler);
+    handler.handle = (req, res, parsed) => {
+      if (this.skillsPending === 0) return handle(req, res, parsed);
+      const answer = () => handle(req, res, parsed);
+      return this.skillsBuilt.then(answer, answer);
+    };
     return handler;
   }
 

@@ -63,7 +63,7 @@ export function memberWhere(ctor: Function, record: MemberRecord): string {
 /** Refuses static members, accessors and fields (OMCG0001). */
 export function checkShape(ctor: Function, record: MemberRecord, problems: Problems): boolean {
   if (record.shape === 'method') return true;
-  const decorator = { tool: '@Tool', resource: '@Resource', prompt: '@Prompt' }[record.kind];
+  const decorator = { tool: '@Tool', resource: '@Resource', prompt: '@Prompt', skill: '@Skill' }[record.kind];
   problems.add(
     'OMCG0001',
     memberWhere(ctor, record),

@@ -109,8 +109,8 @@ export class Visibility {
   }
 
   /**
-   * Whether this request's caller may see and use a skill, as a resource is decided: the scopes of `addSkills`
-   * (anyone when `public`; without auth, the caller's scopes if it has any), then `auth.authorize` about
+   * Whether this request's caller may see and use a skill, as a resource is decided: its scopes (anyone when
+   * `public`; without auth, the caller's scopes if it has any), then `auth.authorize` about
    * `{ kind: 'skill', name: <SKILL.md URI> }`.
    */
   allowsSkill(
@@ -120,10 +120,12 @@ export class Visibility {
     requestId?: string | number,
     sessionId?: string,
   ): boolean | Promise<boolean> {
+    const access = skills.accessOf(uri);
+    if (access === undefined) return false;
     const endpoint = endpointOf(info);
-    const scoped = () => info?.scopes === undefined || grants(new Set(info.scopes), skills.scopes);
+    const scoped = () => info?.scopes === undefined || grants(new Set(info.scopes), access.scopes);
     if (endpoint === undefined) return scoped();
-    if (isAnonymous(info) ? !skills.public : !scoped()) return false;
+    if (isAnonymous(info) ? !access.public : !scoped()) return false;
     return this.allows(info, { kind: 'skill', name: uri }, requestId, sessionId);
   }
 

@@ -25,7 +25,8 @@ import { runCompleter } from '../../invoke/completions';
 import type { CacheHint } from '../../schema/model';
 import { APP_MIME_TYPE, uiResourceOf, type UiResource } from './ui-resource';
 import { EXACT, inputSchemaFor, type Profile } from '../../schema/profiles';
-import type { ServedSkills } from './skills';
+import type { DecoratedSkill, ServedSkills, SkillFolder } from './skills';
+import { skillFromMethod } from '../../schema/members/skills';
 
 /**
  * Everything the server serves, computed once when it is added: listings, compiled calls and URI
@@ -171,8 +172,10 @@ export class Catalog {
   /** `usesApps`, computed once per change of the catalog: every connection asks it. */
   private apps: boolean | undefined;
   private tasks: boolean | undefined;
-  /** The skills `server.addSkills` serves (one folder per server). */
+  /** The skills served, built from `skillSources` (by the server, asynchronously: the SDK's loader is). */
   private served: ServedSkills | undefined;
+  /** What the served skills are built from: the folder of `server.addSkills` and the `@Skill` methods of added instances. */
+  readonly skillSources: { folder?: SkillFolder; readonly decorated: DecoratedSkill[] } = { decorated: [] };
   /** Tool arrays under a listing profile, per array (a change makes new arrays) and profile key. */
   private readonly profiled = new WeakMap<readonly ToolListing[], Map<string, readonly ToolListing[]>>();
   /** Tool entries under a listing profile, per profile key and exact entry. */
@@ -251,15 +254,22 @@ export class Catalog {
     }
   }
 
-  /** Adds every `@Tool`, `@Resource` and `@Prompt` of an instance, or throws one `DefinitionError`. */
-  addInstance(instance: object, options: AddOptions = {}): void {
+  /**
+   * Adds every `@Tool`, `@Resource` and `@Prompt` of an instance, or throws one `DefinitionError`; returns how many
+   * `@Skill` methods it has, noted in `skillSources` (the server builds the served skills from them).
+   */
+  addInstance(instance: object, options: AddOptions = {}): number {
     const ctor = instance.constructor;
     const { invoke } = options;
     const problems = new Problems();
     const pending: Pending[] = [];
+    const skills: DecoratedSkill[] = [];
     for (const record of decoratedMembersOf(ctor)) {
       const access = accessOf(ctor, record);
-      if (record.kind === 'tool') {
+      if (record.kind === 'skill') {
+        const model = skillFromMethod(ctor, record, problems);
+        if (model) skills.push({ model, instance, access });
+      } else if (record.kind === 'tool') {
         const model = toolFromMethod(ctor, record, problems);
         if (model) pending.push({ kind: 'tool', model, target: { kind: 'method', instance, key: record.key, invoke }, ...access });
       } else if (record.kind === 'resource') {
@@ -270,7 +280,26 @@ export class Catalog {
         if (model) pending.push({ kind: 'prompt', model, instance, key: record.key, invoke, ...access });
       }
     }
+    this.checkSkillClashes(skills, problems);
     this.register(ctor.name, pending, problems);
+    this.skillSources.decorated.push(...skills);
+    return skills.length;
+  }
+
+  /** Adds a problem for every `@Skill` name another `@Skill` method already takes (the folder's are checked on loading). */
+  private checkSkillClashes(skills: readonly DecoratedSkill[], problems: Problems): void {
+    const taken = new Map(this.skillSources.decorated.map((d) => [d.model.name, d.model.where] as const));
+    for (const { model } of skills) {
+      const other = taken.get(model.name);
+      if (other !== undefined)
+        problems.add(
+          'OMCG0007',
+          model.where,
+          `the skill name '${model.name}' is already used by ${other}.`,
+          'give one of them another name with @Skill({ name }).',
+        );
+      taken.set(model.name, model.where);
+    }
   }
 
   /** Keeps these tool names for the server itself, before the first tool is added. */
@@ -492,7 +521,7 @@ export class Catalog {
         ...shown(this.resources.values(), byUri, off.resource).map((r) => r.listing),
         ...[...this.uiResources.entries()].filter(([uri, u]) => visible(u) && !off.resource.has(uri)).map(([, u]) => u.listing),
         // Each skill's SKILL.md, as the SDK's skills template lists it (auth.authorize is asked about the skill).
-        ...(this.served && visible(this.served) ? this.served.entries.map((s) => s.listing) : []),
+        ...(this.served?.entries.filter((s) => visible(this.served!.accessOf(s.uri)!)).map((s) => s.listing) ?? []),
       ]),
       templates: Object.freeze(shown(this.templates, byUri, off.resource).map((t) => t.listing)),
       prompts: Object.freeze(shown(this.prompts.values(), (p) => p.model.name, off.prompt).map((p) => p.listing)),
@@ -507,7 +536,7 @@ export class Catalog {
       ...this.templates,
       ...this.prompts.values(),
       ...this.uiResources.values(),
-      ...(this.served ? [this.served] : []),
+      ...(this.served?.accesses ?? []),
     ];
     return [...new Set(members.flatMap((m) => m.scopes))];
   }
@@ -540,7 +569,7 @@ export class Catalog {
         return present(this.resourceAccess(String(params.uri)));
       case 'skills/get':
       case 'resources/directory/read':
-        return present(this.served?.ownerOf(String(params.uri)) ? this.served : undefined);
+        return present(this.served?.accessOf(String(params.uri)));
       case 'subscriptions/listen': {
         // 2026-07-28's subscription path asks for every resource at once: it needs what each of them needs.
         const uris = (params.notifications as { resourceSubscriptions?: unknown } | undefined)?.resourceSubscriptions;
@@ -561,7 +590,7 @@ export class Catalog {
     const found = this.findResource(uri);
     if (found?.kind === 'resource') return found.resource;
     if (found?.kind === 'ui') return found.ui;
-    return this.served?.ownerOf(uri) ? this.served : undefined;
+    return this.served?.accessOf(uri);
   }
 
   /** The parameters of the enabled tool of that name that carry an `Mcp-Param-*` header (SEP-2243; checked in http/param-headers.ts). */
@@ -650,14 +679,13 @@ export class Catalog {
     return this.resources.size + this.templates.length + this.uiResources.size > 0 || this.served !== undefined;
   }
 
-  /** The skills served (the Skills extension), if `addSkills` gave any. */
+  /** The skills served (the Skills extension), if `addSkills` or `@Skill` methods gave any. */
   get skills(): ServedSkills | undefined {
     return this.served;
   }
 
-  /** Serves these skills; once per catalog (the SDK serves one skills catalog per server). */
+  /** Serves these skills from now on, in place of those served before (built from `skillSources`). */
   setSkills(skills: ServedSkills): void {
-    if (this.served !== undefined) throw new UsageError('addSkills is called once per server: put every skill folder under one folder.');
     this.served = skills;
     this.changed('resource');
   }

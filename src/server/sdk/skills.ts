@@ -1,5 +1,5 @@
 import type { ReadResourceResult, Server, ServerContext } from '@modelcontextprotocol/server';
-import type { SkillCatalog } from '@modelcontextprotocol/server/ext/skills';
+import type { SkillCatalog, SkillFiles } from '@modelcontextprotocol/server/ext/skills';
 
 /**
  * The SDK's Skills extension (SEP-2640, `@modelcontextprotocol/server/ext/skills`) on our servers. The SDK serves
@@ -54,9 +54,19 @@ export function canonicalUri(uri: string): string | undefined {
   }
 }
 
-/** Every skill under `root` (a folder of skill folders), loaded strictly: any problem the SDK reports refuses the folder. */
-export async function loadSkillFolder(
-  root: string,
+/**
+ * Where a catalog's skills come from: a folder of skill folders on disk (`server.addSkills(folder)`), and files in
+ * memory by path (`<skill>/SKILL.md`, `<skill>/references/...`: what `@Skill` methods gave). Their skill names do not
+ * overlap (the caller checks).
+ */
+export interface SkillSources {
+  readonly folder?: string;
+  readonly memory?: Readonly<Record<string, string | Uint8Array>>;
+}
+
+/** Every skill of `sources`, loaded strictly: any problem the SDK reports refuses the whole catalog. */
+export async function loadSkillCatalog(
+  sources: SkillSources,
   limits: { files?: number; bytes?: number } | undefined,
   onServingWarning: (warning: { readonly path: string; readonly message: string }) => void,
 ): Promise<LoadedSkills> {
@@ -65,13 +75,16 @@ export async function loadSkillFolder(
   const node = require('@modelcontextprotocol/server/ext/skills/node') as typeof import('@modelcontextprotocol/server/ext/skills/node');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ext = require('@modelcontextprotocol/server/ext/skills') as typeof import('@modelcontextprotocol/server/ext/skills');
+  const parts: SkillFiles[] = [];
+  if (sources.folder !== undefined) parts.push(node.nodeSkillFiles(sources.folder));
+  if (sources.memory !== undefined) parts.push(ext.memorySkillFiles({ ...sources.memory }));
   const warnings: { path: string; message: string }[] = [];
   // While loading, a warning refuses the folder; once loaded, it is about a file being served (changed since).
   let loading = true;
   const onWarning = (w: { path: string; message: string }) => (loading ? void warnings.push(w) : onServingWarning(w));
   let extension: SkillCatalog;
   try {
-    extension = await node.loadSkills(root, { strict: true, limits, onWarning });
+    extension = await ext.SkillsExtension.load(parts.length === 1 ? parts[0] : unionOf(parts), { strict: true, limits, onWarning });
   } catch (error) {
     if (ext.SkillCatalogError.isInstance(error)) throw new SkillFolderError([...warnings, ...error.problems]);
     throw new SkillFolderError([{ path: '.', message: error instanceof Error ? error.message : String(error) }]);
@@ -79,6 +92,29 @@ export async function loadSkillFolder(
   loading = false;
   if (warnings.length > 0) throw new SkillFolderError(warnings);
   return { extension, capability: capabilityOf(extension), entries: extension.entries.map(entryOf) };
+}
+
+/**
+ * Two storages as one: the catalog walks the root (`''`), whose entries are skill folders, and reads paths under
+ * them; each path goes to the storage that listed its first segment.
+ */
+function unionOf(parts: readonly SkillFiles[]): SkillFiles {
+  let owners = new Map<string, SkillFiles>();
+  const walkRoot = async () => {
+    const listed = await Promise.all(parts.map(async (part) => ({ part, entries: await part.list('') })));
+    owners = new Map(listed.flatMap(({ part, entries }) => entries.map((e) => [e.name, part] as const)));
+    return listed.flatMap(({ entries }) => entries);
+  };
+  const ownerOf = async (path: string) => {
+    if (owners.size === 0) await walkRoot();
+    const owner = owners.get(path.split('/')[0]);
+    if (owner === undefined) throw new SkillFolderError([{ path, message: 'no skill storage holds it' }]);
+    return owner;
+  };
+  return {
+    list: async (dir) => (dir === '' ? walkRoot() : (await ownerOf(dir)).list(dir)),
+    read: async (path) => (await ownerOf(path)).read(path),
+  };
 }
 
 function entryOf(skill: SkillCatalog['entries'][number]): SkillEntry {
