@@ -1,76 +1,22 @@
 import type * as TS from 'typescript';
-import { isValidName, toolNameOf } from '../schema/members/names';
-import type { SourceLiteral } from '../facts/registry';
 import { DecoratorReading } from './decorator-reading';
 import type { Reporter } from './diagnostics';
 import { paramDocOf, summaryOf } from './docs';
+import type { ClassOut, Collected, Imported, MethodOut, ParamOut, PropertyOut } from './collected';
+import { reportCycles, type Edge } from './cycles';
+import { ModuleImports } from './imports';
 import type { Project } from './project';
-import { declared, designOf, literalOrder, mapParts, type Mapped, type TypeFact } from './types';
-
-/** What the generated module writes for one parameter, method, property and class. */
-export interface ParamOut {
-  readonly name: string;
-  readonly description?: string;
-  readonly type?: TypeFact;
-  readonly optional: boolean;
-  readonly default?: SourceLiteral;
-  /** Filled in by the server: written so that no `design:paramtypes` is needed to tell it from an argument. */
-  readonly context?: 'RequestContext' | 'AbortSignal';
-}
-
-export interface MethodOut {
-  readonly name: string;
-  readonly description?: string;
-  readonly params: readonly ParamOut[];
-  readonly returns?: TypeFact;
-}
-
-export interface PropertyOut {
-  readonly key: string;
-  readonly description?: string;
-  readonly type?: TypeFact;
-  readonly design?: string;
-  readonly optional: boolean;
-  readonly default?: SourceLiteral;
-}
-
-export interface ClassOut {
-  readonly decl: TS.ClassDeclaration;
-  methods?: MethodOut[];
-  properties?: PropertyOut[];
-}
-
-/** A declaration the generated module imports, with the name it is exported under. */
-export interface Imported {
-  readonly decl: TS.ClassDeclaration | TS.EnumDeclaration;
-  readonly exportName: string;
-}
-
-export interface Collected {
-  /** The classes whose facts are written: every class read without a diagnostic. */
-  readonly classes: readonly ClassOut[];
-  readonly imports: readonly Imported[];
-  /** Classes the module cannot import (not exported): registered by name, referred to by `SourceClass('Name')`. */
-  readonly privates: ReadonlySet<TS.ClassDeclaration>;
-  /** Classes left out because of a diagnostic. */
-  readonly leftOut: number;
-}
+import { checkToolOptions } from './tool-options';
+import { declared, designOf, literalOrder, mapParts, textLike, writesNull, type Mapped, type TypeFact } from './types';
 
 type MemberKind = 'tool' | 'resource' | 'prompt';
 const MEMBER_DECORATORS: Readonly<Record<string, MemberKind>> = { Tool: 'tool', Resource: 'resource', Prompt: 'prompt' };
-const TEXT_LIKE = new Set(['String', 'Number', 'Boolean', 'BigInt', 'Date', 'URL']);
 
 /** One `@Tool`, `@Resource` or `@Prompt` found on a class element. */
 interface DecoratedMember {
   readonly member: TS.ClassElement;
   readonly kind: MemberKind;
   readonly args: readonly TS.Expression[];
-}
-
-/** A class that reaches another through a property or its base class, for the cycle report. */
-interface Edge {
-  readonly to: TS.ClassDeclaration;
-  readonly at: TS.Node;
 }
 
 /** Reads the project's decorated classes and the records they reach into the facts to write. */
@@ -88,10 +34,7 @@ class Collector {
   private readonly checker: TS.TypeChecker;
   private readonly decorators: DecoratorReading;
   private readonly classes = new Map<TS.ClassDeclaration, ClassOut>();
-  /** Declarations the generated module imports; `undefined` when one is not exported. */
-  private readonly imports = new Map<TS.Node, Imported | undefined>();
-  /** Non-exported classes of the project's sources by name, to refuse two that only a name would tell apart. */
-  private privateNames?: Map<string, TS.ClassDeclaration[]>;
+  private readonly imports: ModuleImports;
   /** The class being read: a diagnostic keeps it out of the module. */
   private current?: TS.ClassDeclaration;
   /** Record classes reached but not read yet. */
@@ -105,6 +48,7 @@ class Collector {
     this.ts = project.ts;
     this.checker = project.checker;
     this.decorators = new DecoratorReading(project);
+    this.imports = new ModuleImports(project, reporter);
   }
 
   run(): Collected {
@@ -125,11 +69,11 @@ class Collector {
       for (const m of c.methods ?? []) [...m.params.map((p) => p.type), m.returns].forEach(note);
       for (const p of c.properties ?? []) note(p.type);
     }
-    const used = [...this.imports.values()]
+    const used = [...this.imports.entries()]
       .filter((i): i is Imported => i !== undefined && referenced.has(i.decl))
       .sort((a, b) => compareDecl(a.decl, b.decl));
     const privates = new Set(
-      [...referenced].filter((d): d is TS.ClassDeclaration => this.ts.isClassDeclaration(d) && this.imports.get(d) === undefined),
+      [...referenced].filter((d): d is TS.ClassDeclaration => this.ts.isClassDeclaration(d) && this.imports.isPrivate(d)),
     );
     return { classes: ordered, imports: used, privates, leftOut: all.length - ordered.length };
   }
@@ -213,7 +157,7 @@ class Collector {
         `${className} is generic: its tools cannot be listed until it is instantiated; remove the type parameters.`,
       );
     }
-    this.exported(decl);
+    this.imports.exported(decl);
     const out = this.entry(decl);
     out.methods = [];
     const toolNames = new Map<string, string>();
@@ -222,7 +166,10 @@ class Collector {
       const where = `${className}.${key ?? member.name?.getText() ?? '(computed)'}`;
       if (!this.isInstanceMethod(member, kind, where)) continue;
       if (key === undefined) continue;
-      if (kind === 'tool') this.checkToolOptions(member, args, key, where, toolNames);
+      if (kind === 'tool')
+        checkToolOptions(this.ts, this.literals(), member, args, key, where, toolNames, (node, code, message) =>
+          this.report(node, code, message),
+        );
       out.methods.push(this.methodFacts(member, key, kind, where));
     }
   }
@@ -242,43 +189,6 @@ class Collector {
   }
 
   /** The tool name (valid, unique in the class) and the MCP Apps options, as far as literals tell. */
-  private checkToolOptions(
-    member: TS.MethodDeclaration,
-    args: readonly TS.Expression[],
-    key: string,
-    where: string,
-    toolNames: Map<string, string>,
-  ): void {
-    const ts = this.ts;
-    const { text, option } = this.literals();
-    const name =
-      text(args[0]) ?? text(option(args[0], 'name')) ?? (args[0] && !ts.isObjectLiteralExpression(args[0]) ? undefined : toolNameOf(key));
-    if (name !== undefined && !isValidName(name)) {
-      this.report(
-        member.name,
-        'OMCG0008',
-        `the tool name '${name}' of ${where} is not valid: use 1 to 128 ASCII letters, digits, '_', '-' or '.'.`,
-      );
-    }
-    if (name !== undefined && toolNames.has(name))
-      this.report(member.name, 'OMCG0007', `${where} and ${toolNames.get(name)} are both named '${name}'.`);
-    if (name !== undefined) toolNames.set(name, where);
-    const ui = option(args[0], 'uiResource');
-    if (text(ui) !== undefined && !text(ui)!.startsWith('ui://'))
-      this.report(ui!, 'OMCG0012', `uiResource '${text(ui)}' of ${where} is not a ui:// URI.`);
-    const visibility = option(args[0], 'uiVisibility');
-    if (visibility && ts.isArrayLiteralExpression(visibility)) {
-      const wrong = visibility.elements.map((e) => text(e)).filter((v) => v !== undefined && v !== 'model' && v !== 'app');
-      if (wrong.length > 0) {
-        this.report(
-          visibility,
-          'OMCG0012',
-          `uiVisibility of ${where} holds ${wrong.map((w) => `'${w}'`).join(', ')}: use 'model', 'app' or both.`,
-        );
-      }
-    }
-  }
-
   private methodFacts(method: TS.MethodDeclaration, key: string, kind: MemberKind, where: string): MethodOut {
     const ts = this.ts;
     if (method.typeParameters) {
@@ -396,7 +306,7 @@ class Collector {
     const out = this.entry(decl);
     if (out.properties) return;
     out.properties = [];
-    this.exported(decl);
+    this.imports.exported(decl);
     const ctor = decl.members.find(ts.isConstructorDeclaration);
     const declaredProperties = [
       ...(ctor?.parameters.filter((p) => ts.isParameterPropertyDeclaration(p, ctor)) ?? []),
@@ -499,7 +409,7 @@ class Collector {
     const ts = this.ts;
     if (fact.kind === 'enum') {
       const isConst = !!(ts.getCombinedModifierFlags(fact.decl) & ts.ModifierFlags.Const);
-      if (this.exported(fact.decl) && !isConst) return fact;
+      if (this.imports.exported(fact.decl) && !isConst) return fact;
       const values = fact.decl.members.map((m) => this.checker.getConstantValue(m));
       if (values.every((v) => typeof v === 'string')) return { kind: 'literals', values: values as string[] };
       const name = fact.decl.name.text;
@@ -519,65 +429,12 @@ class Collector {
 
   /** Imports what a fact refers to and queues the record classes it reaches. */
   private use(fact: TypeFact, from: TS.ClassDeclaration | undefined, at: TS.Node): void {
-    if (fact.kind === 'class' || fact.kind === 'enum') this.exported(fact.decl);
+    if (fact.kind === 'class' || fact.kind === 'enum') this.imports.exported(fact.decl);
     if (fact.kind === 'class') {
       if (this.classes.get(fact.decl)?.properties === undefined) this.pending.push(fact.decl);
       if (from) this.edges.set(from, [...(this.edges.get(from) ?? []), { to: fact.decl, at }]);
     }
     if ('of' in fact) this.use(fact.of, from, at);
-  }
-
-  /**
-   * The export a declaration is imported under; `undefined` when it is not exported. A class that is not
-   * exported is registered by its name instead, which must then be the only such name in the project.
-   */
-  private exported(decl: TS.ClassDeclaration | TS.EnumDeclaration): Imported | undefined {
-    const ts = this.ts;
-    if (this.imports.has(decl)) return this.imports.get(decl);
-    const found = this.exportOf(decl);
-    const result = found === undefined ? undefined : { decl, exportName: found };
-    this.imports.set(decl, result);
-    if (!result && ts.isClassDeclaration(decl)) {
-      const name = decl.name?.text;
-      const others = name === undefined ? [] : this.privateClassesNamed(name).filter((d) => d !== decl && this.exportOf(d) === undefined);
-      if (name === undefined || others.length > 0) {
-        const where = others[0] && `${others[0].getSourceFile().fileName.split('/').slice(-2).join('/')}`;
-        this.reporter.add(
-          decl.name ?? decl,
-          'OMCG0007',
-          name === undefined
-            ? 'an anonymous default-exported class cannot be registered: name it.'
-            : `the class ${name} is not exported and another class that is not exported has its name (in ${where}); the facts module finds such classes by name: rename or export one.`,
-          decl,
-        );
-      }
-    }
-    return result;
-  }
-
-  /** The name a declaration is exported under by its module, if any. */
-  private exportOf(decl: TS.ClassDeclaration | TS.EnumDeclaration): string | undefined {
-    const checker = this.checker;
-    const file = checker.getSymbolAtLocation(decl.getSourceFile());
-    const own = decl.name && this.project.target(checker.getSymbolAtLocation(decl.name));
-    return file && own ? checker.getExportsOfModule(file).find((e) => this.project.target(e) === own)?.name : undefined;
-  }
-
-  /** The project's non-exported class declarations named `name` (any may be one the module must reach). */
-  private privateClassesNamed(name: string): readonly TS.ClassDeclaration[] {
-    if (!this.privateNames) {
-      const ts = this.ts;
-      const byName = new Map<string, TS.ClassDeclaration[]>();
-      const walk = (node: TS.Node): void => {
-        if (ts.isClassDeclaration(node) && node.name && !(ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Export)) {
-          byName.set(node.name.text, [...(byName.get(node.name.text) ?? []), node]);
-        }
-        ts.forEachChild(node, walk);
-      };
-      this.project.sources.forEach(walk);
-      this.privateNames = byName;
-    }
-    return this.privateNames.get(name) ?? [];
   }
 
   private entry(decl: TS.ClassDeclaration): ClassOut {
@@ -591,51 +448,6 @@ class Collector {
   }
 }
 
-/** Whether a written type annotation is a union with `null` (through parentheses and type aliases). */
-function writesNull(project: Project, node: TS.TypeNode | undefined, depth = 0): boolean {
-  const { ts, checker } = project;
-  if (!node || depth > 8) return false;
-  if (ts.isParenthesizedTypeNode(node)) return writesNull(project, node.type, depth + 1);
-  if (ts.isLiteralTypeNode(node)) return node.literal.kind === ts.SyntaxKind.NullKeyword;
-  if (ts.isUnionTypeNode(node)) return node.types.some((t) => writesNull(project, t, depth + 1));
-  if (ts.isTypeReferenceNode(node)) {
-    const alias = project.target(checker.getSymbolAtLocation(node.typeName));
-    const decl = alias?.declarations?.find(ts.isTypeAliasDeclaration);
-    return decl !== undefined && writesNull(project, decl.type, depth + 1);
-  }
-  return false;
-}
-
-function textLike(fact: TypeFact): boolean {
-  if (fact.kind === 'nullable') return textLike(fact.of);
-  return fact.kind === 'enum' || fact.kind === 'literals' || (fact.kind === 'global' && TEXT_LIKE.has(fact.name));
-}
-
 function compareDecl(a: TS.Node, b: TS.Node): number {
   return a.getSourceFile().fileName.localeCompare(b.getSourceFile().fileName) || a.pos - b.pos;
-}
-
-/** OMCG0006: a record that reaches itself through properties (or its base class) has no finite inline schema. */
-function reportCycles(edges: ReadonlyMap<TS.ClassDeclaration, readonly Edge[]>, reporter: Reporter): void {
-  const done = new Set<TS.ClassDeclaration>();
-  const walk = (decl: TS.ClassDeclaration, path: readonly TS.ClassDeclaration[]): void => {
-    if (done.has(decl)) return;
-    for (const edge of edges.get(decl) ?? []) {
-      const at = path.indexOf(edge.to);
-      if (edge.to === decl || at >= 0) {
-        const cycle = [...path.slice(Math.max(at, 0)), decl, edge.to].map((d) => d.name?.text ?? '(anonymous)');
-        if (edge.to === decl) cycle.splice(0, cycle.length - 2);
-        reporter.add(
-          edge.at,
-          'OMCG0006',
-          `${edge.to.name?.text} refers to itself (${cycle.join(' -> ')}): use Json or an id instead.`,
-          decl,
-        );
-      } else {
-        walk(edge.to, [...path, decl]);
-      }
-    }
-    done.add(decl);
-  };
-  for (const decl of edges.keys()) walk(decl, []);
 }

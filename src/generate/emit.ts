@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type * as TS from 'typescript';
-import type { ClassOut, Collected, Imported, MethodOut, ParamOut, PropertyOut } from './collect';
+import type { ClassOut, Collected, Imported, MethodOut, ParamOut, PropertyOut } from './collected';
 import type { TypeFact } from './types';
 
 /** Writes the generated module: one `registerSourceFacts` call per class, deterministic for `--check`. */

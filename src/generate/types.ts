@@ -190,3 +190,26 @@ export function designOf(fact: TypeFact, project: Project): string | undefined {
       return undefined;
   }
 }
+
+const TEXT_LIKE = new Set(['String', 'Number', 'Boolean', 'BigInt', 'Date', 'URL']);
+
+/** Whether a fact is text-like: what a resource or prompt parameter may be. */
+/** Whether a written type annotation is a union with `null` (through parentheses and type aliases). */
+export function writesNull(project: Project, node: TS.TypeNode | undefined, depth = 0): boolean {
+  const { ts, checker } = project;
+  if (!node || depth > 8) return false;
+  if (ts.isParenthesizedTypeNode(node)) return writesNull(project, node.type, depth + 1);
+  if (ts.isLiteralTypeNode(node)) return node.literal.kind === ts.SyntaxKind.NullKeyword;
+  if (ts.isUnionTypeNode(node)) return node.types.some((t) => writesNull(project, t, depth + 1));
+  if (ts.isTypeReferenceNode(node)) {
+    const alias = project.target(checker.getSymbolAtLocation(node.typeName));
+    const decl = alias?.declarations?.find(ts.isTypeAliasDeclaration);
+    return decl !== undefined && writesNull(project, decl.type, depth + 1);
+  }
+  return false;
+}
+
+export function textLike(fact: TypeFact): boolean {
+  if (fact.kind === 'nullable') return textLike(fact.of);
+  return fact.kind === 'enum' || fact.kind === 'literals' || (fact.kind === 'global' && TEXT_LIKE.has(fact.name));
+}
