@@ -15,6 +15,7 @@ import { dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reader, type RecordPlan } from './record-reader';
 import { asFailures, leftToClassValidator, validationFailures, type LeftToClassValidator } from './validator';
 import { isObject } from '../objects';
+import { standardRead, standardReader } from './standard-reader';
 import { transformsOf } from '../decorators/foreign';
 import { CLOSED, type ValidationPolicy } from '../schema/records/validation-options';
 
@@ -164,6 +165,8 @@ function compileBare(node: TypeNode, mode: ReadMode, policy: ValidationPolicy): 
       return recordReaderOf(recordPlan(node, mode, policy));
     case 'discriminated':
       return discriminatedReader(node, mode, policy);
+    case 'standard':
+      return standardReader(node, mode);
   }
 }
 
@@ -339,7 +342,15 @@ function restOfItems(v: unknown[], first: number, item: Reader, f: Failure): typ
 
 /** A fresh copy of a default for each call, so one call cannot change another's default. */
 export function fallbackOf(slot: SlotModel): (() => unknown) | undefined {
-  if (!slot.default) return undefined;
+  if (!slot.default) {
+    // A Standard Schema that accepts `undefined` gives its own value for a missing one (`.default(3)`).
+    const type = slot.type;
+    if (type.kind !== 'standard' || !type.absent) return undefined;
+    return () => {
+      const value = standardRead(type, undefined, newFailure());
+      return value === INVALID ? undefined : value;
+    };
+  }
   const value = slot.default.value;
   if (typeof value !== 'object' || value === null) return () => value;
   return () => structuredClone(value);
