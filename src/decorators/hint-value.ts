@@ -69,22 +69,22 @@ type ValueOf<H> =
   H extends StandardSchemaV1<unknown, infer O>
     ? O
     : H extends HintToken<infer K extends TokenKind>
-    ? TokenValues[K]
-    : H extends HintLiterals<infer V>
-      ? V
-      : H extends HintCombinator<infer K, infer I>
-        ? CombinatorValues<HintValue<I>>[K]
-        : H extends readonly [infer I]
-          ? HintValue<I>[]
-          : ConstructorValue<H> extends NotConstructor
-            ? H extends abstract new (...args: never[]) => infer R
-              ? R
-              : H extends () => infer I
-                ? HintValue<I>
-                : H extends EnumObject
-                  ? EnumValue<H>
-                  : unknown
-            : ConstructorValue<H>;
+      ? TokenValues[K]
+      : H extends HintLiterals<infer V>
+        ? V
+        : H extends HintCombinator<infer K, infer I>
+          ? CombinatorValues<HintValue<I>>[K]
+          : H extends readonly [infer I]
+            ? HintValue<I>[]
+            : ConstructorValue<H> extends NotConstructor
+              ? H extends abstract new (...args: never[]) => infer R
+                ? R
+                : H extends () => infer I
+                  ? HintValue<I>
+                  : H extends EnumObject
+                    ? EnumValue<H>
+                    : unknown
+              : ConstructorValue<H>;
 
 /** The members of an enum object: `typeof Status` → `Status` (a numeric enum's reverse keys are numbers). */
 type EnumValue<E> = E[Exclude<keyof E, number>];

@@ -21,8 +21,7 @@ export interface StandardIssue {
 
 /** What `~standard.validate` answers: the output value, or the issues. */
 export type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<StandardIssue> };
+  { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
 
 /**
  * The Standard Schema interface (`StandardSchemaV1` of `@standard-schema/spec`).
@@ -52,7 +51,12 @@ export interface StandardJSONSchemaConverter {
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
   const props = (value as { '~standard'?: unknown })['~standard'];
-  return typeof props === 'object' && props !== null && (props as { version?: unknown }).version === 1 && typeof (props as { validate?: unknown }).validate === 'function';
+  return (
+    typeof props === 'object' &&
+    props !== null &&
+    (props as { version?: unknown }).version === 1 &&
+    typeof (props as { validate?: unknown }).validate === 'function'
+  );
 }
 
 /** Whether a value carries a `~standard` property at all (so it is meant as a Standard Schema, valid or not). */

@@ -71,7 +71,9 @@ function buildAsyncCheck(node: TypeNode, policy: ValidationPolicy): AsyncCheck |
     case 'standard':
       return settlePending;
     case 'discriminated': {
-      const subtypes = node.subtypes.map((s) => [s.record.ctor, asyncCheckOf(s.record, policy)] as const).filter(([, c]) => c !== undefined);
+      const subtypes = node.subtypes
+        .map((s) => [s.record.ctor, asyncCheckOf(s.record, policy)] as const)
+        .filter(([, c]) => c !== undefined);
       if (subtypes.length === 0) return undefined;
       return (v, path, into, put) => {
         const check = subtypes.find(([ctor]) => v instanceof ctor)?.[1];
@@ -132,8 +134,7 @@ export function asyncChecksOf(
   if (checks.length === 0) return undefined;
   return async (argv) => {
     const into: Promise<OneFailure[]>[] = [];
-    for (const [p, check] of checks)
-      if (argv[p.index] !== undefined) check!(argv[p.index], [p.name], into, (y) => (argv[p.index] = y));
+    for (const [p, check] of checks) if (argv[p.index] !== undefined) check!(argv[p.index], [p.name], into, (y) => (argv[p.index] = y));
     return (await Promise.all(into)).flat();
   };
 }

@@ -248,7 +248,12 @@ export function slotFragment(slot: SlotModel, policy: ValidationPolicy = CLOSED)
  * A Standard Schema slot's fragment: the library's keys in its order, the slot's description in place of the
  * library's (or after its keys), then `default` and `examples`.
  */
-function standardSlotFragment(base: JsonSchema, description: string | undefined, value: unknown, examples: readonly unknown[] | undefined): JsonSchema {
+function standardSlotFragment(
+  base: JsonSchema,
+  description: string | undefined,
+  value: unknown,
+  examples: readonly unknown[] | undefined,
+): JsonSchema {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(base)) {
     const v = k === 'description' ? description : base[k];

@@ -330,7 +330,8 @@ export class McpServer {
     this.tasks = new TaskRunner(taskStore, options.tasks, this.log);
     this.maxResultBytes = checkMaxResultBytes(options.maxResultBytes);
     this.picker = this.pickerFor(options);
-    for (const profile of ['openai-strict', 'gemini'] as const) if (mayList(options.listing, profile)) this.catalog.listUnder(profile, 'McpServer');
+    for (const profile of ['openai-strict', 'gemini'] as const)
+      if (mayList(options.listing, profile)) this.catalog.listUnder(profile, 'McpServer');
     if (options.catalog === 'search') this.catalog.reserveToolNames(SEARCH_FIRST_NAMES);
     // Under the search-first catalog the listed tools are always the same three: a tool change changes no listing.
     const searchFirst = options.catalog === 'search';

@@ -107,9 +107,21 @@ describe('a Standard Schema inside other hints and records', () => {
 
 describe('server.tool(name, { input: schema }, handler)', () => {
   it.each([
-    ['zod 4', z.object({ city: z.string(), days: z.number().int().default(1) }), '{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"type":"string"},"days":{"default":1,"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991}},"required":["city"]}'],
-    ['Valibot', toStandardJsonSchema(v.strictObject({ city: v.string() })), '{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false,"$schema":"https://json-schema.org/draft/2020-12/schema"}'],
-    ['ArkType', type({ city: 'string' }), '{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"type":"string"}},"required":["city"]}'],
+    [
+      'zod 4',
+      z.object({ city: z.string(), days: z.number().int().default(1) }),
+      '{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"type":"string"},"days":{"default":1,"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991}},"required":["city"]}',
+    ],
+    [
+      'Valibot',
+      toStandardJsonSchema(v.strictObject({ city: v.string() })),
+      '{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false,"$schema":"https://json-schema.org/draft/2020-12/schema"}',
+    ],
+    [
+      'ArkType',
+      type({ city: 'string' }),
+      '{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"type":"string"}},"required":["city"]}',
+    ],
   ])('%s: lists the library JSON Schema as the inputSchema, as given', (_, schema, listed) => {
     const server = new McpServer({ name: 't', version: '1' }).tool('weather', { description: 'Weather', input: schema }, () => 'ok');
     expect(JSON.stringify(server.listTools()[0])).toBe(`{"name":"weather","description":"Weather","inputSchema":${listed}}`);

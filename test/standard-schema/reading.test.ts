@@ -34,9 +34,18 @@ describe('reading with ~standard.validate', () => {
   });
 
   it.each([
-    ['zod', "Argument 'items[1].qty' is not valid. Too small: expected number to be >0.\nArgument 'items[2].sku' is not valid. Invalid input: expected string, received undefined."],
-    ['valibot', "Argument 'items[1].qty' is not valid. Invalid value: Expected >=1 but received 0.\nArgument 'items[2].sku' is not valid. Invalid key: Expected \"sku\" but received undefined."],
-    ['ark', "Argument 'items[1].qty' is not valid. qty must be positive (was 0).\nArgument 'items[2].sku' is not valid. sku must be a string (was missing)."],
+    [
+      'zod',
+      "Argument 'items[1].qty' is not valid. Too small: expected number to be >0.\nArgument 'items[2].sku' is not valid. Invalid input: expected string, received undefined.",
+    ],
+    [
+      'valibot',
+      "Argument 'items[1].qty' is not valid. Invalid value: Expected >=1 but received 0.\nArgument 'items[2].sku' is not valid. Invalid key: Expected \"sku\" but received undefined.",
+    ],
+    [
+      'ark',
+      "Argument 'items[1].qty' is not valid. qty must be positive (was 0).\nArgument 'items[2].sku' is not valid. sku must be a string (was missing).",
+    ],
   ])('%s: reports every issue at its exact path, one line each', async (tool, message) => {
     const result = await server.callTool(tool, { items: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 0 }, { qty: 1 }] });
     expect(result).toEqual({ content: [{ type: 'text', text: message }], isError: true });
@@ -112,7 +121,15 @@ describe('a validate that answers a promise (async refinements)', () => {
     @Tool() create(@Param({ type: unique }) name: string, @Param({ type: ArrayOf(unique) }) aliases: string[]): string {
       return JSON.stringify({ name, aliases });
     }
-    @Tool() trimmed(@Param({ type: z.string().refine(async () => true).transform((s) => s.trim()) }) s: string): string {
+    @Tool() trimmed(
+      @Param({
+        type: z
+          .string()
+          .refine(async () => true)
+          .transform((s) => s.trim()),
+      })
+      s: string,
+    ): string {
       return JSON.stringify(s);
     }
   }
@@ -152,7 +169,10 @@ describe('a validate that answers a promise (async refinements)', () => {
     class T {
       @Tool() t(@Param({ type: boom }) s: string): void {}
     }
-    expect(await serverOf(new T()).callTool('t', { s: 'x' })).toEqual({ content: [{ type: 'text', text: 'The tool failed.' }], isError: true });
+    expect(await serverOf(new T()).callTool('t', { s: 'x' })).toEqual({
+      content: [{ type: 'text', text: 'The tool failed.' }],
+      isError: true,
+    });
   });
 });
 
@@ -173,7 +193,7 @@ describe('server.tool(name, { input })', () => {
       "Argument 'city' is not valid. Invalid input: expected string, received undefined.",
     );
     expect(text(await server.callTool('valibot', { city: 'Oslo', extra: 1 }))).toBe(
-      "Argument 'extra' is not valid. Invalid key: Expected never but received \"extra\".",
+      'Argument \'extra\' is not valid. Invalid key: Expected never but received "extra".',
     );
   });
 });
@@ -184,7 +204,11 @@ describe('hostile input', () => {
       return n.length;
     }
     @Tool() obj(@Param({ type: z.object({ a: z.string() }) }) o: Record<string, unknown>): string {
-      return JSON.stringify({ keys: Object.keys(o), proto: Object.getPrototypeOf(o) === Object.prototype, polluted: ({} as { x?: unknown }).x });
+      return JSON.stringify({
+        keys: Object.keys(o),
+        proto: Object.getPrototypeOf(o) === Object.prototype,
+        polluted: ({} as { x?: unknown }).x,
+      });
     }
   }
   const server = serverOf(new T());

@@ -13,7 +13,9 @@ export const zodLine = z.object({ sku: z.string().min(1), qty: z.number().int().
 export const ZOD_LINE =
   '{"type":"object","properties":{"sku":{"type":"string","minLength":1},"qty":{"type":"integer","exclusiveMinimum":0,"maximum":9007199254740991}},"required":["sku","qty"]}';
 
-export const valibotLine = toStandardJsonSchema(v.object({ sku: v.pipe(v.string(), v.minLength(1)), qty: v.pipe(v.number(), v.integer(), v.minValue(1)) }));
+export const valibotLine = toStandardJsonSchema(
+  v.object({ sku: v.pipe(v.string(), v.minLength(1)), qty: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+);
 export const VALIBOT_LINE =
   '{"type":"object","properties":{"sku":{"type":"string","minLength":1},"qty":{"type":"integer","minimum":1}},"required":["sku","qty"]}';
 

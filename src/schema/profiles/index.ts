@@ -74,7 +74,14 @@ export function profileProblemsOf(tool: ToolModel, profile: 'gemini' | 'openai-s
       }));
     }
     const why = 'problem' in node.lifted ? node.lifted.problem : 'an object schema without properties';
-    return [{ code: 'OMCG0018', where: `${tool.where}, input`, message: `the ${node.vendor} schema cannot be listed under '${profile}': ${why}.`, fix }];
+    return [
+      {
+        code: 'OMCG0018',
+        where: `${tool.where}, input`,
+        message: `the ${node.vendor} schema cannot be listed under '${profile}': ${why}.`,
+        fix,
+      },
+    ];
   }
   return unliftedIn(tool.params).map((u) => ({
     code: 'OMCG0018',

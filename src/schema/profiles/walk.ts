@@ -168,7 +168,9 @@ export function inputSchemaUnder(
 
 /** A tool's `inputSchema` under a dialect for a Standard Schema that is the whole input: its restated properties. */
 export function standardInputSchemaUnder(d: Dialect, lifted: readonly ParamModel[], describe = true): JsonSchema {
-  return cached(`${d.name} ${describe} standard input`, lifted, () => ordered(new Walk(d, CLOSED, describe).object(lifted, false), d.order));
+  return cached(`${d.name} ${describe} standard input`, lifted, () =>
+    ordered(new Walk(d, CLOSED, describe).object(lifted, false), d.order),
+  );
 }
 
 /** Where a model holds a type a provider profile cannot state: `parameter 'tags'` and what it is. */

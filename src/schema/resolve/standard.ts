@@ -97,8 +97,10 @@ function build(schema: StandardSchemaV1, position: StandardPosition): Built {
     };
   }
   const invalid = fragmentProblem(json);
-  if (invalid !== undefined) return { message: `${what} lists a schema that is not valid JSON Schema ${TARGET}: ${invalid}.`, fix: FIX.unlistable };
-  const output = typeof converter.output === 'function' ? jsonOf(() => converter.output!({ target: TARGET })) : { problem: 'no output converter' };
+  if (invalid !== undefined)
+    return { message: `${what} lists a schema that is not valid JSON Schema ${TARGET}: ${invalid}.`, fix: FIX.unlistable };
+  const output =
+    typeof converter.output === 'function' ? jsonOf(() => converter.output!({ target: TARGET })) : { problem: 'no output converter' };
   const node: TypeNode & { kind: 'standard' } = {
     kind: 'standard',
     schema,
@@ -120,7 +122,8 @@ function jsonOf(convert: () => unknown): { readonly json: Record<string, unknown
   } catch (error) {
     return { problem: oneLine(error instanceof Error ? error.message : String(error)) };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: 'the converter answered no JSON Schema object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { problem: 'the converter answered no JSON Schema object' };
   try {
     const text = JSON.stringify(value);
     return { json: JSON.parse(text) as Record<string, unknown>, text };
@@ -164,7 +167,15 @@ function referenceIn(value: unknown): string | undefined {
     return undefined;
   }
   for (const k of Object.keys(value)) {
-    if (k === '$ref' || k === '$dynamicRef' || k === '$defs' || k === 'definitions' || k === '$id' || k === '$anchor' || k === '$dynamicAnchor')
+    if (
+      k === '$ref' ||
+      k === '$dynamicRef' ||
+      k === '$defs' ||
+      k === 'definitions' ||
+      k === '$id' ||
+      k === '$anchor' ||
+      k === '$dynamicAnchor'
+    )
       return k;
     const found = referenceIn((value as Record<string, unknown>)[k]);
     if (found !== undefined) return found;
@@ -215,7 +226,12 @@ function unknownKey(json: JsonSchema, allowed: readonly string[]): string | unde
 }
 
 function isNullSchema(json: unknown): boolean {
-  return typeof json === 'object' && json !== null && (json as JsonSchema).type === 'null' && Object.keys(json).every((k) => k === 'type' || ANNOTATIONS.has(k));
+  return (
+    typeof json === 'object' &&
+    json !== null &&
+    (json as JsonSchema).type === 'null' &&
+    Object.keys(json).every((k) => k === 'type' || ANNOTATIONS.has(k))
+  );
 }
 
 /** `json` in terms of the model, or why it cannot be (a union, a tuple, a reference ...). */
@@ -304,7 +320,10 @@ function liftString(json: JsonSchema): Lifted {
   const other = unknownKey(json, ['type', 'format', 'minLength', 'maxLength', 'pattern', 'contentEncoding', 'contentMediaType']);
   if (other !== undefined) return problem(`"${other}"`);
   const format = typeof json.format === 'string' && FORMATS.has(json.format) ? (json.format as StringFormat) : undefined;
-  const extra = pickKeys(json, format === undefined ? ['format', 'contentEncoding', 'contentMediaType'] : ['contentEncoding', 'contentMediaType']);
+  const extra = pickKeys(
+    json,
+    format === undefined ? ['format', 'contentEncoding', 'contentMediaType'] : ['contentEncoding', 'contentMediaType'],
+  );
   const node: TypeNode = {
     kind: 'string',
     as: 'string',
@@ -319,7 +338,10 @@ function liftString(json: JsonSchema): Lifted {
 function liftArray(json: JsonSchema): Lifted {
   const other = unknownKey(json, ['type', 'items', 'minItems', 'maxItems', 'uniqueItems']);
   if (other !== undefined) return problem(`"${other}"`);
-  if (json.items === undefined) return json.minItems === undefined && json.maxItems === undefined && json.uniqueItems === undefined ? { kind: 'json', shape: 'array' } : problem('an array without "items"');
+  if (json.items === undefined)
+    return json.minItems === undefined && json.maxItems === undefined && json.uniqueItems === undefined
+      ? { kind: 'json', shape: 'array' }
+      : problem('an array without "items"');
   if (typeof json.items !== 'object' || json.items === null || Array.isArray(json.items)) return problem('"items" that is not a schema');
   const items = lift(json.items as JsonSchema);
   if (isProblem(items)) return items;
@@ -344,7 +366,8 @@ function liftObject(json: JsonSchema): Lifted {
   const properties = json.properties as Record<string, JsonSchema> | undefined;
   const open = additional === undefined || additional === true;
   if (properties === undefined || Object.keys(properties).length === 0) {
-    if (open || (typeof additional === 'object' && additional !== null && Object.keys(additional).length === 0)) return { kind: 'json', shape: 'object' };
+    if (open || (typeof additional === 'object' && additional !== null && Object.keys(additional).length === 0))
+      return { kind: 'json', shape: 'object' };
     if (additional === false) return { kind: 'record', ctor: Object, properties: [], description: undefined };
     const values = lift(additional as JsonSchema);
     return isProblem(values) ? values : { kind: 'dictionary', values, as: 'object' };
@@ -367,7 +390,12 @@ function liftObject(json: JsonSchema): Lifted {
       default: child.default !== undefined && !required.has(name) ? { value: child.default } : undefined,
     });
   }
-  return { kind: 'record', ctor: Object, properties: slots, description: typeof json.description === 'string' ? json.description : undefined };
+  return {
+    kind: 'record',
+    ctor: Object,
+    properties: slots,
+    description: typeof json.description === 'string' ? json.description : undefined,
+  };
 }
 
 function pickKeys(json: JsonSchema, keys: readonly string[]): Record<string, unknown> | undefined {

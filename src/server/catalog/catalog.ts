@@ -330,7 +330,8 @@ export class Catalog {
   listUnder(profile: 'gemini' | 'openai-strict', subject: string): void {
     if (this.profiles.has(profile)) return;
     const problems = new Problems();
-    for (const tool of this.tools.values()) for (const d of profileProblemsOf(tool.model, profile)) problems.add(d.code, d.where, d.message, d.fix);
+    for (const tool of this.tools.values())
+      for (const d of profileProblemsOf(tool.model, profile)) problems.add(d.code, d.where, d.message, d.fix);
     problems.throwIfAny(subject);
     this.profiles.add(profile);
   }
@@ -340,7 +341,8 @@ export class Catalog {
     if (this.profiles.size > 0) {
       for (const entry of pending) {
         if (entry.kind !== 'tool') continue;
-        for (const profile of this.profiles) for (const d of profileProblemsOf(entry.model, profile)) problems.add(d.code, d.where, d.message, d.fix);
+        for (const profile of this.profiles)
+          for (const d of profileProblemsOf(entry.model, profile)) problems.add(d.code, d.where, d.message, d.fix);
       }
     }
     problems.throwIfAny(subject);
