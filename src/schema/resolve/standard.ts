@@ -240,7 +240,7 @@ export function lift(json: JsonSchema): Lifted {
     const branches = json[union];
     if (branches === undefined) continue;
     const other = unknownKey(json, [union]);
-    if (other !== undefined) return problem(`"${other}" beside "${union}"`);
+    if (other !== undefined) return problem(`the keyword "${other}" beside "${union}"`);
     if (!Array.isArray(branches)) return problem(`"${union}" is not an array`);
     const kept = branches.filter((b) => !isNullSchema(b));
     if (kept.length !== 1) return problem(`a union ("${union}" of ${branches.length} schemas)`);
@@ -251,24 +251,26 @@ export function lift(json: JsonSchema): Lifted {
   if (Array.isArray(type)) {
     const kept = type.filter((t) => t !== 'null');
     if (kept.length !== 1) return problem(`a union of types (${JSON.stringify(type)})`);
-    const inner = lift({ ...json, type: kept[0], enum: Array.isArray(json.enum) ? json.enum.filter((v) => v !== null) : json.enum });
+    const one: Record<string, unknown> = { ...json, type: kept[0] };
+    if (Array.isArray(json.enum)) one.enum = json.enum.filter((v) => v !== null);
+    const inner = lift(one);
     return isProblem(inner) || kept.length === type.length ? inner : nullable(inner);
   }
   if (json.enum !== undefined) return liftEnum(json);
   if (json.const !== undefined) {
     const other = unknownKey(json, ['type', 'const']);
-    if (other !== undefined) return problem(`"${other}"`);
+    if (other !== undefined) return problem(`the keyword "${other}"`);
     if (typeof json.const !== 'string' || (type !== undefined && type !== 'string')) return problem(`a "const" that is not a string`);
     return { kind: 'string', as: 'string', const: json.const };
   }
   switch (type) {
     case undefined: {
       const other = unknownKey(json, []);
-      return other === undefined ? { kind: 'json', shape: 'any' } : problem(`"${other}"`);
+      return other === undefined ? { kind: 'json', shape: 'any' } : problem(`the keyword "${other}"`);
     }
     case 'boolean': {
       const other = unknownKey(json, ['type']);
-      return other === undefined ? { kind: 'boolean' } : problem(`"${other}"`);
+      return other === undefined ? { kind: 'boolean' } : problem(`the keyword "${other}"`);
     }
     case 'number':
     case 'integer':
@@ -290,7 +292,7 @@ function nullable(node: TypeNode): TypeNode {
 
 function liftEnum(json: JsonSchema): Lifted {
   const other = unknownKey(json, ['type', 'enum']);
-  if (other !== undefined) return problem(`"${other}"`);
+  if (other !== undefined) return problem(`the keyword "${other}"`);
   const values = json.enum;
   if (!Array.isArray(values) || values.length === 0) return problem('an empty "enum"');
   const strings = values.filter((v): v is string => typeof v === 'string');
@@ -305,7 +307,7 @@ const NUMBER_RULES = ['exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
 
 function liftNumber(json: JsonSchema, type: 'number' | 'integer'): Lifted {
   const other = unknownKey(json, ['type', 'minimum', 'maximum', ...NUMBER_RULES]);
-  if (other !== undefined) return problem(`"${other}"`);
+  if (other !== undefined) return problem(`the keyword "${other}"`);
   const extra = pickKeys(json, NUMBER_RULES);
   const minimum = typeof json.minimum === 'number' ? json.minimum : undefined;
   const maximum = typeof json.maximum === 'number' ? json.maximum : undefined;
@@ -318,7 +320,7 @@ function liftNumber(json: JsonSchema, type: 'number' | 'integer'): Lifted {
 
 function liftString(json: JsonSchema): Lifted {
   const other = unknownKey(json, ['type', 'format', 'minLength', 'maxLength', 'pattern', 'contentEncoding', 'contentMediaType']);
-  if (other !== undefined) return problem(`"${other}"`);
+  if (other !== undefined) return problem(`the keyword "${other}"`);
   const format = typeof json.format === 'string' && FORMATS.has(json.format) ? (json.format as StringFormat) : undefined;
   const extra = pickKeys(
     json,
@@ -337,7 +339,7 @@ function liftString(json: JsonSchema): Lifted {
 
 function liftArray(json: JsonSchema): Lifted {
   const other = unknownKey(json, ['type', 'items', 'minItems', 'maxItems', 'uniqueItems']);
-  if (other !== undefined) return problem(`"${other}"`);
+  if (other !== undefined) return problem(`the keyword "${other}"`);
   if (json.items === undefined)
     return json.minItems === undefined && json.maxItems === undefined && json.uniqueItems === undefined
       ? { kind: 'json', shape: 'array' }
@@ -357,7 +359,7 @@ function liftArray(json: JsonSchema): Lifted {
 
 function liftObject(json: JsonSchema): Lifted {
   const other = unknownKey(json, ['type', 'properties', 'required', 'additionalProperties', 'propertyNames']);
-  if (other !== undefined) return problem(`"${other}"`);
+  if (other !== undefined) return problem(`the keyword "${other}"`);
   // `{"type":"string"}` names every JSON object key: it says nothing.
   const names = json.propertyNames as JsonSchema | undefined;
   if (names !== undefined && !(typeof names === 'object' && names !== null && names.type === 'string' && Object.keys(names).length === 1))
