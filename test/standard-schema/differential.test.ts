@@ -4,6 +4,7 @@ import type { Schema } from '../support/json-schema';
 import { define, objectOf } from '../support/differential/arguments';
 import { STANDARD_INPUTS, StandardTools } from '../support/differential/standard';
 import { BATCH, ajv, runs, seed, verdict } from '../support/differential/judge';
+import { absentCounterpart, fromGemini, strictShaped, type Listed } from '../support/differential/profiles';
 
 /**
  * The listing is the contract for Standard Schemas too (DESIGN.md sections 2 and 6): arguments generated from each
@@ -80,4 +81,87 @@ describe('differential: Standard Schema reading agrees with ajv 2020-12 + ajv-fo
       `standard schema differential: ${n} cases (seed ${seed}), ${counts.accepted} accepted, ${counts.refused} refused; ${deliberate} where a library's own difference decided\n`,
     );
   }, 600_000);
+});
+
+/**
+ * Under each provider profile (DESIGN.md section 11): arguments generated from the profile's listing and from the exact
+ * one (under 'openai-strict' also shaped as strict mode sends them, `null` for each optional property left out) are
+ * read with `callTool(name, args, { listing })`. Reading must give the exact verdict on the same arguments with each
+ * `null` that stands for an absent property left out (the library's validate judges, what the profile says in words
+ * included), and whatever it accepts the profile's listing must accept too, but for the named differences of
+ * test/support/differential/profiles.ts: 'left out' and 'open records' under 'openai-strict'.
+ */
+describe('differential: Standard Schema reading under each provider profile', () => {
+  const perProfile = Math.ceil(runs / 12);
+
+  /** A strict listing without what 'left out' and 'open records' let through: no `required`, no closed objects. */
+  function relaxed(s: unknown): unknown {
+    if (Array.isArray(s)) return s.map(relaxed);
+    if (typeof s !== 'object' || s === null) return s;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(s)) {
+      if (k === 'required' || (k === 'additionalProperties' && v === false)) continue;
+      define(out, k, k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([n, p]) => [n, relaxed(p)])) : relaxed(v));
+    }
+    return out;
+  }
+
+  it.each(['gemini', 'openai-strict'] as const)(
+    `%s: agrees on ${perProfile} generated calls (seed ${seed})`,
+    async (profile) => {
+      const listedServer = serverOf();
+      const judged = listedServer.listTools({ listing: profile }).map((listing) => {
+        const exact = tools.find((t) => t.name === listing.name)!;
+        const e = server.listTools().find((t) => t.name === listing.name)!.inputSchema as Schema;
+        const p = profile === 'gemini' ? fromGemini(listing.inputSchema as Listed) : (listing.inputSchema as Schema);
+        const fromProfile = objectOf(p, 0);
+        const fromExact = objectOf(e, 0);
+        const args =
+          profile === 'openai-strict'
+            ? fc.oneof(
+                fromProfile,
+                fromExact,
+                fromExact.map((a) => strictShaped(a, e)),
+              )
+            : fc.oneof(fromProfile, fromExact);
+        return {
+          name: listing.name,
+          e,
+          exact,
+          profileAccepts: ajv.compile((profile === 'openai-strict' ? relaxed(p) : p) as Schema),
+          args,
+        };
+      });
+      const cases = fc.oneof(...judged.map((t) => t.args.map((a) => ({ t, text: JSON.stringify(a) ?? 'null' }))));
+      const tally = { accepted: 0, refused: 0, absentNulls: 0 };
+      await fc.assert(
+        fc.asyncProperty(fc.array(cases, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
+          for (const { t, text } of batch) {
+            const absent = profile === 'openai-strict' ? absentCounterpart(JSON.parse(text), t.e) : JSON.parse(text);
+            const expected = t.exact.contract(absent) ? 'accepted' : 'refused';
+            const ours = await listedServer.callTool(t.name, JSON.parse(text), { listing: profile });
+            if (verdict(ours) !== expected)
+              throw new Error(
+                `${profile} ${t.name} ${text}: exact ajv on ${JSON.stringify(absent)} ${expected}, reading ${verdict(ours)} (${JSON.stringify(ours.content)})`,
+              );
+            if (expected === 'accepted' && !t.profileAccepts(JSON.parse(text)))
+              throw new Error(`${profile} ${t.name} ${text}: reading accepted what the '${profile}' listing refuses`);
+            tally[expected]++;
+            if (expected === 'accepted' && JSON.stringify(absent) !== text) tally.absentNulls++;
+          }
+        }),
+        { seed, numRuns: Math.ceil(perProfile / BATCH) },
+      );
+      const total = tally.accepted + tally.refused;
+      expect(tally.accepted).toBeGreaterThan(total / 10);
+      expect(tally.refused).toBeGreaterThan(total / 10);
+      if (profile === 'openai-strict') expect(tally.absentNulls).toBeGreaterThan(0);
+      process.stdout.write(
+        `standard schema profile differential (${profile}): ${total} cases (seed ${seed}), ${tally.accepted} accepted, ${tally.refused} refused` +
+          (profile === 'openai-strict' ? `, ${tally.absentNulls} accepted with a null read as absent` : '') +
+          '\n',
+      );
+    },
+    600_000,
+  );
 });
