@@ -471,7 +471,7 @@ export class McpServer {
    */
   tool<const P extends QuickParams = Record<never, never>, S extends StandardSchemaV1 | undefined = undefined>(
     name: string,
-    config: QuickToolConfig<P> & { readonly input?: S },
+    config: QuickToolConfig<P, S>,
     handler: (args: QuickHandlerArgs<P, S>, context: RequestContext) => unknown,
   ): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);

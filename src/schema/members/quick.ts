@@ -18,8 +18,11 @@ export type QuickParam = TypeHint | QuickParamOptions;
 /** Parameter names mapped to type hints (or options with a `type`), in order. */
 export type QuickParams = Readonly<Record<string, QuickParam>>;
 
-/** The `config` of `server.tool(name, config, handler)`; `P` types the handler's argument. */
-export interface QuickToolConfig<P extends QuickParams = QuickParams> extends Omit<ToolOptions, 'name'> {
+/** The `config` of `server.tool(name, config, handler)`; `P` (or `S`, the `input` schema) types the handler's argument. */
+export interface QuickToolConfig<
+  P extends QuickParams = QuickParams,
+  S extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined,
+> extends Omit<ToolOptions, 'name'> {
   /** Parameter names mapped to type hints (or options with a `type`), in order. */
   readonly params?: P;
   /**
@@ -31,7 +34,7 @@ export interface QuickToolConfig<P extends QuickParams = QuickParams> extends Om
    * A Standard Schema object (zod 4, Valibot, ArkType ...) for the whole input instead of `params`: an object schema,
    * listed as the library's JSON Schema, read with its `~standard.validate`; the handler receives the output value.
    */
-  readonly input?: StandardSchemaV1;
+  readonly input?: S;
 }
 
 function isQuickOptions(value: QuickParam): value is QuickParamOptions {
