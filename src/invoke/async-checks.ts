@@ -33,6 +33,34 @@ function asyncCheckOf(node: TypeNode, policy: ValidationPolicy): AsyncCheck | un
   return check ?? undefined;
 }
 
+/** The check of each item of an array, or of a set (whose element is replaced in place, keeping the order). */
+function itemsCheck(item: AsyncCheck): AsyncCheck {
+  return (v, path, into) => {
+    if (Array.isArray(v)) v.forEach((x, i) => item(x, [...path, i], into, (y) => (v[i] = y)));
+    else if (v instanceof Set) {
+      const items = [...v];
+      items.forEach((x, i) =>
+        item(x, [...path, i], into, (y) => {
+          items[i] = y;
+          v.clear();
+          for (const z of items) v.add(z);
+        }),
+      );
+    }
+  };
+}
+
+/** The check of each value of a dictionary (a null-prototype object or a `Map`). */
+function valuesCheck(value: AsyncCheck): AsyncCheck {
+  return (v, path, into) => {
+    if (v instanceof Map) for (const [k, x] of [...v.entries()]) value(x, [...path, k as string], into, (y) => v.set(k, y));
+    else {
+      const o = v as Record<string, unknown>;
+      for (const k of Object.keys(o)) value(o[k], [...path, k], into, (y) => (o[k] = y));
+    }
+  };
+}
+
 function buildAsyncCheck(node: TypeNode, policy: ValidationPolicy): AsyncCheck | undefined {
   switch (node.kind) {
     case 'nullable': {
@@ -41,32 +69,11 @@ function buildAsyncCheck(node: TypeNode, policy: ValidationPolicy): AsyncCheck |
     }
     case 'array': {
       const item = asyncCheckOf(node.items, policy);
-      if (!item) return undefined;
-      return (v, path, into) => {
-        if (Array.isArray(v)) v.forEach((x, i) => item(x, [...path, i], into, (y) => (v[i] = y)));
-        else if (v instanceof Set) {
-          // A set's element is replaced in place, keeping the order.
-          const items = [...v];
-          items.forEach((x, i) =>
-            item(x, [...path, i], into, (y) => {
-              items[i] = y;
-              v.clear();
-              for (const z of items) v.add(z);
-            }),
-          );
-        }
-      };
+      return item && itemsCheck(item);
     }
     case 'dictionary': {
       const value = asyncCheckOf(node.values, policy);
-      if (!value) return undefined;
-      return (v, path, into) => {
-        if (v instanceof Map) for (const [k, x] of [...v.entries()]) value(x, [...path, k as string], into, (y) => v.set(k, y));
-        else {
-          const o = v as Record<string, unknown>;
-          for (const k of Object.keys(o)) value(o[k], [...path, k], into, (y) => (o[k] = y));
-        }
-      };
+      return value && valuesCheck(value);
     }
     case 'standard':
       return settlePending;

@@ -1,4 +1,4 @@
-import type { ExactRule, SlotModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
+import type { ExactRule, ParamModel, RecordNode, TypeNode } from '../schema/model';
 import { INVALID, fail, failAll, newFailure, park, restore, step, type Failure, type OneFailure } from './failure';
 import {
   FORMAT_WORDS,
@@ -15,7 +15,7 @@ import { dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reader, type RecordPlan } from './record-reader';
 import { asFailures, leftToClassValidator, validationFailures, type LeftToClassValidator } from './validator';
 import { isObject } from '../objects';
-import { standardRead, standardReader } from './standard-reader';
+import { fallbackOf, standardReader } from './standard-reader';
 import { transformsOf } from '../decorators/foreign';
 import { CLOSED, type ValidationPolicy } from '../schema/records/validation-options';
 
@@ -338,22 +338,6 @@ function restOfItems(v: unknown[], first: number, item: Reader, f: Failure): typ
     }
   }
   return restore(f, found)!;
-}
-
-/** A fresh copy of a default for each call, so one call cannot change another's default. */
-export function fallbackOf(slot: SlotModel): (() => unknown) | undefined {
-  if (!slot.default) {
-    // A Standard Schema that accepts `undefined` gives its own value for a missing one (`.default(3)`).
-    const type = slot.type;
-    if (type.kind !== 'standard' || !type.absent) return undefined;
-    return () => {
-      const value = standardRead(type, undefined, newFailure());
-      return value === INVALID ? undefined : value;
-    };
-  }
-  const value = slot.default.value;
-  if (typeof value !== 'object' || value === null) return () => value;
-  return () => structuredClone(value);
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { StandardIssue, StandardResult } from '../decorators/standard-schema';
-import type { JsonSchema, StandardNode } from '../schema/model';
+import type { JsonSchema, SlotModel, StandardNode } from '../schema/model';
 import { isThenable } from '../schema/resolve/standard';
 import { validatorOf } from '../schema/resolve/input-schema';
-import { INVALID, fail, type Failure, type OneFailure } from './failure';
+import { INVALID, fail, newFailure, type Failure, type OneFailure } from './failure';
 import type { Reader } from './record-reader';
 
 /**
@@ -82,4 +82,23 @@ export function standardReader(node: StandardNode, mode: 'read' | 'lenient' | 'c
   if ('problem' in node.output) return (v) => v;
   const validate = validatorOf(node.output as JsonSchema);
   return (v, f) => (validate(v) ? v : fail(f, 'It does not match the output schema.'));
+}
+
+/**
+ * A slot's value when its argument or property is missing: a fresh copy of its default for each call, so one call cannot
+ * change another's (reader.ts); or, without one, what a Standard Schema that accepts `undefined` makes of it.
+ */
+export function fallbackOf(slot: SlotModel): (() => unknown) | undefined {
+  if (!slot.default) {
+    // A Standard Schema that accepts `undefined` gives its own value for a missing one (`.default(3)`).
+    const type = slot.type;
+    if (type.kind !== 'standard' || !type.absent) return undefined;
+    return () => {
+      const value = standardRead(type, undefined, newFailure());
+      return value === INVALID ? undefined : value;
+    };
+  }
+  const value = slot.default.value;
+  if (typeof value !== 'object' || value === null) return () => value;
+  return () => structuredClone(value);
 }

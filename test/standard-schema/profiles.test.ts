@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DefinitionError, McpServer, Param, Tool, type CallToolResult } from '../../src';
 import { violationLines } from '../frameworks/support/gemini-rules';
 import { describeViolations, strictViolations } from '../frameworks/support/strict-rules';
-import { arkLine, valibotLine, zodLine } from './schemas';
+import { arkLine, valibotLine } from './schemas';
 
 /**
  * DESIGN.md section 11 for Standard Schemas: under 'gemini' and 'openai-strict' the library's JSON Schema is restated in
