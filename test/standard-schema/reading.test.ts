@@ -226,3 +226,31 @@ describe('hostile input', () => {
     expect(text(await server.callTool('obj', args))).toBe('{"keys":["a"],"proto":true}');
   });
 });
+
+describe('a Standard Schema result (@Tool({ returns }))', () => {
+  const Reading = z.object({ temp: z.number(), unit: z.enum(['C', 'F']) });
+  class T {
+    @Tool({ returns: Reading }) async now(): Promise<unknown> {
+      return { temp: 21.5, unit: 'C' };
+    }
+    @Tool({ returns: Reading }) async wrong(): Promise<unknown> {
+      return { temp: 'warm', unit: 'C' };
+    }
+    @Tool({ returns: z.array(z.number()) }) async list(): Promise<number[]> {
+      return [1, 2];
+    }
+  }
+  const server = serverOf(new T());
+
+  it('sends an object result as structuredContent, checked against the output schema', async () => {
+    expect(await server.callTool('now', {})).toEqual({
+      content: [{ type: 'text', text: '{"temp":21.5,"unit":"C"}' }],
+      structuredContent: { temp: 21.5, unit: 'C' },
+    });
+    expect(await server.callTool('wrong', {})).toEqual({ content: [{ type: 'text', text: 'The tool failed.' }], isError: true });
+  });
+
+  it('sends any other JSON result as text', async () => {
+    expect(await server.callTool('list', {})).toEqual({ content: [{ type: 'text', text: '[1,2]' }] });
+  });
+});
