@@ -1,5 +1,6 @@
-/** Packages that ship ES modules only (NestJS 12 and what it imports): see test/support/esm-to-cjs.js. */
-const ESM_ONLY = '/node_modules/(@nestjs|file-type|strtok3|token-types|@tokenizer|@borewit|uint8array-extras|load-esm)/';
+/** Packages that ship ES modules only (NestJS 12 and what it imports, ArkType): see test/support/esm-to-cjs.js. */
+const ESM_ONLY =
+  '/node_modules/(@nestjs|file-type|strtok3|token-types|@tokenizer|@borewit|uint8array-extras|load-esm|arktype|@ark|arkregex)/';
 
 /** @type {import('jest').Config['projects'][number]} */
 const common = {

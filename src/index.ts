@@ -60,8 +60,9 @@ export {
 } from './facts/registry';
 export { DefinitionError, type Diagnostic, type DiagnosticCode } from './schema/diagnostics';
 export type { QuickToolConfig, QuickParam, QuickParams } from './schema/members/quick';
-export type { HintValue, QuickArgs, QuickParamOptions, QuickParamValue } from './decorators/hint-value';
+export type { HintValue, QuickArgs, QuickHandlerArgs, QuickParamOptions, QuickParamValue } from './decorators/hint-value';
 export type { JsonSchema } from './schema/model';
+export type { StandardSchemaV1, StandardIssue, StandardResult } from './decorators/standard-schema';
 export {
   RequestContext,
   type RequestContextInit,

@@ -1,4 +1,5 @@
 import type { EnumObject, HintCombinator, HintLiterals, HintToken, TokenKind, TypeHint } from './hints';
+import type { StandardSchemaV1 } from './standard-schema';
 
 /** What each token kind reads into (DESIGN.md section 5, "the method receives"). */
 interface TokenValues {
@@ -54,7 +55,8 @@ type NotConstructor = typeof _notConstructor;
 /**
  * The TypeScript type a value read under hint `H` has: `Int32` → `number`, `Uuid` → `string`,
  * `Nullable(Date)` → `Date | null`, `ArrayOf(Order)` → `Order[]`, an enum object → the enum,
- * `StringLiterals('a', 'b')` → `'a' | 'b'`, a record class → its instances, `Json` → `unknown`.
+ * `StringLiterals('a', 'b')` → `'a' | 'b'`, a record class → its instances, `Json` → `unknown`, a Standard Schema
+ * (`z.string().email()`) → its output type.
  * This is what types the handler of the quick path.
  * @example
  * const ids: HintValue<ReturnType<typeof ArrayOf<typeof Int32>>> = [1, 2]; // number[]
@@ -64,23 +66,25 @@ export type HintValue<H> = [TypeHint] extends [H] ? unknown : ValueOf<H>;
 // `TypeHint` itself (a hint only known at run time) reads into `unknown`: the guard above stops the
 // recursion through `readonly [TypeHint]` and `() => TypeHint` before it starts.
 type ValueOf<H> =
-  H extends HintToken<infer K extends TokenKind>
-    ? TokenValues[K]
-    : H extends HintLiterals<infer V>
-      ? V
-      : H extends HintCombinator<infer K, infer I>
-        ? CombinatorValues<HintValue<I>>[K]
-        : H extends readonly [infer I]
-          ? HintValue<I>[]
-          : ConstructorValue<H> extends NotConstructor
-            ? H extends abstract new (...args: never[]) => infer R
-              ? R
-              : H extends () => infer I
-                ? HintValue<I>
-                : H extends EnumObject
-                  ? EnumValue<H>
-                  : unknown
-            : ConstructorValue<H>;
+  H extends StandardSchemaV1<unknown, infer O>
+    ? O
+    : H extends HintToken<infer K extends TokenKind>
+      ? TokenValues[K]
+      : H extends HintLiterals<infer V>
+        ? V
+        : H extends HintCombinator<infer K, infer I>
+          ? CombinatorValues<HintValue<I>>[K]
+          : H extends readonly [infer I]
+            ? HintValue<I>[]
+            : ConstructorValue<H> extends NotConstructor
+              ? H extends abstract new (...args: never[]) => infer R
+                ? R
+                : H extends () => infer I
+                  ? HintValue<I>
+                  : H extends EnumObject
+                    ? EnumValue<H>
+                    : unknown
+              : ConstructorValue<H>;
 
 /** The members of an enum object: `typeof Status` → `Status` (a numeric enum's reverse keys are numbers). */
 type EnumValue<E> = E[Exclude<keyof E, number>];
@@ -113,3 +117,11 @@ export type QuickParamValue<P> =
  * // { a: number; note: string | undefined }
  */
 export type QuickArgs<P> = { -readonly [K in keyof P]: QuickParamValue<P[K]> };
+
+/**
+ * What a quick-path handler receives: the output of the `input` Standard Schema when there is one, else the object
+ * of read `params`.
+ * @example
+ * type Args = QuickHandlerArgs<{}, typeof citySchema>; // z.output<typeof citySchema>
+ */
+export type QuickHandlerArgs<P, S> = [S] extends [StandardSchemaV1<unknown, infer O>] ? O : QuickArgs<P>;

@@ -1,7 +1,10 @@
+import type { StandardSchemaV1 } from './standard-schema';
+
 /**
  * Type hints restore what TypeScript's `design:*` metadata erases: element types, nullability, integer
  * kinds, enums and the string formats. A hint is a constructor, an enum object, one of the tokens below,
- * a combinator, the `[h]` array shorthand, or an arrow function `() => h` resolved lazily.
+ * a combinator, the `[h]` array shorthand, an arrow function `() => h` resolved lazily, or a Standard Schema
+ * object (zod 4, Valibot, ArkType ...: standard-schema.ts).
  */
 
 /** Marks hint tokens and combinators; a registered symbol so two copies of the package agree. */
@@ -63,6 +66,7 @@ export type TypeHint =
   | HintToken
   | HintCombinator
   | HintLiterals
+  | StandardSchemaV1
   | readonly [TypeHint]
   | (() => TypeHint);
 

@@ -6,7 +6,7 @@ import type { DiagnosticCode } from '../schema/diagnostics';
  * Build-time diagnostics, printed like compiler errors: `src/x.ts:12:3 - OMCG0004 ...`. The codes are
  * those of docs/diagnostics.md; OMCG0004 and OMCG0010 can only be seen here.
  */
-export type GenerateCode = Exclude<DiagnosticCode, 'OMCG0013' | 'OMCG0014' | 'OMCG0016'> | 'OMCG0004' | 'OMCG0010';
+export type GenerateCode = Exclude<DiagnosticCode, 'OMCG0013' | 'OMCG0014' | 'OMCG0016' | 'OMCG0018'> | 'OMCG0004' | 'OMCG0010';
 
 export interface GenerateDiagnostic {
   readonly file: string;

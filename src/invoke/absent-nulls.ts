@@ -1,5 +1,6 @@
 import { unwrap, type SlotModel, type ToolModel, type TypeNode } from '../schema/model';
 import { isPlainObject } from '../objects';
+import { liftedParamsOf } from '../schema/profiles';
 
 /**
  * Reading under `'openai-strict'`: its listing requires every property and lists an optional one as nullable, so a
@@ -9,7 +10,18 @@ import { isPlainObject } from '../objects';
  */
 export function absentNulls(tool: ToolModel, args: unknown): unknown {
   if (tool.rawInput || !isPlainObject(args)) return args;
+  // A Standard Schema input is listed by its restated properties (profiles/index.ts); so is its `null` read.
+  if (tool.standardInput) {
+    const params = liftedParamsOf(tool.standardInput);
+    return params ? slots(params, args) : args;
+  }
   return slots(tool.params, args);
+}
+
+/** Whether a slot's type admits `null` itself (a Standard Schema's as restated for the profiles). */
+function admitsNull(type: TypeNode): boolean {
+  if (type.kind === 'standard') return !('problem' in type.lifted) && admitsNull(type.lifted);
+  return type.kind === 'nullable';
 }
 
 function slots(list: readonly SlotModel[], value: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
@@ -17,7 +29,7 @@ function slots(list: readonly SlotModel[], value: Readonly<Record<string, unknow
   for (const slot of list) {
     if (!Object.hasOwn(value, slot.name)) continue;
     const v = value[slot.name];
-    if (v === null && !slot.required && slot.type.kind !== 'nullable') {
+    if (v === null && !slot.required && !admitsNull(slot.type)) {
       out ??= copy(value);
       delete out[slot.name];
       continue;
@@ -43,6 +55,7 @@ function copy(value: Readonly<Record<string, unknown>>): Record<string, unknown>
 function node(type: TypeNode, value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const bare = unwrap(type);
+  if (bare.kind === 'standard') return 'problem' in bare.lifted ? value : node(bare.lifted, value);
   switch (bare.kind) {
     case 'record':
       return isPlainObject(value) ? slots(bare.properties, value) : value;

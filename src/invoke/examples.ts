@@ -1,5 +1,5 @@
 import { TIMESPAN_PATTERN } from '../schema/resolve/resolve';
-import type { ExactRule, RecordNode, StringFormat, TypeNode } from '../schema/model';
+import type { ExactRule, JsonSchema, RecordNode, StringFormat, TypeNode } from '../schema/model';
 
 /**
  * What a refusal says was expected (DESIGN.md section 6): the type in words and one valid value generated
@@ -176,6 +176,9 @@ function candidatesOf(node: TypeNode): unknown[] {
       return [...ruleCandidates(node.rules), recordExample(node)];
     case 'discriminated':
       return node.subtypes.map((s) => exampleOf(s.record));
+    case 'standard':
+      // The library's own messages say what it expects; no example is made up for it.
+      return [];
   }
 }
 
@@ -280,7 +283,24 @@ export function describe(node: TypeNode): string {
     case 'dictionary':
     case 'discriminated':
       return 'an object';
+    case 'standard':
+      return standardWords(node.json);
   }
+}
+
+/** What a Standard Schema's JSON Schema asks for, by its `type`, in the words of the other kinds. */
+function standardWords(json: JsonSchema): string {
+  const words: Record<string, string> = {
+    string: 'a string',
+    number: 'a number',
+    integer: 'a whole number',
+    boolean: 'true or false',
+    array: 'an array',
+    object: 'an object',
+    null: 'null',
+  };
+  const types = (Array.isArray(json.type) ? json.type : [json.type]).map((t) => words[t as string]);
+  return types.length > 0 && types.every((t) => t !== undefined) ? types.join(' or ') : 'a value its schema accepts';
 }
 
 /** `an object`, or `an object with "sku" and "qty"` when its example is too long to show. */

@@ -1,11 +1,12 @@
 import { channel } from 'node:diagnostics_channel';
 import { Log } from '../log';
-import type { RawInputSchema, ToolModel } from '../schema/model';
+import type { RawInputSchema, StandardNode, ToolModel } from '../schema/model';
 import { InputRequired, type RequestContext, type RequestContextInit } from './request-context';
 import { TOOL_FAILED_CHANNEL, ToolError, ToolTimeoutError } from './errors';
-import { INVALID, argumentMessage, buildOrDefer, newFailure, restore, type Failure } from './failure';
+import { INVALID, argumentMessage, buildOrDefer, newFailure, restore, type Failure, type OneFailure } from './failure';
+import { standardRead } from './standard-reader';
 import { errorPath } from '../schema/resolve/input-schema';
-import { asyncChecksOf } from './async-checks';
+import { asyncChecksOf, settlePending } from './async-checks';
 import { argumentsReader } from './reader';
 import { policyOf, type ValidationOptions } from '../schema/records/validation-options';
 import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
@@ -102,6 +103,21 @@ function rawReader(input: RawInputSchema): (args: unknown, f: Failure) => unknow
   };
 }
 
+/** Reads the arguments of a tool whose whole input is a Standard Schema: the output value (or a `Pending` one). */
+function standardInputReader(node: StandardNode): (args: unknown, f: Failure) => unknown[] | typeof INVALID {
+  return (args, f) => {
+    const value = standardRead(node, args ?? {}, f);
+    return value === INVALID ? INVALID : [value];
+  };
+}
+
+/** The async answer of a Standard Schema input, put in place as the one argument. */
+function standardInputCheck(argv: unknown[]): Promise<OneFailure[]> {
+  const into: Promise<OneFailure[]>[] = [];
+  settlePending(argv[0], [], into, (value) => (argv[0] = value));
+  return Promise.all(into).then((all) => all.flat());
+}
+
 /** How a tool reads its arguments: `lenientJsonStrings` reads objects and arrays sent as JSON text. */
 export interface CompileOptions {
   readonly requestTimeoutMs?: number;
@@ -122,14 +138,17 @@ export interface CompileOptions {
 export function compileTool(model: ToolModel, target: ToolTarget, options: CompileOptions = {}): ToolCall {
   const log = options.log ?? Log.silent;
   const policy = policyOf(options.validation);
+  const standard = model.standardInput;
   const read = model.rawInput
     ? rawReader(model.rawInput)
-    : buildOrDefer(() => argumentsReader(model.params, model.arity, { lenientJsonStrings: options.lenientJsonStrings, policy }));
-  // Only a tool whose records have an async rule waits for class-validator's `validate` after reading.
-  const checkAsync = model.rawInput ? undefined : asyncChecksOf(model.params, policy);
+    : standard
+      ? standardInputReader(standard)
+      : buildOrDefer(() => argumentsReader(model.params, model.arity, { lenientJsonStrings: options.lenientJsonStrings, policy }));
+  // Only a tool whose records have an async rule (or whose Standard Schema answers a promise) waits after reading.
+  const checkAsync = model.rawInput ? undefined : standard ? standardInputCheck : asyncChecksOf(model.params, policy);
   const write = buildOrDefer(() => resultWriter(model.result, model.name));
-  // A raw-input tool (`server.tool(name, { input })`) reads one object: its arguments are that object.
-  const argsOf = model.rawInput ? (argv: readonly unknown[]) => argv[0] as Record<string, unknown> : argsByName(model.params);
+  // A tool with a hand-written or Standard Schema input (`inputSchema`, `input`) reads one object: its arguments are that object.
+  const argsOf = model.rawInput || standard ? (argv: readonly unknown[]) => argv[0] as Record<string, unknown> : argsByName(model.params);
   const run =
     target.kind === 'method'
       ? methodRunner({ kind: 'tool', name: model.name, params: model.params }, target.instance, target.key, target.invoke)

@@ -1,4 +1,4 @@
-import type { ExactRule, SlotModel, ParamModel, RecordNode, TypeNode } from '../schema/model';
+import type { ExactRule, ParamModel, RecordNode, TypeNode } from '../schema/model';
 import { INVALID, fail, failAll, newFailure, park, restore, step, type Failure, type OneFailure } from './failure';
 import {
   FORMAT_WORDS,
@@ -15,6 +15,7 @@ import { dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reader, type RecordPlan } from './record-reader';
 import { asFailures, leftToClassValidator, validationFailures, type LeftToClassValidator } from './validator';
 import { isObject } from '../objects';
+import { fallbackOf, standardReader } from './standard-reader';
 import { transformsOf } from '../decorators/foreign';
 import { CLOSED, type ValidationPolicy } from '../schema/records/validation-options';
 
@@ -164,6 +165,8 @@ function compileBare(node: TypeNode, mode: ReadMode, policy: ValidationPolicy): 
       return recordReaderOf(recordPlan(node, mode, policy));
     case 'discriminated':
       return discriminatedReader(node, mode, policy);
+    case 'standard':
+      return standardReader(node, mode);
   }
 }
 
@@ -335,14 +338,6 @@ function restOfItems(v: unknown[], first: number, item: Reader, f: Failure): typ
     }
   }
   return restore(f, found)!;
-}
-
-/** A fresh copy of a default for each call, so one call cannot change another's default. */
-export function fallbackOf(slot: SlotModel): (() => unknown) | undefined {
-  if (!slot.default) return undefined;
-  const value = slot.default.value;
-  if (typeof value !== 'object' || value === null) return () => value;
-  return () => structuredClone(value);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { OneModelContextError } from '../errors';
 import { transformsOf } from '../decorators/foreign';
 import { perNode } from '../schema/resolve/memo';
+import { isStructuredStandard } from '../schema/write';
 import { unwrap, type RecordNode, type ResultModel, type TypeNode } from '../schema/model';
 import { INVALID, formatPath, newFailure } from './failure';
 import { InexactIntegerError, exactNumber, inexactIntegerSteps, jsonWithExactNumbers } from './exact-integers';
@@ -204,7 +205,7 @@ function declaredWriter(result: ResultModel, tool: string): (value: unknown) => 
   }
   const write = writerOf(type);
   const check = readerOf(type, 'check');
-  const structured = bare.kind === 'record' || bare.kind === 'dictionary';
+  const structured = bare.kind === 'record' || bare.kind === 'dictionary' || (bare.kind === 'standard' && isStructuredStandard(bare));
   return (v) => {
     if ((v === undefined || v === null) && type.kind === 'nullable') return textResult('null');
     const json = write(v);

@@ -15,7 +15,8 @@ export type DiagnosticCode =
   | 'OMCG0014'
   | 'OMCG0015'
   | 'OMCG0016'
-  | 'OMCG0017';
+  | 'OMCG0017'
+  | 'OMCG0018';
 
 /** One problem in a declaration: what, where and how to fix it. */
 export interface Diagnostic {

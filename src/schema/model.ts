@@ -1,6 +1,7 @@
 import type { Completer, Icon } from '../decorators/listing-options';
 import type { Constraint } from '../decorators/metadata';
 import type { ValidateFunction } from 'ajv/dist/2020';
+import type { StandardSchemaV1 } from '../decorators/standard-schema';
 
 /**
  * The resolved type model: one immutable tree per tool, built once when a class is added. The schema
@@ -103,6 +104,7 @@ type BareNode = Ruled &
     | { readonly kind: 'json'; readonly shape: 'any' | 'object' | 'array' }
     | RecordNode
     | DiscriminatedNode
+    | StandardNode
   );
 
 export interface RecordNode {
@@ -124,6 +126,33 @@ export interface DiscriminatedNode {
   /** `keepDiscriminatorProperty`: whether the instance keeps the discriminator. */
   readonly keep: boolean;
   readonly subtypes: readonly { readonly name: string; readonly record: RecordNode }[];
+}
+
+/**
+ * A Standard Schema object (zod 4, Valibot, ArkType ...; schema/resolve/standard.ts): listed as the library's own
+ * JSON Schema, taken once when the tool is defined, and read with the library's `~standard.validate`, whose output
+ * value the method receives.
+ */
+export interface StandardNode {
+  readonly kind: 'standard';
+  readonly schema: StandardSchemaV1;
+  /** `~standard.vendor` (`zod`, `valibot`, `arktype` ...), for messages. */
+  readonly vendor: string;
+  /** `~standard.jsonSchema.input({ target: 'draft-2020-12' })` as listed: frozen, keys in the library's order, `$schema` dropped. */
+  readonly json: JsonSchema;
+  /** The library's JSON Schema as given (`$schema` kept), listed where the schema is a tool's whole input. */
+  readonly root: JsonSchema;
+  /** The output JSON Schema (results), or why the library gave none. */
+  readonly output: JsonSchema | { readonly problem: string };
+  /** `json` in terms of the model, for the provider profiles and their reading; or why it cannot be. */
+  readonly lifted: TypeNode | { readonly problem: string };
+  /** `validate(undefined)` succeeds synchronously: a slot of this type may be left out (`.optional()`, `.default()`). */
+  readonly absent: boolean;
+}
+
+/** Whether a slot of this type may be left out because its Standard Schema accepts `undefined`. */
+export function acceptsAbsence(node: TypeNode): boolean {
+  return node.kind === 'standard' && node.absent;
 }
 
 /** A value written as `default` (strings, numbers, booleans, chars, enums in their listed form). */
@@ -204,6 +233,8 @@ export interface ToolModel {
   readonly cache?: CacheHint;
   /** A hand-written input schema (quick path): listed as given, arguments validated against it, no `params`. */
   readonly rawInput?: RawInputSchema;
+  /** A Standard Schema for the whole input (quick path `input`): an object schema, no `params`. */
+  readonly standardInput?: StandardNode;
   /** `Class.method` (or the quick-path name), for messages. */
   readonly where: string;
 }

@@ -145,7 +145,11 @@ function buildKeywords(node: TypeNode, policy: ValidationPolicy): Keywords {
     case 'discriminated':
       // No `type` beside it: each subtype is a closed object, and `null` (when nullable) one more branch.
       return { oneOf: node.subtypes.map((s) => fragmentOf(s.record, policy)) };
+    case 'standard':
+      return node.json as Keywords;
     case 'nullable':
+      // A Standard Schema's fragment is the library's, kept whole: `null` is one more branch beside it.
+      if (node.inner.kind === 'standard') return { anyOf: [node.inner.json, { type: 'null' }] } as Keywords;
       return nullableKeywords(keywordsOf(node.inner, policy));
   }
 }
@@ -199,7 +203,10 @@ function objectKeywords(slots: readonly SlotModel[], policy: ValidationPolicy, c
 }
 
 /** The fragment of a type, written once per (immutable) node. */
-export const fragmentOf = perNodeAndPolicy((node: TypeNode, policy: ValidationPolicy): JsonSchema => ordered(keywordsOf(node, policy)));
+export const fragmentOf = perNodeAndPolicy((node: TypeNode, policy: ValidationPolicy): JsonSchema =>
+  // A Standard Schema's fragment is listed in the library's own key order.
+  node.kind === 'standard' ? node.json : ordered(keywordsOf(node, policy)),
+);
 
 /**
  * The value written as `default`, or `undefined`: strings, numbers, booleans and chars as they are,
@@ -226,6 +233,7 @@ export function slotFragment(slot: SlotModel, policy: ValidationPolicy = CLOSED)
   const description = slot.description ?? (base.description as string | undefined);
   const value = slot.default ? writtenDefault(slot.type, slot.default.value) : undefined;
   if (description === base.description && value === undefined && slot.examples === undefined) return base;
+  if (unwrap(slot.type).kind === 'standard') return standardSlotFragment(base, description, value, slot.examples);
   const out: Record<string, unknown> = {};
   if (base.type !== undefined) out.type = base.type;
   if (base.format !== undefined) out.format = base.format;
@@ -233,6 +241,27 @@ export function slotFragment(slot: SlotModel, policy: ValidationPolicy = CLOSED)
   for (const k in base) if (k !== 'type' && k !== 'format' && k !== 'description') out[k] = base[k];
   if (value !== undefined) out.default = value;
   if (slot.examples !== undefined) out.examples = slot.examples;
+  return out;
+}
+
+/**
+ * A Standard Schema slot's fragment: the library's keys in its order, the slot's description in place of the
+ * library's (or after its keys), then `default` and `examples`.
+ */
+function standardSlotFragment(
+  base: JsonSchema,
+  description: string | undefined,
+  value: unknown,
+  examples: readonly unknown[] | undefined,
+): JsonSchema {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(base)) {
+    const v = k === 'description' ? description : base[k];
+    Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  if (description !== undefined) out.description = description;
+  if (value !== undefined) out.default = value;
+  if (examples !== undefined) out.examples = examples;
   return out;
 }
 
@@ -256,5 +285,11 @@ export function inputSchemaOf(params: readonly ParamModel[], policy: ValidationP
 export function outputSchemaOf(result: ResultModel): JsonSchema | undefined {
   if (result.kind !== 'value') return undefined;
   const bare = unwrap(result.type);
+  if (bare.kind === 'standard') return isStructuredStandard(bare) ? (bare.output as JsonSchema) : undefined;
   return bare.kind === 'record' || bare.kind === 'dictionary' ? fragmentOf(bare) : undefined;
+}
+
+/** A Standard Schema result whose output JSON Schema is an object: sent as `structuredContent`, with an `outputSchema`. */
+export function isStructuredStandard(node: Extract<TypeNode, { kind: 'standard' }>): boolean {
+  return !('problem' in node.output) && (node.output as JsonSchema).type === 'object';
 }

@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from '../decorators/standard-schema';
 import type { Readable, Writable } from 'node:stream';
 import type { ServerEventBus, Transport } from '@modelcontextprotocol/server';
 import { InMemoryServerEventBus } from './stores/stores';
@@ -6,7 +7,7 @@ import type { CacheOptions, Icon } from '../decorators/listing-options';
 import { Problems } from '../schema/diagnostics';
 import { cacheOf, iconsOf } from '../schema/members/listing-metadata';
 import type { CacheHint } from '../schema/model';
-import type { QuickArgs } from '../decorators/hint-value';
+import type { QuickHandlerArgs } from '../decorators/hint-value';
 import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/members/quick';
 import { UnknownToolError } from '../invoke/errors';
 import type { AddOptions } from '../invoke/invocation';
@@ -329,6 +330,8 @@ export class McpServer {
     this.tasks = new TaskRunner(taskStore, options.tasks, this.log);
     this.maxResultBytes = checkMaxResultBytes(options.maxResultBytes);
     this.picker = this.pickerFor(options);
+    for (const profile of ['openai-strict', 'gemini'] as const)
+      if (mayList(options.listing, profile)) this.catalog.listUnder(profile, 'McpServer');
     if (options.catalog === 'search') this.catalog.reserveToolNames(SEARCH_FIRST_NAMES);
     // Under the search-first catalog the listed tools are always the same three: a tool change changes no listing.
     const searchFirst = options.catalog === 'search';
@@ -453,6 +456,8 @@ export class McpServer {
     for (const profile of ['openai-strict', 'gemini'] as const) {
       if (this.warnedProfiles.has(profile) || mayList(this.options.listing, profile)) continue;
       if (!mayList(listing as ListingOption | undefined, profile)) continue;
+      // A tool this profile cannot list refuses the endpoint at start-up (OMCG0018), never a broken tools/list.
+      this.catalog.listUnder(profile, `The endpoint listing under '${profile}'`);
       this.warnedProfiles.add(profile);
       for (const { model } of this.catalog.tools.values()) this.warnUnstatableUnder(model, profile);
     }
@@ -464,10 +469,10 @@ export class McpServer {
    * class → its instances ...), as the SDK's `registerTool` types it from a zod shape.
    * @example server.tool('add', { params: { a: Int32, b: Int32 } }, ({ a, b }) => a + b);
    */
-  tool<const P extends QuickParams = Record<never, never>>(
+  tool<const P extends QuickParams = Record<never, never>, S extends StandardSchemaV1 | undefined = undefined>(
     name: string,
-    config: QuickToolConfig<P>,
-    handler: (args: QuickArgs<P>, context: RequestContext) => unknown,
+    config: QuickToolConfig<P, S>,
+    handler: (args: QuickHandlerArgs<P, S>, context: RequestContext) => unknown,
   ): this {
     if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
     const call = handler as (args: Record<string, unknown>, context: RequestContext) => unknown;

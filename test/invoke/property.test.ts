@@ -184,6 +184,8 @@ function hasRuntimeType(node: TypeNode, v: unknown): boolean {
       return v !== undefined;
     case 'discriminated':
       return node.subtypes.some((s) => v instanceof s.record.ctor);
+    case 'standard':
+      return v !== undefined;
     case 'record':
       return (
         v instanceof node.ctor &&

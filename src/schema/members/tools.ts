@@ -17,7 +17,7 @@ import { checkAgainstSource } from '../records/contradiction';
 import { CONTEXT_DESIGN, isContextClass } from './context-class';
 import { Problems } from '../diagnostics';
 import { defaultOf, resolveSlot } from '../resolve/slots';
-import type { Mutable, ParamModel, ResultModel, ToolAnnotations, ToolModel } from '../model';
+import { acceptsAbsence, unwrap, type Mutable, type ParamModel, type ResultModel, type ToolAnnotations, type ToolModel } from '../model';
 import { isValidName, toolNameOf } from './names';
 import { metadataFix, recordOf } from '../records/records';
 import { resolveType, type Site } from '../resolve/resolve';
@@ -225,7 +225,7 @@ function paramModel(
     name,
     type,
     description: record.description ?? fact?.description,
-    required: !(record.optional || record.hasDefault || written || fact?.optional),
+    required: !(record.optional || record.hasDefault || written || fact?.optional || acceptsAbsence(type)),
     default: defaultOf(record, fact?.default, written, type),
     ...(record.header !== undefined && { header: record.header }),
   };
@@ -264,6 +264,15 @@ export function resultFor(
   if (hint !== undefined) {
     const type = resolveType(hint, undefined, site);
     if (type && returns !== undefined && source !== undefined) checkAgainstSource(type, source, undefined, site);
+    const bare = type && unwrap(type);
+    if (bare?.kind === 'standard' && 'problem' in bare.output) {
+      return problems.add(
+        'OMCG0018',
+        `${where}, result`,
+        `the ${bare.vendor} schema's output cannot be listed as JSON Schema: ${bare.output.problem}.`,
+        'return JSON values only (no transform whose output the library cannot state), or declare the result with a record class.',
+      );
+    }
     return type && { kind: 'value', type };
   }
   if (design === undefined) return { kind: 'void' };

@@ -81,6 +81,15 @@ class Walk {
       return { ...inner, keywords: d.nullable(inner.keywords) };
     }
     if (node.kind === 'json') return { keywords: d.json(node.shape), words: [] };
+    if (node.kind === 'standard') {
+      // Written from the library's JSON Schema restated in the model (resolve/standard.ts). One that cannot be was a
+      // definition diagnostic wherever this profile may list (profileProblemsOf); an endpoint added later is checked
+      // when it starts. Free JSON here keeps the listing one the provider takes.
+      if ('problem' in node.lifted) return { keywords: d.json('any'), words: [`A value its ${node.vendor} schema accepts.`] };
+      const inner = this.node(node.lifted);
+      const own = typeof node.json.description === 'string' ? node.json.description : undefined;
+      return inner.description === undefined && own !== undefined ? { ...inner, description: own } : inner;
+    }
     const exact = fragmentOf(node, this.policy);
     const keywords: Keywords = {};
     const lost = new Set<string>();
@@ -157,6 +166,13 @@ export function inputSchemaUnder(
   );
 }
 
+/** A tool's `inputSchema` under a dialect for a Standard Schema that is the whole input: its restated properties. */
+export function standardInputSchemaUnder(d: Dialect, lifted: readonly ParamModel[], describe = true): JsonSchema {
+  return cached(`${d.name} ${describe} standard input`, lifted, () =>
+    ordered(new Walk(d, CLOSED, describe).object(lifted, false), d.order),
+  );
+}
+
 /** Where a model holds a type a provider profile cannot state: `parameter 'tags'` and what it is. */
 export interface Unstatable {
   readonly path: string;
@@ -186,6 +202,47 @@ export function unstatableIn(params: readonly ParamModel[]): Unstatable[] {
         return;
       case 'discriminated':
         for (const s of node.subtypes) for (const p of s.record.properties) visit(p.type, `${path}.${p.name}`);
+        return;
+      case 'standard':
+        if (!('problem' in node.lifted)) visit(node.lifted, path);
+        return;
+      default:
+        return;
+    }
+  };
+  for (const p of params) visit(p.type, `parameter '${p.name}'`);
+  return out;
+}
+
+/** A Standard Schema under a tool's parameters that the provider profiles cannot list, and why. */
+export interface UnliftedStandard {
+  readonly path: string;
+  readonly vendor: string;
+  readonly problem: string;
+}
+
+/** The Standard Schemas under a tool's parameters that the provider profiles cannot restate, each named by its path. */
+export function unliftedIn(params: readonly ParamModel[]): UnliftedStandard[] {
+  const out: UnliftedStandard[] = [];
+  const seen = new Set<TypeNode>();
+  const visit = (node: TypeNode, path: string): void => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    switch (node.kind) {
+      case 'nullable':
+        return visit(node.inner, path);
+      case 'array':
+        return visit(node.items, `${path}[]`);
+      case 'dictionary':
+        return visit(node.values, `${path}{}`);
+      case 'record':
+        for (const p of node.properties) visit(p.type, `${path}.${p.name}`);
+        return;
+      case 'discriminated':
+        for (const s of node.subtypes) for (const p of s.record.properties) visit(p.type, `${path}.${p.name}`);
+        return;
+      case 'standard':
+        if ('problem' in node.lifted) out.push({ path, vendor: node.vendor, problem: node.lifted.problem });
         return;
       default:
         return;

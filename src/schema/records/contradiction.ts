@@ -35,7 +35,8 @@ function received(node: TypeNode): string {
 
 /** Whether every value the method receives under `hint` is allowed by the declared type `source`. */
 function fits(hint: TypeNode, source: TypeNode): boolean {
-  if (hint.kind === 'json') return true;
+  // What a Standard Schema's output is, only its library's TypeScript types say: no contradiction is claimed.
+  if (hint.kind === 'json' || hint.kind === 'standard') return true;
   if (hint.kind === 'nullable') return source.kind === 'nullable' && fits(hint.inner, source.inner);
   if (source.kind === 'nullable') return fits(hint, source.inner);
   if (hint.kind === 'enum' && source.kind === 'enum') return hint.values.every((v) => source.values.includes(v));

@@ -15,7 +15,7 @@ import {
 import { HINT, StringLiterals, type TypeHint } from '../../decorators/hints';
 import { propertyFactsOf, type SourcePropertyFacts } from '../../facts/registry';
 import { defaultOf, resolveSlot } from '../resolve/slots';
-import { unwrap, type PropertyModel, type RecordNode, type TypeNode } from '../model';
+import { acceptsAbsence, unwrap, type PropertyModel, type RecordNode, type TypeNode } from '../model';
 import { discriminatedHint, type Site } from '../resolve/resolve';
 import { initializersOf, type CompiledValue } from '../resolve/compiled';
 import { validatorIntent, type ValidatorIntent } from './validator-rules';
@@ -213,7 +213,8 @@ function propertyModel(ctor: Function, declared: DeclaredProperties, key: string
       validator.conditional ||
       passesMissing(record, rules) ||
       apiValues?.required === false ||
-      omittable(record, initializer, fact)
+      omittable(record, initializer, fact) ||
+      acceptsAbsence(type)
     ),
     // A source default applies only where `new ctor()` builds the record and so runs the initialisers.
     default: defaultOf(record, declared.constructible ? fact?.default : undefined, initializer, type),

@@ -1,6 +1,6 @@
 import type { default as Ajv2020, ErrorObject } from 'ajv/dist/2020';
 import type { Problems } from '../diagnostics';
-import type { RawInputSchema } from '../model';
+import type { JsonSchema, RawInputSchema } from '../model';
 
 /**
  * A quick-path tool's hand-written input schema (`server.tool(name, { inputSchema }, handler)`), for what the
@@ -76,6 +76,12 @@ export function rawInputSchemaOf(value: unknown, where: string, problems: Proble
     const reason = error instanceof Error ? error.message : String(error);
     return problems.add('OMCG0014', where, `inputSchema is not a valid JSON Schema 2020-12: ${reason.slice(0, 200)}.`, fix);
   }
+}
+
+/** A validator of a checked schema (a Standard Schema's output JSON Schema, for results), by the shared Ajv. */
+export function validatorOf(schema: JsonSchema): (value: unknown) => boolean {
+  const validate = ajv().compile(schema);
+  return (value) => validate(value) === true;
 }
 
 /** The path of the first validation error, innermost step first (as argument readers report it). */

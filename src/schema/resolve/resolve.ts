@@ -1,6 +1,8 @@
 import { HINT, type HintCombinator, type HintLiterals, type HintToken, type TokenKind, type TypeHint } from '../../decorators/hints';
 import type { Discriminator } from '../../decorators/foreign';
 import type { Problems } from '../diagnostics';
+import { claimsStandard, isStandardSchema } from '../../decorators/standard-schema';
+import { notStandard, standardNode } from './standard';
 import {
   unwrap,
   type DiscriminatedNode,
@@ -225,7 +227,8 @@ export function resolveType(hint: TypeHint | undefined, design: unknown, site: S
   const node = fromHint(hint, design, site);
   if (!node) return undefined;
   const bare = unwrap(node);
-  if ((design === Array || design === Set || design === Map) && !['array', 'dictionary', 'json'].includes(bare.kind)) {
+  // A Standard Schema states its whole type: `@Param({ type: z.array(z.string()) }) tags: string[]` is no element hint.
+  if ((design === Array || design === Set || design === Map) && !['array', 'dictionary', 'json', 'standard'].includes(bare.kind)) {
     if (design === Map) return { kind: 'dictionary', values: node, as: 'map' };
     return { kind: 'array', items: node, set: design === Set, uniqueItems: design === Set };
   }
@@ -242,6 +245,9 @@ function fromDesign(design: unknown, site: Site): TypeNode | undefined {
 }
 
 function fromHint(hint: TypeHint, design: unknown, site: Site): TypeNode | undefined {
+  // Before the thunk: an ArkType type is a function.
+  if (isStandardSchema(hint)) return standardNode(hint, 'inner', site.where, site.problems);
+  if (claimsStandard(hint)) return notStandard(site.where, site.problems);
   if (isThunk(hint)) {
     let resolved: TypeHint;
     try {

@@ -24,7 +24,7 @@ import { grants, ScopedListings } from './scoped-listings';
 import { runCompleter } from '../../invoke/completions';
 import type { CacheHint } from '../../schema/model';
 import { APP_MIME_TYPE, uiResourceOf, type UiResource } from './ui-resource';
-import { EXACT, inputSchemaFor, type Profile } from '../../schema/profiles';
+import { EXACT, inputSchemaFor, profileProblemsOf, type Profile } from '../../schema/profiles';
 import type { DecoratedSkill, ServedSkills, SkillFolder } from './skills';
 import { skillFromMethod } from '../../schema/members/skills';
 
@@ -320,8 +320,31 @@ export class Catalog {
     this.changed('resource');
   }
 
+  /** The provider profiles the server may list under: a tool one of them cannot list is refused (OMCG0018). */
+  private readonly profiles = new Set<'gemini' | 'openai-strict'>();
+
+  /**
+   * From now on tools are also checked for `profile`; the tools already added are checked now, and a `DefinitionError`
+   * names each one it cannot list (nothing is changed then).
+   */
+  listUnder(profile: 'gemini' | 'openai-strict', subject: string): void {
+    if (this.profiles.has(profile)) return;
+    const problems = new Problems();
+    for (const tool of this.tools.values())
+      for (const d of profileProblemsOf(tool.model, profile)) problems.add(d.code, d.where, d.message, d.fix);
+    problems.throwIfAny(subject);
+    this.profiles.add(profile);
+  }
+
   private register(subject: string, pending: readonly Pending[], problems: Problems): void {
     this.checkClashes(pending, problems);
+    if (this.profiles.size > 0) {
+      for (const entry of pending) {
+        if (entry.kind !== 'tool') continue;
+        for (const profile of this.profiles)
+          for (const d of profileProblemsOf(entry.model, profile)) problems.add(d.code, d.where, d.message, d.fix);
+      }
+    }
     problems.throwIfAny(subject);
     // Indexed loops: `server.tool()` comes here once per tool at start-up, where each `for...of` step of
     // code not yet optimised allocates.

@@ -45,7 +45,7 @@ export function listingOf(tool: ToolModel, apps: boolean, policy: ValidationPoli
   const entry: Record<string, unknown> = { name: tool.name };
   if (tool.title !== undefined) entry.title = tool.title;
   if (tool.description !== undefined) entry.description = tool.description;
-  entry.inputSchema = tool.rawInput?.schema ?? inputSchemaOf(tool.params, policy);
+  entry.inputSchema = tool.rawInput?.schema ?? tool.standardInput?.root ?? inputSchemaOf(tool.params, policy);
   const output = outputSchemaOf(tool.result);
   if (output) entry.outputSchema = output;
   if (tool.annotations) entry.annotations = { ...tool.annotations };
