@@ -33,7 +33,8 @@ export function registryServerJson(pkg: PackageJson, options: ArtefactOptions): 
     );
   }
   const description = stringField(pkg, 'description');
-  if (description.length > 100) throw new UsageError(`The registry takes a description of at most 100 characters; package.json's has ${description.length}.`);
+  if (description.length > 100)
+    throw new UsageError(`The registry takes a description of at most 100 characters; package.json's has ${description.length}.`);
   const version = stringField(pkg, 'version');
   const json: Record<string, unknown> = { $schema: REGISTRY_SCHEMA, name, description };
   const repository = repositoryOf(pkg.repository);
@@ -45,7 +46,9 @@ export function registryServerJson(pkg: PackageJson, options: ArtefactOptions): 
   }
   if (options.url !== undefined) json.remotes = [{ type: 'streamable-http', url: checkedUrl(options.url) }];
   if (json.packages === undefined && json.remotes === undefined) {
-    throw new UsageError('server.json lists no way to reach the server: publish it to npm (a "name" in package.json, not "private") or give --url.');
+    throw new UsageError(
+      'server.json lists no way to reach the server: publish it to npm (a "name" in package.json, not "private") or give --url.',
+    );
   }
   return json;
 }
@@ -62,7 +65,9 @@ export function mcpbManifest(pkg: PackageJson, server: ProjectServer, options: A
   if (typeof pkg.homepage === 'string' && URL.canParse(pkg.homepage)) manifest.homepage = pkg.homepage;
   if (typeof pkg.license === 'string') manifest.license = pkg.license;
   manifest.server = { type: 'node', entry_point: entryPoint, mcp_config: { command: 'node', args: [`\${__dirname}/${entryPoint}`] } };
-  manifest.tools = server.listTools().map((tool) => (tool.description === undefined ? { name: tool.name } : { name: tool.name, description: tool.description }));
+  manifest.tools = server
+    .listTools()
+    .map((tool) => (tool.description === undefined ? { name: tool.name } : { name: tool.name, description: tool.description }));
   // A bundle's prompts carry their text, which a @Prompt method writes only when called: say they are generated.
   if (server.listings().prompts.length > 0) manifest.prompts_generated = true;
   return manifest;
@@ -70,15 +75,18 @@ export function mcpbManifest(pkg: PackageJson, server: ProjectServer, options: A
 
 function stringField(pkg: PackageJson, key: string): string {
   const value = pkg[key];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`package.json has no "${key}": the artefact takes it from there.`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new UsageError(`package.json has no "${key}": the artefact takes it from there.`);
   return value;
 }
 
 /** `--entry-point`, else the package's first `bin`, else its `main`: the file that serves over stdio. */
 function entryPointOf(pkg: PackageJson, given: string | undefined): string {
-  const bin = typeof pkg.bin === 'string' ? pkg.bin : isObject(pkg.bin) ? Object.values(pkg.bin).find((v) => typeof v === 'string') : undefined;
+  const bin =
+    typeof pkg.bin === 'string' ? pkg.bin : isObject(pkg.bin) ? Object.values(pkg.bin).find((v) => typeof v === 'string') : undefined;
   const file = given ?? bin ?? (typeof pkg.main === 'string' ? pkg.main : undefined);
-  if (typeof file !== 'string') throw new UsageError('The bundle needs the file that serves over stdio: give --entry-point, or a "bin" in package.json.');
+  if (typeof file !== 'string')
+    throw new UsageError('The bundle needs the file that serves over stdio: give --entry-point, or a "bin" in package.json.');
   return file.replace(/\\/g, '/').replace(/^\.\//, '');
 }
 
@@ -86,7 +94,8 @@ function entryPointOf(pkg: PackageJson, given: string | undefined): string {
 function authorOf(author: unknown): Record<string, string> {
   const parts = typeof author === 'string' ? /^\s*([^<(]*?)\s*(?:<([^>]*)>)?\s*(?:\(([^)]*)\))?\s*$/.exec(author) : undefined;
   const fields = isObject(author) ? author : parts ? { name: parts[1], email: parts[2], url: parts[3] } : {};
-  if (typeof fields.name !== 'string' || fields.name === '') throw new UsageError('package.json has no "author": the bundle names its author.');
+  if (typeof fields.name !== 'string' || fields.name === '')
+    throw new UsageError('package.json has no "author": the bundle names its author.');
   const out: Record<string, string> = { name: fields.name };
   if (typeof fields.email === 'string' && fields.email !== '') out.email = fields.email;
   if (typeof fields.url === 'string' && URL.canParse(fields.url)) out.url = fields.url;
@@ -95,7 +104,8 @@ function authorOf(author: unknown): Record<string, string> {
 
 /** package.json's `repository` as the registry's `{ url, source }`, for GitHub and GitLab; else none. */
 function repositoryOf(repository: unknown): Record<string, string> | undefined {
-  const raw = typeof repository === 'string' ? repository : isObject(repository) && typeof repository.url === 'string' ? repository.url : undefined;
+  const raw =
+    typeof repository === 'string' ? repository : isObject(repository) && typeof repository.url === 'string' ? repository.url : undefined;
   if (raw === undefined) return undefined;
   const short = /^(github|gitlab):([\w.-]+\/[\w.-]+)$/.exec(raw) ?? (/^([\w.-]+\/[\w.-]+)$/.test(raw) ? [raw, 'github', raw] : null);
   const url = short ? `https://${short[1]}.com/${short[2]}` : raw.replace(/^git\+/, '').replace(/\.git$/, '');
@@ -108,6 +118,7 @@ function repositoryOf(repository: unknown): Record<string, string> | undefined {
 }
 
 function checkedUrl(url: string): string {
-  if (!/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) throw new UsageError(`--url takes the endpoint's public http(s) URL, such as https://mcp.example.com/mcp; got ${JSON.stringify(url)}.`);
+  if (!/^https?:\/\/\S+$/.test(url) || !URL.canParse(url))
+    throw new UsageError(`--url takes the endpoint's public http(s) URL, such as https://mcp.example.com/mcp; got ${JSON.stringify(url)}.`);
   return url;
 }

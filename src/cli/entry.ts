@@ -58,7 +58,8 @@ export async function loadServer(file: string, cwd: string): Promise<ProjectServ
 
 /** `server`, else `default`, else the module itself; a function is called, a promise awaited. */
 async function serverOf(exports: unknown, shown: string): Promise<unknown> {
-  const exported = isObject(exports) && 'server' in exports ? exports.server : isObject(exports) && 'default' in exports ? exports.default : exports;
+  const exported =
+    isObject(exports) && 'server' in exports ? exports.server : isObject(exports) && 'default' in exports ? exports.default : exports;
   try {
     const value = typeof exported === 'function' ? await (exported as () => unknown)() : await exported;
     return value;
@@ -69,7 +70,10 @@ async function serverOf(exports: unknown, shown: string): Promise<unknown> {
 
 function isProjectServer(value: unknown): value is ProjectServer {
   return (
-    isObject(value) && typeof value.listTools === 'function' && typeof value.listings === 'function' && typeof value.serverCard === 'function'
+    isObject(value) &&
+    typeof value.listTools === 'function' &&
+    typeof value.listings === 'function' &&
+    typeof value.serverCard === 'function'
   );
 }
 

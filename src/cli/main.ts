@@ -30,8 +30,16 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     usage: '',
     run: (args, host) => generateMain(['generate', ...args], host),
   },
-  snapshot: { summary: 'write the listings to a committed file; --check compares with it', usage: SNAPSHOT_USAGE, run: reading(SNAPSHOT_OPTIONS, SNAPSHOT_USAGE, snapshot) },
-  manifest: { summary: 'write server.json (--registry), manifest.json (--mcpb) or the server card (--card)', usage: MANIFEST_USAGE, run: reading(MANIFEST_OPTIONS, MANIFEST_USAGE, manifest) },
+  snapshot: {
+    summary: 'write the listings to a committed file; --check compares with it',
+    usage: SNAPSHOT_USAGE,
+    run: reading(SNAPSHOT_OPTIONS, SNAPSHOT_USAGE, snapshot),
+  },
+  manifest: {
+    summary: 'write server.json (--registry), manifest.json (--mcpb) or the server card (--card)',
+    usage: MANIFEST_USAGE,
+    run: reading(MANIFEST_OPTIONS, MANIFEST_USAGE, manifest),
+  },
   init: {
     summary: 'create a new project (--nest: a Nest application); not yet',
     usage: INIT_USAGE,
@@ -84,7 +92,11 @@ export function version(): string {
 /** Parses the arguments and runs the command; resolves with the exit code. */
 export async function main(argv: readonly string[], host: CliHost): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === '--version' || name === '-V' || (name !== undefined && Object.hasOwn(COMMANDS, name) && rest.some((a) => a === '--version' || a === '-V'))) {
+  if (
+    name === '--version' ||
+    name === '-V' ||
+    (name !== undefined && Object.hasOwn(COMMANDS, name) && rest.some((a) => a === '--version' || a === '-V'))
+  ) {
     host.stdout(version());
     return 0;
   }
@@ -105,10 +117,17 @@ if (require.main === module) {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--max-semi-space-size=32');
   const args = process.argv.slice(2);
-  void main(args, nodeHost(process.cwd())).then((code) => {
-    process.exitCode = code;
-    // `generate --watch` keeps running; every other command is done, whatever the loaded project left open.
-    if (!(args[0] === 'generate' && args.includes('--watch'))) process.exit(code);
-  });
+  void main(args, nodeHost(process.cwd())).then(
+    (code) => {
+      process.exitCode = code;
+      // `generate --watch` keeps running; every other command is done, whatever the loaded project left open.
+      if (!(args[0] === 'generate' && args.includes('--watch'))) process.exit(code);
+    },
+    (error: unknown) => {
+      // Not one of ours (those are one line, exit 1): the stack is what a bug report needs.
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }
 export { GenerateSession } from '../generate/cli';

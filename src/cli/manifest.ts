@@ -17,7 +17,10 @@ Writes a publishing artefact from package.json and the project's server, to stdo
   --url          the public URL of the Streamable HTTP endpoint, listed as a remote
   --entry-point  the bundle's file that serves over stdio (default: the first "bin", else "main")`;
 
-export const MANIFEST_OPTIONS = { flags: ['--registry', '--mcpb', '--card'], valued: ['--entry', '--out', '--name', '--url', '--entry-point'] };
+export const MANIFEST_OPTIONS = {
+  flags: ['--registry', '--mcpb', '--card'],
+  valued: ['--entry', '--out', '--name', '--url', '--entry-point'],
+};
 
 const KINDS = ['--registry', '--mcpb', '--card'];
 

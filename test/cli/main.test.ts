@@ -28,20 +28,32 @@ describe('the onemodelcontext command line', () => {
     expect(await run(['publish'], dir)).toEqual({ code: 1, stdout: '', stderr: `Unknown command 'publish'.\n${USAGE}` });
   });
 
-  it.each([[['--version']], [['-V']], [['generate', '--version']], [['snapshot', '--check', '-V']], [['manifest', '--version']], [['init', '--version']]])(
-    'prints the package version for %j',
-    async (argv) => {
-      expect(await run(argv, dir)).toEqual({ code: 0, stdout: VERSION, stderr: '' });
-    },
-  );
+  it.each([
+    [['--version']],
+    [['-V']],
+    [['generate', '--version']],
+    [['snapshot', '--check', '-V']],
+    [['manifest', '--version']],
+    [['init', '--version']],
+  ])('prints the package version for %j', async (argv) => {
+    expect(await run(argv, dir)).toEqual({ code: 0, stdout: VERSION, stderr: '' });
+  });
 
   it.each([
     ['snapshot', SNAPSHOT_USAGE],
     ['manifest', MANIFEST_USAGE],
   ])('prints the usage of %s for --help and -h; an option it does not know is refused with the usage', async (command, usage) => {
     expect(await run([command, '--help'], dir)).toEqual({ code: 0, stdout: usage, stderr: '' });
-    expect(await run([command, '--bogus', '-h'], dir)).toEqual({ code: 1, stdout: '', stderr: `Unknown or incomplete option '--bogus'.\n${usage}` });
-    expect(await run([command, '--out', '-h'], dir)).toEqual({ code: 1, stdout: '', stderr: `Unknown or incomplete option '--out'.\n${usage}` });
+    expect(await run([command, '--bogus', '-h'], dir)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Unknown or incomplete option '--bogus'.\n${usage}`,
+    });
+    expect(await run([command, '--out', '-h'], dir)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Unknown or incomplete option '--out'.\n${usage}`,
+    });
   });
 
   it('hands generate its own arguments, usage and messages', async () => {
@@ -52,7 +64,11 @@ describe('the onemodelcontext command line', () => {
   });
 
   it('has a row for init, which says it is not there yet', async () => {
-    expect(await run(['init'], dir)).toEqual({ code: 1, stdout: '', stderr: 'onemodelcontext init is not in this version of the command line yet.' });
+    expect(await run(['init'], dir)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'onemodelcontext init is not in this version of the command line yet.',
+    });
     expect(await run(['init', '--help'], dir)).toEqual({
       code: 0,
       stdout: 'Usage: onemodelcontext init [--nest]\n\nCreates a new project. Not in this version of the command line yet.',
@@ -60,9 +76,12 @@ describe('the onemodelcontext command line', () => {
     });
   });
 
-  it.each([[['snapshot', 'extra']], [['snapshot', '--entry']], [['manifest', '--registry', '--url']]])('refuses %j with exit 1', async (argv) => {
-    const result = await run(argv, dir);
-    expect(result.code).toBe(1);
-    expect(result.stderr.split('\n')[0]).toBe(`Unknown or incomplete option '${argv[argv.length - 1]}'.`);
-  });
+  it.each([[['snapshot', 'extra']], [['snapshot', '--entry']], [['manifest', '--registry', '--url']]])(
+    'refuses %j with exit 1',
+    async (argv) => {
+      const result = await run(argv, dir);
+      expect(result.code).toBe(1);
+      expect(result.stderr.split('\n')[0]).toBe(`Unknown or incomplete option '${argv[argv.length - 1]}'.`);
+    },
+  );
 });

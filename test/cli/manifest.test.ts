@@ -41,10 +41,12 @@ describe('onemodelcontext manifest --registry (the MCP Registry server.json)', (
   });
 
   it('is checked by schemas that refuse what their publisher refuses', () => {
-    expect(errorsAgainst('registry-server', { name: 'weather', description: 'x', version: '1.0.0' })).toBe('data/name must match pattern "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$"');
-    expect(errorsAgainst('mcpb-manifest-v0.3', { name: 'w', version: '1', description: 'd', author: { name: 'a' }, server: { type: 'node' } })).toBe(
-      "data/server must have required property 'entry_point', data/server must have required property 'mcp_config'",
+    expect(errorsAgainst('registry-server', { name: 'weather', description: 'x', version: '1.0.0' })).toBe(
+      'data/name must match pattern "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$"',
     );
+    expect(
+      errorsAgainst('mcpb-manifest-v0.3', { name: 'w', version: '1', description: 'd', author: { name: 'a' }, server: { type: 'node' } }),
+    ).toBe("data/server must have required property 'entry_point', data/server must have required property 'mcp_config'");
     expect(errorsAgainst('server-card', { $schema: 'https://example.com/s', name: 'io.github.a/b', version: '^1.0.0' })).toBe(
       "data must have required property 'capabilities', data/version must NOT be valid",
     );
@@ -57,8 +59,18 @@ describe('onemodelcontext manifest --registry (the MCP Registry server.json)', (
       [],
       `server.json needs the server's name in reverse-DNS form, such as 'io.github.you/weather': set "mcpName" in package.json (the registry checks it against the npm package) or give --name; got undefined.`,
     ],
-    ['a name that is not reverse-DNS', PACKAGE, ['--name', 'weather'], `server.json needs the server's name in reverse-DNS form, such as 'io.github.you/weather': set "mcpName" in package.json (the registry checks it against the npm package) or give --name; got "weather".`],
-    ['a long description', { ...PACKAGE, description: 'x'.repeat(101) }, [], "The registry takes a description of at most 100 characters; package.json's has 101."],
+    [
+      'a name that is not reverse-DNS',
+      PACKAGE,
+      ['--name', 'weather'],
+      `server.json needs the server's name in reverse-DNS form, such as 'io.github.you/weather': set "mcpName" in package.json (the registry checks it against the npm package) or give --name; got "weather".`,
+    ],
+    [
+      'a long description',
+      { ...PACKAGE, description: 'x'.repeat(101) },
+      [],
+      "The registry takes a description of at most 100 characters; package.json's has 101.",
+    ],
     ['no version', { ...PACKAGE, version: undefined }, [], 'package.json has no "version": the artefact takes it from there.'],
     [
       'no way to reach the server',
@@ -66,7 +78,12 @@ describe('onemodelcontext manifest --registry (the MCP Registry server.json)', (
       [],
       'server.json lists no way to reach the server: publish it to npm (a "name" in package.json, not "private") or give --url.',
     ],
-    ['a URL that is not http(s)', PACKAGE, ['--url', 'ftp://example.com/mcp'], '--url takes the endpoint\'s public http(s) URL, such as https://mcp.example.com/mcp; got "ftp://example.com/mcp".'],
+    [
+      'a URL that is not http(s)',
+      PACKAGE,
+      ['--url', 'ftp://example.com/mcp'],
+      '--url takes the endpoint\'s public http(s) URL, such as https://mcp.example.com/mcp; got "ftp://example.com/mcp".',
+    ],
   ])('refuses %s with exit 1 and says what to do', async (_case, pkg, args, message) => {
     const project = projectFolder(JSON.stringify(pkg));
     expect(await run(['manifest', '--registry', ...args], project)).toEqual({ code: 1, stdout: '', stderr: message });
@@ -92,7 +109,9 @@ describe('onemodelcontext manifest --mcpb (an MCP Bundle manifest.json)', () => 
     const project = projectFolder(JSON.stringify({ ...PACKAGE, author: { name: 'Ada', email: 'ada@example.com' } }));
     const manifest = await printed(['manifest', '--mcpb', '--entry-point', './build/stdio.js', ...entry('entry')], project);
     expect(JSON.stringify(manifest.author)).toBe('{"name":"Ada","email":"ada@example.com"}');
-    expect(JSON.stringify(manifest.server)).toBe('{"type":"node","entry_point":"build/stdio.js","mcp_config":{"command":"node","args":["${__dirname}/build/stdio.js"]}}');
+    expect(JSON.stringify(manifest.server)).toBe(
+      '{"type":"node","entry_point":"build/stdio.js","mcp_config":{"command":"node","args":["${__dirname}/build/stdio.js"]}}',
+    );
     expect(errorsAgainst('mcpb-manifest-v0.3', manifest)).toBe('');
   });
 
@@ -126,7 +145,7 @@ describe('onemodelcontext manifest --card (the server card)', () => {
       code: 1,
       stdout: '',
       stderr:
-        "A server card needs a reverse-DNS name with one slash, such as 'io.github.you/weather'; got \"weather\". Give serverCard: { name } (or --name on the command line).",
+        'A server card needs a reverse-DNS name with one slash, such as \'io.github.you/weather\'; got "weather". Give serverCard: { name } (or --name on the command line).',
     });
   });
 });

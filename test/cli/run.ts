@@ -10,7 +10,12 @@ export const WEATHER = path.join(__dirname, '..', 'fixtures', 'cli', 'weather');
 /** One in-process run of `onemodelcontext <argv>` in `cwd`, on the real file system; what it printed. */
 export async function run(argv: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = { stdout: [] as string[], stderr: [] as string[] };
-  const host = { ...nodeHost(cwd), stdout: (line: string) => out.stdout.push(line), stderr: (line: string) => out.stderr.push(line), env: {} };
+  const host = {
+    ...nodeHost(cwd),
+    stdout: (line: string) => out.stdout.push(line),
+    stderr: (line: string) => out.stderr.push(line),
+    env: {},
+  };
   const code = await main(argv, host);
   return { code, stdout: out.stdout.join('\n'), stderr: out.stderr.join('\n') };
 }

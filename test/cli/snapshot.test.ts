@@ -29,7 +29,9 @@ describe('onemodelcontext snapshot (issue 40: contract review)', () => {
     expect(JSON.stringify(snapshot.resources)).toBe(
       '[{"uri":"weather://stations","name":"stations","description":"Every station.","mimeType":"application/json"}]',
     );
-    expect(JSON.stringify(snapshot.resourceTemplates)).toBe('[{"uriTemplate":"weather://cities/{city}","name":"city","description":"One city."}]');
+    expect(JSON.stringify(snapshot.resourceTemplates)).toBe(
+      '[{"uriTemplate":"weather://cities/{city}","name":"city","description":"One city."}]',
+    );
     expect(JSON.stringify(snapshot.prompts)).toBe(
       '[{"name":"ask_forecast","description":"Asks for a forecast.","arguments":[{"name":"city","description":"The city.","required":true}]}]',
     );
@@ -149,7 +151,11 @@ describe('the entry module', () => {
       'No entry module: give --entry <module>, or set "main" in package.json. The entry is a module that builds the server without serving it ' +
         'and exports it: `export const server = ...`, a default export, or a function returning the server (or a promise of it); serve from another file.',
     ],
-    ['a missing module', ['--entry', 'dist/nowhere.js'], `Cannot find the entry module ${path.join('dist', 'nowhere.js')}: build the project first, or give --entry <module>.`],
+    [
+      'a missing module',
+      ['--entry', 'dist/nowhere.js'],
+      `Cannot find the entry module ${path.join('dist', 'nowhere.js')}: build the project first, or give --entry <module>.`,
+    ],
   ])('refuses %s with exit 1', async (_case, args, message) => {
     const project = projectFolder('{"name": "no-main"}');
     expect(await run(['snapshot', ...args], project)).toEqual({ code: 1, stdout: '', stderr: message });

@@ -70,7 +70,9 @@ export function serverCardOf(source: CardSource, options: ServerCardOptions = {}
 
 function checkUrl(url: unknown): string {
   if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) {
-    throw new UsageError(`A server card's url is the endpoint's public http(s) URL, such as 'https://mcp.example.com/mcp'; got ${JSON.stringify(url)}.`);
+    throw new UsageError(
+      `A server card's url is the endpoint's public http(s) URL, such as 'https://mcp.example.com/mcp'; got ${JSON.stringify(url)}.`,
+    );
   }
   return url;
 }

@@ -93,8 +93,14 @@ describe('serveHttp({ serverCard }) with auth', () => {
 
 describe('serveHttp({ serverCard }) refuses a card it cannot write, before listening', () => {
   it.each([
-    [true, "A server card needs a reverse-DNS name with one slash, such as 'io.github.you/weather'; got \"weather\". Give serverCard: { name } (or --name on the command line)."],
-    [{ name: 'io.github.example/weather', url: 'not a url' }, 'A server card\'s url is the endpoint\'s public http(s) URL, such as \'https://mcp.example.com/mcp\'; got "not a url".'],
+    [
+      true,
+      'A server card needs a reverse-DNS name with one slash, such as \'io.github.you/weather\'; got "weather". Give serverCard: { name } (or --name on the command line).',
+    ],
+    [
+      { name: 'io.github.example/weather', url: 'not a url' },
+      "A server card's url is the endpoint's public http(s) URL, such as 'https://mcp.example.com/mcp'; got \"not a url\".",
+    ],
   ])('%j', async (serverCard, message) => {
     await expect(weather().serveHttp({ port: 0, serverCard })).rejects.toThrow(message);
   });
