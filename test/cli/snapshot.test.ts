@@ -193,3 +193,17 @@ describe('the entry module', () => {
     expect(result.stderr).toMatch(/^package\.json is not JSON: /);
   });
 });
+
+describe('a Nest entry', () => {
+  const dir = projectFolder();
+
+  it('is a function that creates the application context and returns its McpServer', async () => {
+    expect(await run(['snapshot', ...entry('nest')], dir)).toEqual({
+      code: 0,
+      stdout: `Wrote ${FILE}: 3 tools, no resources, 1 resource template, 1 prompt.`,
+      stderr: '',
+    });
+    const snapshot = JSON.parse(fs.readFileSync(path.join(dir, FILE), 'utf8')) as { profiles: { exact: { tools: { name: string }[] } } };
+    expect(snapshot.profiles.exact.tools.map((t) => t.name).join()).toBe('get_docket,list_open_cases,open_case');
+  });
+});
