@@ -116,7 +116,7 @@ function main(): void {
   });
 
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the built package, as a user runs it
-  const { GenerateSession } = require(join(ROOT, 'dist', 'generate', 'cli.js')) as typeof import('../src/generate/cli');
+  const { GenerateSession } = require(join(ROOT, 'dist', 'cli', 'main.js')) as typeof import('../src/cli/main');
   const host = { cwd: PROJECT, readFile: () => undefined, writeFile: () => undefined, stdout: () => undefined, stderr: () => undefined };
   const session = new GenerateSession({}, host);
   session.run();

@@ -8,7 +8,8 @@
 //   dist/nest/index.js     `onemodelcontext/nest`  } their own modules only: what they use of ours they take
 //   dist/redis/index.js    `onemodelcontext/redis` } from `require('../index.js')`, so a process has one copy
 //                                                    of every class and registry whichever entries it loads
-//   dist/generate/cli.js   the generator (`bin`), its own process, sharing nothing with a server
+//   dist/cli/main.js       the command line (`bin`: generate, snapshot, manifest), its own process, sharing
+//                          nothing with a server (it loads a project's server through the project's own copy)
 //
 // One file per entry rather than one file behind all three: an application bundled with esbuild follows every
 // `require` of a file it includes, and a shared file would pull NestJS and ioredis into applications that use
@@ -29,7 +30,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
 const MAIN = 'index.js';
 const ENTRIES = [MAIN, 'nest/index.js', 'redis/index.js'];
-const CLI = 'generate/cli.js';
+const CLI = 'cli/main.js';
 
 /**
  * What a compiled entry exports, as CommonJS consumers see it (loaded here before it is replaced), and tsc's

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generate, GenerateSession, type GenerateHost, type GenerateOptions } from './generate';
@@ -101,13 +100,4 @@ export function nodeHost(cwd: string): GenerateHost {
   };
 }
 
-if (require.main === module) {
-  // Start-up of a run is mostly the compiler's: cache its compiled code (Node 22.1 and later) and give the
-  // young generation room for the parser's short-lived nodes (fewer scavenges).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- newer than the @types/node in use
-  (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--max-semi-space-size=32');
-  process.exitCode = main(process.argv.slice(2), nodeHost(process.cwd()));
-}
 export { GenerateSession } from './generate';

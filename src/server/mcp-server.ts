@@ -28,6 +28,9 @@ import type { HttpAddress, HttpHandler, HttpHandlerOptions, HttpServing, Listeni
 import { ListenPolicy } from './auth/listen-policy';
 import { Visibility } from './auth/visibility';
 import type { ToolListing } from './catalog/listing';
+import type { PromptListing, ResourceListing } from './catalog/resource-listing';
+import { serverCardOf, type ServerCardOptions } from './catalog/server-card';
+import { capabilitiesOf } from './protocol/capabilities';
 import { routeByOpening } from './protocol/opening';
 import { followBus, listChangedEvent } from './catalog/live';
 import { SEARCH_FIRST_NAMES } from './catalog/search';
@@ -609,6 +612,29 @@ export class McpServer {
   }
 
   /**
+   * @internal Every resource, resource template and prompt listing as it is sent (no scopes), for the command
+   * line's `snapshot` and `manifest` (src/cli/), which reach a project's server through its public face only.
+   */
+  listings(): {
+    readonly resources: readonly ResourceListing[];
+    readonly templates: readonly ResourceListing[];
+    readonly prompts: readonly PromptListing[];
+  } {
+    const { resources, templates, prompts } = this.catalog.listings;
+    return { resources, templates, prompts };
+  }
+
+  /**
+   * @internal The server card (catalog/server-card.ts): this server's info, capabilities and, unless
+   * `primitives` is false, its exact listings. `serveHttp({ serverCard })` serves it; the command line writes it.
+   */
+  serverCard(options: ServerCardOptions = {}, primitives = true): Record<string, unknown> {
+    const { tools, resources, prompts } = this.catalog.listings;
+    const listings = primitives ? { tools, resources, prompts } : undefined;
+    return serverCardOf({ info: this.info, capabilities: capabilitiesOf(this.catalog), listings }, options);
+  }
+
+  /**
    * Calls a tool in-process and returns the `CallToolResult` exactly as it would be sent. Argument errors
    * and tool failures are `isError` results; an unknown name rejects with `UnknownToolError`.
    * @example const result = await server.callTool('add', { a: 1, b: 2 });
@@ -758,8 +784,9 @@ export class McpServer {
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
     await this.skillsBuilt;
+    const serving = this.httpServing(this.endpointPicker(options));
     const endpoint: ListeningEndpoint = await http().startHttp(
-      this.httpServing(this.endpointPicker(options)),
+      options.serverCard ? { ...serving, serverCard: this.cardText(options) } : serving,
       options,
       this.catalog,
       this.log,
@@ -767,6 +794,20 @@ export class McpServer {
     this.track(endpoint);
     if (options.shutdown) this.shutdownOn(options.shutdown.signals, { deadlineMs: options.shutdown.deadlineMs });
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
+  }
+
+  /**
+   * `serveHttp({ serverCard })`'s document, built at each request (the catalog may change) after one build now, so
+   * a card that cannot be written (a name not in reverse-DNS form) fails `serveHttp` rather than its first reader.
+   * With `auth` the primitives stay out: the card is public, and what a caller may see depends on its token.
+   */
+  private cardText(options: ServeHttpOptions): () => string {
+    const given = options.serverCard === true ? {} : (options.serverCard as ServerCardOptions);
+    const cardOptions = { ...given, url: given.url ?? options.auth?.resource };
+    const primitives = options.auth === undefined;
+    const text = () => JSON.stringify(this.serverCard(cardOptions, primitives));
+    text();
+    return text;
   }
 
   /**

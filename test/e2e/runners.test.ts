@@ -88,7 +88,7 @@ describe('a project tested by vitest', () => {
   it('keeps its facts module current', () => {
     const check = spawnSync(
       process.execPath,
-      [join(ROOT, 'dist/generate/cli.js'), 'generate', '--project', `${RUNNERS}/tsconfig.json`, '--check'],
+      [join(ROOT, 'dist/cli/main.js'), 'generate', '--project', `${RUNNERS}/tsconfig.json`, '--check'],
       { cwd: ROOT, encoding: 'utf8' },
     );
     expect(check.stderr).toBe('');

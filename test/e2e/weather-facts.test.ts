@@ -112,7 +112,7 @@ describe('samples/weather through the generator', () => {
     await ensureBuilt();
     const check = spawnSync(
       process.execPath,
-      [join(ROOT, 'dist/generate/cli.js'), 'generate', '--project', 'samples/weather/tsconfig.json', '--check'],
+      [join(ROOT, 'dist/cli/main.js'), 'generate', '--project', 'samples/weather/tsconfig.json', '--check'],
       {
         cwd: ROOT,
         encoding: 'utf8',

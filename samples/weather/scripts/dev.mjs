@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const cli = fileURLToPath(new URL('../node_modules/onemodelcontext/dist/generate/cli.js', import.meta.url));
+const cli = fileURLToPath(new URL('../node_modules/onemodelcontext/dist/cli/main.js', import.meta.url));
 const generated = spawnSync(process.execPath, [cli, 'generate'], { stdio: ['ignore', 'inherit', 'inherit'] });
 if (generated.status !== 0) {
   console.error('onemodelcontext generate failed: fix the sources above; the server restarts on the next change.');

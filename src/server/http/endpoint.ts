@@ -34,6 +34,8 @@ import { jsonRpcError } from '../protocol/answers';
 import { readJsonBody, refusedBatch } from './body';
 import { IncomingRequest, addressOf } from './incoming';
 import { tagIncoming } from '../protocol/incoming';
+import type { ServerCardOptions } from '../catalog/server-card';
+import { answerServerCard } from './server-card';
 
 /**
  * Streamable HTTP for both eras on one endpoint: 2026-07-28 requests (they carry the `_meta` envelope) go
@@ -161,6 +163,13 @@ export interface ServeHttpOptions extends Omit<HttpHandlerOptions, 'validateHost
    * `Infinity` turns it off.
    */
   readonly maxConnectionsPerAddress?: number;
+  /**
+   * Serve the server card (docs/publishing.md) at `/.well-known/mcp/server-card.json` (and
+   * `/.well-known/mcp/server-card`) on this server's root, whatever `path` is: `true`, or what the card says beyond
+   * the server's info (`name` in reverse-DNS form, `description`, the public `url`, `websiteUrl`). With `auth`, the
+   * card leaves the tools, resources and prompts out and lists `auth.resource` as the remote. Off by default.
+   */
+  readonly serverCard?: boolean | ServerCardOptions;
 }
 
 /** Where `serveHttp()` listens. */
@@ -226,6 +235,8 @@ export interface HttpServing {
   readonly bus: ServerEventBus;
   /** Wraps the SDK's per-request handler: `auth.authorize` on `subscriptions/listen` (auth/listen-policy.ts). */
   readonly perRequest?: (handler: ReturnType<typeof createMcpHandler>) => ReturnType<typeof createMcpHandler>;
+  /** The server card's text, when `serveHttp({ serverCard })` serves it (http/server-card.ts). */
+  readonly serverCard?: () => string;
 }
 
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/;
@@ -848,6 +859,7 @@ export async function startHttp(
     },
     async (req, res) => {
       if (health && (await health(req, res))) return;
+      if (serving.serverCard && answerServerCard(req, res, serving.serverCard)) return;
       void handler?.handle(req, res);
     },
   );
