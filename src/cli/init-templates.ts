@@ -32,8 +32,7 @@ export interface TemplateContext {
   readonly library: string;
 }
 
-const pick = (...names: (keyof typeof TEMPLATE_VERSIONS)[]) =>
-  Object.fromEntries(names.map((name) => [name, TEMPLATE_VERSIONS[name]]));
+const pick = (...names: (keyof typeof TEMPLATE_VERSIONS)[]) => Object.fromEntries(names.map((name) => [name, TEMPLATE_VERSIONS[name]]));
 
 function packageJson(context: TemplateContext, nest: boolean): string {
   const manifest = {

@@ -18,7 +18,16 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const read = (file: string) => readFileSync(join(dir, file), 'utf8');
-const PLAIN = ['package.json', 'tsconfig.json', '.gitignore', 'README.md', 'src/greeter.ts', 'src/server.ts', 'src/main.ts', 'test/server.test.ts'];
+const PLAIN = [
+  'package.json',
+  'tsconfig.json',
+  '.gitignore',
+  'README.md',
+  'src/greeter.ts',
+  'src/server.ts',
+  'src/main.ts',
+  'test/server.test.ts',
+];
 
 describe('init', () => {
   it('writes the plain project into the current folder and says what to do next', () => {
@@ -58,7 +67,16 @@ describe('init', () => {
   it('writes the Nest project into a folder it creates', () => {
     const host = folderHost(dir);
     expect(init(['docket', '--nest'], host)).toBe(0);
-    const files = ['package.json', 'tsconfig.json', '.gitignore', 'README.md', 'src/greeter.ts', 'src/app.module.ts', 'src/main.ts', 'test/app.test.ts'];
+    const files = [
+      'package.json',
+      'tsconfig.json',
+      '.gitignore',
+      'README.md',
+      'src/greeter.ts',
+      'src/app.module.ts',
+      'src/main.ts',
+      'test/app.test.ts',
+    ];
     expect(host.out).toEqual([`Wrote a new NestJS MCP server project: ${files.join(', ')}.\nNext: cd docket && npm install && npm test`]);
     const manifest = JSON.parse(read('docket/package.json'));
     expect(manifest.name).toBe('docket');
@@ -69,7 +87,11 @@ describe('init', () => {
 
   it('pins the versions this repository builds and tests with', () => {
     const root = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    const used: Record<string, string> = { ...root.devDependencies, ...root.dependencies, typescript: root.devDependencies['@typescript/native'] };
+    const used: Record<string, string> = {
+      ...root.devDependencies,
+      ...root.dependencies,
+      typescript: root.devDependencies['@typescript/native'],
+    };
     const typescript6 = JSON.parse(readFileSync(join(ROOT, 'node_modules/typescript/package.json'), 'utf8')).version;
     for (const [name, version] of Object.entries(TEMPLATE_VERSIONS)) {
       const expected = name === '@typescript/typescript6' ? typescript6 : used[name].replace(/^npm:typescript@/, '');
@@ -94,7 +116,9 @@ describe('init', () => {
     writeFileSync(join(dir, 'app/package.json'), '{}');
     const host = folderHost(dir);
     expect(init(['app'], host)).toBe(1);
-    expect(host.err).toEqual(["'app' already has a package.json and a src/ folder; init writes only into a new project (--force writes anyway)."]);
+    expect(host.err).toEqual([
+      "'app' already has a package.json and a src/ folder; init writes only into a new project (--force writes anyway).",
+    ]);
   });
 
   it('writes over its own files with --force and leaves the others', () => {
