@@ -29,7 +29,8 @@ interface InitOptions {
   readonly force: boolean;
 }
 
-// The package's own manifest: the new project depends on this version (`^`), whichever copy runs the command.
+// The package's own manifest, from src/cli or dist/cli alike: the new project depends on this version (`^`).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON file outside rootDir, read once
 const VERSION = (require('../../package.json') as { readonly version: string }).version;
 
 /** Runs `onemodelcontext init` with the arguments after the command's name; returns the exit code. */
