@@ -65,6 +65,20 @@ beforeAll(async () => {
   await Promise.all([project('plain', []), project('nest', ['--nest'])]);
 }, BUILD_HOOK_TIMEOUT_MS + 600_000);
 
+it('packs what a registry page and a user need: the license, the changelog, the README, where the code lives', async () => {
+  const listed = await run('tar', ['-tzf', join(HOME, TARBALL)], HOME);
+  const files = listed.split('\n').filter((line) => !line.startsWith('package/dist/'));
+  expect(files.sort()).toEqual(['', 'package/CHANGELOG.md', 'package/LICENSE', 'package/README.md', 'package/package.json']);
+  const manifest = JSON.parse(await run('tar', ['-xzOf', join(HOME, TARBALL), 'package/package.json'], HOME));
+  expect([manifest.license, manifest.repository, manifest.homepage, manifest.bugs, manifest.engines]).toEqual([
+    'MIT',
+    { type: 'git', url: 'git+https://github.com/onemodelcontext/onemodelcontext-ts.git' },
+    'https://github.com/onemodelcontext/onemodelcontext-ts#readme',
+    { url: 'https://github.com/onemodelcontext/onemodelcontext-ts/issues' },
+    { node: '>=20.19' },
+  ]);
+});
+
 describe.each(NODES)('a project init wrote, on Node.js %s', (major) => {
   /** `npm test` with Node.js `major` first on the PATH, so npm and everything it starts run on it. */
   const npmTest = (name: string) => run('npx', ['-y', '-p', `node@${major}`, '-c', 'node --version && npm test'], join(HOME, name));
