@@ -1,3 +1,4 @@
+import './start-up';
 import 'reflect-metadata';
 
 export { Tool } from './decorators/tool.decorator';
