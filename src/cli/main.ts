@@ -5,6 +5,7 @@ import { OneModelContextError } from '../errors';
 import { main as generateMain, nodeHost } from '../generate/cli';
 import { readArgs, type OptionSpec } from './args';
 import { contextOf, type CliHost, type CommandContext } from './command';
+import { init, INIT_USAGE, type InitHost } from './init';
 import { manifest, MANIFEST_OPTIONS, MANIFEST_USAGE } from './manifest';
 import { snapshot, SNAPSHOT_OPTIONS, SNAPSHOT_USAGE } from './snapshot';
 
@@ -19,10 +20,6 @@ interface Command {
   /** Runs the command with its own arguments; `generate` reads them itself (its messages are its own contract). */
   readonly run: (args: readonly string[], host: CliHost) => number | Promise<number>;
 }
-
-const INIT_USAGE = `Usage: onemodelcontext init [--nest]
-
-Creates a new project. Not in this version of the command line yet.`;
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   generate: {
@@ -41,19 +38,23 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     run: reading(MANIFEST_OPTIONS, MANIFEST_USAGE, manifest),
   },
   init: {
-    summary: 'create a new project (--nest: a Nest application); not yet',
+    summary: 'write a new project (--nest: a Nest application)',
     usage: INIT_USAGE,
-    // The command comes with its own branch; this row keeps its place in the table and its --help.
-    run: (args, host) => {
-      if (args.includes('--help') || args.includes('-h')) {
-        host.stdout(INIT_USAGE);
-        return 0;
-      }
-      host.stderr('onemodelcontext init is not in this version of the command line yet.');
-      return 1;
-    },
+    run: (args, host) => init(args, initHostOf(host)),
   },
 };
+
+/** The command line's host as `init` reads it: the same files and console, and whether a path exists. */
+function initHostOf(host: CliHost): InitHost {
+  return {
+    cwd: host.cwd,
+    exists: (file) => fs.existsSync(file),
+    readFile: (file) => host.readFile(file),
+    writeFile: (file, text) => host.writeFile(file, text),
+    stdout: (line) => host.stdout(line),
+    stderr: (line) => host.stderr(line),
+  };
+}
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));

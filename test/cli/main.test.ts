@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { INIT_USAGE } from '../../src/cli/init';
 import { MANIFEST_USAGE } from '../../src/cli/manifest';
 import { SNAPSHOT_USAGE } from '../../src/cli/snapshot';
 import { projectFolder, run } from './run';
@@ -12,7 +13,7 @@ Commands:
   generate  write the facts module (doc comments, declared types) of the project
   snapshot  write the listings to a committed file; --check compares with it
   manifest  write server.json (--registry), manifest.json (--mcpb) or the server card (--card)
-  init      create a new project (--nest: a Nest application); not yet
+  init      write a new project (--nest: a Nest application)
 
 Run onemodelcontext <command> --help for a command's options; --version prints the version.`;
 
@@ -63,17 +64,10 @@ describe('the onemodelcontext command line', () => {
     expect((await run(['generate', '--bogus'], dir)).stderr.split('\n')[0]).toBe("Unknown or incomplete option '--bogus'.");
   });
 
-  it('has a row for init, which says it is not there yet', async () => {
-    expect(await run(['init'], dir)).toEqual({
-      code: 1,
-      stdout: '',
-      stderr: 'onemodelcontext init is not in this version of the command line yet.',
-    });
-    expect(await run(['init', '--help'], dir)).toEqual({
-      code: 0,
-      stdout: 'Usage: onemodelcontext init [--nest]\n\nCreates a new project. Not in this version of the command line yet.',
-      stderr: '',
-    });
+  it('runs init from its row: its usage for --help, its refusals with exit 1', async () => {
+    expect(await run(['init', '--help'], dir)).toEqual({ code: 0, stdout: INIT_USAGE, stderr: '' });
+    const refused = await run(['init', '--bogus'], dir);
+    expect([refused.code, refused.stdout, refused.stderr.split('\n')[0]]).toEqual([1, '', "Unknown option '--bogus'."]);
   });
 
   it.each([[['snapshot', 'extra']], [['snapshot', '--entry']], [['manifest', '--registry', '--url']]])(
