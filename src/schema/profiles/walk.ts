@@ -173,61 +173,17 @@ export function standardInputSchemaUnder(d: Dialect, lifted: readonly ParamModel
   );
 }
 
-/** Where a model holds a type a provider profile cannot state: `parameter 'tags'` and what it is. */
-export interface Unstatable {
-  readonly path: string;
-  readonly kind: 'dictionary' | 'json';
-}
-
-/** The dictionaries and free JSON under a tool's parameters, each named by its path, records walked once each. */
-export function unstatableIn(params: readonly ParamModel[]): Unstatable[] {
-  const out: Unstatable[] = [];
+/**
+ * Walks the types under a tool's parameters, each reached once, with its path (`parameter 'order'.lines[]`):
+ * `at` is told every node and answers whether to go on below it (through nullables, arrays, dictionary values,
+ * record and subtype properties, and a Standard Schema's restated type).
+ */
+function walkParams(params: readonly ParamModel[], at: (node: TypeNode, path: string) => boolean): void {
   const seen = new Set<TypeNode>();
   const visit = (node: TypeNode, path: string): void => {
     if (seen.has(node)) return;
     seen.add(node);
-    switch (node.kind) {
-      case 'nullable':
-        return visit(node.inner, path);
-      case 'array':
-        return visit(node.items, `${path}[]`);
-      case 'dictionary':
-        out.push({ path, kind: 'dictionary' });
-        return;
-      case 'json':
-        out.push({ path, kind: 'json' });
-        return;
-      case 'record':
-        for (const p of node.properties) visit(p.type, `${path}.${p.name}`);
-        return;
-      case 'discriminated':
-        for (const s of node.subtypes) for (const p of s.record.properties) visit(p.type, `${path}.${p.name}`);
-        return;
-      case 'standard':
-        if (!('problem' in node.lifted)) visit(node.lifted, path);
-        return;
-      default:
-        return;
-    }
-  };
-  for (const p of params) visit(p.type, `parameter '${p.name}'`);
-  return out;
-}
-
-/** A Standard Schema under a tool's parameters that the provider profiles cannot list, and why. */
-export interface UnliftedStandard {
-  readonly path: string;
-  readonly vendor: string;
-  readonly problem: string;
-}
-
-/** The Standard Schemas under a tool's parameters that the provider profiles cannot restate, each named by its path. */
-export function unliftedIn(params: readonly ParamModel[]): UnliftedStandard[] {
-  const out: UnliftedStandard[] = [];
-  const seen = new Set<TypeNode>();
-  const visit = (node: TypeNode, path: string): void => {
-    if (seen.has(node)) return;
-    seen.add(node);
+    if (!at(node, path)) return;
     switch (node.kind) {
       case 'nullable':
         return visit(node.inner, path);
@@ -242,13 +198,46 @@ export function unliftedIn(params: readonly ParamModel[]): UnliftedStandard[] {
         for (const s of node.subtypes) for (const p of s.record.properties) visit(p.type, `${path}.${p.name}`);
         return;
       case 'standard':
-        if ('problem' in node.lifted) out.push({ path, vendor: node.vendor, problem: node.lifted.problem });
+        if (!('problem' in node.lifted)) visit(node.lifted, path);
         return;
       default:
         return;
     }
   };
   for (const p of params) visit(p.type, `parameter '${p.name}'`);
+}
+
+/** Where a model holds a type a provider profile cannot state: `parameter 'tags'` and what it is. */
+export interface Unstatable {
+  readonly path: string;
+  readonly kind: 'dictionary' | 'json';
+}
+
+/** The dictionaries and free JSON under a tool's parameters (not what lies inside them), each named by its path. */
+export function unstatableIn(params: readonly ParamModel[]): Unstatable[] {
+  const out: Unstatable[] = [];
+  walkParams(params, (node, path) => {
+    if (node.kind !== 'dictionary' && node.kind !== 'json') return true;
+    out.push({ path, kind: node.kind });
+    return false;
+  });
+  return out;
+}
+
+/** A Standard Schema under a tool's parameters that the provider profiles cannot list, and why. */
+export interface UnliftedStandard {
+  readonly path: string;
+  readonly vendor: string;
+  readonly problem: string;
+}
+
+/** The Standard Schemas under a tool's parameters that the provider profiles cannot restate, each named by its path. */
+export function unliftedIn(params: readonly ParamModel[]): UnliftedStandard[] {
+  const out: UnliftedStandard[] = [];
+  walkParams(params, (node, path) => {
+    if (node.kind === 'standard' && 'problem' in node.lifted) out.push({ path, vendor: node.vendor, problem: node.lifted.problem });
+    return true;
+  });
   return out;
 }
 
