@@ -21,3 +21,12 @@ export function isPlainObject(value: unknown): value is Readonly<Record<string, 
 export function isCopyableObject(value: unknown): value is Readonly<Record<string, unknown>> {
   return isPlainObject(value) && !Object.prototype.hasOwnProperty.call(value, '__proto__');
 }
+
+/** The value with every object and array in it frozen, itself included (a listed schema nobody may change). */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../../objects';
 import type { default as Ajv2020, ErrorObject } from 'ajv/dist/2020';
 import type { Problems } from '../diagnostics';
 import type { JsonSchema, RawInputSchema } from '../model';
@@ -27,14 +28,6 @@ function ajv(): Ajv2020 {
     shared = addFormats(new Ajv({ strict: false, allErrors: false, addUsedSchema: false, validateSchema: true }));
   }
   return shared;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /** A JSON copy of `value`, or why it has none (a cycle, a BigInt ...). */

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../../objects';
 import type { StandardJSONSchemaConverter, StandardSchemaV1 } from '../../decorators/standard-schema';
 import type { Problems } from '../diagnostics';
 import type { ExactRule, JsonSchema, PropertyModel, StringFormat, TypeNode } from '../model';
@@ -146,14 +147,6 @@ function withoutKey(json: Record<string, unknown>, key: string): Record<string, 
     Object.defineProperty(out, k, { value: json[k], enumerable: true, writable: true, configurable: true });
   }
   return out;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /** The first keyword that refers to another part of the document, anywhere in the schema. */
