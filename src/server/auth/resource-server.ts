@@ -12,7 +12,7 @@ import {
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import { Log } from '../../log';
-import { jsonRpcErrorResponse } from '../protocol/answers';
+import { jsonRpcErrorResponse } from '../answers';
 import {
   ANONYMOUS_OWNER,
   DEFAULT_AUTHORIZE_TIMEOUT_MS,

@@ -3,7 +3,7 @@ import type { Log } from '../../log';
 import type { Access, Catalog, Listings } from '../catalog/catalog';
 import type { ToolListing } from '../catalog/listing';
 import type { PromptListing, ResourceListing } from '../catalog/resource-listing';
-import { OncePer } from '../protocol/once-per';
+import { OncePer } from '../once-per';
 import { grants } from '../catalog/scoped-listings';
 import { isSkillListing, type ServedSkills } from '../catalog/skills';
 import {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jsonRpcError } from '../protocol/answers';
+import { jsonRpcError } from '../answers';
 import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan } from './json-depth';
-import { REVISION_2025_06_18 } from '../protocol/revisions';
+import { REVISION_2025_06_18 } from '../revisions';
 import { utf8Text } from '../protocol/utf8';
 
 /**

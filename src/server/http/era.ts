@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest, type InboundClassificationOutcome } from '@modelcontextprotocol/server';
 import { isPlainHotRequest } from '../protocol/hot-path';
-import { MODERN_REVISION } from '../protocol/revisions';
+import { MODERN_REVISION } from '../revisions';
 import { MESSAGE_KEYS, headerOf, isId } from '../protocol/wire';
 import { isPlainObject } from '../../objects';
 

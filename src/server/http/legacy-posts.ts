@@ -10,7 +10,7 @@ import {
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { SSE_HEADERS } from '../protocol/wire';
 import { handOverStream, interceptSend, type Send } from '../sdk/transports';
-import { REVISION_2025_11_25 } from '../protocol/revisions';
+import { REVISION_2025_11_25 } from '../revisions';
 import type { HttpExtra } from '../protocol/incoming';
 import type { HttpRequestInfo } from '../../invoke/request-context';
 

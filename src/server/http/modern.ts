@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { PER_REQUEST_EXCHANGES } from './exchanges';
 import { HEADER_MISMATCH } from './param-headers';
-import { MODERN_REVISION } from '../protocol/revisions';
+import { MODERN_REVISION } from '../revisions';
 import { SSE_HEADERS, headerOf } from '../protocol/wire';
 import { servesRevision } from '../sdk/server';
 import { InFlight } from '../protocol/in-flight';

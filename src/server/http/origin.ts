@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
-import { jsonRpcError } from '../protocol/answers';
+import { jsonRpcError } from '../answers';
 import type { Cors } from './cors';
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ParamModel } from '../../schema/model';
-import { MODERN_REVISION } from '../protocol/revisions';
+import { MODERN_REVISION } from '../revisions';
 import { headerOf } from '../protocol/wire';
 
 /**

@@ -1,5 +1,5 @@
 import type { Log } from '../../log';
-import { OncePer } from './once-per';
+import { OncePer } from '../once-per';
 
 /**
  * What the SDK's transports report through `onerror` is mostly a client's mistake (a body that is not JSON, a

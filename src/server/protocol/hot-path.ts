@@ -15,7 +15,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { isPlainInitialized, readInitialize, type InitializeRequest } from './initialize';
-import { MODERN_REVISION } from './revisions';
+import { MODERN_REVISION } from '../revisions';
 import { TaskCreated } from '../tasks/handlers';
 import { interceptMessages, type Receive } from '../sdk/transports';
 import { MESSAGE_KEYS, errorAnswerOf, isId, withLegacyNotFound } from './wire';

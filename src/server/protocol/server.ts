@@ -36,13 +36,13 @@ import { HotDispatch, invalidToolResult, type DispatchTelemetry, type HotHandler
 import type { InitializeRequest } from './initialize';
 import { TASKS_EXTENSION, TaskCreated, callAsTask, installTaskHandlers, notifyStatus, type TaskRequests } from '../tasks/handlers';
 import { type TaskRunner } from '../tasks/tasks';
-import { MODERN_REVISION } from './revisions';
+import { MODERN_REVISION } from '../revisions';
 import { installSkills, type SkillRead } from './skills';
 import { withLegacyNotFound, writesLegacyCodes } from './wire';
 import { SeamServer, askClient, handleRequest, inputRequiredResult, type RequestHandler } from '../sdk/server';
 import { SdkSeam } from '../sdk/seam';
 import { interceptSend } from '../sdk/transports';
-import { forRevision, serverInfoFor } from './revisions';
+import { forRevision, serverInfoFor } from '../revisions';
 import type { Icon } from '../../decorators/listing-options';
 import type { CacheHint } from '../../schema/model';
 import type { CatalogKind } from '../catalog/catalog';

@@ -7,7 +7,7 @@ import { negotiatesApps } from '../catalog/ui-resource';
 import { APPS_EXTENSION } from '../catalog/catalog';
 import { advertisedIn, capabilitiesOf } from '../protocol/capabilities';
 import { isPlainInitialized, readInitialize, type InitializeRequest } from '../protocol/initialize';
-import { forRevision, serverInfoFor } from '../protocol/revisions';
+import { forRevision, serverInfoFor } from '../revisions';
 import { MESSAGE_KEYS, isId } from '../protocol/wire';
 import { isCopyableObject, isPlainObject } from '../../objects';
 import { LoopCalls, type CallSettings } from './calls';

@@ -4,7 +4,7 @@ import { McpServer } from '../../../src';
 
 /**
  * The exact bytes (status line, headers in order, body) of the JSON-RPC errors the Host/Origin guard and the
- * resource server answer, as a raw socket reads them: they are written through protocol/answers.ts, and were the same
+ * resource server answer, as a raw socket reads them: they are written through server/answers.ts, and were the same
  * bytes when each file wrote its own (the expected texts below were read from the code before the change).
  */
 jest.setTimeout(60_000);
@@ -61,7 +61,7 @@ function rawPost(port: number, headers: Record<string, string>): Promise<string>
   });
 }
 
-describe('the bytes of the answers written through protocol/answers.ts', () => {
+describe('the bytes of the answers written through server/answers.ts', () => {
   it('403 for the null Origin (origin.ts)', async () => {
     const port = await mounted({});
     expect(await rawPost(port, { origin: 'null' })).toBe(
