@@ -9,10 +9,10 @@ import type { Project } from './project';
 import { checkToolOptions } from './tool-options';
 import { declared, designOf, literalOrder, mapParts, textLike, writesNull, type Mapped, type TypeFact } from './types';
 
-type MemberKind = 'tool' | 'resource' | 'prompt';
-const MEMBER_DECORATORS: Readonly<Record<string, MemberKind>> = { Tool: 'tool', Resource: 'resource', Prompt: 'prompt' };
+type MemberKind = 'tool' | 'resource' | 'prompt' | 'skill';
+const MEMBER_DECORATORS: Readonly<Record<string, MemberKind>> = { Tool: 'tool', Resource: 'resource', Prompt: 'prompt', Skill: 'skill' };
 
-/** One `@Tool`, `@Resource` or `@Prompt` found on a class element. */
+/** One `@Tool`, `@Resource`, `@Prompt` or `@Skill` found on a class element. */
 interface DecoratedMember {
   readonly member: TS.ClassElement;
   readonly kind: MemberKind;

@@ -4,6 +4,7 @@ import { memberRecordsOf, type MemberRecordOf } from '../../src/decorators/metad
 import { methodFactsOf } from '../../src/facts/registry';
 import { Problems } from '../../src/schema/diagnostics';
 import { promptFromMethod } from '../../src/schema/members/prompts';
+import { skillFromMethod } from '../../src/schema/members/skills';
 import { Rows } from '../fixtures/documented/src/rows';
 import { Color, Mixed, Size } from '../fixtures/documented/src/shapes';
 import { Explicit, Weather } from '../fixtures/documented/src/weather';
@@ -161,6 +162,22 @@ describe('onemodelcontext generate on a project with doc comments and no hints (
     const record = memberRecordsOf(Weather).find((m): m is MemberRecordOf<'prompt'> => m.key === 'write' && m.kind === 'prompt')!;
     const prompt = promptFromMethod(Weather, record, new Problems());
     expect([prompt?.description, prompt?.params[0].description]).toEqual(['A prompt.', 'What to write about.']);
+  });
+
+  it("describes a @Skill from its doc comment, written into the skill's frontmatter", () => {
+    expect(methodFactsOf(Weather, 'readingForecasts')).toEqual({
+      name: 'readingForecasts',
+      description: 'How to read a forecast: the units, and what the days mean.',
+      params: [],
+    });
+    const record = memberRecordsOf(Weather).find((m): m is MemberRecordOf<'skill'> => m.key === 'readingForecasts' && m.kind === 'skill')!;
+    const problems = new Problems();
+    const skill = skillFromMethod(Weather, record, problems);
+    expect([skill?.name, skill?.description, problems.all]).toEqual([
+      'reading-forecasts',
+      'How to read a forecast: the units, and what the days mean.',
+      [],
+    ]);
   });
 
   it('lets the description option win over the doc comment', () => {

@@ -546,7 +546,11 @@ export class Catalog {
         // Each skill's SKILL.md, as the SDK's skills template lists it (auth.authorize is asked about the skill).
         ...(this.served?.entries.filter((s) => visible(this.served!.accessOf(s.uri)!)).map((s) => s.listing) ?? []),
       ]),
-      templates: Object.freeze(shown(this.templates, byUri, off.resource).map((t) => t.listing)),
+      templates: Object.freeze([
+        ...shown(this.templates, byUri, off.resource).map((t) => t.listing),
+        // The skills' `skill://` template, as the SDK lists it, for a caller who may use at least one skill.
+        ...(this.served?.entries.some((s) => visible(this.served!.accessOf(s.uri)!)) ? [this.served.loaded.template] : []),
+      ]),
       prompts: Object.freeze(shown(this.prompts.values(), (p) => p.model.name, off.prompt).map((p) => p.listing)),
     };
   }

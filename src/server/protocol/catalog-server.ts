@@ -229,6 +229,7 @@ export class CatalogServer extends SeamServer implements HotHost {
   }
 
   encodeResult(method: string, result: unknown): unknown {
+    if (method === 'tools/call') return this.encodedToolResult(result);
     return this.wireCodec().encodeResult(method, result, this.outboundServerInfo());
   }
 

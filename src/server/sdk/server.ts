@@ -11,6 +11,7 @@ import {
   type StandardSchemaV1,
   inputRequired,
   type InputRequiredResult,
+  SERVER_INFO_META_KEY,
 } from '@modelcontextprotocol/server';
 import type { HttpRequestInfo } from '../../invoke/request-context';
 
@@ -110,6 +111,16 @@ export class SeamServer extends Server {
     return this._wireCodec() as unknown as WireCodec;
   }
 
+  /**
+   * A `tools/call` result encoded for the wire of the negotiated era: as the era's codec encodes it, in one object
+   * on 2026-07-28 when the result is of the one shape every tool of ours answers (see {@link modernToolResult}).
+   */
+  protected encodedToolResult(result: unknown): unknown {
+    const codec = this.wireCodec();
+    const serverInfo = this._outboundServerInfo();
+    return (codec.era === MODERN_ERA && modernToolResult(result, serverInfo)) || codec.encodeResult('tools/call', result, serverInfo);
+  }
+
   /** The server info a 2026-07-28 result carries in `_meta` (`undefined` before it). */
   protected outboundServerInfo(): Implementation | undefined {
     return this._outboundServerInfo();
@@ -181,4 +192,24 @@ export function inputRequiredResult(
   requestState: string | undefined,
 ): InputRequiredResult {
   return inputRequired({ inputRequests: inputRequests as never, requestState });
+}
+
+/** The era of the 2026-07-28 codec (`WireCodec.era`). */
+const MODERN_ERA = '2026-07-28';
+
+/**
+ * What the SDK's 2026-07-28 `encodeResult('tools/call', result, serverInfo)` answers, for a result with no
+ * `resultType`, no `_meta` and no `capabilities` (what a tool of ours answers): the SDK's codec takes four steps,
+ * two of them object spreads and one a symbol lookup (drop a deleted field, stamp `resultType: 'complete'`, fill cache
+ * fields (none for tools/call), stamp the server info into `_meta`); the same keys in the same order are written
+ * here in one object. `undefined` for any other result, which the codec encodes itself. A result's symbol-keyed
+ * cache-hint carrier, which the codec would strip, is invisible to JSON and never on a tools/call result of ours.
+ * test/server/sdk/result-encoding.test.ts holds this to the codec's own answers.
+ */
+export function modernToolResult(result: unknown, serverInfo: Implementation | undefined): object | undefined {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return undefined;
+  const fields = result as Record<string, unknown>;
+  if (fields.resultType !== undefined || fields._meta !== undefined || fields.capabilities !== undefined) return undefined;
+  if (serverInfo === undefined) return { ...fields, resultType: 'complete' };
+  return { ...fields, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: serverInfo } };
 }

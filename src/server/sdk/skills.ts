@@ -35,6 +35,11 @@ export interface LoadedSkills {
   readonly extension: SkillCatalog;
   /** The extension's capability entry as the SDK's `attach` declares it (`{ directoryRead: true }`). */
   readonly capability: Readonly<Record<string, unknown>>;
+  /**
+   * The `skill://` resource template as the SDK's `McpServer` lists it in `resources/templates/list` once `attach`
+   * registered it: `{ name, uriTemplate, ...metadata }` (`io.modelcontextprotocol/skills`, `skill://{+path}`).
+   */
+  readonly template: Readonly<{ name: string; uriTemplate: string } & Record<string, unknown>>;
   readonly entries: readonly SkillEntry[];
 }
 
@@ -91,7 +96,7 @@ export async function loadSkillCatalog(
   }
   loading = false;
   if (warnings.length > 0) throw new SkillFolderError(warnings);
-  return { extension, capability: capabilityOf(extension), entries: extension.entries.map(entryOf) };
+  return { extension, ...declarationsOf(extension), entries: extension.entries.map(entryOf) };
 }
 
 /**
@@ -131,9 +136,13 @@ function entryOf(skill: SkillCatalog['entries'][number]): SkillEntry {
   });
 }
 
-/** The capability `attach` declares, read by attaching to a stand-in that records it and keeps nothing else. */
-function capabilityOf(extension: SkillCatalog): Readonly<Record<string, unknown>> {
+/**
+ * The capability `attach` declares and the resource template it registers, read by attaching to a stand-in that
+ * records both and keeps nothing else. The template is listed as the SDK's `McpServer` lists a registered one.
+ */
+function declarationsOf(extension: SkillCatalog): Pick<LoadedSkills, 'capability' | 'template'> {
   let declared: Readonly<Record<string, unknown>> = {};
+  let template: LoadedSkills['template'] | undefined;
   const server = {
     assertCanSetRequestHandler: () => {},
     setRequestHandler: () => {},
@@ -142,8 +151,13 @@ function capabilityOf(extension: SkillCatalog): Readonly<Record<string, unknown>
     },
     getNegotiatedProtocolVersion: () => undefined,
   };
-  extension.attach({ isConnected: () => false, server, registerResource: () => {} } as never);
-  return Object.freeze({ ...declared });
+  const registerResource = (name: string, registered: { uriTemplate: { toString(): string } }, metadata: Record<string, unknown>) => {
+    template = Object.freeze({ name, uriTemplate: registered.uriTemplate.toString(), ...metadata });
+  };
+  extension.attach({ isConnected: () => false, server, registerResource } as never);
+  if (template === undefined)
+    throw new SkillFolderError([{ path: '.', message: 'the SDK skills extension registered no resource template' }]);
+  return { capability: Object.freeze({ ...declared }), template };
 }
 
 /** A request handler of the skills methods as the SDK registers it (its three-argument form). */

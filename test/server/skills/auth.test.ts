@@ -75,6 +75,7 @@ describe.each([
     const skills = new SkillsClient(client);
     expect(uris((await skills.list()).skills)).toEqual(['skill://deploy/SKILL.md', 'skill://git-workflow/SKILL.md']);
     expect(uris((await client.listResources()).resources)).toEqual(['skill://deploy/SKILL.md', 'skill://git-workflow/SKILL.md']);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['skill://{+path}']);
     const { skill } = await skills.get('skill://deploy/SKILL.md');
     expect((await skills.read(skill)).verified).toBe(true);
     await client.close();
@@ -85,6 +86,8 @@ describe.each([
     const skills = new SkillsClient(client);
     expect((await skills.list()).skills).toEqual([]);
     expect((await client.listResources()).resources).toEqual([]);
+    // No skill to read, so no template to read one with.
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
     const refusals = await Promise.all([
       skills.get('skill://deploy/SKILL.md').then(String, String),
       client.readResource({ uri: 'skill://deploy/SKILL.md' }).then(String, String),

@@ -1,5 +1,9 @@
 import { McpServer } from 'onemodelcontext';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
+import { McpServer as SdkMcpServer } from '@modelcontextprotocol/server';
+import { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
+import { nodeSkillFiles } from '@modelcontextprotocol/server/ext/skills/node';
 import { connected, ERAS } from '../support';
 import { DEPLOY_SKILL, GIT_SKILL, GUIDE, skillFolder, TWO_SKILLS, type SkillFolder } from './fixture';
 
@@ -56,6 +60,20 @@ describe.each(ERAS)('skills over %s', (revision, mode) => {
     const deploy = await client.readResource({ uri: 'skill://deploy/SKILL.md' });
     expect(deploy.contents).toEqual([{ uri: 'skill://deploy/SKILL.md', mimeType: 'text/markdown', text: DEPLOY_SKILL }]);
     await client.close();
+  });
+
+  it("lists the skill:// template in resources/templates/list as the SDK's McpServer does, byte for byte", async () => {
+    const sdk = new SdkMcpServer({ name: 'skills', version: '1.0.0' });
+    (await SkillsExtension.load(nodeSkillFiles(folder.root), { strict: true })).attach(sdk);
+    const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+    await sdk.connect(serverEnd);
+    const theirs = new Client({ name: 'test-client', version: '2.0.0' }, { versionNegotiation: { mode } });
+    await theirs.connect(clientEnd);
+    const { client } = await connected(await served(), mode);
+    const ours = JSON.stringify((await client.listResourceTemplates()).resourceTemplates);
+    expect(ours).toBe('[{"name":"io.modelcontextprotocol/skills","uriTemplate":"skill://{+path}"}]');
+    expect(ours).toBe(JSON.stringify((await theirs.listResourceTemplates()).resourceTemplates));
+    await Promise.all([client.close(), theirs.close()]);
   });
 
   it("lists each skill's SKILL.md in resources/list, as the SDK's template does", async () => {
