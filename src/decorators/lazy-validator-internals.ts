@@ -1,4 +1,5 @@
 import * as nodeModule from 'node:module';
+import { decoratorStandIn, isBarrelDecoratorRequest } from './lazy-validator-decorators';
 
 /**
  * class-validator's decorator files require validator.js and libphonenumber-js at their top (113 and 73 modules,
@@ -46,8 +47,12 @@ export function deferValidatorInternals(): boolean {
   const load = loader._load as Load;
   loader._load = function deferringLoad(this: unknown, request: string, parent: NodeJS.Module | undefined, isMain: boolean) {
     // The cheap tests first: every require of the process passes here.
-    if (parent !== undefined && (request.charCodeAt(0) === 118 || request.charCodeAt(0) === 108) && DEFERRED.test(request)) {
+    const first = request.charCodeAt(0);
+    if (parent !== undefined && (first === 118 || first === 108) && DEFERRED.test(request)) {
       if (CLASS_VALIDATOR_FILE.test(parent.filename ?? '')) return standIn(request, () => load.call(this, request, parent, false));
+    } else if (parent !== undefined && first === 46 && isBarrelDecoratorRequest(request, parent)) {
+      const decorator = decoratorStandIn(request, parent, () => load.call(this, request, parent, false));
+      if (decorator !== undefined) return decorator;
     }
     // eslint-disable-next-line prefer-rest-params -- the loader's own arguments, whatever their number
     return Reflect.apply(load, this, arguments);
