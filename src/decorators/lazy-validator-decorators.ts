@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
  */
 
 /** A request of the barrel for one decorator file: `./<group>/<Name>`. */
-const DECORATOR_FILE = /^\.\/[a-z-]+\/[A-Za-z]+$/;
+const DECORATOR_FILE = /^\.\/[a-z-]+\/[\w-]+$/;
 
 /** The barrel itself (any copy of class-validator). */
 const BARREL = /[\\/]node_modules[\\/]class-validator[\\/]cjs[\\/]decorator[\\/]decorators\.js$/;

@@ -21,7 +21,8 @@ import { decoratorStandIn, isBarrelDecoratorRequest } from './lazy-validator-dec
  * This is the one place that touches Node.js's `Module._load`, the loader's entry every `require` goes
  * through (what require hooks use): the seam checks it is there and a function, and otherwise installs
  * nothing, as it does when class-validator is already loaded. Only requires made by class-validator's own
- * files are answered this way; the application's own `require('validator')` gets the real module.
+ * files are answered this way; the application's own `require('validator')` gets the real module. The same
+ * seam answers the requires of class-validator's decorator barrel (lazy-validator-decorators.ts).
  */
 
 type Load = (this: unknown, request: string, parent: NodeJS.Module | undefined, isMain: boolean) => unknown;

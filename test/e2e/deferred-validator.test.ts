@@ -58,3 +58,42 @@ process.stdout.write(JSON.stringify({ before: typeof v.isEmail, out: v.isEmail('
     expect(run(script)).toEqual({ before: 'function', out: true });
   });
 });
+
+/**
+ * What `require('class-validator')` exports, name by name in order, with each value's kind, name and source
+ * text, and how many of its decorator files (cjs/decorator/<group>/<file>) were loaded before any was read.
+ */
+const EXPORTS = `
+const cv = require('class-validator');
+const decorators = () => Object.keys(require.cache).filter((f) => /class-validator[\\\\/]cjs[\\\\/]decorator[\\\\/][\\w-]+[\\\\/]/.test(f)).length;
+const before = decorators();
+const out = Object.keys(cv).map((k) => [k, typeof cv[k], cv[k] && cv[k].name, String(cv[k])]);
+const same = cv.IsEmail === require('class-validator/cjs/decorator/string/IsEmail').IsEmail;
+process.stdout.write(JSON.stringify({ before, out: { out, same, after: decorators() } }));`;
+
+describe("class-validator's decorator files with the package loaded first", () => {
+  it('loads none until one of their exports is read, and exports exactly what class-validator alone exports', () => {
+    const deferred = run(`require(${DIST});${EXPORTS}`);
+    const alone = run(EXPORTS);
+    expect(deferred.before).toBe(0);
+    expect(alone.before).toBeGreaterThan(100);
+    expect(JSON.stringify(deferred.out)).toBe(JSON.stringify(alone.out));
+    expect((deferred.out as { same: boolean }).same).toBe(true);
+  });
+
+  it('loads only the decorator files a DTO uses', () => {
+    const script = `require(${DIST});
+const cv = require('class-validator');
+class A {}
+cv.IsEmail()(A.prototype, 'email');
+cv.Min(1)(A.prototype, 'count');
+const loaded = Object.keys(require.cache).filter((f) => /class-validator[\\\\/]cjs[\\\\/]decorator[\\\\/][\\w-]+[\\\\/]/.test(f));
+const a = Object.assign(new A(), { email: 'x', count: 0 });
+process.stdout.write(JSON.stringify({ before: loaded.length, out: cv.validateSync(a).map((e) => e.constraints) }));`;
+    expect(run(script)).toEqual({
+      // ValidateBy, required by both, is a decorator file of its own.
+      before: 3,
+      out: [{ isEmail: 'email must be an email' }, { min: 'count must not be less than 1' }],
+    });
+  });
+});
