@@ -129,7 +129,8 @@ async function main(): Promise<void> {
     2,
   );
   const node24 = nodeBinary('24');
-  if (node24 === undefined) console.log('\nNode 24 round skipped: `npx -y -p node@24` could not provide a node binary.');
+  if (major === '24') console.log('\nThe bench runs on Node 24: no second Node 24 round.');
+  else if (node24 === undefined) console.log('\nNode 24 round skipped: `npx -y -p node@24` could not provide a node binary.');
   else {
     const title = 'stdio cold start, samples/weather, Node 24: spawn, initialize, tools/list answered';
     await compareColdStarts(title, weatherServers('24'), 2, node24);
@@ -208,6 +209,12 @@ async function signupColdStarts(): Promise<void> {
     },
     sdk: { label: 'McpServer + zod 4', args: [join(dir, 'sdk.js')] },
     floor: { label: 'floor (bare node, constants)', args: [join(__dirname, 'fixtures', 'stdio-floor.js'), '3'] },
+    // What no server that requires class-validator before the package can beat: the floor after its eager load.
+    bound: {
+      label: 'floor after require(class-validator)',
+      args: ['-r', require.resolve('class-validator'), join(__dirname, 'fixtures', 'stdio-floor.js'), '3'],
+      measure: `stdio floor after require('class-validator'), Node ${major}`,
+    },
   };
   const title = `stdio cold start, signup server (class-validator DTOs), Node ${process.versions.node}: spawn, initialize, tools/list answered`;
   await compareColdStarts(title, servers, 3);
