@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { BUILD_HOOK_TIMEOUT_MS, ensureBuilt, ROOT } from './support/build';
 
@@ -95,5 +95,74 @@ process.stdout.write(JSON.stringify({ before: loaded.length, out: cv.validateSyn
       before: 3,
       out: [{ isEmail: 'email must be an email' }, { min: 'count must not be less than 1' }],
     });
+  });
+});
+
+/**
+ * A stdio server whose record is a class-validator DTO (`@IsEmail`, `@IsInt` + `@Min`, `@IsPhoneNumber`,
+ * `@ValidateNested` with `@Type`), the decorators applied as tsc applies them; its argument says which loads first.
+ */
+const SERVER = `
+if (process.argv[1] === 'package-first') require(${DIST});
+const cv = require('class-validator');
+const ct = require('class-transformer');
+const { McpServer, Tool } = require(${DIST});
+const field = (target, key, type, ...rules) => {
+  Reflect.defineMetadata('design:type', type, target.prototype, key);
+  for (const rule of rules) rule(target.prototype, key);
+};
+class Address {}
+field(Address, 'street', String, cv.IsString());
+class NewUser {}
+field(NewUser, 'email', String, cv.IsEmail());
+field(NewUser, 'age', Number, cv.IsInt(), cv.Min(13));
+field(NewUser, 'phone', String, cv.IsPhoneNumber('US'));
+field(NewUser, 'address', Address, cv.ValidateNested(), ct.Type(() => Address));
+class SignupTools { signUp(user) { return user.email + ' ' + user.address.street; } }
+Reflect.defineMetadata('design:paramtypes', [NewUser], SignupTools.prototype, 'signUp');
+Reflect.defineMetadata('design:returntype', String, SignupTools.prototype, 'signUp');
+Tool({ description: 'Signs a user up' })(SignupTools.prototype, 'signUp', Object.getOwnPropertyDescriptor(SignupTools.prototype, 'signUp'));
+void new McpServer({ name: 'signup', version: '1.0.0' }).add(new SignupTools()).serveStdio();`;
+
+const call = (id: number, user: unknown) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'sign_up', arguments: { user } },
+});
+const MESSAGES = [
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  call(3, { email: 'x', age: 12.5, phone: '12', address: { street: 3 } }),
+  call(4, { email: 'a@b.co', age: 20, phone: '+12025550123', address: { street: 'Main' } }),
+];
+
+/** Every line the server writes until it answered the last call, in a real process over its stdin and stdout. */
+function serve(order: 'package-first' | 'class-validator-first'): Promise<string[]> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['-e', SERVER, order], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d;
+      if (out.includes('"id":4}')) child.stdin.end();
+    });
+    child.once('exit', (code) => (code === 0 ? done(out.trim().split('\n')) : fail(new Error(`exited with ${code}: ${out}`))));
+    for (const message of MESSAGES) child.stdin.write(`${JSON.stringify(message)}\n`);
+  });
+}
+
+describe('a stdio server with class-validator DTOs', () => {
+  it('lists and answers byte for byte the same whichever of class-validator and the package loads first', async () => {
+    const [first, after] = await Promise.all([serve('package-first'), serve('class-validator-first')]);
+    expect(first).toEqual(after);
+    expect(first).toHaveLength(4);
+    expect(first[2]).toContain('phone must be a valid phone number');
+    expect(first[3]).toBe('{"result":{"content":[{"type":"text","text":"a@b.co Main"}]},"jsonrpc":"2.0","id":4}');
   });
 });
