@@ -13,8 +13,8 @@ import { dirname, join } from 'node:path';
  * descriptor onto the re-exporting module when that module says `__esModule` and the property is an accessor,
  * so `require('class-validator').IsEmail` is the stand-in's getter, which returns the real `IsEmail`; names and
  * their order come from the file's tsc header (`exports.IsEmail = exports.isEmail = exports.IS_EMAIL = void 0;`,
- * assigned right to left, which is the real module's key order). A file whose text has no such header, or
- * cannot be read, is loaded for real at once.
+ * assigned right to left, which is the real module's key order). A file whose text has no such header, that
+ * exports in any other way, or that cannot be read, is loaded for real at once.
  */
 
 /** A request of the barrel for one decorator file: `./<group>/<Name>`. */
@@ -25,6 +25,9 @@ const BARREL = /[\\/]node_modules[\\/]class-validator[\\/]cjs[\\/]decorator[\\/]
 
 /** tsc's header line of a CommonJS module: every export name, assigned `void 0` before the module's body. */
 const HEADER = /^((?:exports\.[A-Za-z_$][\w$]* = )+)void 0;$/m;
+
+/** An export tsc writes as an accessor (`export { x } from './y'`) rather than by assignment. */
+const OTHER_EXPORT = /Object\.defineProperty\(exports, "(?!__esModule")/;
 
 /** Whether `request` from `parent` is one of the barrel's decorator files (checked after the cheap first-character test). */
 export function isBarrelDecoratorRequest(request: string, parent: NodeJS.Module): boolean {
@@ -58,7 +61,8 @@ function exportNames(file: string): string[] | undefined {
     return undefined;
   }
   const header = HEADER.exec(text);
-  if (header === null) return undefined;
+  // Exports the header would not name (re-exports, accessors tsc writes for `export { x } from`): load it for real.
+  if (header === null || text.includes('__exportStar') || OTHER_EXPORT.test(text)) return undefined;
   return header[1]
     .split(' = ')
     .filter((part) => part.startsWith('exports.'))
