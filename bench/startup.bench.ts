@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { median, recordGoal } from './fixtures/goals';
 
@@ -10,6 +10,9 @@ import { median, recordGoal } from './fixtures/goals';
  *   Goal (issue 27): at least 1.5x faster than McpServer + zod 4, without flags, on the node running the bench
  *   and on Node 24 (`npx -p node@24`; the round is skipped, saying so, when it cannot be fetched). Each process
  *   also reports how many modules it had loaded when it wrote its first answer.
+ *   Issue 39: the same start for the signup server, whose records are class-validator DTOs, in both import
+ *   orders and with our own decorators, beside McpServer + zod 4, on the node running the bench (run the bench
+ *   under another node with `npx -y -p node@24 node bench/run-all.js startup`). Goals: 1.5x, own decorators 2x.
  *   `require` of the package in a fresh process: time and the number of modules loaded, beside what a
  *   McpServer + zod 4 server requires (`@modelcontextprotocol/server` and `zod`) and the SDK alone.
  *   1,000 tools over stdio as a whole process (spawn to the first listing), for information: the goal of
@@ -44,7 +47,7 @@ interface Start {
  * Spawns a server (with bench/fixtures/cpu-at-exit preloaded), times it to the tools/list answer listing
  * `tools` tools, then closes its stdin and reads the CPU time it reports as it exits.
  */
-function coldStart(args: readonly string[], tools = 2, node = process.execPath): Promise<Start> {
+function coldStart(args: readonly string[], tools: number, node = process.execPath): Promise<Start> {
   return new Promise((done, fail) => {
     const started = performance.now();
     const child = spawn(node, ['-r', join(__dirname, 'fixtures', 'cpu-at-exit.js'), ...args], {
@@ -112,32 +115,27 @@ function requireCost(modules: readonly string[]): { ms: number; count: number } 
 }
 
 async function main(): Promise<void> {
-  console.log('Start-up benchmark (issues 16 and 27): ours vs the SDK v2 McpServer + zod 4');
+  console.log('Start-up benchmark (issues 16, 27 and 39): ours vs the SDK v2 McpServer + zod 4');
   const weather = buildWeather();
-  const servers = {
-    ours: [weather, '--stdio'],
-    sdk: [join(__dirname, 'fixtures', 'sdk-weather.js')],
-    floor: [join(__dirname, 'fixtures', 'stdio-floor.js')],
-  } as const;
+  const weatherServers = (major: string) => ({
+    ours: { label: 'ours', args: [weather, '--stdio'], measure: `stdio cold start of samples/weather, Node ${major}`, goal: 1.5 },
+    sdk: { label: 'McpServer + zod 4', args: [join(__dirname, 'fixtures', 'sdk-weather.js')] },
+    floor: { label: 'floor (bare node, constants)', args: [join(__dirname, 'fixtures', 'stdio-floor.js')] },
+  });
+  const major = process.versions.node.split('.')[0];
   await compareColdStarts(
     `stdio cold start, samples/weather, Node ${process.versions.node}: spawn, initialize, tools/list answered`,
-    `stdio cold start of samples/weather, Node ${process.versions.node.split('.')[0]}`,
-    servers,
+    weatherServers(major),
     2,
-    1.5,
   );
   const node24 = nodeBinary('24');
-  if (node24 === undefined) console.log('\nNode 24 round skipped: `npx -y -p node@24` could not provide a node binary.');
+  if (major === '24') console.log('\nThe bench runs on Node 24: no second Node 24 round.');
+  else if (node24 === undefined) console.log('\nNode 24 round skipped: `npx -y -p node@24` could not provide a node binary.');
   else {
-    await compareColdStarts(
-      'stdio cold start, samples/weather, Node 24: spawn, initialize, tools/list answered',
-      'stdio cold start of samples/weather, Node 24',
-      servers,
-      2,
-      1.5,
-      node24,
-    );
+    const title = 'stdio cold start, samples/weather, Node 24: spawn, initialize, tools/list answered';
+    await compareColdStarts(title, weatherServers('24'), 2, node24);
   }
+  await signupColdStarts();
 
   const targets = {
     ours: [join(ROOT, 'dist/index.js')],
@@ -176,59 +174,113 @@ async function main(): Promise<void> {
 
 /** 1,000 tools over stdio, each side a whole process loading only its own library (bench/fixtures/many-tools-stdio). */
 async function manyToolsColdStart(): Promise<void> {
+  const fixture = join(__dirname, 'fixtures', 'many-tools-stdio.js');
   const servers = {
-    ours: [join(__dirname, 'fixtures', 'many-tools-stdio.js'), 'ours'],
-    sdk: [join(__dirname, 'fixtures', 'many-tools-stdio.js'), 'sdk'],
-    floor: [join(__dirname, 'fixtures', 'stdio-floor.js'), '1000'],
-  } as const;
-  await compareColdStarts(
-    '1,000 tools over stdio, whole process: spawn, initialize, tools/list answered',
-    '1,000 tools, stdio cold start as a whole process',
-    servers,
-    1000,
-    undefined,
-  );
+    ours: { label: 'ours', args: [fixture, 'ours'], measure: '1,000 tools, stdio cold start as a whole process' },
+    sdk: { label: 'McpServer + zod 4', args: [fixture, 'sdk'] },
+    floor: { label: 'floor (bare node, constants)', args: [join(__dirname, 'fixtures', 'stdio-floor.js'), '1000'] },
+  };
+  await compareColdStarts('1,000 tools over stdio, whole process: spawn, initialize, tools/list answered', servers, 1000);
 }
 
 /**
- * Cold starts of the three servers, interleaved round by round, medians: the wall clock to the first listing
+ * Issue 39: the signup server (bench/fixtures/signup), whose three tools take class-validator DTOs, started as
+ * a user's project starts it (the package from `node_modules/onemodelcontext`), on the node running the bench:
+ * the package imported before class-validator, class-validator before the package (as sorted imports put it in a
+ * single-file server), the same tools with our own decorators, and McpServer + zod 4.
+ */
+async function signupColdStarts(): Promise<void> {
+  const dir = signupProject();
+  const major = process.versions.node.split('.')[0];
+  const measure = (order: string) => `stdio cold start, class-validator DTOs, ${order}, Node ${major}`;
+  const servers = {
+    oursFirst: { label: 'ours, package imported first', args: [join(dir, 'ours-first.js')], measure: measure('package first'), goal: 1.5 },
+    validatorFirst: {
+      label: 'ours, class-validator imported first',
+      args: [join(dir, 'validator-first.js')],
+      measure: measure('class-validator first'),
+      goal: 1.5,
+    },
+    own: {
+      label: 'ours, own decorators',
+      args: [join(dir, 'own.js')],
+      measure: `stdio cold start, own decorators, Node ${major}`,
+      goal: 2,
+    },
+    sdk: { label: 'McpServer + zod 4', args: [join(dir, 'sdk.js')] },
+    floor: { label: 'floor (bare node, constants)', args: [join(__dirname, 'fixtures', 'stdio-floor.js'), '3'] },
+    // What no server that requires class-validator before the package can beat: the floor after its eager load.
+    bound: {
+      label: 'floor after require(class-validator)',
+      args: ['-r', require.resolve('class-validator'), join(__dirname, 'fixtures', 'stdio-floor.js'), '3'],
+      measure: `stdio floor after require('class-validator'), Node ${major}`,
+    },
+  };
+  const title = `stdio cold start, signup server (class-validator DTOs), Node ${process.versions.node}: spawn, initialize, tools/list answered`;
+  await compareColdStarts(title, servers, 3);
+}
+
+/**
+ * The compiled signup fixtures as a project of their own: a package.json of another name, so that
+ * `require('onemodelcontext')` is not read as dist-bench's self-reference, and `node_modules/onemodelcontext`
+ * linking this repository, as an installed package would be.
+ */
+function signupProject(): string {
+  const dir = join(__dirname, 'fixtures', 'signup');
+  writeFileSync(join(dir, 'package.json'), '{ "name": "signup-bench", "private": true }\n');
+  const modules = join(dir, 'node_modules');
+  if (!existsSync(join(modules, 'onemodelcontext'))) {
+    mkdirSync(modules, { recursive: true });
+    symlinkSync(ROOT, join(modules, 'onemodelcontext'), 'dir');
+  }
+  return dir;
+}
+
+/** One server of a cold-start comparison: its label in the table, the arguments to node, and its goal vs McpServer. */
+interface Contender {
+  readonly label: string;
+  readonly args: readonly string[];
+  /** The measure its goal rows are recorded under; the SDK's server and the floor have none. */
+  readonly measure?: string;
+  readonly goal?: number;
+}
+
+/**
+ * Cold starts of the servers, interleaved round by round, medians: the wall clock to the first listing
  * (the goal, when there is one) and, for information, the CPU time each process used from spawn to exit
- * after that listing, which a loaded machine skews less.
+ * after that listing, which a loaded machine skews less. `sdk` is the baseline, `floor` bare node.
  */
 async function compareColdStarts(
   title: string,
-  measure: string,
-  servers: Readonly<Record<'ours' | 'sdk' | 'floor', readonly string[]>>,
+  contenders: Readonly<Record<string, Contender>> & { readonly sdk: Contender; readonly floor: Contender },
   tools: number,
-  goal: number | undefined,
   node = process.execPath,
 ): Promise<void> {
-  const cold = { ours: [] as Start[], sdk: [] as Start[], floor: [] as Start[] };
+  const names = Object.keys(contenders);
+  const cold = Object.fromEntries(names.map((name) => [name, [] as Start[]]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const name of ['ours', 'sdk', 'floor'] as const) cold[name].push(await coldStart(servers[name], tools, node));
+    for (const name of names) cold[name].push(await coldStart(contenders[name].args, tools, node));
   }
-  const wall = (name: keyof typeof cold) => median(cold[name].map((c) => c.ms));
-  const cpu = (name: keyof typeof cold) => median(cold[name].map((c) => c.cpuMs));
-  const modules = (name: keyof typeof cold) =>
-    `${String(median(cold[name].map((c) => c.modules))).padStart(4)} modules at the first answer`;
+  const wall = (name: string) => median(cold[name].map((c) => c.ms));
+  const cpu = (name: string) => median(cold[name].map((c) => c.cpuMs));
+  const modules = (name: string) => `${String(median(cold[name].map((c) => c.modules))).padStart(4)} modules at the first answer`;
   console.log(`\n${title} (median of ${ROUNDS} processes each; CPU: user + system, spawn to exit)`);
-  console.log(
-    `  ours                               ${wall('ours').toFixed(1).padStart(8)} ms   CPU ${cpu('ours').toFixed(1).padStart(8)} ms  ${modules('ours')}`,
-  );
-  console.log(
-    `  McpServer + zod 4                  ${wall('sdk').toFixed(1).padStart(8)} ms   CPU ${cpu('sdk').toFixed(1).padStart(8)} ms  ${modules('sdk')}`,
-  );
-  console.log(
-    `  floor (bare node, constants)       ${wall('floor').toFixed(1).padStart(8)} ms   CPU ${cpu('floor').toFixed(1).padStart(8)} ms  ${modules('floor')}`,
-  );
-  const row = (of: typeof wall) => ({
-    ours: `${of('ours').toFixed(0)} ms`,
-    baseline: `${of('sdk').toFixed(0)} ms`,
-    floor: `${of('floor').toFixed(0)} ms`,
-    ratio: of('sdk') / of('ours'),
-  });
-  recordGoal({ measure: `${measure} (McpServer time / ours)`, ...row(wall), goal });
-  recordGoal({ measure: `${measure}, CPU time (McpServer / ours)`, ...row(cpu) });
+  for (const name of names) {
+    const label = contenders[name].label.padEnd(34);
+    console.log(`  ${label} ${wall(name).toFixed(1).padStart(8)} ms   CPU ${cpu(name).toFixed(1).padStart(8)} ms  ${modules(name)}`);
+  }
+  for (const name of names) {
+    const { measure, goal } = contenders[name];
+    if (measure === undefined) continue;
+    const row = (of: typeof wall) => ({
+      ours: `${of(name).toFixed(0)} ms`,
+      baseline: `${of('sdk').toFixed(0)} ms`,
+      floor: `${of('floor').toFixed(0)} ms`,
+      ratio: of('sdk') / of(name),
+    });
+    recordGoal({ measure: `${measure} (McpServer time / ours)`, ...row(wall), goal });
+    recordGoal({ measure: `${measure}, CPU time (McpServer / ours)`, ...row(cpu) });
+  }
 }
 
 main().then(

@@ -1,4 +1,5 @@
 import * as nodeModule from 'node:module';
+import { decoratorStandIn, isBarrelDecoratorRequest } from './lazy-validator-decorators';
 
 /**
  * class-validator's decorator files require validator.js and libphonenumber-js at their top (113 and 73 modules,
@@ -20,7 +21,8 @@ import * as nodeModule from 'node:module';
  * This is the one place that touches Node.js's `Module._load`, the loader's entry every `require` goes
  * through (what require hooks use): the seam checks it is there and a function, and otherwise installs
  * nothing, as it does when class-validator is already loaded. Only requires made by class-validator's own
- * files are answered this way; the application's own `require('validator')` gets the real module.
+ * files are answered this way; the application's own `require('validator')` gets the real module. The same
+ * seam answers the requires of class-validator's decorator barrel (lazy-validator-decorators.ts).
  */
 
 type Load = (this: unknown, request: string, parent: NodeJS.Module | undefined, isMain: boolean) => unknown;
@@ -46,8 +48,12 @@ export function deferValidatorInternals(): boolean {
   const load = loader._load as Load;
   loader._load = function deferringLoad(this: unknown, request: string, parent: NodeJS.Module | undefined, isMain: boolean) {
     // The cheap tests first: every require of the process passes here.
-    if (parent !== undefined && (request.charCodeAt(0) === 118 || request.charCodeAt(0) === 108) && DEFERRED.test(request)) {
+    const first = request.charCodeAt(0);
+    if (parent !== undefined && (first === 118 || first === 108) && DEFERRED.test(request)) {
       if (CLASS_VALIDATOR_FILE.test(parent.filename ?? '')) return standIn(request, () => load.call(this, request, parent, false));
+    } else if (parent !== undefined && first === 46 && isBarrelDecoratorRequest(request, parent)) {
+      const decorator = decoratorStandIn(request, parent, () => load.call(this, request, parent, false));
+      if (decorator !== undefined) return decorator;
     }
     // eslint-disable-next-line prefer-rest-params -- the loader's own arguments, whatever their number
     return Reflect.apply(load, this, arguments);
