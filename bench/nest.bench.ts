@@ -73,7 +73,13 @@ async function compare(which: Case): Promise<void> {
   const endpoints: Endpoint[] = [];
   const extra = which.middleware ? ['middleware'] : [];
   for (const [kind] of KINDS) {
-    endpoints.push(await start(`${which.framework} ${kind}${which.middleware ? ' (middleware)' : ''}`, 'nest-server.js', [which.framework, kind, ...extra]));
+    endpoints.push(
+      await start(`${which.framework} ${kind}${which.middleware ? ' (middleware)' : ''}`, 'nest-server.js', [
+        which.framework,
+        kind,
+        ...extra,
+      ]),
+    );
   }
   for (const endpoint of endpoints) await warmUp(endpoint);
   for (const era of ['2025', '2026'] as const satisfies readonly Era[]) {
@@ -91,7 +97,9 @@ async function compare(which: Case): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  console.log('Nest benchmark (issues 27, 39): onemodelcontext/nest vs @rekog/mcp-nest, Express (with and without user middleware) and Fastify');
+  console.log(
+    'Nest benchmark (issues 27, 39): onemodelcontext/nest vs @rekog/mcp-nest, Express (with and without user middleware) and Fastify',
+  );
   const only = process.env.BENCH_NEST_CASE; // `express`, `middleware` or `fastify`: one case, while working on it
   for (const which of CASES) {
     const name = which.middleware ? 'middleware' : which.framework;

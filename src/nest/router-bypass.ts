@@ -65,12 +65,7 @@ function pathOf(url: string | undefined): string {
  * is not Express or has no Node server. An application only `init()`ed and handed to a serverless wrapper,
  * which calls Express itself, never reaches this listener: the routed endpoint serves it.
  */
-export function bypassExpressRouter(
-  adapter: ExpressAdapterLike,
-  handler: HttpHandler,
-  path: string,
-  runStack?: RequestListener,
-): boolean {
+export function bypassExpressRouter(adapter: ExpressAdapterLike, handler: HttpHandler, path: string, runStack?: RequestListener): boolean {
   if (adapter.getType() !== 'express') return false;
   const server = adapter.getHttpServer() as Server | undefined;
   if (!server || typeof server.listeners !== 'function') return false;
