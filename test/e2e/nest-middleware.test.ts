@@ -146,6 +146,11 @@ beforeAll(async () => {
   app.setGlobalPrefix('api', { exclude: ['mcp', 'hello'] });
   app.enableCors();
   app.use(helmet());
+  // A middleware that sends a request elsewhere: Express matches what follows against the new path.
+  app.use(function rewrite(req: IncomingMessage, _res: ServerResponse, next: () => void) {
+    if (req.headers['x-rewrite'] !== undefined) req.url = String(req.headers['x-rewrite']);
+    next();
+  });
   await app.listen(0, '127.0.0.1');
   base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
 });
@@ -193,7 +198,7 @@ it('serves MCP ahead of the router through the middleware, and says so at start-
   const lines = logger.lines.filter((l) => l.rest.at(-1) === 'McpModule' && String(l.message).startsWith('Serving MCP'));
   expect(lines.map((l) => l.message)).toEqual([
     "Serving MCP over HTTP at /mcp, ahead of Express's router, through the application's middleware on the path " +
-      '(corsMiddleware, helmetMiddleware, handler, handler)', // Nest names each MiddlewareConsumer middleware `handler`
+      '(corsMiddleware, helmetMiddleware, rewrite, handler, handler)', // Nest names each MiddlewareConsumer middleware `handler`
   ]);
 });
 
@@ -262,4 +267,20 @@ it('answers a preflight of the MCP path with the application’s cors, as Expres
     headers: { origin: 'https://host.example', 'access-control-request-method': 'POST' },
   });
   expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
+});
+
+it('matches the layers after a middleware that rewrote the URL against the new path, as Express does', async () => {
+  const rewritten = await post('/mcp', { 'x-rewrite': '/api/health' });
+  // No POST route at /api/health: Nest's not-found handler answers, naming the original URL.
+  expect([rewritten.status, await rewritten.text()]).toEqual([404, '{"message":"Cannot POST /mcp","error":"Not Found","statusCode":404}']);
+  const health = await fetch(`${base}/mcp`, { headers: { 'x-rewrite': '/api/health' } });
+  expect([health.status, await health.text()]).toEqual([200, 'ok']);
+  expect(ran).toEqual([
+    'logger POST /mcp',
+    'auth POST /mcp',
+    'health-only POST /mcp',
+    'logger GET /mcp',
+    'auth GET /mcp',
+    'health-only GET /mcp',
+  ]);
 });
