@@ -2,7 +2,7 @@ import { UsageError } from '../index';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAdapterHost } from '@nestjs/core';
 import type { HttpAuthOptions, HttpHandlerOptions, McpServer } from '../index';
-import { bypassExpressRouter, skippedMiddleware, stackRunner, type ExpressAdapterLike } from './router-bypass';
+import { bypassExpressRouter, registeredOnPath, stackRunner, type ExpressAdapterLike } from './router-bypass';
 import { noteFrameworkRequest } from './mcp-execution-context';
 
 /** What Express (Node objects with `body`) and Fastify (`raw`, `hijack`) hand a route. */
@@ -116,7 +116,7 @@ export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string
   if (options.cors) for (const at of [path, ...metadata]) adapter.options(at, route);
   if (bypassRouter === false || adapter.getType() !== 'express') return { bypassed: false, skipped: [], run: [] };
   const express = adapter as unknown as ExpressAdapterLike;
-  const registered = skippedMiddleware(express, path, route);
+  const registered = registeredOnPath(express, path, route);
   if (bypassRouter === true || registered.length === 0) {
     return { bypassed: bypassExpressRouter(express, handler, path), skipped: registered, run: [] };
   }

@@ -94,12 +94,12 @@ export function bypassExpressRouter(adapter: ExpressAdapterLike, handler: HttpHa
 
 /**
  * What Express would have run on the MCP path before the endpoint's own routes (those registered with `route`),
- * which the fast path skips: middleware of `app.use()`, `enableCors()` and `MiddlewareConsumer`, and routes of
+ * which the fast path runs (`stackRunner`) or, with `bypassRouter: true`, skips: middleware of `app.use()`, `enableCors()` and `MiddlewareConsumer`, and routes of
  * the same path, by name. Nest's JSON and urlencoded body parsers are left out (the endpoint reads the body
  * itself), as is the adapter's own hook middleware, which the fast path stands aside for: both known by identity
  * (`recordNestLayers`). Any other parser, one of `useBodyParser` or a user's `express.json({ verify })`, is named.
  */
-export function skippedMiddleware(adapter: ExpressAdapterLike, path: string, route: Function): readonly string[] {
+export function registeredOnPath(adapter: ExpressAdapterLike, path: string, route: Function): readonly string[] {
   const skipped: string[] = [];
   const own = NEST_LAYERS.get(adapter);
   for (const layer of stackOf(adapter.getInstance())) {
