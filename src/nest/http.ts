@@ -2,7 +2,7 @@ import { UsageError } from '../index';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpAdapterHost } from '@nestjs/core';
 import type { HttpAuthOptions, HttpHandlerOptions, McpServer } from '../index';
-import { bypassExpressRouter, skippedMiddleware, type ExpressAdapterLike } from './router-bypass';
+import { bypassExpressRouter, registeredOnPath, stackRunner, type ExpressAdapterLike } from './router-bypass';
 import { noteFrameworkRequest } from './mcp-execution-context';
 
 /** What Express (Node objects with `body`) and Fastify (`raw`, `hijack`) hand a route. */
@@ -21,8 +21,9 @@ export type NestHandlerOptions = Omit<HttpHandlerOptions, 'path'>;
 /** What `mountHttp` passes on to the handler, and how it mounts it. */
 export interface MountOptions extends NestHandlerOptions {
   /**
-   * Answer the MCP path on the Node server ahead of Express (router-bypass.ts): `true` always, `false` never,
-   * unset when nothing the application registered on the path would be skipped.
+   * Answer the MCP path on the Node server ahead of Express's router (router-bypass.ts): `true` always, skipping
+   * what the application registered on the path; `false` never; unset, through the application's own middleware
+   * on the path when it has any.
    */
   readonly bypassRouter?: boolean;
 }
@@ -65,8 +66,10 @@ export function handlerOptionsOf(options: NestHandlerOptions): NestHandlerOption
 export interface Mounted {
   /** Whether POST, GET and DELETE of the path are answered ahead of Express's middleware and router. */
   readonly bypassed: boolean;
-  /** What the application registered on the path that Express runs first (skipped when bypassed). */
+  /** What the application registered on the path that Express runs first, which MCP requests skip. */
   readonly skipped: readonly string[];
+  /** What the application registered on the path that Express runs first, run ahead of the router all the same. */
+  readonly run: readonly string[];
 }
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -82,8 +85,9 @@ function metadataRoutes(path: string, auth: HttpAuthOptions): readonly string[] 
  * Mounts the MCP endpoint on the application's own HTTP adapter, Express or Fastify, for POST, GET and
  * DELETE at `path` (and OPTIONS with CORS, the metadata routes with auth). On a route, the framework's JSON body
  * parser has already read the body; it is handed on parsed. With Express, POST, GET and DELETE of exactly `path`
- * are answered before Express sees them, by the same handler, when `bypassRouter` is true, or unset and no
- * middleware or route of the application's is on the path.
+ * are answered ahead of Express's router, by the same handler: when `bypassRouter` is true, skipping everything of
+ * the application's on the path; unset, after running the application's middleware on the path as Express would
+ * (only Nest's own body parsers left out), or through Express when its router is not one that can be read.
  */
 export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string, options: MountOptions): Mounted {
   const adapter = host.httpAdapter;
@@ -110,10 +114,15 @@ export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string
   const metadata = options.auth ? metadataRoutes(path, options.auth) : [];
   for (const at of metadata) adapter.get(at, route);
   if (options.cors) for (const at of [path, ...metadata]) adapter.options(at, route);
-  if (bypassRouter === false || adapter.getType() !== 'express') return { bypassed: false, skipped: [] };
+  if (bypassRouter === false || adapter.getType() !== 'express') return { bypassed: false, skipped: [], run: [] };
   const express = adapter as unknown as ExpressAdapterLike;
-  const skipped = skippedMiddleware(express, path, route);
-  // Unset, the fast path is taken only where it skips nothing the application put on the path.
-  if (bypassRouter === undefined && skipped.length > 0) return { bypassed: false, skipped };
-  return { bypassed: bypassExpressRouter(express, handler, path), skipped };
+  const registered = registeredOnPath(express, path, route);
+  if (bypassRouter === true || registered.length === 0) {
+    return { bypassed: bypassExpressRouter(express, handler, path), skipped: registered, run: [] };
+  }
+  // Unset, with middleware of the application's on the path: it runs for MCP requests as for a controller's.
+  const runStack = stackRunner(express, path);
+  if (!runStack) return { bypassed: false, skipped: registered, run: [] };
+  const bypassed = bypassExpressRouter(express, handler, path, runStack);
+  return bypassed ? { bypassed, skipped: [], run: registered } : { bypassed, skipped: registered, run: [] };
 }

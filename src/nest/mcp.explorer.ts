@@ -80,7 +80,7 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
         auth: this.authOptions(),
         bypassRouter,
       });
-      this.logger.log(`Serving MCP over HTTP at ${path}${mounted.bypassed ? ", ahead of Express's router" : ''}`);
+      this.logger.log(`Serving MCP over HTTP at ${path}${mounted.bypassed ? ", ahead of Express's router" : ''}${throughOwn(mounted.run)}`);
       if (mounted.skipped.length > 0 && bypassRouter === undefined) this.logger.log(routedBecause(path, mounted.skipped));
     }
   }
@@ -177,6 +177,11 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
       throw error;
     }
   }
+}
+
+/** The application's middleware MCP requests run through ahead of Express's router, named in the start-up line. */
+function throughOwn(run: readonly string[]): string {
+  return run.length === 0 ? '' : `, through the application's middleware on the path (${run.join(', ')})`;
 }
 
 /** Why MCP requests take Express's way although `bypassRouter` was left unset, and how to change it. */

@@ -61,11 +61,11 @@ export interface McpModuleOptions extends ServerInfo, McpServerOptions, NestHand
   readonly maxRequestBodySize?: number;
   /**
    * With the Express adapter, answer POST, GET and DELETE of exactly `path` on the application's Node server,
-   * ahead of Express: no Express middleware (`app.use()`, `app.enableCors()`, `MiddlewareConsumer`) and no body
-   * parser runs for them (the endpoint reads the body itself, up to 4 MiB). Guards, interceptors, pipes,
-   * filters and request scope apply as before: they run per call. `true` always, `false` never; left unset, the
-   * fast path is taken when nothing the application registered on the path would be skipped, and otherwise
-   * start-up logs what keeps MCP requests on Express's way. Fastify is routed either way.
+   * ahead of Express's router: no route matching and none of Nest's body parsers (the endpoint reads the body
+   * itself, up to 4 MiB). Left unset, the application's own middleware on the path (`app.use()`,
+   * `app.enableCors()`, `MiddlewareConsumer`) runs first, by Express's own code, exactly as for a controller
+   * (start-up names it); `true` skips it too; `false` sends every MCP request through Express's router. Guards,
+   * interceptors, pipes, filters and request scope apply either way: they run per call. Fastify is routed either way.
    */
   readonly bypassRouter?: boolean;
   /**

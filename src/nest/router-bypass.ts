@@ -4,9 +4,12 @@ import type { HttpHandler } from '../index';
 /**
  * The Express side of the MCP endpoint's fast path (the module's `bypassRouter`): the application's Node
  * server hands a POST, GET or DELETE of exactly the MCP path straight to the endpoint's handler, before Express
- * builds its request, runs its middleware, its body parsers and its router. Everything else, and every request
- * while the adapter has request hooks or is shutting down, goes to Express as before, where the routed
- * endpoint (same handler, same sessions) still answers the other spellings of the path (`/MCP`, `/mcp/`).
+ * builds its request, runs its middleware, its body parsers and its router; or, when the application has
+ * middleware of its own on the path, runs exactly that middleware first with Express's own code
+ * (`stackRunner`), skipping only the route matching of the layers known not to be on the path and Nest's body
+ * parsers. Everything else, and every request while the adapter has request hooks or is shutting down, goes to
+ * Express as before, where the routed endpoint (same handler, same sessions) still answers the other spellings
+ * of the path (`/MCP`, `/mcp/`).
  */
 
 /** The parts of Nest's `ExpressAdapter` the fast path reads. */
@@ -21,11 +24,18 @@ export interface ExpressAdapterLike {
   readonly isShuttingDown?: boolean;
 }
 
-/** The Express application: its settings and its router's stack (`router` in Express 5, `_router` in Express 4). */
+/** The Express application: its settings and its router (`router` in Express 5, `_router` in Express 4). */
 export interface ExpressAppLike {
   enabled(setting: string): boolean;
-  readonly router?: { readonly stack?: readonly ExpressLayer[] };
-  readonly _router?: { readonly stack?: readonly ExpressLayer[] };
+  readonly router?: ExpressRouterLike;
+  readonly _router?: ExpressRouterLike;
+  /** What the application's own request listener calls: `handle(req, res, done?)`. */
+  readonly handle?: unknown;
+}
+
+interface ExpressRouterLike {
+  readonly stack?: readonly ExpressLayer[];
+  readonly handle?: unknown;
 }
 
 interface ExpressLayer {
@@ -39,7 +49,7 @@ interface ExpressLayer {
   match?(path: string): boolean;
 }
 
-type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 const SERVED = new Set(['POST', 'GET', 'DELETE']);
 
@@ -55,7 +65,7 @@ function pathOf(url: string | undefined): string {
  * is not Express or has no Node server. An application only `init()`ed and handed to a serverless wrapper,
  * which calls Express itself, never reaches this listener: the routed endpoint serves it.
  */
-export function bypassExpressRouter(adapter: ExpressAdapterLike, handler: HttpHandler, path: string): boolean {
+export function bypassExpressRouter(adapter: ExpressAdapterLike, handler: HttpHandler, path: string, runStack?: RequestListener): boolean {
   if (adapter.getType() !== 'express') return false;
   const server = adapter.getHttpServer() as Server | undefined;
   if (!server || typeof server.listeners !== 'function') return false;
@@ -74,6 +84,7 @@ export function bypassExpressRouter(adapter: ExpressAdapterLike, handler: HttpHa
       for (const listener of listeners) listener.call(server, req, res);
       return;
     }
+    if (runStack) return runStack(req, res);
     // The one header Express writes on every answer itself, kept so that the wire bytes stay the same.
     if (app.enabled('x-powered-by')) res.setHeader('X-Powered-By', 'Express');
     void handler.handle(req, res);
@@ -83,12 +94,12 @@ export function bypassExpressRouter(adapter: ExpressAdapterLike, handler: HttpHa
 
 /**
  * What Express would have run on the MCP path before the endpoint's own routes (those registered with `route`),
- * which the fast path skips: middleware of `app.use()`, `enableCors()` and `MiddlewareConsumer`, and routes of
+ * which the fast path runs (`stackRunner`) or, with `bypassRouter: true`, skips: middleware of `app.use()`, `enableCors()` and `MiddlewareConsumer`, and routes of
  * the same path, by name. Nest's JSON and urlencoded body parsers are left out (the endpoint reads the body
  * itself), as is the adapter's own hook middleware, which the fast path stands aside for: both known by identity
  * (`recordNestLayers`). Any other parser, one of `useBodyParser` or a user's `express.json({ verify })`, is named.
  */
-export function skippedMiddleware(adapter: ExpressAdapterLike, path: string, route: Function): readonly string[] {
+export function registeredOnPath(adapter: ExpressAdapterLike, path: string, route: Function): readonly string[] {
   const skipped: string[] = [];
   const own = NEST_LAYERS.get(adapter);
   for (const layer of stackOf(adapter.getInstance())) {
@@ -169,4 +180,58 @@ function freshAdapterSources(adapter: ExpressAdapterLike): ReadonlySet<string> {
 /** Nest's own layers (recorded by identity), which the fast path stands aside for or does itself. */
 function isNestOwn(own: WeakSet<Function> | undefined, layer: ExpressLayer): boolean {
   return layer.handle !== undefined && own?.has(layer.handle) === true;
+}
+
+/**
+ * The application's own middleware for the MCP path, run by Express's own code (the seam into its router: every
+ * member is checked first; `undefined` sends MCP requests through Express's router as before). Each request is
+ * handed to the application's `handle` (Express's request and response prototypes, `res.locals`, `X-Powered-By`,
+ * the final handler), on a router that inherits the application's (its settings and `param` callbacks) with a
+ * stack of the application's own layers in their order: those on the MCP path as they are, matched per request as
+ * Express matches them; those known not to be on it (and Nest's body parsers, which the endpoint stands in for)
+ * answering the MCP path at once, any other path (a middleware that rewrote `req.url`) by their own matching.
+ * So middleware order, `next(err)`, error handlers, a middleware that answers, and the endpoint's route itself
+ * run exactly as through Express.
+ */
+export function stackRunner(adapter: ExpressAdapterLike, path: string): RequestListener | undefined {
+  const app = adapter.getInstance();
+  // Express 4's `app.router` getter throws; its router is `_router`, which Express 5 no longer has.
+  const key = app._router ? '_router' : 'router';
+  const router = app[key];
+  if (typeof app.handle !== 'function' || !readable(router)) return undefined;
+  const own = NEST_LAYERS.get(adapter);
+  const local = Object.create(router) as { stack: readonly ExpressLayer[] };
+  const runner = Object.create(app, { [key]: { value: local } }) as { handle(req: IncomingMessage, res: ServerResponse): void };
+  let plannedLength = -1;
+  return (req, res) => {
+    // Layers are only ever appended (Nest's error and not-found handlers come after the endpoint's routes).
+    if (router.stack.length !== plannedLength) {
+      local.stack = router.stack.map((layer) => onPath(layer, path, own));
+      plannedLength = router.stack.length;
+    }
+    runner.handle(req, res);
+  };
+}
+
+/** A router whose stack the fast path can read: an array of layers, each with `match(path)` and a handle. */
+function readable(router: ExpressRouterLike | undefined): router is ExpressRouterLike & { stack: readonly ExpressLayer[] } {
+  return (
+    typeof router?.handle === 'function' &&
+    Array.isArray(router.stack) &&
+    router.stack.every((layer: ExpressLayer) => typeof layer?.match === 'function' && typeof layer.handle === 'function')
+  );
+}
+
+/** The layer as the MCP path's stack holds it: itself when it is on the path, else a view that says so at once. */
+function onPath(layer: ExpressLayer, path: string, own: WeakSet<Function> | undefined): ExpressLayer {
+  const parser = !layer.route && isNestOwn(own, layer);
+  let matches: boolean;
+  try {
+    matches = Boolean(layer.match!(path));
+  } catch {
+    matches = true; // Express reports a matching failure per request: left to it
+  }
+  if (matches && !parser) return layer;
+  // The view inherits everything else of the layer (its handle, route, and what Express 4's `match` records).
+  return Object.create(layer, { match: { value: (p: string) => (p === path ? false : layer.match!(p)) } }) as ExpressLayer;
 }

@@ -19,8 +19,8 @@ import { CapturingLogger, PipelineModule, Seen } from './support/nest-pipeline-a
  * MCP path are answered before Express's middleware and router, and everything a Nest user relies on behaves as
  * when they go through Express (guards, interceptors, filters, pipes, request scope through the module's own
  * pipeline; the global prefix, the module's CORS, shutdown hooks). With `bypassRouter: false` Express's
- * middleware and body parser see the MCP requests again. Left unset, the fast path is taken only when the
- * application put no middleware or route of its own on the path.
+ * middleware and body parser see the MCP requests again. Left unset, the fast path runs the application's own
+ * middleware on the path first, when it has any (test/e2e/nest-middleware.test.ts).
  */
 jest.setTimeout(60_000);
 
@@ -209,22 +209,25 @@ function wayLines(logger: CapturingLogger): { level: string; message: unknown }[
     .map(({ level, message }) => ({ level, message }));
 }
 
+/** The module's start-up line saying where MCP requests are served. */
+function servingLines(logger: CapturingLogger): unknown[] {
+  return logger.lines.filter((l) => l.rest.at(-1) === 'McpModule' && String(l.message).startsWith('Serving MCP')).map((l) => l.message);
+}
+
+const through = (names: string) =>
+  `Serving MCP over HTTP at /mcp, ahead of Express's router, through the application's middleware on the path (${names})`;
+
 describe('McpModule on Express, bypassRouter unset', () => {
-  it('keeps MCP requests on Express’s way when the application registered middleware on the path, and says so once', async () => {
+  it('runs the application’s middleware on the path for MCP requests ahead of the router, and says so once (issue 39)', async () => {
     const { app, base, logger, middlewareSaw } = await start(undefined);
     const answer = await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList() });
     const oversized = await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList(200_000) });
     await app.close();
-    expect([answer.status, oversized.status]).toEqual([200, 413]);
+    // Nest's own JSON parser (100 KB) is left out: the endpoint reads the body itself, up to 4 MiB.
+    expect([answer.status, oversized.status]).toEqual([200, 200]);
     expect(middlewareSaw).toEqual(['POST /mcp', 'POST /mcp']);
-    expect(wayLines(logger)).toEqual([
-      {
-        level: 'log',
-        message:
-          'MCP requests to /mcp go through Express, because recordPath is registered on the path. ' +
-          "Set bypassRouter: true to answer them ahead of Express's middleware and router (faster; it would not run for them), or false to silence this.",
-      },
-    ]);
+    expect(servingLines(logger)).toEqual([through('recordPath')]);
+    expect(wayLines(logger)).toEqual([]);
   });
 
   it('answers ahead of Express when nothing of the application is on the path, and logs nothing about it', async () => {
@@ -241,11 +244,7 @@ describe('McpModule on Express, bypassRouter unset', () => {
 });
 
 describe('the bypass knows Nest’s own layers by identity, not by name (issue 37)', () => {
-  const routedLine = (name: string) =>
-    `MCP requests to /mcp go through Express, because ${name} is registered on the path. ` +
-    "Set bypassRouter: true to answer them ahead of Express's middleware and router (faster; it would not run for them), or false to silence this.";
-
-  it('keeps MCP requests on Express when the application registers its own express.json({ verify }): the check runs, and the log names it', async () => {
+  it('runs the application’s own express.json({ verify }) for MCP requests: the check runs, and the log names it', async () => {
     const verified: string[] = [];
     const verify = (_req: IncomingMessage, _res: ServerResponse, buffer: Buffer) =>
       void verified.push(buffer.toString('utf8').slice(0, 20));
@@ -254,10 +253,10 @@ describe('the bypass knows Nest’s own layers by identity, not by name (issue 3
     await app.close();
     expect(answer.status).toBe(200);
     expect(verified).toEqual([toolsList().slice(0, 20)]);
-    expect(wayLines(logger)).toEqual([{ level: 'log', message: routedLine('jsonParser') }]);
+    expect(servingLines(logger)).toEqual([through('jsonParser')]);
   });
 
-  it("keeps MCP requests on Express under useBodyParser's own limit: a 20 KB body over a 1 KB limit is answered 413", async () => {
+  it("runs useBodyParser's parser for MCP requests, under its own limit: a 20 KB body over a 1 KB limit is answered 413", async () => {
     const { app, base, logger } = await start(undefined, {
       middleware: false,
       configure: (a) => a.useBodyParser('json', { limit: '1kb' }),
@@ -266,7 +265,7 @@ describe('the bypass knows Nest’s own layers by identity, not by name (issue 3
     const large = await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList(20_000) });
     await app.close();
     expect([small.status, large.status]).toEqual([200, 413]);
-    expect(wayLines(logger)).toEqual([{ level: 'log', message: routedLine('jsonParser') }]);
+    expect(servingLines(logger)).toEqual([through('jsonParser')]);
   });
 
   it('does not take a middleware whose source mentions isShuttingDown for Nest’s own', async () => {
@@ -283,7 +282,7 @@ describe('the bypass knows Nest’s own layers by identity, not by name (issue 3
     await fetch(`${base}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: toolsList() });
     await app.close();
     expect(saw).toEqual(['POST /mcp']);
-    expect(wayLines(logger)).toEqual([{ level: 'log', message: routedLine('drainGuard') }]);
+    expect(servingLines(logger)).toEqual([through('drainGuard')]);
   });
 });
 
