@@ -39,15 +39,31 @@ export interface Intercepted {
 }
 
 /**
- * The runner of a compiled call with the server's interceptors around it. `interceptors` is the server's own list,
+ * A server's interceptors in registration order (`server.use`). Each registration makes a new frozen list, so a
+ * call that read `list` keeps the interceptors it started with (one registered while it runs applies from the
+ * next call on) without copying the list per call.
+ */
+export class Interceptors {
+  private current: readonly Interceptor[] = Object.freeze([]);
+
+  get list(): readonly Interceptor[] {
+    return this.current;
+  }
+
+  add(interceptor: Interceptor): void {
+    this.current = Object.freeze([...this.current, interceptor]);
+  }
+}
+
+/**
+ * The runner of a compiled call with the server's interceptors around it. `interceptors` is the server's own,
  * read at each call, so that `server.use` after `server.add` applies too; with none, the runner is called as is
  * (one length check on the hot path).
  */
-export function intercepted(run: MethodRunner, who: Intercepted, interceptors: readonly Interceptor[]): MethodRunner {
+export function intercepted(run: MethodRunner, who: Intercepted, interceptors: Interceptors): MethodRunner {
   return (argv, request) => {
-    if (interceptors.length === 0) return run(argv, request);
-    // A snapshot: an interceptor registered while this call runs applies from the next call on.
-    const chain = interceptors.slice();
+    const chain = interceptors.list;
+    if (chain.length === 0) return run(argv, request);
     const context: InterceptorContext = Object.freeze({
       kind: who.kind,
       name: who.name,

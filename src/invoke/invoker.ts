@@ -11,7 +11,7 @@ import { argumentsReader } from './reader';
 import { policyOf, type ValidationOptions } from '../schema/records/validation-options';
 import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
 import { InexactIntegerError } from './exact-integers';
-import { intercepted, type Interceptor } from './interceptors';
+import { intercepted, type Interceptors } from './interceptors';
 import { argsByName, methodRunner, runInContext, type InvokeHook } from './invocation';
 
 /** How a registered tool is called. */
@@ -126,8 +126,8 @@ export interface CompileOptions {
   readonly validation?: ValidationOptions;
   /** Where masked failures and timeouts are written; nothing when left out. */
   readonly log?: Log;
-  /** The server's interceptors (`server.use`), read at each call: the list itself, not a copy. */
-  readonly interceptors?: readonly Interceptor[];
+  /** The server's interceptors (`server.use`), read at each call. */
+  readonly interceptors?: Interceptors;
 }
 
 /**

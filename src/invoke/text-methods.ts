@@ -6,7 +6,7 @@ import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
 import { INVALID, argumentMessage, buildOrDefer, newFailure } from './failure';
 import { textArgumentsReader } from './text';
 import type { TextMethodModel } from '../schema/model';
-import { intercepted, type Interceptor } from './interceptors';
+import { intercepted, type Interceptors } from './interceptors';
 import { argsByName, methodRunner, runInContext, type InvokeHook } from './invocation';
 
 /**
@@ -54,7 +54,7 @@ export function compileTextMethod(
   instance: object,
   key: string | symbol,
   kind: 'resource' | 'prompt',
-  options: { readonly invoke?: InvokeHook; readonly log?: Log; readonly interceptors?: readonly Interceptor[] } = {},
+  options: { readonly invoke?: InvokeHook; readonly log?: Log; readonly interceptors?: Interceptors } = {},
 ): TextMethodCall {
   const log = options.log ?? Log.silent;
   const read = buildOrDefer(() => textArgumentsReader(model.params, model.arity));

@@ -401,7 +401,7 @@ export class McpServer {
     if (typeof interceptor !== 'function') {
       throw new TypeError('server.use() takes an interceptor function, for example server.use((call, next) => next()).');
     }
-    this.catalog.interceptors.push(interceptor);
+    this.catalog.interceptors.add(interceptor);
     return this;
   }
 

@@ -6,7 +6,7 @@ import { unwrap, type ParamModel, type ToolModel, type TypeNode } from '../../sc
 import { promptFromMethod, type PromptModel } from '../../schema/members/prompts';
 import { resourceFromMethod, type ResourceModel } from '../../schema/members/resources';
 import { decoratedMembersOf, toolFromMethod } from '../../schema/members/tools';
-import type { Interceptor } from '../../invoke/interceptors';
+import { Interceptors } from '../../invoke/interceptors';
 import { compileTool, type CompileOptions, type ToolCall, type ToolTarget } from '../../invoke/invoker';
 import { policyOf, type ValidationOptions } from '../../schema/records/validation-options';
 import { compileTextMethod, type TextMethodCall } from '../../invoke/text-methods';
@@ -183,8 +183,8 @@ export class Catalog {
 
   /** The server's log, for the calls compiled here and for definition-time warnings. */
   readonly log: Log;
-  /** `server.use`'s interceptors, in registration order; every compiled call reads this one list. */
-  readonly interceptors: Interceptor[] = [];
+  /** `server.use`'s interceptors, in registration order; every compiled call reads them. */
+  readonly interceptors = new Interceptors();
 
   /** Tool names the server answers itself (`catalog: 'search'`: search.ts's three): no tool of the catalog may take one. */
   private reserved: ReadonlySet<string> = new Set();
