@@ -19,7 +19,7 @@ const common = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
     [`${ESM_ONLY}.+\\.js$`]: '<rootDir>/test/support/esm-to-cjs.js',
   },
-  // test/.newcomer, test/.tscompat, test/.nest11: projects the end-to-end tests install or compile, whose own
+  // test/.newcomer, test/.init, test/.tscompat, test/.nest11, test/.pack: projects and tarballs the end-to-end tests install or compile, whose own
   // tests and package.json files are theirs, not this suite's.
   modulePathIgnorePatterns: ['<rootDir>/test/\\.[^/]+/'],
   // Fails a test that leaves an unhandled rejection behind (test/support/unhandled-rejections.ts).
@@ -32,6 +32,8 @@ module.exports = {
   // Jest's default is one worker fewer than the cores: one worker on a 2-core machine, where half of the suite's
   // time is spent waiting on child processes (servers, compilers, npm). Two workers at least.
   maxWorkers: Math.max(2, require('node:os').availableParallelism() - 1),
+  // The slowest files first, in a fresh clone too (test/support/sequencer.js).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [
     {
       ...common,

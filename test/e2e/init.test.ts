@@ -1,13 +1,13 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { init } from '../../src/cli/init';
 import { folderHost } from '../support/init-host';
-import { BUILD_HOOK_TIMEOUT_MS, ROOT, ensureBuilt } from './support/build';
+import { BUILD_HOOK_TIMEOUT_MS, ROOT } from './support/build';
+import { TARBALL, VERSION, packedTarball, run } from './support/packed';
 
 /**
  * Issue 40: what `onemodelcontext init` and `init --nest` write is a working project. The package is packed by
- * `npm pack` and each project's dependency pointed at the tarball (as it would be at the registry's copy), then
+ * `npm pack` (test/e2e/support/packed.ts) and each project's dependency pointed at the tarball (as it would be at the registry's copy), then
  * `npm install` on this machine's Node.js and `npm test` (the generator and vitest) on Node.js 22 and 24 from the
  * npm registry, with the same node_modules.
  *
@@ -17,31 +17,7 @@ import { BUILD_HOOK_TIMEOUT_MS, ROOT, ensureBuilt } from './support/build';
 jest.setTimeout(600_000);
 
 const HOME = join(ROOT, 'test/.init');
-const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
-const TARBALL = `onemodelcontext-${VERSION}.tgz`;
 const NODES = ['22', '24'] as const;
-
-/** No npm_* variable of this repository's `npm test` reaches the projects' npm; no colour in what vitest prints. */
-const ENV: NodeJS.ProcessEnv = {
-  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_update_notifier: 'false',
-  NO_COLOR: '1',
-};
-
-/** Runs a command in `cwd`; resolves with what it printed, fails with it when the command fails. */
-function run(command: string, args: readonly string[], cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: ENV });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) exited ${code}:\n${output}`)),
-    );
-  });
-}
 
 /** `init` in a new folder of test/.init, with the dependency on the tarball; then `npm install`. */
 async function project(name: string, args: readonly string[]): Promise<void> {
@@ -57,12 +33,17 @@ async function project(name: string, args: readonly string[]): Promise<void> {
 }
 
 beforeAll(async () => {
-  await ensureBuilt();
+  const tarball = await packedTarball();
   rmSync(HOME, { recursive: true, force: true });
   mkdirSync(HOME, { recursive: true });
-  await run('npm', ['pack', '--pack-destination', HOME], ROOT);
-  // At once: the installs wait mostly on npm's cache.
-  await Promise.all([project('plain', []), project('nest', ['--nest'])]);
+  copyFileSync(tarball, join(HOME, TARBALL));
+  // At once: the installs wait mostly on npm's cache and the registry. So does npx fetching each Node.js, done
+  // here once per version so that the tests below, which run both projects at once, do not fetch it together.
+  await Promise.all([
+    project('plain', []),
+    project('nest', ['--nest']),
+    ...NODES.map((major) => run('npx', ['-y', '-p', `node@${major}`, '-c', 'node --version'], HOME)),
+  ]);
 }, BUILD_HOOK_TIMEOUT_MS + 600_000);
 
 it('packs what a registry page and a user need: the license, the changelog, the README, where the code lives', async () => {
@@ -83,7 +64,9 @@ describe.each(NODES)('a project init wrote, on Node.js %s', (major) => {
   /** `npm test` with Node.js `major` first on the PATH, so npm and everything it starts run on it. */
   const npmTest = (name: string) => run('npx', ['-y', '-p', `node@${major}`, '-c', 'node --version && npm test'], join(HOME, name));
 
-  it.each(['plain', 'nest'])('%s: npm test passes', async (name) => {
+  // The two projects at once (each its own folder; one project's runs stay one after another, since
+  // `npm test` rewrites its facts module): part of each run is npx asking the registry for the Node.js version.
+  it.concurrent.each(['plain', 'nest'])('%s: npm test passes', async (name) => {
     const out = await npmTest(name);
     expect(out.split('\n')[0]).toMatch(new RegExp(`^v${major}\\.`));
     expect(out).toMatch(/Test Files\s+1 passed \(1\)/);

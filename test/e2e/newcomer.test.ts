@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { BUILD_HOOK_TIMEOUT_MS, ROOT, ensureBuilt } from './support/build';
+import { BUILD_HOOK_TIMEOUT_MS, ROOT } from './support/build';
+import { PROJECT_ENV, TARBALL, packedTarball, run } from './support/packed';
 
 /**
  * Issue 23, a newcomer's first ten minutes: docs/getting-started.md followed as written, from an empty folder,
@@ -11,43 +11,23 @@ import { BUILD_HOOK_TIMEOUT_MS, ROOT, ensureBuilt } from './support/build';
  * of TypeScript 5.9, 6.0 and 7.0. In each project: the generator, `tsc`, the server served over stdio under
  * node and tsx to a real MCP client that lists and calls the tool, and the page's vitest test.
  *
- * The projects live in test/.newcomer (ignored by git) and share the machine's npm cache: each compiler's
+ * The tarball is test/e2e/support/packed.ts's. The projects live in test/.newcomer (ignored by git) and share the machine's npm cache: each compiler's
  * project is installed once and kept, and only the freshly packed tarball is installed again on later runs.
  */
 jest.setTimeout(600_000);
 
 const PAGE = readFileSync(join(ROOT, 'docs/getting-started.md'), 'utf8');
 const HOME = join(ROOT, 'test/.newcomer');
-const TARBALL = 'onemodelcontext-0.1.0.tgz';
 const COMPILERS = [
   ['5.9', '5.9.3'],
   ['6.0', '6.0.3'],
   ['7.0', '7.0.2'],
 ] as const;
 
-/**
- * A newcomer's environment: none of the npm_* variables `npm test` sets (so no flag of this repository's
- * reaches the installs), the machine's own npm cache (shared by the three projects and warmed by this
- * repository's `npm ci`), no nagging.
- */
-const ENV: NodeJS.ProcessEnv = {
-  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_update_notifier: 'false',
-  NO_COLOR: '1',
-};
-
 /** Runs one command line (split on spaces, as the page writes it) in `cwd`; fails with what it printed. */
 function sh(line: string, cwd: string): Promise<string> {
   const [command, ...args] = line.split(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: ENV });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`${line} (in ${cwd}) exited ${code}:\n${output}`))));
-  });
+  return run(command, args, cwd);
 }
 
 /** The page's commands that a test runs: each must be written on the page exactly so. */
@@ -85,23 +65,22 @@ async function timed<T>(label: string, step: () => Promise<T>): Promise<T> {
 afterAll(() => console.log(`newcomer steps on Node ${process.version}:\n${timings.join('\n')}`));
 
 beforeAll(async () => {
-  await ensureBuilt();
   mkdirSync(HOME, { recursive: true });
   // What `npm pack` writes from the built clone (the page's `npm run build && npm pack`; ensureBuilt is the build).
-  await timed('npm pack', () => sh(`npm pack --pack-destination ${HOME}`, ROOT));
-  await Promise.all(COMPILERS.map(([label, version]) => prepare(label, version)));
+  const tarball = await timed('npm pack', () => packedTarball());
+  await Promise.all(COMPILERS.map(([label, version]) => prepare(label, version, tarball)));
 }, BUILD_HOOK_TIMEOUT_MS + 600_000);
 
 /**
  * One compiler's project, laid out and installed as the page says. The three are prepared at once (their installs
  * wait mostly on npm's registry and cache, one by one they took half of the file's time).
  */
-async function prepare(label: string, version: string): Promise<void> {
+async function prepare(label: string, version: string, tarball: string): Promise<void> {
   const folder = join(HOME, `ts-${label}`);
   const project = join(folder, 'greeter-mcp');
   // The clone next to the project, as the page lays it out: ../onemodelcontext/onemodelcontext-0.1.0.tgz.
   mkdirSync(join(folder, 'onemodelcontext'), { recursive: true });
-  copyFileSync(join(HOME, TARBALL), join(folder, 'onemodelcontext', TARBALL));
+  copyFileSync(tarball, join(folder, 'onemodelcontext', TARBALL));
   const installed = (name: string) =>
     JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version as string;
   if (!existsSync(join(project, 'node_modules/vitest')) || installed('typescript') !== version) {
@@ -138,7 +117,7 @@ async function serve(commandLine: string[], cwd: string): Promise<{ listed: stri
       command: commandLine[0],
       args: commandLine.slice(1),
       cwd,
-      env: ENV as Record<string, string>,
+      env: PROJECT_ENV as Record<string, string>,
       stderr: 'pipe',
     }),
   );

@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { onceAcrossWorkers } from './once';
 
 /**
  * Compiles, with tsc (never esbuild: decorators need their metadata), what the end-to-end tests run in
  * child processes: the package itself (`dist/`, bundled afterwards as `npm run build` does, by
  * scripts/bundle.mjs from tsc's output), the e2e fixture and the samples (with the weather sample's view), each importing the
  * package by name through a `node_modules/onemodelcontext` link, as a user's project would. Once per Jest
- * run: workers of one run share the parent process id, written in a stamp next to the outputs.
+ * run (see `runId`), written in a stamp next to the outputs.
  */
 export const ROOT = resolve(__dirname, '../../..');
 export const PROJECTS = ['test/e2e/fixture', 'samples/weather', 'samples/conformance', 'samples/nest-docket'] as const;
@@ -38,8 +39,6 @@ export function link(project: string): void {
   symlinkSync(ROOT, target, 'dir');
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** How long a worker waits for another worker's build before it fails the run. */
 const BUILD_WAIT_MS = 600_000;
 
@@ -49,34 +48,27 @@ const BUILD_WAIT_MS = 600_000;
  */
 export const BUILD_HOOK_TIMEOUT_MS = BUILD_WAIT_MS + 120_000;
 
+/**
+ * Which run the build belongs to: by default this Jest run (its workers share the parent process id);
+ * ONEMODELCONTEXT_E2E_BUILD names one shared by several runs on the same sources (.ci/run's Node.js 20 and 24
+ * passes), which then build once.
+ */
+const runId = () => process.env.ONEMODELCONTEXT_E2E_BUILD ?? String(process.ppid);
+
+const built = () => existsSync(STAMP) && readFileSync(STAMP, 'utf8') === runId();
+
 export async function ensureBuilt(): Promise<void> {
-  const run = String(process.ppid);
-  const deadline = Date.now() + BUILD_WAIT_MS;
-  for (;;) {
-    if (existsSync(STAMP) && readFileSync(STAMP, 'utf8') === run) return;
-    try {
-      mkdirSync(LOCK);
-      break;
-    } catch {
-      // A lock left by a run that was killed while building is taken over after two minutes.
-      const lock = statSync(LOCK, { throwIfNoEntry: false });
-      if (lock && Date.now() - lock.mtimeMs > 120_000) rmSync(LOCK, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`Gave up waiting ${BUILD_WAIT_MS / 1000} s for the end-to-end build (lock ${LOCK}).`);
-      await sleep(200);
-    }
-  }
-  try {
-    if (existsSync(STAMP) && readFileSync(STAMP, 'utf8') === run) return;
-    // From a clean dist/, as `npm run build`: the bundle replaces tsc's modules, which must not linger.
-    rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
-    await tsc(['-p', 'tsconfig.build.json']);
-    await node('scripts/bundle.mjs', []);
-    for (const project of PROJECTS) link(project);
-    await Promise.all([...PROJECTS.map((project) => tsc(['-p', project])), ...BROWSER_PROJECTS.map((project) => tsc(['-p', project]))]);
-    // The weather sample's MCP Apps view, bundled by esbuild into dist/view.html as its `npm run build` does.
-    await node('samples/weather/scripts/build-view.mjs', []);
-    writeFileSync(STAMP, run);
-  } finally {
-    rmSync(LOCK, { recursive: true, force: true });
-  }
+  await onceAcrossWorkers('the end-to-end build', LOCK, built, build, BUILD_WAIT_MS);
+}
+
+async function build(): Promise<void> {
+  // From a clean dist/, as `npm run build`: the bundle replaces tsc's modules, which must not linger.
+  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
+  await tsc(['-p', 'tsconfig.build.json']);
+  await node('scripts/bundle.mjs', []);
+  for (const project of PROJECTS) link(project);
+  await Promise.all([...PROJECTS.map((project) => tsc(['-p', project])), ...BROWSER_PROJECTS.map((project) => tsc(['-p', project]))]);
+  // The weather sample's MCP Apps view, bundled by esbuild into dist/view.html as its `npm run build` does.
+  await node('samples/weather/scripts/build-view.mjs', []);
+  writeFileSync(STAMP, runId());
 }
