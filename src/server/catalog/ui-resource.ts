@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../../errors';
 import { readFile } from 'node:fs/promises';
 import { checkPublic, checkScopes } from '../../decorators/member';
 import type { ResourceListing } from './resource-listing';
@@ -178,7 +179,7 @@ function readerOf(uri: string, options: UiResourceOptions): () => Promise<string
   return async () => {
     const html: unknown = await read();
     if (typeof html !== 'string')
-      throw new TypeError(
+      throw new UsageTypeError(
         `The read function of the UI resource '${uri}' returned ${html === null ? 'null' : typeof html}, not the HTML string.`,
       );
     return html;
@@ -188,10 +189,10 @@ function readerOf(uri: string, options: UiResourceOptions): () => Promise<string
 /** Checks a view's options and builds the registered view; throws one `TypeError` naming every problem. */
 export function uiResourceOf(uri: unknown, options: unknown): UiResource {
   if (typeof uri !== 'string' || !uri.startsWith('ui://') || uri.length === 'ui://'.length) {
-    throw new TypeError(`server.addUiResource() needs a ui:// URI, for example server.addUiResource('ui://weather/view', { html }).`);
+    throw new UsageTypeError(`server.addUiResource() needs a ui:// URI, for example server.addUiResource('ui://weather/view', { html }).`);
   }
   const problems = isRecord(options) ? problemsOf(options) : ['the options must be an object such as { html } or { file }'];
-  if (problems.length > 0) throw new TypeError(`server.addUiResource('${uri.slice(0, 128)}'): ${problems.join('; ')}.`);
+  if (problems.length > 0) throw new UsageTypeError(`server.addUiResource('${uri.slice(0, 128)}'): ${problems.join('; ')}.`);
   const view = options as UiResourceOptions;
   const where = `server.addUiResource('${uri.slice(0, 128)}')`;
   const scopes = checkPublic(where, view.public, checkScopes(where, view.scopes)) ?? [];

@@ -1,5 +1,6 @@
 import type { ReadResourceResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { SkillCatalog, SkillFiles } from '@modelcontextprotocol/server/ext/skills';
+import { DependencyError } from '../../errors';
 
 /**
  * The SDK's Skills extension (SEP-2640, `@modelcontextprotocol/server/ext/skills`) on our servers. The SDK serves
@@ -192,7 +193,7 @@ export function attachSkills(extension: SkillCatalog, server: Server, guard: Ski
     },
   };
   extension.attach(mcp as never);
-  if (read === undefined) throw new Error('the SDK skills extension registered no skill resource template');
+  if (read === undefined) throw new DependencyError('the SDK skills extension registered no skill resource template');
   const templateRead = read;
   return (uri, ctx) => templateRead(new URL(uri), {}, ctx);
 }
