@@ -71,7 +71,8 @@ describe('a misuse the docs promise as a TypeError or RangeError is also ours', 
   it.each([
     [
       'a decorator factory used bare',
-      () => Tool({} as never, 'm' as never),
+      // `@Tool` without parentheses: the decorator itself is handed the prototype and the method's name.
+      () => (Tool as (...args: unknown[]) => unknown)({}, 'm'),
       '@Tool is a decorator factory. Did you forget to call it? Use @Tool() instead of @Tool.',
     ],
     [
