@@ -1,5 +1,6 @@
 /**
- * The named codes of the library's own errors, one per error class: `error.code` tells them apart without
+ * The named codes of the library's own errors, one per kind of failure (one per public error class, but that
+ * `UsageTypeError` and `UsageRangeError` share `UsageError`'s): `error.code` tells them apart without
  * `instanceof` (useful across package copies and in logs).
  */
 export type ErrorCode =
