@@ -30,7 +30,8 @@ export type ErrorCode =
  * client (answered, never thrown to a caller), serveHttp's listen errors (their `code` is Node's, such as
  * EADDRINUSE) and `asError`'s wrapping of a thrown non-error. Each carries an eslint-disable naming its reason
  * (the `no-restricted-syntax` rule in eslint.config.mjs refuses any other `new Error`). `StoreUnavailableError`
- * keeps the JSON-RPC code the SDK answers with.
+ * keeps the JSON-RPC code the SDK answers with. What a handler throws to the SDK for it to answer on the wire
+ * (the SDK's `ProtocolError`, `OAuthError` and the like, `TaskCreated` in server/tasks) is the SDK's contract too.
  */
 
 /**
