@@ -79,7 +79,7 @@ export {
   type ElicitResult,
   type ElicitValue,
 } from './invoke/request-context';
-export { OneModelContextError, UsageError, StoreError, type ErrorCode } from './errors';
+export { OneModelContextError, UsageError, UsageTypeError, UsageRangeError, StoreError, type ErrorCode } from './errors';
 export { ToolError, UnknownToolError, ToolTimeoutError, TOOL_FAILED_CHANNEL } from './invoke/errors';
 export { stackOf, type McpLogger, type LogDetails, type LogEvent } from './log';
 export type { CallToolResult } from './invoke/results';

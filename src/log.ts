@@ -1,3 +1,4 @@
+import { UsageTypeError } from './errors';
 import { types } from 'node:util';
 
 /**
@@ -198,7 +199,7 @@ export class Log {
     if (logger === undefined) return new Log(stderrLogger);
     for (const level of ['error', 'warn', 'info', 'debug'] as const) {
       if (typeof (logger as Partial<McpLogger>)?.[level] !== 'function') {
-        throw new TypeError(
+        throw new UsageTypeError(
           `The logger option needs error, warn, info and debug methods (console, pino, winston ...); '${level}' is missing. Pass false to log nothing.`,
         );
       }

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../errors';
 import type { Completer } from './listing-options';
 import { updateParam } from './metadata';
 
@@ -10,12 +11,12 @@ import { updateParam } from './metadata';
  */
 export function Complete(completer: Completer): ParameterDecorator {
   if (typeof completer !== 'function') {
-    throw new TypeError(
+    throw new UsageTypeError(
       `@Complete() takes a function of the typed value, for example @Complete((typed) => cities.filter((c) => c.startsWith(typed))).`,
     );
   }
   return (target, key, index) => {
-    if (key === undefined) throw new TypeError('@Complete() belongs on a method parameter, not a constructor parameter.');
+    if (key === undefined) throw new UsageTypeError('@Complete() belongs on a method parameter, not a constructor parameter.');
     updateParam(target, key, index, { complete: completer });
   };
 }

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../errors';
 import { setConstraintSchema, type ConstraintSchemaRecord } from './metadata';
 
 /** What a custom class-validator constraint tells the model: a JSON Schema 2020-12 fragment and a description. */
@@ -19,13 +20,13 @@ export interface ConstraintSchemaOptions {
  * class IsCurrency implements ValidatorConstraintInterface { ... }
  */
 export function ConstraintSchema(options: ConstraintSchemaOptions): ClassDecorator {
-  if (typeof options !== 'object' || options === null) throw new TypeError('@ConstraintSchema() takes { schema, description }.');
+  if (typeof options !== 'object' || options === null) throw new UsageTypeError('@ConstraintSchema() takes { schema, description }.');
   const { schema, description } = options;
   if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
-    throw new TypeError('@ConstraintSchema({ schema }) takes a JSON Schema object, for example { pattern: "^[A-Z]{3}$" }.');
+    throw new UsageTypeError('@ConstraintSchema({ schema }) takes a JSON Schema object, for example { pattern: "^[A-Z]{3}$" }.');
   }
   if (description !== undefined && typeof description !== 'string')
-    throw new TypeError('@ConstraintSchema({ description }) takes a string.');
+    throw new UsageTypeError('@ConstraintSchema({ description }) takes a string.');
   const record: ConstraintSchemaRecord = Object.freeze({ schema: schema && JSON.parse(JSON.stringify(schema)), description });
   return (target) => setConstraintSchema(target, record);
 }

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../errors';
 import { setDescription } from './metadata';
 import { paramOrProperty } from './target';
 
@@ -8,7 +9,7 @@ import { paramOrProperty } from './target';
  * getForecast(@Description('City name') city: string) { ... }
  */
 export function Description(text: string): ClassDecorator & MethodDecorator & ParameterDecorator & PropertyDecorator {
-  if (typeof text !== 'string') throw new TypeError(`@Description() takes a string, got ${typeof text}.`);
+  if (typeof text !== 'string') throw new UsageTypeError(`@Description() takes a string, got ${typeof text}.`);
   const onParamOrProperty = paramOrProperty('Description', { description: text });
   return ((target: object, key?: string | symbol, indexOrDescriptor?: number | PropertyDescriptor) => {
     if (key === undefined && typeof indexOrDescriptor !== 'number') return setDescription(target, undefined, text);

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../errors';
 import type { StandardSchemaV1 } from './standard-schema';
 
 /**
@@ -76,7 +77,7 @@ function token<K extends TokenKind>(kind: K, name: string): HintToken<K> {
 
 function combinator<K extends CombinatorKind, H extends TypeHint>(kind: K, of: H): HintCombinator<K, H> {
   if (of === undefined || of === null) {
-    throw new TypeError(`${name(kind)}() needs a type hint, for example ${name(kind)}(String).`);
+    throw new UsageTypeError(`${name(kind)}() needs a type hint, for example ${name(kind)}(String).`);
   }
   return Object.freeze({ [HINT]: kind, of });
 }
@@ -142,7 +143,7 @@ export function Nullable<const H extends TypeHint>(h: H): HintCombinator<'nullab
  */
 export function StringLiterals<const V extends readonly string[]>(...values: V): HintLiterals<V[number]> {
   if (values.length === 0 || values.some((v) => typeof v !== 'string') || new Set(values).size !== values.length) {
-    throw new TypeError(`StringLiterals() takes one or more distinct strings, for example StringLiterals('metric', 'imperial').`);
+    throw new UsageTypeError(`StringLiterals() takes one or more distinct strings, for example StringLiterals('metric', 'imperial').`);
   }
   return Object.freeze({ [HINT]: 'literals' as const, values: Object.freeze([...values]) });
 }

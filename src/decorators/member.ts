@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../errors';
 import { addMember, type MemberIntent, type MemberRecord } from './metadata';
 
 /** The decorator signature shared by `@Tool`, `@Resource` and `@Prompt`: accepts any member, diagnosed later. */
@@ -13,7 +14,9 @@ function shapeOf(target: object, descriptor: PropertyDescriptor | undefined): Me
 /** Refuses `@Tool` written without parentheses, which hands the decorator a prototype as its options. */
 export function refuseBareUse(decorator: string, first: unknown, second: unknown): void {
   if (typeof first === 'object' && first !== null && (typeof second === 'string' || typeof second === 'symbol')) {
-    throw new TypeError(`@${decorator} is a decorator factory. Did you forget to call it? Use @${decorator}() instead of @${decorator}.`);
+    throw new UsageTypeError(
+      `@${decorator} is a decorator factory. Did you forget to call it? Use @${decorator}() instead of @${decorator}.`,
+    );
   }
 }
 
@@ -25,7 +28,7 @@ export function memberDecorator(intent: MemberIntent): MemberDecorator {
 
 export function checkString(decorator: string, option: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'string') {
-    throw new TypeError(`@${decorator}(): '${option}' must be a string, got ${typeof value}.`);
+    throw new UsageTypeError(`@${decorator}(): '${option}' must be a string, got ${typeof value}.`);
   }
 }
 
@@ -36,7 +39,7 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 export function checkScopes(where: string, value: unknown): readonly string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || value.some((s) => typeof s !== 'string' || !SCOPE_TOKEN.test(s))) {
-    throw new TypeError(`${where}: 'scopes' must be a list of OAuth scopes without spaces, such as ['orders:read'].`);
+    throw new UsageTypeError(`${where}: 'scopes' must be a list of OAuth scopes without spaces, such as ['orders:read'].`);
   }
   return Object.freeze([...(value as string[])]);
 }
@@ -47,9 +50,9 @@ export function checkScopes(where: string, value: unknown): readonly string[] | 
  */
 export function checkPublic(where: string, isPublic: unknown, scopes: readonly string[] | undefined): readonly string[] | undefined {
   if (isPublic === undefined || isPublic === false) return scopes;
-  if (isPublic !== true) throw new TypeError(`${where}: 'public' must be true or false, got ${typeof isPublic}.`);
+  if (isPublic !== true) throw new UsageTypeError(`${where}: 'public' must be true or false, got ${typeof isPublic}.`);
   if (scopes !== undefined && scopes.length > 0) {
-    throw new TypeError(
+    throw new UsageTypeError(
       `${where}: 'public' and 'scopes' contradict each other: a public item answers callers without a token. Remove one of them.`,
     );
   }
@@ -79,6 +82,6 @@ export function snapshotted<T extends object>(options: T, keys: readonly (keyof 
 
 export function checkBoolean(decorator: string, option: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'boolean') {
-    throw new TypeError(`@${decorator}(): '${option}' must be true or false, got ${typeof value}.`);
+    throw new UsageTypeError(`@${decorator}(): '${option}' must be true or false, got ${typeof value}.`);
   }
 }

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../errors';
 import type { TypeHint } from './hints';
 import { updateParam } from './metadata';
 import { checkBoolean, checkString } from './member';
@@ -37,7 +38,7 @@ export const VALUE_OPTION_KEYS: ReadonlySet<string> = new Set(['description', 't
 export function Param(nameOrOptions?: string | ParamOptions, maybeOptions?: ParamOptions): ParameterDecorator {
   const options: ParamOptions = typeof nameOrOptions === 'string' ? { ...maybeOptions, name: nameOrOptions } : { ...nameOrOptions };
   if (nameOrOptions !== undefined && typeof nameOrOptions !== 'string' && (typeof nameOrOptions !== 'object' || nameOrOptions === null)) {
-    throw new TypeError(`@Param() takes a name, options or both, for example @Param('city', { description: 'City name' }).`);
+    throw new UsageTypeError(`@Param() takes a name, options or both, for example @Param('city', { description: 'City name' }).`);
   }
   checkString('Param', 'name', options.name);
   checkString('Param', 'description', options.description);
@@ -47,7 +48,7 @@ export function Param(nameOrOptions?: string | ParamOptions, maybeOptions?: Para
   const { default: value, ...rest } = options;
   const patch = 'default' in options ? { ...rest, hasDefault: true, default: value } : rest;
   return (target, key, index) => {
-    if (key === undefined) throw new TypeError('@Param() belongs on a method parameter, not a constructor parameter.');
+    if (key === undefined) throw new UsageTypeError('@Param() belongs on a method parameter, not a constructor parameter.');
     updateParam(target, key, index, patch);
   };
 }

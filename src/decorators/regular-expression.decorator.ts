@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../errors';
 import { paramOrProperty, type ParamOrProperty } from './target';
 
 /**
@@ -7,7 +8,7 @@ import { paramOrProperty, type ParamOrProperty } from './target';
  */
 export function RegularExpression(pattern: string | RegExp): ParamOrProperty {
   if (typeof pattern !== 'string' && !(pattern instanceof RegExp)) {
-    throw new TypeError(`@RegularExpression() takes a string or a RegExp, got ${typeof pattern}.`);
+    throw new UsageTypeError(`@RegularExpression() takes a string or a RegExp, got ${typeof pattern}.`);
   }
   const [source, flags] = typeof pattern === 'string' ? [pattern, ''] : [pattern.source, pattern.flags];
   return paramOrProperty('RegularExpression', {

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../errors';
 import type { ResourceOptions } from './member-options';
 import { checkPublic, checkScopes, checkString, memberDecorator, refuseBareUse, snapshotted, type MemberDecorator } from './member';
 
@@ -10,7 +11,7 @@ import { checkPublic, checkScopes, checkString, memberDecorator, refuseBareUse, 
 export function Resource(uriTemplate: string, options?: ResourceOptions): MemberDecorator {
   refuseBareUse('Resource', uriTemplate, arguments[1]);
   if (typeof uriTemplate !== 'string' || uriTemplate.length === 0) {
-    throw new TypeError(`@Resource() needs a URI or URI template, for example @Resource('notes://{id}').`);
+    throw new UsageTypeError(`@Resource() needs a URI or URI template, for example @Resource('notes://{id}').`);
   }
   for (const key of ['name', 'title', 'description', 'mimeType'] as const) checkString('Resource', key, options?.[key]);
   const copied = snapshotted({ ...options }, ['icons', 'annotations', 'cache', 'complete']);

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../errors';
 import { paramOrProperty, type ParamOrProperty, checkNumber } from './target';
 
 /**
@@ -17,7 +18,7 @@ export function StringLength(
 ): { 'StringLength takes (max, { min }): write @StringLength(200, { min: 1 }) or @Length(1, 200)': never };
 export function StringLength(max: number, options?: { readonly min?: number } | number): unknown {
   if (typeof options === 'number') {
-    throw new TypeError(
+    throw new UsageTypeError(
       `@StringLength(${max}, ${options}): StringLength takes (max, { min }); write @StringLength(${options}, { min: ${max} }) or @Length(${max}, ${options}).`,
     );
   }

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../errors';
 import { foreignPropertiesOf } from './foreign';
 import { ownerOf, updateParam, updateProperty, type ParamRecord } from './metadata';
 
@@ -9,16 +10,16 @@ export function paramOrProperty(decorator: string, patch: Partial<Omit<ParamReco
   const copy = Object.freeze({ ...patch });
   return (target, key, index) => {
     if (key === undefined && typeof index === 'number') {
-      throw new TypeError(
+      throw new UsageTypeError(
         `@${decorator}() on a constructor parameter of ${ownerOf(target).name}: decorate a method parameter or a property.`,
       );
     }
     if (typeof index === 'number') return updateParam(target, key as string | symbol, index, copy);
     if (typeof key !== 'string') {
-      throw new TypeError(`@${decorator}() on ${String(key)} of ${ownerOf(target).name}: record properties need string names.`);
+      throw new UsageTypeError(`@${decorator}() on ${String(key)} of ${ownerOf(target).name}: record properties need string names.`);
     }
     if (typeof target === 'function') {
-      throw new TypeError(`@${decorator}() on static ${target.name}.${key}: record properties are instance properties.`);
+      throw new UsageTypeError(`@${decorator}() on static ${target.name}.${key}: record properties are instance properties.`);
     }
     updateProperty(target, key, copy, () => foreignPropertiesOf(ownerOf(target)));
   };
@@ -29,6 +30,6 @@ export type ParamOrProperty = ParameterDecorator & PropertyDecorator;
 
 export function checkNumber(decorator: string, what: string, value: unknown): void {
   if (typeof value !== 'number' || Number.isNaN(value)) {
-    throw new TypeError(`@${decorator}(): ${what} must be a number, got ${String(value)}.`);
+    throw new UsageTypeError(`@${decorator}(): ${what} must be a number, got ${String(value)}.`);
   }
 }

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../errors';
 import type { ToolOptions } from './member-options';
 import {
   checkBoolean,
@@ -26,10 +27,10 @@ export function Tool(nameOrOptions?: string | ToolOptions): MemberDecorator {
   for (const key of ['readOnly', 'destructive', 'idempotent', 'openWorld', 'taskAfterInput'] as const)
     checkBoolean('Tool', key, options[key]);
   if (options.task !== undefined && options.task !== 'optional' && options.task !== 'required') {
-    throw new TypeError(`@Tool(): 'task' must be 'optional' or 'required'.`);
+    throw new UsageTypeError(`@Tool(): 'task' must be 'optional' or 'required'.`);
   }
   if (options.uiVisibility !== undefined && !Array.isArray(options.uiVisibility)) {
-    throw new TypeError(`@Tool(): 'uiVisibility' must be an array such as ['model', 'app'].`);
+    throw new UsageTypeError(`@Tool(): 'uiVisibility' must be an array such as ['model', 'app'].`);
   }
   const scopes = checkPublic('@Tool()', options.public, checkScopes('@Tool()', options.scopes));
   return memberDecorator({

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors';
+import { UsageError, UsageTypeError } from '../errors';
 import { declaringClassOf } from '../decorators/classes';
 import { decoratedClassesNamed } from '../decorators/metadata';
 import type { TypeHint } from '../decorators/hints';
@@ -114,7 +114,7 @@ export function SourceClass(name: string): Function {
  */
 export function registerSourceFacts(ctor: Function | string, facts: SourceFacts): void {
   if (typeof ctor !== 'function' && (typeof ctor !== 'string' || ctor.length === 0)) {
-    throw new TypeError(
+    throw new UsageTypeError(
       'registerSourceFacts() takes a class, or the name of a class that is not exported, as the module written by `onemodelcontext generate` passes it.',
     );
   }

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../errors';
 import { ToolError } from '../invoke/errors';
 import type { Interceptor, InterceptorContext } from '../invoke/interceptors';
 
@@ -26,7 +27,7 @@ export interface AuditEntry {
  * @example server.use(auditLog((entry) => process.stderr.write(`${JSON.stringify(entry)}\n`)));
  */
 export function auditLog(write: (entry: AuditEntry) => unknown, options: { readonly args?: boolean } = {}): Interceptor {
-  if (typeof write !== 'function') throw new TypeError('auditLog() takes a function that writes each entry.');
+  if (typeof write !== 'function') throw new UsageTypeError('auditLog() takes a function that writes each entry.');
   return async (call, next) => {
     const started = performance.now();
     const { auth, clientInfo, requestId } = call.request;

@@ -1,3 +1,4 @@
+import { DependencyError } from '../errors';
 import type { fullFormats as FullFormats } from 'ajv-formats/dist/formats';
 import type { StringFormat } from '../schema/model';
 
@@ -12,7 +13,7 @@ function checkOf(format: unknown): Check {
   if (format instanceof RegExp) return (s) => format.test(s);
   if (typeof format === 'function') return format as Check;
   if (typeof format === 'object' && format !== null && 'validate' in format) return checkOf((format as { validate: unknown }).validate);
-  throw new TypeError('unknown ajv-formats format');
+  throw new DependencyError('unknown ajv-formats format');
 }
 
 let formats: typeof FullFormats | undefined;

@@ -1,3 +1,4 @@
+import { AnswerMismatchError } from '../errors';
 import { Problems } from '../schema/diagnostics';
 import { recordOf } from '../schema/records/records';
 import { siteOf } from '../schema/members/tools';
@@ -40,7 +41,7 @@ export function formOf(ctor: new () => object): Form {
         const value = read(content, f);
         if (value === INVALID) {
           const where = formatPath(f.path);
-          throw new TypeError(
+          throw new AnswerMismatchError(
             `The elicitation answer does not fit ${ctor.name}${where ? `: '${where}' is not valid.` : '.'}${f.expected ? ` ${f.expected}` : ''}`,
           );
         }

@@ -91,7 +91,7 @@ function lenient(node: TypeNode, read: Reader): Reader {
     } catch {
       return read(v, f);
     }
-    const fits = shape === 'array' ? Array.isArray(parsed) : typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+    const fits = shape === 'array' ? Array.isArray(parsed) : isObject(parsed);
     return read(fits ? parsed : v, f);
   };
 }

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { OneModelContextError, UsageError } from '../errors';
+import { OneModelContextError, UsageError, UsageTypeError } from '../errors';
 import { formOf, type FormSchema } from './forms';
 import { markContextClass } from '../schema/members/context-class';
 
@@ -293,7 +293,9 @@ export class RequestContext {
 
   async #elicitForm(message: string, form: (new () => object) | undefined): Promise<ElicitResult<unknown>> {
     if (typeof form !== 'function')
-      throw new TypeError("ctx.elicit(message, Form) takes a record class as the form, for example ctx.elicit('Where to ship?', Address).");
+      throw new UsageTypeError(
+        "ctx.elicit(message, Form) takes a record class as the form, for example ctx.elicit('Where to ship?', Address).",
+      );
     const { requestedSchema, read } = formOf(form);
     const answer = (await this.#init.elicit!({ message, requestedSchema })) as ElicitResult;
     return answer.action === 'accept' ? { ...answer, content: read(answer.content) } : answer;

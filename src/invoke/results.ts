@@ -1,3 +1,4 @@
+import { isObject } from '../objects';
 import { OneModelContextError } from '../errors';
 import { transformsOf } from '../decorators/foreign';
 import { perNode } from '../schema/resolve/memo';
@@ -134,11 +135,11 @@ function discriminatedWriter(node: Extract<TypeNode, { kind: 'discriminated' }>)
 const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource_link', 'resource']);
 
 function isContentBlock(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && CONTENT_TYPES.has((v as { type?: unknown }).type as string);
+  return isObject(v) && CONTENT_TYPES.has((v as { type?: unknown }).type as string);
 }
 
 function isCallToolResult(v: unknown): v is CallToolResult {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && Array.isArray((v as { content?: unknown }).content) && !('type' in v);
+  return isObject(v) && Array.isArray(v.content) && !('type' in v);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { StoreError } from '../index';
+import { StoreError, UsageTypeError } from '../index';
 import type Redis from 'ioredis';
 // The SDK's own interface, which serveHttp({ eventStore }) takes as it is.
 import type { EventStore } from '../index';
@@ -95,6 +95,6 @@ export class RedisEventStore implements EventStore {
 
 function positive(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 1)
-    throw new TypeError(`RedisEventStore needs ${name} as a positive integer; got ${String(value)}.`);
+    throw new UsageTypeError(`RedisEventStore needs ${name} as a positive integer; got ${String(value)}.`);
   return value;
 }

@@ -1,4 +1,4 @@
-import { StoreError } from '../index';
+import { StoreError, UsageTypeError } from '../index';
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { TaskChange, TaskRecord, TaskStore } from '../index';
@@ -84,14 +84,14 @@ export class RedisTaskStore implements TaskStore {
     this.channel = `${this.prefix}tasks`;
     const maxTtlMs = options.maxTtlMs ?? 24 * 60 * 60_000;
     if (!Number.isSafeInteger(maxTtlMs) || maxTtlMs < 1) {
-      throw new TypeError(
+      throw new UsageTypeError(
         `RedisTaskStore needs maxTtlMs as a whole number of milliseconds from 1, for example { maxTtlMs: 3_600_000 }; got ${String(maxTtlMs)}.`,
       );
     }
     this.maxTtlMs = maxTtlMs;
     const runnerLeaseMs = options.runnerLeaseMs ?? 30_000;
     if (!Number.isSafeInteger(runnerLeaseMs) || runnerLeaseMs < 300) {
-      throw new TypeError(
+      throw new UsageTypeError(
         `RedisTaskStore needs runnerLeaseMs as a whole number of milliseconds from 300, for example { runnerLeaseMs: 30_000 }; got ${String(runnerLeaseMs)}.`,
       );
     }

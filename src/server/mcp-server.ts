@@ -13,7 +13,7 @@ import { UnknownToolError } from '../invoke/errors';
 import type { AddOptions } from '../invoke/invocation';
 import type { Interceptor } from '../invoke/interceptors';
 import { Log, type McpLogger } from '../log';
-import { UsageError } from '../errors';
+import { UsageError, UsageTypeError } from '../errors';
 import type { CallToolResult } from '../invoke/results';
 import type { RequestContext, RequestContextInit } from '../invoke/request-context';
 import { Catalog, type CatalogKind, type Member } from './catalog/catalog';
@@ -208,14 +208,14 @@ export interface ServeStdioOptions {
 
 function checkGuardStdout(value: unknown): boolean {
   if (value === undefined) return true;
-  if (typeof value !== 'boolean') throw new TypeError(`serveStdio({ guardStdout }) takes true or false; got ${String(value)}.`);
+  if (typeof value !== 'boolean') throw new UsageTypeError(`serveStdio({ guardStdout }) takes true or false; got ${String(value)}.`);
   return value;
 }
 
 function checkMaxMessageBytes(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_MESSAGE_BYTES;
   if (!Number.isSafeInteger(value) || value < 1024) {
-    throw new TypeError(
+    throw new UsageTypeError(
       `serveStdio({ maxMessageBytes }) takes a whole number of bytes from 1024, for example { maxMessageBytes: 32 * 1024 * 1024 }; got ${String(value)}.`,
     );
   }
@@ -303,7 +303,9 @@ export class McpServer {
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     if (typeof info?.name !== 'string' || typeof info?.version !== 'string') {
-      throw new TypeError(`new McpServer() needs { name, version }, for example new McpServer({ name: 'weather', version: '1.0.0' }).`);
+      throw new UsageTypeError(
+        `new McpServer() needs { name, version }, for example new McpServer({ name: 'weather', version: '1.0.0' }).`,
+      );
     }
     const problems = new Problems();
     const icons = iconsOf(info.icons, 'the server info', problems);
@@ -315,7 +317,7 @@ export class McpServer {
     this.telemetry = Telemetry.of(options.telemetry, this.log);
     checkPageSizes(options.pageSize);
     if (options.catalog !== undefined && options.catalog !== 'all' && options.catalog !== 'search')
-      throw new TypeError(`new McpServer(info, { catalog }) takes 'all' or 'search'; got ${JSON.stringify(options.catalog)}.`);
+      throw new UsageTypeError(`new McpServer(info, { catalog }) takes 'all' or 'search'; got ${JSON.stringify(options.catalog)}.`);
     this.catalog = new Catalog({
       requestTimeoutMs: options.requestTimeoutMs,
       lenientJsonStrings: options.lenientJsonStrings,
@@ -355,10 +357,10 @@ export class McpServer {
    */
   add(instance: object, options: AddOptions = {}): this {
     if (typeof instance !== 'object' || instance === null) {
-      throw new TypeError('server.add() takes an instance of a decorated class, for example server.add(new WeatherTools()).');
+      throw new UsageTypeError('server.add() takes an instance of a decorated class, for example server.add(new WeatherTools()).');
     }
     if (options?.invoke !== undefined && typeof options.invoke !== 'function') {
-      throw new TypeError(
+      throw new UsageTypeError(
         'server.add(instance, { invoke }) needs invoke to be a function of the call, for example (call) => call.instance[call.method](...call.args).',
       );
     }
@@ -399,7 +401,7 @@ export class McpServer {
    */
   use(interceptor: Interceptor): this {
     if (typeof interceptor !== 'function') {
-      throw new TypeError('server.use() takes an interceptor function, for example server.use((call, next) => next()).');
+      throw new UsageTypeError('server.use() takes an interceptor function, for example server.use((call, next) => next()).');
     }
     this.catalog.interceptors.add(interceptor);
     return this;
@@ -429,7 +431,7 @@ export class McpServer {
     const listing = checkListing(options.listing ?? this.options?.listing, 'listing');
     const describe = options.describeConstraints ?? this.options?.describeConstraints;
     if (describe !== undefined && typeof describe !== 'boolean')
-      throw new TypeError(`describeConstraints takes true or false; got ${JSON.stringify(describe)}.`);
+      throw new UsageTypeError(`describeConstraints takes true or false; got ${JSON.stringify(describe)}.`);
     return pickerOf(listing, describe, (message, error) => this.log.error(message, { event: 'definition.warning', error }));
   }
 
@@ -477,7 +479,7 @@ export class McpServer {
     config: QuickToolConfig<P, S>,
     handler: (args: QuickHandlerArgs<P, S>, context: RequestContext) => unknown,
   ): this {
-    if (typeof handler !== 'function') throw new TypeError(`server.tool('${name}') needs a handler function.`);
+    if (typeof handler !== 'function') throw new UsageTypeError(`server.tool('${name}') needs a handler function.`);
     const call = handler as (args: Record<string, unknown>, context: RequestContext) => unknown;
     const where = `server.tool('${name}')`;
     const scopes = checkPublic(where, config?.public, checkScopes(where, config?.scopes)) ?? [];
@@ -582,7 +584,7 @@ export class McpServer {
    */
   notifyResourceUpdated(uri: string): void {
     if (typeof uri !== 'string' || uri.length === 0)
-      throw new TypeError(`server.notifyResourceUpdated() needs a URI, for example server.notifyResourceUpdated('weather://today').`);
+      throw new UsageTypeError(`server.notifyResourceUpdated() needs a URI, for example server.notifyResourceUpdated('weather://today').`);
     this.bus.publish({ kind: 'resource_updated', uri });
   }
 
@@ -604,7 +606,9 @@ export class McpServer {
     if (options.listing === undefined && options.describeConstraints === undefined) return tools;
     const named = typeof this.options.listing === 'string' ? this.options.listing : 'exact';
     if (options.listing !== undefined && !isProfileName(options.listing))
-      throw new TypeError(`listTools({ listing }) takes 'exact', 'gemini' or 'openai-strict'; got ${JSON.stringify(options.listing)}.`);
+      throw new UsageTypeError(
+        `listTools({ listing }) takes 'exact', 'gemini' or 'openai-strict'; got ${JSON.stringify(options.listing)}.`,
+      );
     return this.catalog.toolsUnder(
       tools,
       profileOf(options.listing ?? named, options.describeConstraints ?? this.options.describeConstraints),

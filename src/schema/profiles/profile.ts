@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../../errors';
 /**
  * Listing profiles (DESIGN.md section 11): which writer a client's `tools/list` comes from. `'exact'` is the
  * listing of write.ts, byte for byte; `'gemini'` fits Gemini's function-declaration `parameters` schema,
@@ -50,7 +51,7 @@ export function isProfileName(value: unknown): value is ProfileName {
 /** Checks a `listing` option (a TypeError naming the choices otherwise). */
 export function checkListing(listing: unknown, where: string): ListingOption | undefined {
   if (listing === undefined || isProfileName(listing) || typeof listing === 'function') return listing as ListingOption | undefined;
-  throw new TypeError(
+  throw new UsageTypeError(
     `${where}: listing takes 'exact', 'gemini', 'openai-strict' or a function of the client returning one, for example { listing: 'gemini' }; got ${JSON.stringify(listing)}.`,
   );
 }

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../../errors';
 import { createHash } from 'node:crypto';
 import { IssuerUnavailableError, type Issuer } from './issuer';
 import type { AuthInfo, IntrospectionOptions } from './options';
@@ -48,7 +49,9 @@ class AnswerCache {
 function checkCacheSize(size: unknown): number {
   if (size === undefined) return MAX_ENTRIES;
   if (!Number.isSafeInteger(size) || (size as number) < 1) {
-    throw new TypeError(`auth.introspection.cacheSize takes a whole number from 1, for example { cacheSize: 10000 }; got ${String(size)}.`);
+    throw new UsageTypeError(
+      `auth.introspection.cacheSize takes a whole number from 1, for example { cacheSize: 10000 }; got ${String(size)}.`,
+    );
   }
   return size as number;
 }

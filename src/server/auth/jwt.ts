@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../../errors';
 import type { JWTVerifyGetKey } from 'jose';
 import { IssuerUnavailableError, type Issuer } from './issuer';
 import type { JwtVerifierOptions } from './options';
@@ -16,11 +17,11 @@ export function allowedAlgorithms(algorithms: readonly string[] | undefined): re
   const allowed = algorithms ?? ASYMMETRIC;
   const wrong = allowed.filter((a) => a.toLowerCase() === 'none' || /^HS\d+$/i.test(a));
   if (wrong.length > 0) {
-    throw new TypeError(
+    throw new UsageTypeError(
       `auth.jwt.algorithms must not hold ${wrong.map((a) => `'${a}'`).join(', ')}: tokens are checked against the issuer's public keys, so an unsigned or HMAC token would be forgeable. Use asymmetric algorithms such as 'RS256' or 'ES256'.`,
     );
   }
-  if (allowed.length === 0) throw new TypeError(`auth.jwt.algorithms must name at least one algorithm, such as 'RS256'.`);
+  if (allowed.length === 0) throw new UsageTypeError(`auth.jwt.algorithms must name at least one algorithm, such as 'RS256'.`);
   return allowed;
 }
 

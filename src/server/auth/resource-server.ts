@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../../errors';
 import type { IncomingMessage } from 'node:http';
 import {
   OAuthError,
@@ -266,18 +267,18 @@ export class ResourceServer {
 
 function checkOptions(options: HttpAuthOptions): void {
   if (typeof options.issuer !== 'string' || !URL.canParse(options.issuer)) {
-    throw new TypeError(`auth.issuer must be the authorization server's issuer URL, such as 'https://auth.example.com'.`);
+    throw new UsageTypeError(`auth.issuer must be the authorization server's issuer URL, such as 'https://auth.example.com'.`);
   }
   if (!URL.canParse(options.resource ?? '')) {
-    throw new TypeError(`auth.resource must be this server's public URL, such as 'https://mcp.example.com/mcp'.`);
+    throw new UsageTypeError(`auth.resource must be this server's public URL, such as 'https://mcp.example.com/mcp'.`);
   }
   const chosen = (['jwt', 'introspection', 'verify'] as const).filter((k) => options[k] !== undefined);
-  if (chosen.length > 1) throw new TypeError(`auth takes one of jwt, introspection and verify; it has ${chosen.join(' and ')}.`);
+  if (chosen.length > 1) throw new UsageTypeError(`auth takes one of jwt, introspection and verify; it has ${chosen.join(' and ')}.`);
   if (options.verify !== undefined && typeof options.verify !== 'function')
-    throw new TypeError('auth.verify must be a function (token) => Promise<AuthInfo | undefined>.');
+    throw new UsageTypeError('auth.verify must be a function (token) => Promise<AuthInfo | undefined>.');
   const timeout = options.authorizeTimeoutMs;
   if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > MAX_TIMER_MS)) {
-    throw new TypeError(
+    throw new UsageTypeError(
       `auth.authorizeTimeoutMs takes a number of milliseconds above 0 (at most ${MAX_TIMER_MS}), for example { authorizeTimeoutMs: 5000 }; got ${String(timeout)}.`,
     );
   }

@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors';
+import { UsageError, UsageTypeError } from '../../errors';
 import { Log } from '../../log';
 import { classScopesOf, type MemberRecord } from '../../decorators/metadata';
 import { Problems } from '../../schema/diagnostics';
@@ -248,7 +248,7 @@ export class Catalog {
     const present =
       kind === 'tool' ? this.tools.has(key) : kind === 'prompt' ? this.prompts.has(key) : this.resourceByUri(key) !== undefined;
     if (!present) {
-      throw new TypeError(
+      throw new UsageTypeError(
         `server.${verb}('${kind}', '${String(key).slice(0, 128)}'): no ${kind} ${kind === 'resource' ? 'URI' : 'name'} '${String(key).slice(0, 128)}' is registered.`,
       );
     }
@@ -315,7 +315,7 @@ export class Catalog {
   addUiResource(uri: string, options: unknown): void {
     const view = uiResourceOf(uri, options);
     if (this.uiResources.has(uri) || this.resources.has(uri))
-      throw new TypeError(`server.addUiResource(): '${uri}' is already registered.`);
+      throw new UsageTypeError(`server.addUiResource(): '${uri}' is already registered.`);
     this.uiResources.set(uri, view);
     this.changed('resource');
   }

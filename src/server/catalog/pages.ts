@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../../errors';
 import { createHmac, timingSafeEqual } from '../node-crypto';
 import type { ProtocolError } from '@modelcontextprotocol/server';
 import { JsonRpcCode, sdk } from '../sdk/lazy';
@@ -37,7 +38,7 @@ export function checkPageSizes(sizes: PageSizes | undefined): void {
   const values = typeof sizes === 'number' ? [sizes] : Object.values(sizes);
   for (const size of values) {
     if (size !== undefined && (!Number.isInteger(size) || size < 1)) {
-      throw new TypeError(
+      throw new UsageTypeError(
         `McpServerOptions.pageSize takes whole numbers from 1, for example { pageSize: 50 } or { pageSize: { tools: 100 } }; got ${String(size)}.`,
       );
     }

@@ -1,3 +1,5 @@
+import { isObject } from '../../objects';
+import { UsageTypeError } from '../../errors';
 import { readFile } from 'node:fs/promises';
 import { checkPublic, checkScopes } from '../../decorators/member';
 import type { ResourceListing } from './resource-listing';
@@ -98,9 +100,6 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'public',
 ]);
 
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Every problem of a view's options, as sentences; empty when they are right. */
 function problemsOf(options: Readonly<Record<string, unknown>>): string[] {
   const problems: string[] = [];
@@ -123,7 +122,7 @@ function problemsOf(options: Readonly<Record<string, unknown>>): string[] {
 
 function cspProblems(csp: unknown): string[] {
   if (csp === undefined) return [];
-  if (!isRecord(csp)) return ['csp must be an object such as { connectDomains: [...] }'];
+  if (!isObject(csp)) return ['csp must be an object such as { connectDomains: [...] }'];
   const problems = Object.keys(csp)
     .filter((k) => !(CSP_KEYS as readonly string[]).includes(k))
     .map((k) => `csp has the unknown key '${k.slice(0, 64)}' (use ${CSP_KEYS.join(', ')})`);
@@ -138,11 +137,11 @@ function cspProblems(csp: unknown): string[] {
 
 function permissionProblems(permissions: unknown): string[] {
   if (permissions === undefined) return [];
-  if (!isRecord(permissions)) return ['permissions must be an object such as { clipboardWrite: {} }'];
+  if (!isObject(permissions)) return ['permissions must be an object such as { clipboardWrite: {} }'];
   return Object.entries(permissions).flatMap(([key, value]) => {
     if (!(PERMISSION_KEYS as readonly string[]).includes(key))
       return [`permissions has the unknown key '${key.slice(0, 64)}' (use ${PERMISSION_KEYS.join(', ')})`];
-    return isRecord(value) && Object.keys(value).length === 0 ? [] : [`permissions.${key} must be {}`];
+    return isObject(value) && Object.keys(value).length === 0 ? [] : [`permissions.${key} must be {}`];
   });
 }
 
@@ -178,7 +177,7 @@ function readerOf(uri: string, options: UiResourceOptions): () => Promise<string
   return async () => {
     const html: unknown = await read();
     if (typeof html !== 'string')
-      throw new TypeError(
+      throw new UsageTypeError(
         `The read function of the UI resource '${uri}' returned ${html === null ? 'null' : typeof html}, not the HTML string.`,
       );
     return html;
@@ -188,10 +187,10 @@ function readerOf(uri: string, options: UiResourceOptions): () => Promise<string
 /** Checks a view's options and builds the registered view; throws one `TypeError` naming every problem. */
 export function uiResourceOf(uri: unknown, options: unknown): UiResource {
   if (typeof uri !== 'string' || !uri.startsWith('ui://') || uri.length === 'ui://'.length) {
-    throw new TypeError(`server.addUiResource() needs a ui:// URI, for example server.addUiResource('ui://weather/view', { html }).`);
+    throw new UsageTypeError(`server.addUiResource() needs a ui:// URI, for example server.addUiResource('ui://weather/view', { html }).`);
   }
-  const problems = isRecord(options) ? problemsOf(options) : ['the options must be an object such as { html } or { file }'];
-  if (problems.length > 0) throw new TypeError(`server.addUiResource('${uri.slice(0, 128)}'): ${problems.join('; ')}.`);
+  const problems = isObject(options) ? problemsOf(options) : ['the options must be an object such as { html } or { file }'];
+  if (problems.length > 0) throw new UsageTypeError(`server.addUiResource('${uri.slice(0, 128)}'): ${problems.join('; ')}.`);
   const view = options as UiResourceOptions;
   const where = `server.addUiResource('${uri.slice(0, 128)}')`;
   const scopes = checkPublic(where, view.public, checkScopes(where, view.scopes)) ?? [];
@@ -222,6 +221,6 @@ export async function uiReadResult(uri: string, view: UiResource): Promise<{ con
  * `mimeTypes`, as the extension's `getUiCapability` check reads it (a bare key says nothing about what it renders).
  */
 export function negotiatesApps(extension: unknown): boolean {
-  const mimeTypes = isRecord(extension) ? extension.mimeTypes : undefined;
+  const mimeTypes = isObject(extension) ? extension.mimeTypes : undefined;
   return Array.isArray(mimeTypes) && mimeTypes.includes(APP_MIME_TYPE);
 }

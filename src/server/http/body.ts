@@ -28,6 +28,7 @@ function readBytes(req: IncomingMessage, limit: number): Promise<Buffer | 'too l
     const finish = (outcome: Buffer | 'too large' | Error | typeof CLOSED) => {
       if (done) return;
       done = true;
+      // eslint-disable-next-line no-restricted-syntax -- answered by the endpoint, never thrown to a caller (src/errors.ts)
       if (outcome === CLOSED) reject(new Error('The request was closed before its body ended.'));
       else if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);

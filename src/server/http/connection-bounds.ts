@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../../errors';
 import type { Server as HttpServer } from 'node:http';
 import type { Socket } from 'node:net';
 import { printable, type Log } from '../../log';
@@ -22,7 +23,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 function checkTimeout(name: string, value: number | undefined, fallback: number): number {
   const ms = value ?? fallback;
   if (!Number.isInteger(ms) || ms < 1 || ms > MAX_TIMER_MS) {
-    throw new TypeError(`${name} takes a whole number of milliseconds from 1, for example { ${name}: ${fallback} }; got ${String(value)}.`);
+    throw new UsageTypeError(
+      `${name} takes a whole number of milliseconds from 1, for example { ${name}: ${fallback} }; got ${String(value)}.`,
+    );
   }
   return ms;
 }
@@ -35,14 +38,14 @@ export function connectionBounds(options: ServeHttpOptions): ConnectionBounds {
     Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs),
   );
   if (headersTimeoutMs > requestTimeoutMs) {
-    throw new TypeError(
+    throw new UsageTypeError(
       `headersTimeoutMs (${headersTimeoutMs}) must not be above requestTimeoutMs (${requestTimeoutMs}): the headers are part of the request.`,
     );
   }
   const cap =
     options.maxConnectionsPerAddress ?? (checkTrustedProxies(options.trustedProxies) > 0 ? Infinity : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
   if (cap !== Infinity && (!Number.isInteger(cap) || cap < 1)) {
-    throw new TypeError(
+    throw new UsageTypeError(
       `maxConnectionsPerAddress takes a whole number from 1 (or Infinity for no cap), for example { maxConnectionsPerAddress: 64 }; got ${String(options.maxConnectionsPerAddress)}.`,
     );
   }

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CorsOptions } from '../auth/options';
 
@@ -20,7 +21,9 @@ export class Cors {
       !Array.isArray(options.origins) ||
       options.origins.some((o) => typeof o !== 'string' || o === '*' || o === 'null' || o.endsWith('/'))
     ) {
-      throw new TypeError(`cors.origins must list origins such as ['https://app.example.com'] (no '*', no 'null', no trailing slash).`);
+      throw new UsageTypeError(
+        `cors.origins must list origins such as ['https://app.example.com'] (no '*', no 'null', no trailing slash).`,
+      );
     }
     this.origins = new Set(options.origins);
     this.maxAge = String(options.maxAgeSeconds ?? 600);

@@ -25,6 +25,7 @@ function listenError(error: unknown, host: string, port: number): Error {
           ? `The address ${host} is not an address of this machine: use 127.0.0.1, or 0.0.0.0 for every interface.`
           : undefined;
   if (message === undefined) return asError(error);
+  // eslint-disable-next-line no-restricted-syntax -- its `code` is Node's (EADDRINUSE ...), not ours (src/errors.ts)
   return Object.assign(new Error(message, { cause: error }), { code });
 }
 

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../../errors';
 import { randomUUID } from 'node:crypto';
 import type { Log } from '../../log';
 import { ResourceServer } from '../auth/resource-server';
@@ -9,7 +10,7 @@ const ROUTE = /^[A-Za-z0-9_-]{1,64}$/;
 export function sessionIds(route: string | undefined): () => string {
   if (route === undefined) return randomUUID;
   if (typeof route !== 'string' || !ROUTE.test(route)) {
-    throw new TypeError(
+    throw new UsageTypeError(
       `route must be 1 to 64 letters, digits, '_' or '-' (it prefixes session ids, such as 'a' or 'mcp-1'); got ${JSON.stringify(route)}.`,
     );
   }
@@ -19,13 +20,13 @@ export function sessionIds(route: string | undefined): () => string {
 export function checkTrustedProxies(value: number | undefined): number {
   const hops = value ?? 0;
   if (!Number.isInteger(hops) || hops < 0)
-    throw new TypeError(`trustedProxies takes the number of reverse proxies in front of the server, such as 1; got ${String(value)}.`);
+    throw new UsageTypeError(`trustedProxies takes the number of reverse proxies in front of the server, such as 1; got ${String(value)}.`);
   return hops;
 }
 
 export function checkRetry(retryMs: number): number {
   if (!Number.isInteger(retryMs) || retryMs < 0) {
-    throw new TypeError(
+    throw new UsageTypeError(
       `sseRetryMs takes a whole number of milliseconds from 0, for example { sseRetryMs: 1000 }; got ${String(retryMs)}.`,
     );
   }
@@ -34,7 +35,7 @@ export function checkRetry(retryMs: number): number {
 
 export function checkCloseAfter(ms: number | undefined): number | undefined {
   if (ms !== undefined && (!Number.isInteger(ms) || ms < 1)) {
-    throw new TypeError(
+    throw new UsageTypeError(
       `sseCloseAfterMs takes a whole number of milliseconds from 1, for example { sseCloseAfterMs: 30000 }; got ${String(ms)}.`,
     );
   }
@@ -45,7 +46,7 @@ export function resourceServerOf(options: HttpHandlerOptions, rules: MemberRules
   const auth = options.auth;
   if (!auth) return undefined;
   if (auth.resource === undefined) {
-    throw new TypeError(
+    throw new UsageTypeError(
       `auth.resource is required when the server does not listen itself (createHttpHandler(), McpModule): the endpoint's public URL, such as 'https://mcp.example.com/mcp'.`,
     );
   }

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
@@ -33,7 +34,7 @@ export function checkAllowedHosts(hosts: unknown): readonly string[] | undefined
     hosts.length === 0 ||
     hosts.some((h) => typeof h !== 'string' || h === '' || /[:/\s]/.test(h.replace(/^\[.*\]$/, '')))
   ) {
-    throw new TypeError(
+    throw new UsageTypeError(
       `allowedHosts lists the host names the endpoint answers to, without scheme or port (IPv6 in brackets), such as ['mcp.example.com']; got ${JSON.stringify(hosts)}.`,
     );
   }

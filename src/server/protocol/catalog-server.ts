@@ -1,3 +1,4 @@
+import { isObject } from '../../objects';
 import { randomUUID } from '../node-crypto';
 import {
   ProtocolError,
@@ -205,7 +206,7 @@ export class CatalogServer extends SeamServer implements HotHost {
 
   /** As `Server` checks a `tools/call` result: contentless results get `content: []`, then the era's schema. */
   checkToolResult(result: unknown): unknown {
-    const plain = typeof result === 'object' && result !== null && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
+    const plain = isObject(result) ? result : undefined;
     const normalized =
       plain && plain.content === undefined && !FOREIGN_RESULT_KEYS.some((key) => key in plain) ? { ...plain, content: [] } : result;
     const checked = this.wireCodec().validateResult('tools/call', normalized);
@@ -225,6 +226,7 @@ export class CatalogServer extends SeamServer implements HotHost {
     // As the SDK dispatches a notification: on a later tick, a throwing callback reported as an error.
     Promise.resolve()
       .then(() => this.oninitialized?.())
+      // eslint-disable-next-line no-restricted-syntax -- an `onerror` report in the SDK's own wording (src/errors.ts)
       .catch((error: unknown) => this.onerror?.(new Error(`Uncaught error in notification handler: ${String(error)}`)));
   }
 

@@ -466,6 +466,7 @@ export class HotDispatch {
       }
       await this.reply(answer, way);
     } catch (error) {
+      // eslint-disable-next-line no-restricted-syntax -- an `onerror` report in the SDK's own wording (src/errors.ts)
       this.host.onerror?.(new Error(`Failed to send response: ${String(error)}`));
     } finally {
       this.settled(request.id, controller);
@@ -502,6 +503,7 @@ export class HotDispatch {
     try {
       encoded = this.host.encodeResult(request.method, result);
     } catch (error) {
+      // eslint-disable-next-line no-restricted-syntax -- an `onerror` report in the SDK's own wording (src/errors.ts)
       this.host.onerror?.(new Error(`Failed to encode result for ${request.method}: ${String(error)}`));
       return { jsonrpc: '2.0', id: request.id, error: { code: ProtocolErrorCode.InternalError, message: 'Internal error' } };
     }

@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../../errors';
 import { JsonRpcCode, sdk } from '../sdk/lazy';
 import type { Log } from '../../log';
 
@@ -14,7 +15,7 @@ export const DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024;
 export function checkMaxResultBytes(value: number | undefined): number {
   const bytes = value ?? DEFAULT_MAX_RESULT_BYTES;
   if (!Number.isInteger(bytes) || bytes < 1)
-    throw new TypeError(
+    throw new UsageTypeError(
       `maxResultBytes takes a whole number of bytes from 1, for example { maxResultBytes: 16777216 }; got ${String(value)}.`,
     );
   return bytes;

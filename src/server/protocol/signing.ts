@@ -1,3 +1,4 @@
+import { UsageRangeError, UsageTypeError } from '../../errors';
 import type { ProtocolError, RequestStateCodec, ServerContext } from '@modelcontextprotocol/server';
 import { JsonRpcCode, sdk } from '../sdk/lazy';
 import type { AuthInfo } from '../../invoke/request-context';
@@ -31,7 +32,7 @@ export interface SigningKeys {
 function checkedSecret(secret: string | Uint8Array): Uint8Array {
   const bytes = typeof secret === 'string' ? Buffer.byteLength(secret, 'utf8') : secret instanceof Uint8Array ? secret.byteLength : -1;
   if (bytes < MIN_SECRET_BYTES) {
-    throw new RangeError(
+    throw new UsageRangeError(
       `requestStateSecret must be a string or Uint8Array of at least ${MIN_SECRET_BYTES} bytes` +
         (bytes >= 0 ? ` (this one has ${bytes})` : '') +
         '; every instance behind one load balancer needs the same one, for example 64 hex characters from `openssl rand -hex 32`.',
@@ -92,7 +93,7 @@ export class RequestStates {
     private readonly ttlSeconds: number = DEFAULT_STATE_TTL_SECONDS,
   ) {
     if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1) {
-      throw new TypeError(
+      throw new UsageTypeError(
         `requestStateTtlSeconds takes a whole number of seconds from 1, for example { requestStateTtlSeconds: 600 }; got ${String(ttlSeconds)}.`,
       );
     }

@@ -1,5 +1,6 @@
 import type { ReadResourceResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { SkillCatalog, SkillFiles } from '@modelcontextprotocol/server/ext/skills';
+import { DependencyError, OneModelContextError } from '../../errors';
 
 /**
  * The SDK's Skills extension (SEP-2640, `@modelcontextprotocol/server/ext/skills`) on our servers. The SDK serves
@@ -43,8 +44,13 @@ export interface LoadedSkills {
   readonly entries: readonly SkillEntry[];
 }
 
-/** Why a folder could not be loaded: each problem the SDK found, by path. */
-export class SkillFolderError extends Error {
+/**
+ * Why a folder could not be loaded: each problem the SDK found, by path. Never reaches a caller: catalog/skills.ts
+ * turns it into the `DefinitionError` of `addSkills`, whose code it already carries.
+ */
+export class SkillFolderError extends OneModelContextError {
+  readonly code = 'DEFINITION_INVALID';
+
   constructor(readonly problems: readonly { readonly path: string; readonly message: string }[]) {
     super(problems.map((p) => `${p.path}: ${p.message}`).join('; '));
   }
@@ -192,7 +198,7 @@ export function attachSkills(extension: SkillCatalog, server: Server, guard: Ski
     },
   };
   extension.attach(mcp as never);
-  if (read === undefined) throw new Error('the SDK skills extension registered no skill resource template');
+  if (read === undefined) throw new DependencyError('the SDK skills extension registered no skill resource template');
   const templateRead = read;
   return (uri, ctx) => templateRead(new URL(uri), {}, ctx);
 }

@@ -1,4 +1,4 @@
-import { StoreError } from '../../errors';
+import { StoreError, UsageTypeError } from '../../errors';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Log } from '../../log';
 import { canForget, type EventStore } from './event-store';
@@ -50,7 +50,7 @@ export class StoreUnavailableError extends Error {
 export function checkStoreTimeout(value: number | undefined): number {
   const ms = value ?? DEFAULT_STORE_TIMEOUT_MS;
   if (!Number.isInteger(ms) || ms < 1)
-    throw new TypeError(
+    throw new UsageTypeError(
       `storeTimeoutMs takes a whole number of milliseconds from 1, for example { storeTimeoutMs: 1000 }; got ${String(value)}.`,
     );
   return ms;

@@ -1,4 +1,4 @@
-import { StoreError } from '../../errors';
+import { StoreError, UsageTypeError } from '../../errors';
 import type { EventStore as SdkEventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 
 /**
@@ -115,7 +115,9 @@ export class InMemoryEventStore implements SdkEventStore, ForgettingEventStore {
 
 function atLeastOne(option: string, value: number, example: number): number {
   if (!Number.isInteger(value) || value < 1)
-    throw new TypeError(`InMemoryEventStore needs ${option} of at least 1, for example { ${option}: ${example} }; got ${String(value)}.`);
+    throw new UsageTypeError(
+      `InMemoryEventStore needs ${option} of at least 1, for example { ${option}: ${example} }; got ${String(value)}.`,
+    );
   return value;
 }
 

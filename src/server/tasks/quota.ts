@@ -1,3 +1,4 @@
+import { UsageTypeError } from '../../errors';
 import { sdk } from '../sdk/lazy';
 
 /**
@@ -39,7 +40,7 @@ function limitsOf(given: TaskLimits | undefined, defaults: Limits, name: string)
   for (const key of ['tasks', 'storedBytes', 'running'] as const) {
     const value = limits[key];
     if (!Number.isSafeInteger(value) || value < 1) {
-      throw new TypeError(
+      throw new UsageTypeError(
         `tasks.${name}.${key} takes a whole number from 1, for example { ${name}: { ${key}: ${defaults[key]} } }; got ${String(value)}.`,
       );
     }
@@ -76,7 +77,7 @@ export class TaskQuota {
     // One caller's share must leave room for the others: a share that reaches the total lets one caller block everybody.
     for (const key of ['tasks', 'storedBytes', 'running'] as const) {
       if (perCaller?.[key] === undefined || this.perCaller[key] < this.total[key]) continue;
-      throw new TypeError(
+      throw new UsageTypeError(
         `tasks.perCaller.${key} (${this.perCaller[key]}) must be below tasks.total.${key} (${this.total[key]}): one caller could hold everything and block every other caller. Lower perCaller.${key} or raise total.${key}.`,
       );
     }

@@ -260,6 +260,7 @@ export class TaskRunner {
       this.log?.error(`Task ${ids[at]} could not be recorded as ended while the server closed: ${reason}`, { event: 'task.failed' });
     });
     for (const id of ids) {
+      // eslint-disable-next-line no-restricted-syntax -- an abort reason a tool reads, not a failure of ours (src/errors.ts)
       this.running.get(id)?.abort(new Error('The server closed.'));
       this.quota.stopped(id);
     }
@@ -339,6 +340,7 @@ export class TaskRunner {
 
   private changed(task: TaskRecord): void {
     if (isFinal(task)) {
+      // eslint-disable-next-line no-restricted-syntax -- an abort reason a tool reads, not a failure of ours (src/errors.ts)
       this.running.get(task.taskId)?.abort(new Error(this.closing.has(task.taskId) ? 'The server closed.' : 'The task was cancelled.'));
       this.running.delete(task.taskId);
       this.quota.stopped(task.taskId);
