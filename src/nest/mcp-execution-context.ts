@@ -1,4 +1,4 @@
-import { UsageError } from '../index';
+import { UsageError, UsageTypeError } from '../index';
 import type { IncomingMessage } from 'node:http';
 import type { ArgumentsHost, ContextType, ExecutionContext, Type } from '@nestjs/common';
 import type { HttpRequestInfo, Invocation, RequestContext } from '../index';
@@ -104,7 +104,7 @@ export function switchToMcpHttp(this: { getArgs(): unknown[] }): HttpArgumentsHo
 }
 
 function unsupported(host: string): never {
-  throw new TypeError(`An MCP call has no ${host} host; use McpExecutionContext.create(context) to read it.`);
+  throw new UsageTypeError(`An MCP call has no ${host} host; use McpExecutionContext.create(context) to read it.`);
 }
 
 /**
@@ -132,7 +132,7 @@ export class McpExecutionContext implements ExecutionContext {
     if (context instanceof McpExecutionContext) return context;
     const type = context.getType<string>();
     if (type !== MCP_CONTEXT_TYPE) {
-      throw new TypeError(
+      throw new UsageTypeError(
         `McpExecutionContext.create() needs the context of an MCP call, but this one is '${type}'. Check context.getType() first.`,
       );
     }
