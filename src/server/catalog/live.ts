@@ -1,7 +1,7 @@
 import type { Server, ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import { asError } from '../../errors';
 import { JsonRpcCode, sdk } from '../sdk/lazy';
-import type { CatalogKind } from './catalog';
+import type { CatalogKind } from './entries';
 import { sendNotification } from '../sdk/notify';
 
 /**
