@@ -143,7 +143,7 @@ export default tseslint.config(
   },
   {
     // Over 400 lines before the rule came in (issue 38 splits them); nothing is added to this list.
-    files: ['src/server/catalog/catalog.ts', 'src/server/mcp-server.ts'],
+    files: ['src/server/catalog/catalog.ts'],
     rules: { 'max-lines': 'off' },
   },
   floors,
