@@ -237,6 +237,7 @@ export class McpServer {
   private readonly connections: Connections;
   /** The builds of the served skills (`addSkills`, `@Skill` methods): serving waits for the last. */
   private readonly skills: SkillBuilds;
+  /** What is said of the tools as they are added, each once (catalog/definition-warnings.ts). */
   private readonly warnings: DefinitionWarnings;
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
@@ -275,19 +276,14 @@ export class McpServer {
     this.tasks = new TaskRunner(taskStore, options.tasks, this.log);
     const maxResultBytes = checkMaxResultBytes(options.maxResultBytes);
     this.picker = this.pickerFor(options);
-    const { instructions, catalog } = options;
-    const settings = { info: this.info, instructions, states, pager, log: this.log, tasks: this.tasks, cache, maxResultBytes };
-    this.connections = new Connections(
-      this.catalog,
-      { ...settings, profile: this.picker, searchFirst: catalog === 'search' },
-      this.bus,
-      telemetry,
-    );
+    const searchFirst = options.catalog === 'search';
+    const settings = { info: this.info, instructions: options.instructions, states, pager, log: this.log, tasks: this.tasks };
+    const protocol = { ...settings, cache, maxResultBytes, profile: this.picker, searchFirst };
+    this.connections = new Connections(this.catalog, protocol, this.bus, telemetry);
     for (const profile of ['openai-strict', 'gemini'] as const)
       if (mayList(options.listing, profile)) this.catalog.listUnder(profile, 'McpServer');
-    if (options.catalog === 'search') this.catalog.reserveToolNames(SEARCH_FIRST_NAMES);
+    if (searchFirst) this.catalog.reserveToolNames(SEARCH_FIRST_NAMES);
     // Under the search-first catalog the listed tools are always the same three: a tool change changes no listing.
-    const searchFirst = options.catalog === 'search';
     this.catalog.onChange((kind) => {
       if (!(searchFirst && kind === 'tool')) this.bus.publish(listChangedEvent(kind));
     });
