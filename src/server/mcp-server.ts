@@ -19,31 +19,25 @@ import type { RequestContext, RequestContextInit } from '../invoke/request-conte
 import { Catalog, type CatalogKind, type Member } from './catalog/catalog';
 import type { AuthorizeItem } from './auth/caller';
 import type { UiResourceOptions } from './catalog/ui-resource';
-import { buildServedSkills, type SkillsOptions } from './catalog/skills';
-import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio/stdio';
-import { StdioLoop, type LoopSettings } from './stdio/loop';
-import { guardStdout, strayMessage } from './stdio/stdout-guard';
-import { interceptSend } from './sdk/transports';
+import type { SkillsOptions } from './catalog/skills';
+import { SkillBuilds } from './catalog/skill-builds';
+import { DefinitionWarnings } from './catalog/definition-warnings';
+import { checkGuardStdout, checkMaxMessageBytes, guardProcessStdout, serveStreams } from './stdio/serve';
 import type { HttpAddress, HttpHandler, HttpHandlerOptions, HttpServing, ListeningEndpoint, ServeHttpOptions } from './http/endpoint';
-import { ListenPolicy } from './auth/listen-policy';
-import { Visibility } from './auth/visibility';
+import { cardText, http, waitingForSkills } from './http/start';
 import type { ToolListing } from './catalog/listing';
 import type { PromptListing, ResourceListing } from './catalog/resource-listing';
 import { serverCardOf, type ServerCardOptions } from './catalog/server-card';
 import { capabilitiesOf } from './protocol/capabilities';
-import { routeByOpening } from './protocol/opening';
-import { followBus, listChangedEvent } from './catalog/live';
+import { listChangedEvent } from './catalog/live';
 import { SEARCH_FIRST_NAMES } from './catalog/search';
 import { checkPageSizes, Pager, type PageSizes } from './catalog/pages';
-import type { ToolModel } from '../schema/model';
-import { designOnlyParamsOf, designOnlyPropertiesOf, designOnlyWarning, type DesignOnly } from '../schema/resolve/design-only';
-import type { CatalogServer } from './protocol/server';
 import { InMemoryTaskStore, type TaskStore } from './tasks/store';
 import { TaskRunner, type TaskOptions } from './tasks/tasks';
 import { checkStoreTimeout } from './stores/degraded';
 import { guardedTaskStore } from './tasks/guarded-store';
 import { checkMaxResultBytes } from './protocol/result-size';
-import { Telemetry, type Network } from './telemetry/telemetry';
+import { Telemetry } from './telemetry/telemetry';
 import { RequestStates, signingKeys } from './protocol/signing';
 import type { TelemetryOptions } from './telemetry/options';
 import type { ValidationOptions } from '../schema/records/validation-options';
@@ -53,12 +47,12 @@ import {
   mayList,
   pickerOf,
   profileOf,
-  profileWarningsOf,
   type ListingOption,
   type ProfileName,
   type ProfilePicker,
 } from '../schema/profiles';
 import { absentNulls } from '../invoke/absent-nulls';
+import { Connections, type Served } from './server/connections';
 
 /**
  * The seam the Nest module gives the app's `ValidationPipe` options through, once the application is configured
@@ -182,15 +176,6 @@ export interface ShutdownOptions {
   readonly deadlineMs?: number;
 }
 
-/** Something the server serves and stops: a transport, an HTTP endpoint or handler. */
-interface Served {
-  close(): Promise<void>;
-  /** Graceful stop: refuse new work, finish calls in progress up to the deadline, then close. */
-  shutdown?(deadlineMs: number): Promise<void>;
-}
-
-const HTTP: Network = { transport: 'tcp', protocol: 'http' };
-
 /**
  * Options of {@link McpServer.serveStdio}.
  * @example await server.serveStdio({ maxMessageBytes: 32 * 1024 * 1024 });
@@ -204,45 +189,6 @@ export interface ServeStdioOptions {
    * (`stdout.redirected`), naming where it came from. Default `true`; `false` leaves `process.stdout` as it is.
    */
   readonly guardStdout?: boolean;
-}
-
-function checkGuardStdout(value: unknown): boolean {
-  if (value === undefined) return true;
-  if (typeof value !== 'boolean') throw new UsageTypeError(`serveStdio({ guardStdout }) takes true or false; got ${String(value)}.`);
-  return value;
-}
-
-function checkMaxMessageBytes(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_MESSAGE_BYTES;
-  if (!Number.isSafeInteger(value) || value < 1024) {
-    throw new UsageTypeError(
-      `serveStdio({ maxMessageBytes }) takes a whole number of bytes from 1024, for example { maxMessageBytes: 32 * 1024 * 1024 }; got ${String(value)}.`,
-    );
-  }
-  return value;
-}
-
-/**
- * The HTTP endpoint's modules (the SDK's Node adapter with Hono, auth, sessions), loaded when a server first
- * serves HTTP: a stdio server never pays for them at start-up.
- */
-function http(): typeof import('./http/endpoint') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./http/endpoint') as typeof import('./http/endpoint');
-}
-
-/**
- * The SDK `Server` as this library extends it (protocol/server.ts), and the SDK's stdio entry, loaded when a
- * connection first needs them: a stdio server answers its opening and its lists before that (stdio/loop.ts).
- */
-function protocol(): typeof import('./protocol/server') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./protocol/server') as typeof import('./protocol/server');
-}
-
-function sdkStdio(): typeof import('@modelcontextprotocol/server/stdio') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('@modelcontextprotocol/server/stdio') as typeof import('@modelcontextprotocol/server/stdio');
 }
 
 /** The protocol's conservative default: results may not be reused. */
@@ -282,24 +228,17 @@ export class McpServer {
   readonly options: McpServerOptions;
   private readonly catalog: Catalog;
   private readonly log: Log;
-  private readonly telemetry: Telemetry | undefined;
-  private readonly states: RequestStates;
-  private readonly pager: Pager;
   private readonly bus: ServerEventBus;
   private readonly tasks: TaskRunner;
-  private readonly maxResultBytes: number;
-  private readonly cache: CacheHint;
   private readonly open = new Set<Served>();
   /** The listing profile of each client; none: the exact listing for everyone. */
   private readonly picker: ProfilePicker | undefined;
-  /** The stdio loop's result checks, one per revision (see `resultCheck`). */
-  private readonly checkers = new Map<string, CatalogServer>();
-  /** The last build of the served skills (`addSkills`, `@Skill` methods): serving waits for it. */
-  private skillsBuilt: Promise<void> = Promise.resolve();
-  /** How many skill builds are in progress: while any is, HTTP requests wait for the last. */
-  private skillsPending = 0;
-  /** The provider profiles some listing of this server may be written under: their definition-time warnings were said. */
-  private readonly warnedProfiles = new Set<'gemini' | 'openai-strict'>();
+  /** The SDK `Server`s of every transport (server/connections.ts). */
+  private readonly connections: Connections;
+  /** The builds of the served skills (`addSkills`, `@Skill` methods): serving waits for the last. */
+  private readonly skills: SkillBuilds;
+  /** What is said of the tools as they are added, each once (catalog/definition-warnings.ts). */
+  private readonly warnings: DefinitionWarnings;
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     if (typeof info?.name !== 'string' || typeof info?.version !== 'string') {
@@ -309,12 +248,12 @@ export class McpServer {
     }
     const problems = new Problems();
     const icons = iconsOf(info.icons, 'the server info', problems);
-    this.cache = cacheOf(options.cache, 'McpServerOptions', problems) ?? NO_CACHE;
+    const cache = cacheOf(options.cache, 'McpServerOptions', problems) ?? NO_CACHE;
     problems.throwIfAny('new McpServer()');
     this.info = Object.freeze(icons === undefined ? { ...info } : { ...info, icons });
     this.options = Object.freeze({ ...options });
     this.log = Log.of(options.logger);
-    this.telemetry = Telemetry.of(options.telemetry, this.log);
+    const telemetry = Telemetry.of(options.telemetry, this.log);
     checkPageSizes(options.pageSize);
     if (options.catalog !== undefined && options.catalog !== 'all' && options.catalog !== 'search')
       throw new UsageTypeError(`new McpServer(info, { catalog }) takes 'all' or 'search'; got ${JSON.stringify(options.catalog)}.`);
@@ -324,22 +263,27 @@ export class McpServer {
       validation: options.validation,
       log: this.log,
     });
+    this.skills = new SkillBuilds(this.catalog, this.log);
+    this.warnings = new DefinitionWarnings(this.catalog, this.log, options.listing);
     const keys = signingKeys(options.requestStateSecret);
-    this.states = new RequestStates(keys, options.requestStateTtlSeconds);
-    this.pager = new Pager(keys.cursor, options.pageSize);
+    const states = new RequestStates(keys, options.requestStateTtlSeconds);
+    const pager = new Pager(keys.cursor, options.pageSize);
     this.bus = options.eventBus ?? new InMemoryServerEventBus();
     // A given store is shared (Redis): bounded, so an outage is answered at once as "temporarily unable".
     const taskStore = options.taskStore
       ? guardedTaskStore(options.taskStore, checkStoreTimeout(options.storeTimeoutMs), this.log)
       : new InMemoryTaskStore();
     this.tasks = new TaskRunner(taskStore, options.tasks, this.log);
-    this.maxResultBytes = checkMaxResultBytes(options.maxResultBytes);
+    const maxResultBytes = checkMaxResultBytes(options.maxResultBytes);
     this.picker = this.pickerFor(options);
+    const searchFirst = options.catalog === 'search';
+    const settings = { info: this.info, instructions: options.instructions, states, pager, log: this.log, tasks: this.tasks };
+    const protocol = { ...settings, cache, maxResultBytes, profile: this.picker, searchFirst };
+    this.connections = new Connections(this.catalog, protocol, this.bus, telemetry);
     for (const profile of ['openai-strict', 'gemini'] as const)
       if (mayList(options.listing, profile)) this.catalog.listUnder(profile, 'McpServer');
-    if (options.catalog === 'search') this.catalog.reserveToolNames(SEARCH_FIRST_NAMES);
+    if (searchFirst) this.catalog.reserveToolNames(SEARCH_FIRST_NAMES);
     // Under the search-first catalog the listed tools are always the same three: a tool change changes no listing.
-    const searchFirst = options.catalog === 'search';
     this.catalog.onChange((kind) => {
       if (!(searchFirst && kind === 'tool')) this.bus.publish(listChangedEvent(kind));
     });
@@ -365,26 +309,8 @@ export class McpServer {
       );
     }
     const before = new Set(this.catalog.tools.keys());
-    if (this.catalog.addInstance(instance, options ?? {}) > 0) {
-      const subject = `server.add(${instance.constructor.name})`;
-      // Nobody awaits add(): the failure is logged now, and serving rethrows it.
-      this.buildSkills(subject, false).catch((error: unknown) =>
-        this.log.error(`${subject}: its skills cannot be served: ${error instanceof Error ? error.message : String(error)}`, {
-          event: 'resource.failed',
-        }),
-      );
-    }
-    const designOnly: DesignOnly = { params: [], properties: [] };
-    const records = new Set<Function>();
-    for (const [name, tool] of this.catalog.tools) {
-      if (before.has(name)) continue;
-      this.warnIfErased(tool.model);
-      this.warnIfUnstatable(tool.model);
-      if (tool.member) designOnly.params.push(...designOnlyParamsOf(instance.constructor, tool.member.key, tool.model));
-      designOnly.properties.push(...designOnlyPropertiesOf(tool.model, records));
-    }
-    const warning = designOnlyWarning(designOnly);
-    if (warning) this.log.warn(warning, { event: 'definition.warning' });
+    if (this.catalog.addInstance(instance, options ?? {}) > 0) this.skills.buildAfterAdd(`server.add(${instance.constructor.name})`);
+    this.warnings.added(instance, before);
     return this;
   }
 
@@ -407,25 +333,6 @@ export class McpServer {
     return this;
   }
 
-  /**
-   * Issue 11, no silent loss: a method without `returns` and without generated facts whose result type
-   * TypeScript erased (an async method's, or the elements of an array, set or map) lists no `outputSchema` and
-   * sends no `structuredContent`. Say so once. (`Object` is not warned about: it is also what `any`,
-   * `unknown` and unions of object types become, which a tool may mean.)
-   */
-  private warnIfErased(model: ToolModel): void {
-    if (model.result.kind !== 'auto' || model.result.erased === undefined) return;
-    const what =
-      model.result.erased === 'Promise'
-        ? 'a Promise whose type'
-        : `a${model.result.erased === 'Array' ? 'n' : ''} ${model.result.erased} whose element type`;
-    this.log.warn(
-      `${model.where} (tool '${model.name}') returns ${what} TypeScript erased: it has no outputSchema and a record result is not sent as structuredContent. ` +
-        `Declare it with @Tool({ returns: Type }), or run onemodelcontext generate and import the facts module.`,
-      { event: 'definition.warning', tool: model.name },
-    );
-  }
-
   /** The picker of a `listing` option and `describeConstraints` (an endpoint's, else the server's). */
   private pickerFor(options: { readonly listing?: unknown; readonly describeConstraints?: unknown }): ProfilePicker | undefined {
     const listing = checkListing(options.listing ?? this.options?.listing, 'listing');
@@ -433,39 +340,6 @@ export class McpServer {
     if (describe !== undefined && typeof describe !== 'boolean')
       throw new UsageTypeError(`describeConstraints takes true or false; got ${JSON.stringify(describe)}.`);
     return pickerOf(listing, describe, (message, error) => this.log.error(message, { event: 'definition.warning', error }));
-  }
-
-  /**
-   * Issue 36: a type a provider profile the server may list under cannot state (a dictionary, free JSON) is said
-   * once, with the portable spelling.
-   */
-  private warnIfUnstatable(model: ToolModel): void {
-    for (const profile of ['openai-strict', 'gemini'] as const) {
-      if (!mayList(this.options.listing, profile) && !this.warnedProfiles.has(profile)) continue;
-      this.warnedProfiles.add(profile);
-      this.warnUnstatableUnder(model, profile);
-    }
-  }
-
-  /** What `profile` cannot state of the tool's types, said at definition time with the portable spelling. */
-  private warnUnstatableUnder(model: ToolModel, profile: 'gemini' | 'openai-strict'): void {
-    for (const warning of profileWarningsOf(model, profile)) this.log.warn(warning, { event: 'definition.warning', tool: model.name });
-  }
-
-  /**
-   * An endpoint's `listing` (`serveHttp`, `createHttpHandler`) may name a provider profile the server's own does
-   * not: the tools already added are warned about under it then, once per profile, and the tools added later as
-   * they are added.
-   */
-  private warnUnderEndpoint(listing: unknown): void {
-    for (const profile of ['openai-strict', 'gemini'] as const) {
-      if (this.warnedProfiles.has(profile) || mayList(this.options.listing, profile)) continue;
-      if (!mayList(listing as ListingOption | undefined, profile)) continue;
-      // A tool this profile cannot list refuses the endpoint at start-up (OMCG0018), never a broken tools/list.
-      this.catalog.listUnder(profile, `The endpoint listing under '${profile}'`);
-      this.warnedProfiles.add(profile);
-      for (const { model } of this.catalog.tools.values()) this.warnUnstatableUnder(model, profile);
-    }
   }
 
   /**
@@ -485,7 +359,7 @@ export class McpServer {
     const scopes = checkPublic(where, config?.public, checkScopes(where, config?.scopes)) ?? [];
     const model = toolFromConfig(name, config ?? {});
     this.catalog.addTool(model, { kind: 'handler', handler: call }, { scopes, public: config?.public === true });
-    this.warnIfUnstatable(model);
+    this.warnings.tool(model);
     return this;
   }
 
@@ -508,31 +382,13 @@ export class McpServer {
     const access = { scopes: scopes ?? [], public: options?.public === true };
     this.catalog.skillSources.folder = { folder, subject: where, access, limits: options?.limits };
     try {
-      await this.buildSkills(where, true);
+      await this.skills.build(where, true);
     } catch (error) {
       // A refused folder is not kept: the server serves the skills it served before, and may be given another.
       this.catalog.skillSources.folder = undefined;
       throw error;
     }
     return this;
-  }
-
-  /**
-   * Builds the served skills again from the catalog's sources (after the builds in progress); the catalog keeps the
-   * skills of the last build that succeeded. Serving waits for the last build, and fails with its `DefinitionError`
-   * unless `awaited`: the caller of `addSkills` got the error, and the server serves what it served before.
-   */
-  private buildSkills(subject: string, awaited: boolean): Promise<void> {
-    const { folder, decorated } = this.catalog.skillSources;
-    const sources = [...decorated];
-    this.skillsPending++;
-    const build = this.skillsBuilt
-      .catch(() => undefined)
-      .then(() => buildServedSkills(folder, sources, subject, this.log))
-      .then((served) => this.catalog.setSkills(served))
-      .finally(() => this.skillsPending--);
-    this.skillsBuilt = awaited ? build.catch(() => undefined) : build;
-    return build;
   }
 
   /**
@@ -662,33 +518,8 @@ export class McpServer {
    * await server.connect(serverEnd);
    */
   async connect(transport: Transport): Promise<void> {
-    await this.skillsBuilt;
-    let legacy = false;
-    const { serveStdio, StdioServerTransport } = sdkStdio();
-    const network: Network = transport instanceof StdioServerTransport ? { transport: 'pipe' } : {};
-    // Failures before a protocol server takes the connection over (the SDK chains this handler after).
-    const reportError = this.log.transportFailure;
-    transport.onerror ??= reportError;
-    await routeByOpening(
-      protocol().withLegacyNotFoundCode(transport, () => legacy),
-      {
-        legacy: async (view) => {
-          legacy = true;
-          const server = this.connectionServer('legacy', network);
-          server.answerHotRequests();
-          this.track(server);
-          server.onClosed(() => this.open.delete(server));
-          await server.connect(view);
-        },
-        other: (view) => {
-          const factory = ({ era }: { era: 'legacy' | 'modern' }) => {
-            legacy = era === 'legacy';
-            return this.connectionServer(era, network);
-          };
-          this.track(serveStdio(factory, { transport: view, onerror: reportError }));
-        },
-      },
-    );
+    await this.skills.last;
+    await this.connections.connect(transport, this.open);
   }
 
   /**
@@ -700,84 +531,24 @@ export class McpServer {
    */
   async serveStdio(options: ServeStdioOptions = {}): Promise<void> {
     checkMaxMessageBytes(options.maxMessageBytes);
-    await this.skillsBuilt;
+    await this.skills.last;
     let stdout: Writable = process.stdout;
     if (checkGuardStdout(options.guardStdout)) {
-      const guarded = guardStdout((caller) => this.log.warn(strayMessage(caller), { event: 'stdout.redirected' }));
+      const guarded = guardProcessStdout(this.log);
       this.track({ close: async () => guarded.release() });
       stdout = guarded.protocol;
     }
     await this.serveStreams(process.stdin, stdout, options, process.env.ONEMODELCONTEXT_STDIO_LOOP !== 'off');
   }
 
-  /**
-   * stdio over any pair of streams: through the stdio loop (stdio/loop.ts), which answers the opening and the lists
-   * before the SDK is loaded, unless `loop` is off or a feature it does not serve is on; else through the SDK's
-   * stdio transport from the start.
-   */
+  /** stdio over any pair of streams (stdio/serve.ts): through the stdio loop unless `loop` is off. */
   private async serveStreams(stdin: Readable, stdout: Writable, options: ServeStdioOptions, loop: boolean): Promise<void> {
-    const maxMessageBytes = checkMaxMessageBytes(options.maxMessageBytes);
-    const input = guardStdin(stdin, {
-      maxMessageBytes,
-      output: stdout,
-      onNotJson: (what) =>
-        this.log.warn(`A stdio line that is not ${what} was answered with a parse error (-32700)`, { event: 'transport.failed' }),
-      onTooLarge: () => {
-        // Written straight to stderr, whatever the logger: the process is about to end because of it.
-        process.stderr.write(`${tooLargeMessage(maxMessageBytes)}\n`);
-        process.exitCode = 1;
-        void this.close().finally(() => process.exit(1));
-      },
+    await serveStreams(stdin, stdout, checkMaxMessageBytes(options.maxMessageBytes), loop, {
+      settings: () => this.connections.loopSettings(),
+      connect: (transport) => this.connect(transport),
+      close: () => this.close(),
+      track: (served) => this.track(served),
     });
-    // The guard passes whole lines within the limit, so the SDK's own buffer limit is never the one hit.
-    const transport = (lines: Readable) => new (sdkStdio().StdioServerTransport)(lines, stdout, { maxBufferSize: 2 * maxMessageBytes + 2 });
-    if (!loop || this.needsSdk()) return this.connect(transport(input));
-    const handOff = async (lines: Readable, suppress: (message: object) => boolean) => {
-      const sdkTransport = transport(lines);
-      interceptSend(sdkTransport, (send) => (message, sendOptions) => (suppress(message) ? Promise.resolve() : send(message, sendOptions)));
-      await this.connect(sdkTransport);
-    };
-    const settings: LoopSettings = {
-      catalog: this.catalog,
-      info: this.info,
-      instructions: this.options.instructions,
-      pager: this.pager,
-      bus: this.bus,
-      needsSdk: () => this.needsSdk(),
-      handOff,
-      onerror: this.log.transportFailure,
-      log: this.log,
-      maxResultBytes: this.maxResultBytes,
-      profile: this.picker,
-      searchFirst: this.options.catalog === 'search',
-      checkToolResult: (version, result) => this.resultCheck(version).checkToolResult(result),
-      protocolError: (error, id) => protocol().protocolErrorOf(error, this.log, { mcpReq: { id }, sessionId: undefined } as never),
-    };
-    this.track(new StdioLoop(settings, input, stdout));
-  }
-
-  /**
-   * The SDK's `tools/call` result check of a 2025-era revision, for the stdio loop's calls whose result is not
-   * plainly valid: a `CatalogServer` never connected, fixed at the revision (loads the SDK on first use).
-   */
-  private resultCheck(version: string): CatalogServer {
-    let server = this.checkers.get(version);
-    if (server === undefined) {
-      server = this.protocolServer({ transport: 'pipe' });
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require('./sdk/server') as typeof import('./sdk/server')).servesRevision(server, version);
-      this.checkers.set(version, server);
-    }
-    return server;
-  }
-
-  /**
-   * Whether a stdio connection needs the SDK from its first message: tasks (their capability and status
-   * notifications) and telemetry while a provider records (every request's span) are served there only.
-   */
-  private needsSdk(): boolean {
-    // Skills are served by the SDK's extension, so a stdio server with skills answers through the SDK.
-    return this.catalog.usesTasks || this.catalog.skills !== undefined || (this.telemetry?.recording() ?? false);
   }
 
   /**
@@ -787,10 +558,10 @@ export class McpServer {
    * @example const { url } = await server.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
-    await this.skillsBuilt;
+    await this.skills.last;
     const serving = this.httpServing(this.endpointPicker(options));
     const endpoint: ListeningEndpoint = await http().startHttp(
-      options.serverCard ? { ...serving, serverCard: this.cardText(options) } : serving,
+      options.serverCard ? { ...serving, serverCard: cardText(options, (card, primitives) => this.serverCard(card, primitives)) } : serving,
       options,
       this.catalog,
       this.log,
@@ -801,20 +572,6 @@ export class McpServer {
   }
 
   /**
-   * `serveHttp({ serverCard })`'s document, built at each request (the catalog may change) after one build now, so
-   * a card that cannot be written (a name not in reverse-DNS form) fails `serveHttp` rather than its first reader.
-   * With `auth` the primitives stay out: the card is public, and what a caller may see depends on its token.
-   */
-  private cardText(options: ServeHttpOptions): () => string {
-    const given = options.serverCard === true ? {} : (options.serverCard as ServerCardOptions);
-    const cardOptions = { ...given, url: given.url ?? options.auth?.resource };
-    const primitives = options.auth === undefined;
-    const text = () => JSON.stringify(this.serverCard(cardOptions, primitives));
-    text();
-    return text;
-  }
-
-  /**
    * The MCP endpoint as a Node request handler, to mount in an HTTP server of your own (Express, Fastify,
    * the Nest module). `server.close()` closes its sessions.
    * @example
@@ -822,8 +579,9 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = this.waitingForSkills(
+    const handler = waitingForSkills(
       http().createHttpHandler(this.httpServing(this.endpointPicker(options)), options, this.catalog, this.log),
+      this.skills,
     );
     this.track({
       close: () => handler.close(),
@@ -832,21 +590,6 @@ export class McpServer {
         await handler.close();
       },
     });
-    return handler;
-  }
-
-  /**
-   * The handler, answering each request once the skills being built are (a handler is made synchronously, before
-   * the `@Skill` methods of instances added since have given their files). A failed build was logged when it failed;
-   * the request is then answered with the skills served before.
-   */
-  private waitingForSkills(handler: HttpHandler): HttpHandler {
-    const handle = handler.handle.bind(handler);
-    handler.handle = (req, res, parsed) => {
-      if (this.skillsPending === 0) return handle(req, res, parsed);
-      const answer = () => handle(req, res, parsed);
-      return this.skillsBuilt.then(answer, answer);
-    };
     return handler;
   }
 
@@ -892,52 +635,12 @@ export class McpServer {
   private endpointPicker(options: { readonly listing?: unknown; readonly describeConstraints?: unknown }): ProfilePicker | undefined {
     if (options.listing === undefined && options.describeConstraints === undefined) return this.picker;
     const picker = this.pickerFor(options);
-    this.warnUnderEndpoint(options.listing);
+    this.warnings.endpoint(options.listing);
     return picker;
   }
 
-  private protocolServer(network: Network, picker: ProfilePicker | undefined = this.picker): CatalogServer {
-    const server = protocol().createProtocolServer(this.catalog, {
-      info: this.info,
-      instructions: this.options.instructions,
-      states: this.states,
-      pager: this.pager,
-      log: this.log,
-      tasks: this.tasks,
-      cache: this.cache,
-      maxResultBytes: this.maxResultBytes,
-      profile: picker,
-      searchFirst: this.options.catalog === 'search',
-    });
-    this.telemetry?.instrument(server, network);
-    return server;
-  }
-
-  /** A `Server` for a connection that outlives its requests: it follows the event bus until it closes. */
-  private connectionServer(era: 'legacy' | 'modern', network: Network, picker: ProfilePicker | undefined = this.picker): CatalogServer {
-    const server = this.protocolServer(network, picker);
-    server.onClosed(followBus(server, this.bus, era, server.subscriptions));
-    return server;
-  }
-
+  /** The `Server`s of an HTTP endpoint listing under `picker` (server/connections.ts); none: the server's. */
   private httpServing(picker: ProfilePicker | undefined): HttpServing {
-    const session = () => {
-      const server = this.connectionServer('legacy', HTTP, picker);
-      server.answerHotRequests();
-      return server;
-    };
-    const exchange = () => {
-      const server = this.protocolServer(HTTP, picker);
-      server.answerHotRequests();
-      return server;
-    };
-    // The SDK's stateless 2025 serving asks for a `legacy` server per request, on a transport of its own.
-    const request = (era?: 'legacy' | 'modern') => {
-      const server = this.protocolServer(HTTP, picker);
-      if (era === 'legacy') server.writesLegacyNotFound();
-      return server;
-    };
-    const listens = new ListenPolicy(new Visibility(this.catalog, this.log));
-    return { session, request, exchange, bus: listens.bus(this.bus), perRequest: (handler) => listens.handler(handler) };
+    return this.connections.httpServing(picker);
   }
 }

@@ -17,7 +17,7 @@ import { installToolHandlers, taskRequestsOf } from './tool-handlers';
  * up in the shared catalog, so making one is cheap.
  */
 
-// What mcp-server.ts and the tests import of the protocol room: the server's make, its class, the 2025-era
+// What server/connections.ts and the tests import of the protocol room: the server's make, its class, the 2025-era
 // transport step and the error mapping (the handlers are in tool-handlers.ts and text-method-handlers.ts).
 export { CatalogServer, withLegacyNotFoundCode } from './catalog-server';
 export { protocolErrorOf } from './outcomes';
