@@ -99,6 +99,7 @@ function safely<T>(read: () => T, fallback: T): T {
 export function errorSummary(error: unknown): string {
   if (isError(error)) return safely(() => `${error.name}: ${error.message}`, 'Error');
   return safely(
+    // Inline, not objects.ts's isObjectLike: the ground floor's log.ts imports only errors.ts (eslint.config.mjs).
     () => `${typeof error === 'object' && error !== null ? 'Non-error object' : typeof error} thrown: ${String(error)}`,
     'a value was thrown',
   );
@@ -231,6 +232,7 @@ export class Log {
     const sink = this.sink;
     if (!sink) return;
     const error = details.error;
+    // Inline, not objects.ts's isObjectLike: the ground floor's log.ts imports only errors.ts (eslint.config.mjs).
     if (typeof error === 'object' && error !== null) {
       if (this.written.has(error)) return;
       this.written.add(error);

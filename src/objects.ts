@@ -2,14 +2,22 @@
  * Ground floor (docs/architecture.md): what every floor asks of a value that should be a plain JSON object.
  */
 
+/**
+ * Any object, arrays included, but not `null` and not a function: what `typeof value === 'object'` means once
+ * `null` is ruled out. For a JSON object (arrays refused) ask {@link isObject}.
+ */
+export function isObjectLike(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
 /** A JSON object as received or returned: a non-null, non-array object (a class instance counts). */
 export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isObjectLike(value) && !Array.isArray(value);
 }
 
 /** An object as `JSON.parse` makes them (no class instance, no array). */
 export function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (!isObject(value)) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
 }
@@ -24,7 +32,7 @@ export function isCopyableObject(value: unknown): value is Readonly<Record<strin
 
 /** The value with every object and array in it frozen, itself included (a listed schema nobody may change). */
 export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
+  if (isObjectLike(value)) {
     for (const inner of Object.values(value)) deepFreeze(inner);
     Object.freeze(value);
   }

@@ -1,5 +1,6 @@
 import { UsageTypeError } from '../errors';
 import { setConstraintSchema, type ConstraintSchemaRecord } from './metadata';
+import { isObject, isObjectLike } from '../objects';
 
 /** What a custom class-validator constraint tells the model: a JSON Schema 2020-12 fragment and a description. */
 export interface ConstraintSchemaOptions {
@@ -20,9 +21,9 @@ export interface ConstraintSchemaOptions {
  * class IsCurrency implements ValidatorConstraintInterface { ... }
  */
 export function ConstraintSchema(options: ConstraintSchemaOptions): ClassDecorator {
-  if (typeof options !== 'object' || options === null) throw new UsageTypeError('@ConstraintSchema() takes { schema, description }.');
+  if (!isObjectLike(options)) throw new UsageTypeError('@ConstraintSchema() takes { schema, description }.');
   const { schema, description } = options;
-  if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
+  if (schema !== undefined && !isObject(schema)) {
     throw new UsageTypeError('@ConstraintSchema({ schema }) takes a JSON Schema object, for example { pattern: "^[A-Z]{3}$" }.');
   }
   if (description !== undefined && typeof description !== 'string')

@@ -13,6 +13,7 @@ export function Description(text: string): ClassDecorator & MethodDecorator & Pa
   const onParamOrProperty = paramOrProperty('Description', { description: text });
   return ((target: object, key?: string | symbol, indexOrDescriptor?: number | PropertyDescriptor) => {
     if (key === undefined && typeof indexOrDescriptor !== 'number') return setDescription(target, undefined, text);
+    // Not isObjectLike: this tells a descriptor from a parameter index or `undefined`, the decorator's own union.
     if (typeof indexOrDescriptor === 'object' && typeof indexOrDescriptor.value === 'function') {
       return setDescription(target, key, text);
     }

@@ -3,13 +3,14 @@ import { claimsStandard } from './standard-schema';
 import { VALUE_OPTION_KEYS, type ParamOptions } from './param.decorator';
 import { checkBoolean, checkString } from './member';
 import { paramOrProperty } from './target';
+import { isObject } from '../objects';
 
 /** Options of {@link Field}: those of `@Param` without `name` (rename with class-transformer's `@Expose`). */
 export type FieldOptions = Omit<ParamOptions, 'name' | 'header'>;
 
 /** A plain object whose keys are all option names is options; anything else is a type hint. */
 function isOptions(value: unknown): value is FieldOptions {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || HINT in value || claimsStandard(value)) return false;
+  if (!isObject(value) || HINT in value || claimsStandard(value)) return false;
   const keys = Object.keys(value);
   return keys.length > 0 && keys.every((k) => VALUE_OPTION_KEYS.has(k));
 }

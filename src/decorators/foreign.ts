@@ -2,6 +2,7 @@ import type { ValidationMetadata } from 'class-validator/types/metadata/Validati
 import type { MetadataStorage as ValidatorStorage } from 'class-validator/types/metadata/MetadataStorage';
 import type { MetadataStorage as TransformerStorage } from 'class-transformer/types/MetadataStorage';
 import type { TypeMetadata, TransformMetadata } from 'class-transformer';
+import { isObjectLike } from '../objects';
 
 /**
  * Reads what class-validator and class-transformer recorded about a class, through their storage objects.
@@ -153,7 +154,7 @@ export interface ApiPropertyFacts {
 /** `@ApiProperty` of one property (inherited too, as @nestjs/swagger reads it), when the package recorded one. */
 export function apiPropertyOf(ctor: Function, key: string): ApiPropertyFacts | undefined {
   const m: unknown = Reflect.getMetadata(SWAGGER_PROPERTY, ctor.prototype, key);
-  if (typeof m !== 'object' || m === null) return undefined;
+  if (!isObjectLike(m)) return undefined;
   const o = m as Record<string, unknown>;
   return {
     description: typeof o.description === 'string' ? o.description : undefined,

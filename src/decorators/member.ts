@@ -1,5 +1,6 @@
 import { UsageTypeError } from '../errors';
 import { addMember, type MemberIntent, type MemberRecord } from './metadata';
+import { isObjectLike, isPlainObject } from '../objects';
 
 /** The decorator signature shared by `@Tool`, `@Resource` and `@Prompt`: accepts any member, diagnosed later. */
 export type MemberDecorator = (target: object, key: string | symbol, descriptor?: PropertyDescriptor) => void;
@@ -13,7 +14,7 @@ function shapeOf(target: object, descriptor: PropertyDescriptor | undefined): Me
 
 /** Refuses `@Tool` written without parentheses, which hands the decorator a prototype as its options. */
 export function refuseBareUse(decorator: string, first: unknown, second: unknown): void {
-  if (typeof first === 'object' && first !== null && (typeof second === 'string' || typeof second === 'symbol')) {
+  if (isObjectLike(first) && (typeof second === 'string' || typeof second === 'symbol')) {
     throw new UsageTypeError(
       `@${decorator} is a decorator factory. Did you forget to call it? Use @${decorator}() instead of @${decorator}.`,
     );
@@ -64,10 +65,9 @@ export function checkPublic(where: string, isPublic: unknown, scopes: readonly s
  * object after decorating changes nothing; other values are kept as they are, for the schema builder to judge.
  */
 export function snapshot<T>(value: T, depth = 4): T {
-  if (depth === 0 || typeof value !== 'object' || value === null) return value;
+  if (depth === 0) return value;
   if (Array.isArray(value)) return Object.freeze(value.map((v) => snapshot(v, depth - 1))) as T;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
+  if (!isPlainObject(value)) return value;
   const copy: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) copy[k] = snapshot(v, depth - 1);
   return Object.freeze(copy) as T;

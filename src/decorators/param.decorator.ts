@@ -2,6 +2,7 @@ import { UsageTypeError } from '../errors';
 import type { TypeHint } from './hints';
 import { updateParam } from './metadata';
 import { checkBoolean, checkString } from './member';
+import { isObjectLike } from '../objects';
 
 /** Options of {@link Param}. */
 export interface ParamOptions {
@@ -37,7 +38,7 @@ export const VALUE_OPTION_KEYS: ReadonlySet<string> = new Set(['description', 't
  */
 export function Param(nameOrOptions?: string | ParamOptions, maybeOptions?: ParamOptions): ParameterDecorator {
   const options: ParamOptions = typeof nameOrOptions === 'string' ? { ...maybeOptions, name: nameOrOptions } : { ...nameOrOptions };
-  if (nameOrOptions !== undefined && typeof nameOrOptions !== 'string' && (typeof nameOrOptions !== 'object' || nameOrOptions === null)) {
+  if (nameOrOptions !== undefined && typeof nameOrOptions !== 'string' && !isObjectLike(nameOrOptions)) {
     throw new UsageTypeError(`@Param() takes a name, options or both, for example @Param('city', { description: 'City name' }).`);
   }
   checkString('Param', 'name', options.name);

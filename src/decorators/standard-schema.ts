@@ -7,6 +7,7 @@
  * your project"), so that the published `.d.ts` files depend on no package of its own; only what the library uses
  * is kept. A schema of any library that implements the spec fits them structurally.
  */
+import { isObjectLike } from '../objects';
 
 /** A path segment of an issue, as `@standard-schema/spec` defines it. */
 export interface StandardPathSegment {
@@ -49,11 +50,11 @@ export interface StandardJSONSchemaConverter {
 
 /** Whether a value is a Standard Schema object: a `~standard` property of version 1 with a `validate` function. */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  // Not isObjectLike: a Standard Schema may be a function (an ArkType type is one), so functions are asked too.
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
   const props = (value as { '~standard'?: unknown })['~standard'];
   return (
-    typeof props === 'object' &&
-    props !== null &&
+    isObjectLike(props) &&
     (props as { version?: unknown }).version === 1 &&
     typeof (props as { validate?: unknown }).validate === 'function'
   );
@@ -61,5 +62,6 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
 
 /** Whether a value carries a `~standard` property at all (so it is meant as a Standard Schema, valid or not). */
 export function claimsStandard(value: unknown): boolean {
+  // Not isObjectLike: functions count, as in isStandardSchema.
   return (typeof value === 'object' || typeof value === 'function') && value !== null && '~standard' in value;
 }

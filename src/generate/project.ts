@@ -230,6 +230,7 @@ function hostOf(ts: typeof TS, options: TS.CompilerOptions, rootNames: readonly 
     const key = `${fileName}|${JSON.stringify(languageVersion)}${pruned ? '|empty' : ''}`;
     const cached = cache.files.get(key);
     if (stamp !== undefined && cached?.stamp === stamp) return cached.file;
+    // Not isObject: this tells TypeScript's `ScriptTarget | CreateSourceFileOptions` apart (a number or an options object).
     const setting = typeof languageVersion === 'object' ? languageVersion : { languageVersion };
     // JSDocParsingMode.ParseNone (TypeScript 5.3 and later; older versions ignore the option).
     const mode = declaration ? { ...setting, jsDocParsingMode: 1 } : setting;

@@ -1,5 +1,5 @@
 import { unwrap, type SlotModel, type ToolModel, type TypeNode } from '../schema/model';
-import { isPlainObject } from '../objects';
+import { isObjectLike, isPlainObject } from '../objects';
 import { liftedParamsOf } from '../schema/profiles';
 
 /**
@@ -53,7 +53,7 @@ function copy(value: Readonly<Record<string, unknown>>): Record<string, unknown>
 }
 
 function node(type: TypeNode, value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
+  if (!isObjectLike(value)) return value;
   const bare = unwrap(type);
   if (bare.kind === 'standard') return 'problem' in bare.lifted ? value : node(bare.lifted, value);
   switch (bare.kind) {

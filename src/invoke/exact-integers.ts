@@ -1,5 +1,6 @@
 import { OneModelContextError } from '../errors';
 import { formatPath } from './failure';
+import { isObjectLike } from '../objects';
 
 /**
  * Bigints in results. JSON numbers are IEEE doubles for most clients (JavaScript, Python's json with
@@ -27,7 +28,7 @@ function inexact(v: unknown): boolean {
  */
 export function jsonWithExactNumbers(value: unknown, ancestors: Set<object> = new Set()): unknown {
   if (typeof value === 'bigint') return exactNumber(value);
-  if (typeof value !== 'object' || value === null || ancestors.has(value)) return value;
+  if (!isObjectLike(value) || ancestors.has(value)) return value;
   ancestors.add(value);
   const out = Array.isArray(value)
     ? arrayWithExactNumbers(value, ancestors)
@@ -70,7 +71,7 @@ function entriesOf(value: object): Iterable<readonly [string | number, unknown]>
  */
 export function inexactIntegerSteps(value: unknown, ancestors: Set<object> = new Set()): Steps | undefined {
   if (inexact(value)) return [];
-  if (typeof value !== 'object' || value === null || ancestors.has(value)) return undefined;
+  if (!isObjectLike(value) || ancestors.has(value)) return undefined;
   ancestors.add(value);
   try {
     for (const [key, x] of entriesOf(value)) {

@@ -1,6 +1,7 @@
 import { DependencyError } from '../errors';
 import type { fullFormats as FullFormats } from 'ajv-formats/dist/formats';
 import type { StringFormat } from '../schema/model';
+import { isObjectLike } from '../objects';
 
 /**
  * Format checks come from ajv-formats (the validator the MCP SDK itself uses), so what a client's JSON
@@ -12,7 +13,7 @@ type Check = (value: string) => boolean;
 function checkOf(format: unknown): Check {
   if (format instanceof RegExp) return (s) => format.test(s);
   if (typeof format === 'function') return format as Check;
-  if (typeof format === 'object' && format !== null && 'validate' in format) return checkOf((format as { validate: unknown }).validate);
+  if (isObjectLike(format) && 'validate' in format) return checkOf((format as { validate: unknown }).validate);
   throw new DependencyError('unknown ajv-formats format');
 }
 

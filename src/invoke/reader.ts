@@ -14,7 +14,7 @@ import {
 import { dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reader, type RecordPlan } from './record-reader';
 import { asFailures, leftToClassValidator, validationFailures, type LeftToClassValidator } from './validator';
-import { isObject } from '../objects';
+import { isObject, isObjectLike } from '../objects';
 import { fallbackOf, standardReader } from './standard-reader';
 import { transformsOf } from '../decorators/foreign';
 import { CLOSED, type ValidationPolicy } from '../schema/records/validation-options';
@@ -267,7 +267,7 @@ function stringReader(node: Extract<TypeNode, { kind: 'string' }>, mode: ReadMod
  * and `{"b":2,"a":1}`), for sets and `uniqueItems`.
  */
 function canonicalJson(v: unknown): string {
-  if (typeof v !== 'object' || v === null) return JSON.stringify(v);
+  if (!isObjectLike(v)) return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   const o = v as Record<string, unknown>;
   return `{${Object.keys(o)
@@ -286,7 +286,7 @@ class JsonValueSet {
 
   /** Adds `v`; false when an equal value was there already. */
   add(v: unknown): boolean {
-    const [into, key] = typeof v === 'object' && v !== null ? [this.objects, canonicalJson(v)] : [this.primitives, v];
+    const [into, key] = isObjectLike(v) ? [this.objects, canonicalJson(v)] : [this.primitives, v];
     if ((into as Set<unknown>).has(key)) return false;
     (into as Set<unknown>).add(key);
     return true;
@@ -386,7 +386,7 @@ let transformer: ClassTransformer | undefined;
  */
 function builder(cls: Function): (value: unknown) => unknown {
   return (value) => {
-    if (typeof value !== 'object' || value === null) return value;
+    if (!isObjectLike(value)) return value;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     transformer ??= require('class-transformer') as ClassTransformer;
     return transformer.plainToInstance(cls as new () => object, value);

@@ -1,5 +1,6 @@
 import { INVALID, fail, park, restore, step as stepOut, type Failure, type OneFailure } from './failure';
 import type { UnknownProperties } from '../schema/records/validation-options';
+import { isObject } from '../objects';
 
 /**
  * Reading one record, in two interchangeable forms built from the same plan: a generated function (fast)
@@ -56,7 +57,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
 export function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  return isObject(value) ? 'an object' : `a ${typeof value}`;
 }
 
 function notObject(v: unknown, f: Failure): typeof INVALID {
@@ -227,7 +228,7 @@ function interpreted(plan: CompiledPlan): Reader {
   const refuse = plan.notObject ?? notObject;
   const own = steps.map((s) => inherited(s.name));
   return (v, f) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return refuse(v, f);
+    if (!isObject(v)) return refuse(v, f);
     const source = v as Record<string, unknown>;
     const out = construct();
     let matched = 0;

@@ -1,4 +1,4 @@
-import { isObject } from '../objects';
+import { isObject, isObjectLike } from '../objects';
 import { OneModelContextError } from '../errors';
 import { transformsOf } from '../decorators/foreign';
 import { perNode } from '../schema/resolve/memo';
@@ -76,7 +76,7 @@ function compileWriter(node: TypeNode): Writer {
       const value = writerOf(node.values);
       return (v) => {
         if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [k, value(x)]));
-        if (typeof v !== 'object' || v === null) return v;
+        if (!isObjectLike(v)) return v;
         return Object.fromEntries(Object.keys(v).map((k) => [k, value((v as Record<string, unknown>)[k])]));
       };
     }
@@ -100,7 +100,7 @@ function recordWriter(node: RecordNode): Writer {
     transforms: transformsOf(node.ctor, p.key, 'output'),
   }));
   return (v) => {
-    if (typeof v !== 'object' || v === null) return v;
+    if (!isObjectLike(v)) return v;
     const source = v as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     for (const step of steps) {
@@ -120,7 +120,7 @@ function discriminatedWriter(node: Extract<TypeNode, { kind: 'discriminated' }>)
   const { property } = node;
   const subtypes = node.subtypes.map((s) => ({ name: s.name, ctor: s.record.ctor, write: writerOf(s.record) }));
   return (v) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    if (!isObject(v)) return v;
     const tag = (v as Record<string, unknown>)[property];
     const subtype =
       subtypes.find((s) => s.ctor === v.constructor) ?? (v.constructor === Object ? subtypes.find((s) => s.name === tag) : undefined);

@@ -4,6 +4,7 @@ import { isThenable } from '../schema/resolve/standard';
 import { validatorOf } from '../schema/resolve/input-schema';
 import { INVALID, fail, newFailure, type Failure, type OneFailure } from './failure';
 import type { Reader } from './record-reader';
+import { isObjectLike } from '../objects';
 
 /**
  * Reading a Standard Schema node (DESIGN.md section 2): the library's own `~standard.validate` judges the JSON value,
@@ -37,7 +38,7 @@ function stepsOf(issue: StandardIssue): (string | number)[] {
   const out: (string | number)[] = [];
   for (let i = path.length - 1; i >= 0; i--) {
     const segment = path[i];
-    const key = typeof segment === 'object' && segment !== null ? (segment as { key: PropertyKey }).key : segment;
+    const key = isObjectLike(segment) ? (segment as { key: PropertyKey }).key : segment;
     out.push(typeof key === 'number' ? key : String(key));
   }
   return out;
@@ -106,6 +107,6 @@ export function fallbackOf(slot: SlotModel): (() => unknown) | undefined {
     };
   }
   const value = slot.default.value;
-  if (typeof value !== 'object' || value === null) return () => value;
+  if (!isObjectLike(value)) return () => value;
   return () => structuredClone(value);
 }

@@ -35,6 +35,7 @@ export function appPipeValidation(contexts: ExternalContextCreator, logger: Pick
   const pipe = pipes.find((p): p is PipeMembers => p instanceof ValidationPipe);
   if (!pipe) return undefined;
   const options = pipe.validatorOptions;
+  // Inline, not objects.ts's isObjectLike: src/nest imports only the public API (../index).
   if (typeof options !== 'object' || options === null || typeof pipe.isTransformEnabled !== 'boolean') {
     logger.warn(
       "The app's ValidationPipe options could not be read (its private members have changed): tools validate with the default options { whitelist: true, forbidNonWhitelisted: true }; give McpModule.forRoot({ validation }).",

@@ -133,6 +133,7 @@ export class McpExplorer implements OnModuleInit, OnApplicationBootstrap, Before
     const seen = new Set<object>();
     for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
       const instance: unknown = wrapper.instance;
+      // Inline, not objects.ts's isObjectLike: src/nest imports only the public API (../index).
       if (typeof instance !== 'object' || instance === null || seen.has(instance)) continue;
       seen.add(instance);
       diagnostics.push(...this.add(instance, wrapper));

@@ -86,6 +86,7 @@ function statusOf(error: unknown): number | undefined {
 /** The text of a 4xx `HttpException`: its response's `message` (joined when a list, as `ValidationPipe` gives), else its message. */
 function messageOf(error: HttpException): string {
   const response = error.getResponse();
+  // Inline, not objects.ts's isObjectLike: src/nest imports only the public API (../index).
   const message = typeof response === 'object' && response !== null ? (response as { message?: unknown }).message : response;
   if (Array.isArray(message) && message.every((m) => typeof m === 'string')) return message.join('; ');
   return typeof message === 'string' ? message : error.message;

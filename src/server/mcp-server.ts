@@ -53,6 +53,7 @@ import {
 } from '../schema/profiles';
 import { absentNulls } from '../invoke/absent-nulls';
 import { Connections, type Served } from './server/connections';
+import { isObjectLike } from '../objects';
 
 /**
  * The seam the Nest module gives the app's `ValidationPipe` options through, once the application is configured
@@ -300,7 +301,7 @@ export class McpServer {
    * its methods (the NestJS module runs them through Nest's enhancers).
    */
   add(instance: object, options: AddOptions = {}): this {
-    if (typeof instance !== 'object' || instance === null) {
+    if (!isObjectLike(instance)) {
       throw new UsageTypeError('server.add() takes an instance of a decorated class, for example server.add(new WeatherTools()).');
     }
     if (options?.invoke !== undefined && typeof options.invoke !== 'function') {

@@ -1,5 +1,5 @@
 import type { Completer, Icon } from '../../decorators/listing-options';
-import { isPlainObject } from '../../objects';
+import { isObject, isPlainObject } from '../../objects';
 import type { Problems } from '../diagnostics';
 import type { CacheHint, ParamModel } from '../model';
 
@@ -36,13 +36,7 @@ const CACHE_KEYS: ReadonlySet<string> = new Set(['ttlMs', 'scope']);
 /** A value in a message: short, and never more than a glimpse of what was given. */
 function shown(value: unknown): string {
   const text =
-    typeof value === 'string'
-      ? `'${value}'`
-      : Array.isArray(value)
-        ? arrayText(value)
-        : typeof value === 'object' && value !== null
-          ? 'an object'
-          : String(value);
+    typeof value === 'string' ? `'${value}'` : Array.isArray(value) ? arrayText(value) : isObject(value) ? 'an object' : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 

@@ -11,6 +11,7 @@ import { checkHeaders } from './headers';
 import { resolveSlot } from '../resolve/slots';
 import { acceptsAbsence, type Mutable, type ParamModel, type ToolModel } from '../model';
 import { resultFor, siteOf, toolHead } from './tools';
+import { isObject } from '../../objects';
 
 /** A quick-path parameter: a type hint, or options with a `type`. */
 export type QuickParam = TypeHint | QuickParamOptions;
@@ -38,7 +39,7 @@ export interface QuickToolConfig<
 }
 
 function isQuickOptions(value: QuickParam): value is QuickParamOptions {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || HINT in value || !('type' in value)) return false;
+  if (!isObject(value) || HINT in value || !('type' in value)) return false;
   if (claimsStandard(value)) return false;
   for (const k in value) if (Object.hasOwn(value, k) && !VALUE_OPTION_KEYS.has(k) && k !== 'header') return false;
   return true;

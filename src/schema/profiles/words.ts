@@ -142,6 +142,7 @@ export function describedExact(fragment: JsonSchema): JsonSchema {
   for (const k of Object.keys(fragment)) {
     if (k === 'type' || k === 'format' || k === 'description') continue;
     const v = fragment[k];
+    // Not isObjectLike: `additionalProperties` of a fragment we wrote is a schema or a boolean, and typeof tells the two apart.
     if (k === 'items' || (k === 'additionalProperties' && typeof v === 'object')) out[k] = describedExact(v as JsonSchema);
     else if (k === 'properties')
       out[k] = Object.fromEntries(Object.entries(v as Record<string, JsonSchema>).map(([n, p]) => [n, describedExact(p)]));

@@ -19,6 +19,7 @@ import { acceptsAbsence, unwrap, type PropertyModel, type RecordNode, type TypeN
 import { discriminatedHint, type Site } from '../resolve/resolve';
 import { initializersOf, type CompiledValue } from '../resolve/compiled';
 import { validatorIntent, type ValidatorIntent } from './validator-rules';
+import { isObjectLike, isPlainObject } from '../../objects';
 
 /**
  * Restores declaration order across three metadata stores. Without the generator's facts, nothing at run
@@ -304,10 +305,9 @@ function apiEnum(api: ApiPropertyFacts | undefined): TypeHint | undefined {
 function isJson(value: unknown, depth = 0): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);
-  if (depth > 16 || typeof value !== 'object') return false;
+  if (depth > 16) return false;
   if (Array.isArray(value)) return value.every((v) => isJson(v, depth + 1));
-  const proto = Object.getPrototypeOf(value);
-  return (proto === Object.prototype || proto === null) && Object.values(value).every((v) => isJson(v, depth + 1));
+  return isPlainObject(value) && Object.values(value).every((v) => isJson(v, depth + 1));
 }
 
 /**
@@ -315,7 +315,7 @@ function isJson(value: unknown, depth = 0): boolean {
  * property nullable even when `@Type` gives the type: the condition, not the rules, decides about `null`.
  */
 function isNullableHint(hint: TypeHint | undefined): boolean {
-  return typeof hint === 'object' && hint !== null && HINT in hint && hint[HINT] === 'nullable';
+  return isObjectLike(hint) && HINT in hint && hint[HINT] === 'nullable';
 }
 
 /** Declared types TypeScript erased: an array's elements, an interface, a union, a type alias. */

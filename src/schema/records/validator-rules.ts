@@ -3,6 +3,7 @@ import type { ValidationMetadata } from '../../decorators/foreign';
 import { constraintSchemaOf } from '../../decorators/metadata';
 import { fragmentProblem } from '../resolve/input-schema';
 import { unwrap, type ExactRule, type PropertyModel, type SchemaConstraint, type TypeNode } from '../model';
+import { isObjectLike } from '../../objects';
 
 /**
  * The one table of class-validator rules: what each says in the listing (as our intent records) and
@@ -171,7 +172,7 @@ const MAC =
   '[0-9a-fA-F]{2}([-:\\s])(?:[0-9a-fA-F]{2}\\2){6}[0-9a-fA-F]{2}|(?:[0-9a-fA-F]{4}\\.){3}[0-9a-fA-F]{4})$';
 const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)?$';
 
-const noOptions = (o: unknown) => o === undefined || (typeof o === 'object' && o !== null && Object.keys(o).length === 0);
+const noOptions = (o: unknown) => o === undefined || (isObjectLike(o) && Object.keys(o).length === 0);
 const enLocale = (c: Args) => (c[0] === undefined || c[0] === 'en-US') && noOptions(c[1]);
 const someOf = (c: Args): c is [unknown[]] => Array.isArray(c[0]) && c[0].length > 0 && c[0].every(isJsonPrimitive);
 

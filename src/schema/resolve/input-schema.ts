@@ -1,4 +1,4 @@
-import { deepFreeze } from '../../objects';
+import { deepFreeze, isObject } from '../../objects';
 import type { default as Ajv2020, ErrorObject } from 'ajv/dist/2020';
 import type { Problems } from '../diagnostics';
 import type { JsonSchema, RawInputSchema } from '../model';
@@ -43,8 +43,7 @@ function jsonCopy(value: unknown): { readonly copy?: unknown; readonly text?: st
 /** The checked `inputSchema` option, or `undefined` with its problems recorded (OMCG0014). */
 export function rawInputSchemaOf(value: unknown, where: string, problems: Problems): RawInputSchema | undefined {
   const fix = `give a JSON Schema 2020-12 object schema such as { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }.`;
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return problems.add('OMCG0014', where, 'inputSchema is not a JSON Schema object.', fix);
+  if (!isObject(value)) return problems.add('OMCG0014', where, 'inputSchema is not a JSON Schema object.', fix);
   const { copy, text, problem } = jsonCopy(value);
   if (problem !== undefined) return problems.add('OMCG0014', where, `inputSchema is not JSON data (${problem.slice(0, 120)}).`, fix);
   if (text!.length > MAX_SCHEMA_LENGTH)

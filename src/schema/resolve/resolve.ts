@@ -12,6 +12,7 @@ import {
   type SchemaConstraint,
   type TypeNode,
 } from '../model';
+import { isObjectLike } from '../../objects';
 
 /** Where a type is used, for diagnostics, and what is resolving around it (records, for cycles). */
 export interface Site {
@@ -115,7 +116,7 @@ export function isThunk(hint: unknown): hint is () => TypeHint {
 }
 
 function isHintObject(hint: unknown): hint is HintToken | HintCombinator | HintLiterals {
-  return typeof hint === 'object' && hint !== null && HINT in hint;
+  return isObjectLike(hint) && HINT in hint;
 }
 
 function isDiscriminatedHint(hint: unknown): hint is DiscriminatedHint {
@@ -296,7 +297,7 @@ function fromHint(hint: TypeHint, design: unknown, site: Site): TypeNode | undef
     if (hint === Uint8Array && design === Buffer) return { kind: 'bytes', as: 'buffer' };
     return fromDesign(hint, site);
   }
-  if (typeof hint === 'object' && hint !== null) {
+  if (isObjectLike(hint)) {
     return enumNode(hint) ?? unsupported(site, 'An object that is not an enum (its values must be strings or numbers)');
   }
   return unsupported(site, `The hint ${String(hint)}`);

@@ -1,4 +1,4 @@
-import { deepFreeze } from '../../objects';
+import { deepFreeze, isObject, isObjectLike } from '../../objects';
 import type { StandardJSONSchemaConverter, StandardSchemaV1 } from '../../decorators/standard-schema';
 import type { Problems } from '../diagnostics';
 import type { ExactRule, JsonSchema, PropertyModel, StringFormat, TypeNode } from '../model';
@@ -123,8 +123,7 @@ function jsonOf(convert: () => unknown): { readonly json: Record<string, unknown
   } catch (error) {
     return { problem: oneLine(error instanceof Error ? error.message : String(error)) };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { problem: 'the converter answered no JSON Schema object' };
+  if (!isObject(value)) return { problem: 'the converter answered no JSON Schema object' };
   try {
     const text = JSON.stringify(value);
     return { json: JSON.parse(text) as Record<string, unknown>, text };
@@ -151,7 +150,7 @@ function withoutKey(json: Record<string, unknown>, key: string): Record<string, 
 
 /** The first keyword that refers to another part of the document, anywhere in the schema. */
 function referenceIn(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
+  if (!isObjectLike(value)) return undefined;
   if (Array.isArray(value)) {
     for (const item of value) {
       const found = referenceIn(item);
@@ -192,7 +191,7 @@ function acceptsUndefined(schema: StandardSchemaV1): boolean {
 }
 
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return isObjectLike(value) && typeof (value as { then?: unknown }).then === 'function';
 }
 
 // ---- lifting: the library's JSON Schema in terms of the model, for the provider profiles ----
@@ -219,12 +218,7 @@ function unknownKey(json: JsonSchema, allowed: readonly string[]): string | unde
 }
 
 function isNullSchema(json: unknown): boolean {
-  return (
-    typeof json === 'object' &&
-    json !== null &&
-    (json as JsonSchema).type === 'null' &&
-    Object.keys(json).every((k) => k === 'type' || ANNOTATIONS.has(k))
-  );
+  return isObjectLike(json) && (json as JsonSchema).type === 'null' && Object.keys(json).every((k) => k === 'type' || ANNOTATIONS.has(k));
 }
 
 /** `json` in terms of the model, or why it cannot be (a union, a tuple, a reference ...). */
@@ -337,7 +331,7 @@ function liftArray(json: JsonSchema): Lifted {
     return json.minItems === undefined && json.maxItems === undefined && json.uniqueItems === undefined
       ? { kind: 'json', shape: 'array' }
       : problem('an array without "items"');
-  if (typeof json.items !== 'object' || json.items === null || Array.isArray(json.items)) return problem('"items" that is not a schema');
+  if (!isObject(json.items)) return problem('"items" that is not a schema');
   const items = lift(json.items as JsonSchema);
   if (isProblem(items)) return items;
   return {
@@ -355,14 +349,13 @@ function liftObject(json: JsonSchema): Lifted {
   if (other !== undefined) return problem(`the keyword "${other}"`);
   // `{"type":"string"}` names every JSON object key: it says nothing.
   const names = json.propertyNames as JsonSchema | undefined;
-  if (names !== undefined && !(typeof names === 'object' && names !== null && names.type === 'string' && Object.keys(names).length === 1))
+  if (names !== undefined && !(isObjectLike(names) && names.type === 'string' && Object.keys(names).length === 1))
     return problem('"propertyNames"');
   const additional = json.additionalProperties;
   const properties = json.properties as Record<string, JsonSchema> | undefined;
   const open = additional === undefined || additional === true;
   if (properties === undefined || Object.keys(properties).length === 0) {
-    if (open || (typeof additional === 'object' && additional !== null && Object.keys(additional).length === 0))
-      return { kind: 'json', shape: 'object' };
+    if (open || (isObjectLike(additional) && Object.keys(additional).length === 0)) return { kind: 'json', shape: 'object' };
     if (additional === false) return { kind: 'record', ctor: Object, properties: [], description: undefined };
     const values = lift(additional as JsonSchema);
     return isProblem(values) ? values : { kind: 'dictionary', values, as: 'object' };
@@ -372,7 +365,7 @@ function liftObject(json: JsonSchema): Lifted {
   const slots: PropertyModel[] = [];
   for (const name of Object.keys(properties)) {
     const child = properties[name];
-    if (typeof child !== 'object' || child === null) return problem(`the property "${name}" as ${JSON.stringify(child)}`);
+    if (!isObjectLike(child)) return problem(`the property "${name}" as ${JSON.stringify(child)}`);
     const type = lift(child);
     if (isProblem(type)) return problem(`${type.problem} (property "${name}")`);
     const description = typeof child.description === 'string' ? child.description : undefined;

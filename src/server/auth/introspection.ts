@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { IssuerUnavailableError, type Issuer } from './issuer';
 import type { AuthInfo, IntrospectionOptions } from './options';
 import { audienceIncludes, authInfoOf, TokenRefusedError, type TokenCheck } from './tokens';
+import { isObjectLike } from '../../objects';
 
 /**
  * Token introspection (RFC 7662) for opaque tokens. Every answer, active or not, is kept for a short time
@@ -78,7 +79,7 @@ export function introspectionVerifier(issuer: Issuer, resource: string, options:
     if (!response?.ok)
       throw new IssuerUnavailableError(`Token introspection at ${endpoint} failed${response ? ` (HTTP ${response.status})` : ''}.`);
     const claims = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
-    if (typeof claims !== 'object' || claims === null) throw new IssuerUnavailableError('Token introspection answered no JSON object.');
+    if (!isObjectLike(claims)) throw new IssuerUnavailableError('Token introspection answered no JSON object.');
     if (claims.active !== true) throw new TokenRefusedError('The access token is not active.');
     if (claims.iss !== undefined && claims.iss !== issuer.issuer)
       throw new TokenRefusedError('The access token was issued by another authorization server.');

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { McpHttpHandler, ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { Visibility } from './visibility';
+import { isObjectLike } from '../../objects';
 
 /**
  * `auth.authorize` on 2026-07-28's `subscriptions/listen` over HTTP, as 2025's `resources/subscribe` has it
@@ -49,7 +50,7 @@ export class ListenPolicy {
 
 /** The id and the `resourceSubscriptions` of a `subscriptions/listen` request that names resources. */
 function listenRequestOf(body: unknown): { readonly id: string | number | undefined; readonly uris: readonly unknown[] } | undefined {
-  if (typeof body !== 'object' || body === null || (body as { method?: unknown }).method !== 'subscriptions/listen') return undefined;
+  if (!isObjectLike(body) || (body as { method?: unknown }).method !== 'subscriptions/listen') return undefined;
   const { id, params } = body as { id?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } };
   const uris = params?.notifications?.resourceSubscriptions;
   if (!Array.isArray(uris) || uris.length === 0) return undefined;

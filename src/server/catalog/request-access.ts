@@ -1,13 +1,14 @@
 import type { Access } from './entries';
 import type { Registry } from './registry';
 import type { ServedSkills } from './skills';
+import { isObjectLike } from '../../objects';
 
 /** What a JSON-RPC request asks of a caller: the entries it names, whose scopes it needs. */
 
 /** A JSON-RPC request's method and params, whatever shape the body had. */
 function requestParts(message: unknown): { readonly method: unknown; readonly params: Readonly<Record<string, unknown>> } {
-  const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: unknown };
-  return { method, params: typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {} };
+  const { method, params } = (isObjectLike(message) ? message : {}) as { method?: unknown; params?: unknown };
+  return { method, params: isObjectLike(params) ? (params as Record<string, unknown>) : {} };
 }
 
 /** The entries a JSON-RPC request names (the tool, prompt, resource or completion target); none for the rest. */

@@ -1,4 +1,5 @@
 import type { ToolListing } from './listing';
+import { isObjectLike } from '../../objects';
 
 /**
  * The ranking of the search-first catalog (`catalog: 'search'`): BM25 (Robertson and Zaragoza's Okapi BM25, k1 1.2,
@@ -79,7 +80,7 @@ function bagOf(tool: ToolListing): { bag: Map<string, number>; length: number } 
   add(tool.title, WEIGHTS.title);
   add(tool.description, WEIGHTS.description);
   const properties = (tool.inputSchema as { properties?: Properties }).properties;
-  if (properties && typeof properties === 'object') {
+  if (isObjectLike(properties)) {
     for (const [name, property] of Object.entries(properties)) {
       add(name, WEIGHTS.param);
       add(property?.description, WEIGHTS.paramDescription);

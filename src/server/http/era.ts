@@ -3,7 +3,7 @@ import { classifyInboundRequest, type InboundClassificationOutcome } from '@mode
 import { isPlainHotRequest } from '../protocol/hot-path';
 import { MODERN_REVISION } from '../revisions';
 import { MESSAGE_KEYS, headerOf, isId } from '../protocol/wire';
-import { isPlainObject } from '../../objects';
+import { isObject, isObjectLike, isPlainObject } from '../../objects';
 
 /**
  * The SDK entry's era classification of an HTTP request (its `classifyInboundRequest`; `legacy` is its
@@ -65,7 +65,7 @@ const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
  * own keys in `Object.keys` order without making their list: every request is compared, few are remembered.
  */
 function matcherOf(expected: unknown): (value: unknown) => boolean {
-  if (typeof expected !== 'object' || expected === null) return (value) => value === expected;
+  if (!isObjectLike(expected)) return (value) => value === expected;
   if (Array.isArray(expected)) {
     const items = expected.map(matcherOf);
     return (value) => Array.isArray(value) && value.length === items.length && items.every((item, i) => item(value[i]));
@@ -75,7 +75,7 @@ function matcherOf(expected: unknown): (value: unknown) => boolean {
   if (keys.includes('__proto__')) return () => false;
   const values = keys.map((key) => matcherOf((expected as Record<string, unknown>)[key]));
   return (value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    if (!isObject(value)) return false;
     let i = 0;
     for (const key in value) {
       if (key !== keys[i] || !values[i]((value as Record<string, unknown>)[key])) return false;

@@ -3,6 +3,7 @@
  * arguments rarely need more than a few dozen. Far deeper values break the recursion of whatever handles
  * them next (`JSON.stringify` overflows its stack a few thousand levels down), so they are refused up front.
  */
+import { isObjectLike } from '../../objects';
 export const MAX_BODY_DEPTH = 1000;
 
 /** The message of the 400 answer to a body nested deeper than {@link MAX_BODY_DEPTH}. */
@@ -40,7 +41,7 @@ export function valueNestsDeeperThan(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
+    if (!isObjectLike(v)) continue;
     if (depth + 1 > max) return true;
     for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
   }

@@ -9,6 +9,7 @@ import { addressOf, type IncomingRequest } from './incoming';
 import { isLegacyPostTarget } from './legacy-posts';
 import { storeUnavailable } from './refusals';
 import type { Session, SessionTable } from './sessions';
+import { isObjectLike } from '../../objects';
 
 /**
  * A request on an established session without `MCP-Protocol-Version` is taken under the session's negotiated
@@ -31,7 +32,7 @@ function lastEventIdOf(req: IncomingMessage): string | undefined {
 }
 
 function opensSession(body: unknown): boolean {
-  const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
+  const isInit = (m: unknown) => isObjectLike(m) && (m as { method?: unknown }).method === 'initialize';
   return Array.isArray(body) ? body.some(isInit) : isInit(body);
 }
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isObjectLike } from '../../objects';
 
 /**
  * What a rolling deploy needs from one instance: count the calls in progress, refuse new work while
@@ -10,7 +11,7 @@ type Message = { readonly method?: unknown; readonly id?: unknown };
 
 function messagesOf(body: unknown): readonly Message[] {
   const all = Array.isArray(body) ? body : [body];
-  return all.filter((m): m is Message => typeof m === 'object' && m !== null);
+  return all.filter((m): m is Message => isObjectLike(m));
 }
 
 /** A JSON-RPC request (method and id), as opposed to a notification or a response. */
@@ -25,7 +26,7 @@ function isStream(req: IncomingMessage, body: unknown): boolean {
   return req.method === 'GET' || (Array.isArray(body) ? body.some(isListen) : isListen(body));
 }
 
-const isListen = (m: unknown) => typeof m === 'object' && m !== null && (m as Message).method === 'subscriptions/listen';
+const isListen = (m: unknown) => isObjectLike(m) && (m as Message).method === 'subscriptions/listen';
 
 /** The calls in progress on one HTTP endpoint. */
 export class CallsInProgress {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ParamModel } from '../../schema/model';
 import { MODERN_REVISION } from '../revisions';
 import { headerOf } from '../protocol/wire';
+import { isObjectLike } from '../../objects';
 
 /**
  * SEP-2243 `Mcp-Param-*` headers on 2026-07-28 HTTP requests: a `tools/call` whose arguments declare an
@@ -58,7 +59,7 @@ function headerRejection(
   args: unknown,
   headerValue: (name: string) => string | undefined,
 ): HeaderRejection | undefined {
-  const values = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
+  const values = isObjectLike(args) ? (args as Record<string, unknown>) : {};
   for (const p of params) {
     if (p.header === undefined) continue;
     const header = `Mcp-Param-${p.header}`;
@@ -81,8 +82,8 @@ function headerRejection(
 
 /** Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, if its tool declares any. */
 function rejectionOf(tools: HeaderParams, message: unknown, req: IncomingMessage): HeaderRejection | undefined {
-  const { method, params } = (typeof message === 'object' && message !== null ? message : {}) as { method?: unknown; params?: unknown };
-  if (method !== 'tools/call' || typeof params !== 'object' || params === null) return undefined;
+  const { method, params } = (isObjectLike(message) ? message : {}) as { method?: unknown; params?: unknown };
+  if (method !== 'tools/call' || !isObjectLike(params)) return undefined;
   const call = params as { name?: unknown; arguments?: unknown };
   const headed = tools.headerParamsOf(String(call.name));
   if (headed === undefined || headed.length === 0) return undefined;

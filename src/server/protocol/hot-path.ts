@@ -19,7 +19,7 @@ import { MODERN_REVISION } from '../revisions';
 import { TaskCreated } from '../tasks/handlers';
 import { interceptMessages, type Receive } from '../sdk/transports';
 import { MESSAGE_KEYS, errorAnswerOf, isId, withLegacyNotFound } from './wire';
-import { isCopyableObject, isPlainObject } from '../../objects';
+import { isCopyableObject, isObjectLike, isPlainObject } from '../../objects';
 import { LazyAbort } from './lazy-abort';
 import { InFlight } from './in-flight';
 import type { CarriesIncoming, HttpExtra } from './incoming';
@@ -183,7 +183,7 @@ let lastRequest: HotRequest | undefined;
 
 /** {@link hotRequest} of a 2025-era message, each object checked once in a row. */
 function plainHotRequest(message: unknown): HotRequest | undefined {
-  if (typeof message !== 'object' || message === null) return undefined;
+  if (!isObjectLike(message)) return undefined;
   if (message !== lastChecked) {
     lastRequest = hotRequest(message);
     lastChecked = message;

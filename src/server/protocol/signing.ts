@@ -3,6 +3,7 @@ import type { ProtocolError, RequestStateCodec, ServerContext } from '@modelcont
 import { JsonRpcCode, sdk } from '../sdk/lazy';
 import type { AuthInfo } from '../../invoke/request-context';
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from '../node-crypto';
+import { isObjectLike } from '../../objects';
 
 /**
  * What the server signs, and what each signature is bound to (issue 29). One secret (`requestStateSecret`)
@@ -76,7 +77,7 @@ interface Sealed {
 }
 
 function isSealed(value: unknown): value is Sealed {
-  return typeof value === 'object' && value !== null && typeof (value as { b?: unknown }).b === 'string';
+  return isObjectLike(value) && typeof (value as { b?: unknown }).b === 'string';
 }
 
 function invalidState(): ProtocolError {

@@ -13,11 +13,12 @@ import { listed, withCacheFields } from './list-pages';
 import { answer, requireAllowed } from './outcomes';
 import type { SkillRead } from './skills';
 import type { ProtocolSettings } from './settings';
+import { isObjectLike } from '../../objects';
 
 /** The handlers of the text methods (resources and prompts) and of completions of their arguments. */
 
 function stringArguments(args: unknown): Readonly<Record<string, unknown>> | undefined {
-  return typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined;
+  return isObjectLike(args) ? (args as Record<string, unknown>) : undefined;
 }
 
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
@@ -124,7 +125,7 @@ const MAX_COMPLETIONS = 100;
 function resolvedArguments(context: unknown): Readonly<Record<string, string>> {
   const args = (context as { arguments?: unknown } | undefined)?.arguments;
   const resolved: Record<string, string> = Object.create(null);
-  if (typeof args === 'object' && args !== null) for (const [k, v] of Object.entries(args)) if (typeof v === 'string') resolved[k] = v;
+  if (isObjectLike(args)) for (const [k, v] of Object.entries(args)) if (typeof v === 'string') resolved[k] = v;
   return Object.freeze(resolved);
 }
 

@@ -4,6 +4,7 @@
  * server that finds one missing can switch its fast paths off and serve through the SDK's public path instead
  * (seam.ts), and the canary test names each member against the installed SDK.
  */
+import { isObjectLike } from '../../objects';
 
 /** What a member must be for the seam to use it. */
 export type MemberShape = 'function' | 'map' | 'array' | 'field' | 'object';
@@ -81,7 +82,7 @@ function hasShape(value: unknown, shape: MemberShape): boolean {
     case 'array':
       return Array.isArray(value);
     case 'object':
-      return typeof value === 'object' && value !== null;
+      return isObjectLike(value);
     case 'field':
       return value === undefined || typeof value === 'string';
   }

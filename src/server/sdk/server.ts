@@ -14,6 +14,7 @@ import {
   SERVER_INFO_META_KEY,
 } from '@modelcontextprotocol/server';
 import type { HttpRequestInfo } from '../../invoke/request-context';
+import { isObject } from '../../objects';
 
 /**
  * The field an HTTP request travels in, on a message's extra information and on the handler context's `http`
@@ -207,7 +208,7 @@ const MODERN_ERA = '2026-07-28';
  * test/server/sdk/result-encoding.test.ts holds this to the codec's own answers.
  */
 export function modernToolResult(result: unknown, serverInfo: Implementation | undefined): object | undefined {
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) return undefined;
+  if (!isObject(result)) return undefined;
   const fields = result as Record<string, unknown>;
   if (fields.resultType !== undefined || fields._meta !== undefined || fields.capabilities !== undefined) return undefined;
   if (serverInfo === undefined) return { ...fields, resultType: 'complete' };

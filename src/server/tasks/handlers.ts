@@ -1,5 +1,5 @@
 import { asError } from '../../errors';
-import { isObject } from '../../objects';
+import { isObject, isObjectLike } from '../../objects';
 import {
   MissingRequiredClientCapabilityError,
   ProtocolError,
@@ -60,7 +60,7 @@ function paramsSchema<T>(check: (params: Readonly<Record<string, unknown>>) => T
       version: 1,
       vendor: 'onemodelcontext',
       validate(value: unknown) {
-        const params = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+        const params = isObjectLike(value) ? (value as Record<string, unknown>) : {};
         const checked = check(params);
         return typeof checked === 'string' ? { issues: [{ message: checked }] } : { value: checked };
       },
