@@ -1,4 +1,5 @@
 import { UsageTypeError } from './errors';
+import { isObjectLike } from './objects';
 import { types } from 'node:util';
 
 /**
@@ -98,11 +99,7 @@ function safely<T>(read: () => T, fallback: T): T {
 /** `TypeError: boom`, for any thrown value (a string, an object with a throwing getter ...). */
 export function errorSummary(error: unknown): string {
   if (isError(error)) return safely(() => `${error.name}: ${error.message}`, 'Error');
-  return safely(
-    // Inline, not objects.ts's isObjectLike: the ground floor's log.ts imports only errors.ts (eslint.config.mjs).
-    () => `${typeof error === 'object' && error !== null ? 'Non-error object' : typeof error} thrown: ${String(error)}`,
-    'a value was thrown',
-  );
+  return safely(() => `${isObjectLike(error) ? 'Non-error object' : typeof error} thrown: ${String(error)}`, 'a value was thrown');
 }
 
 /** The error and its causes, outermost first, stopping at a cycle or after a few. */
@@ -232,8 +229,7 @@ export class Log {
     const sink = this.sink;
     if (!sink) return;
     const error = details.error;
-    // Inline, not objects.ts's isObjectLike: the ground floor's log.ts imports only errors.ts (eslint.config.mjs).
-    if (typeof error === 'object' && error !== null) {
+    if (isObjectLike(error)) {
       if (this.written.has(error)) return;
       this.written.add(error);
     }
