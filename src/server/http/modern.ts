@@ -12,6 +12,7 @@ import {
 import { PER_REQUEST_EXCHANGES } from './exchanges';
 import { HEADER_MISMATCH } from './param-headers';
 import { MODERN_REVISION } from '../revisions';
+import { METHODS, methodsWhere } from '../methods';
 import { SSE_HEADERS, headerOf } from '../protocol/wire';
 import { servesRevision } from '../sdk/server';
 import { InFlight } from '../protocol/in-flight';
@@ -45,18 +46,16 @@ import type { HttpRequestInfo } from '../../invoke/request-context';
 /** Most servers in the pool: as many requests with one id as may run at once before the entry takes over. */
 export const MAX_SERVERS = 256;
 
-const HOT_METHODS: ReadonlySet<string> = new Set([
-  'tools/call',
-  'tools/list',
-  'resources/list',
-  'resources/templates/list',
-  'prompts/list',
-  'resources/read',
-  'prompts/get',
-]);
+/** The methods the pool takes: the hot rows whose rule says `modern` (server/methods.ts). */
+const HOT_METHODS: ReadonlySet<string> = methodsWhere((row) => row.hot?.modern === true);
 
-/** The params field whose value the `Mcp-Name` header repeats, per method (the others have none). */
-const NAME_FIELD: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+/**
+ * The params field whose value the `Mcp-Name` header repeats, per pool method: the field that names its catalog
+ * entry (`name` of `tools/call` and `prompts/get`, `uri` of `resources/read`); the others have none.
+ */
+const NAME_FIELD: Readonly<Record<string, string>> = Object.fromEntries(
+  METHODS.flatMap((row) => (HOT_METHODS.has(row.method) && typeof row.names === 'object' ? [[row.method, row.names.field]] : [])),
+);
 
 /** HTTP statuses of errors produced while a request is dispatched (the SDK's "ladder"); other errors are 200. */
 const DISPATCH_ERROR_STATUS: Readonly<Record<number, number>> = {
