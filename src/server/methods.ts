@@ -24,12 +24,7 @@ export type NamedKind = 'tool' | 'prompt' | 'resource' | 'skill';
  * The module that registers the method's handler on a connection's SDK `Server`: `sdk` is the SDK `Server`'s own
  * handler (the opening, `ping` when not hot, `logging/setLevel`, `server/discover`, `subscriptions/listen`).
  */
-export type HandlerKey =
-  | 'sdk'
-  | 'protocol/tool-handlers'
-  | 'protocol/text-method-handlers'
-  | 'protocol/skills'
-  | 'tasks/handlers';
+export type HandlerKey = 'sdk' | 'protocol/tool-handlers' | 'protocol/text-method-handlers' | 'protocol/skills' | 'tasks/handlers';
 
 type Params = Readonly<Record<string, unknown>>;
 
@@ -66,10 +61,15 @@ export interface MethodRow {
    */
   readonly names?: Names;
   readonly telemetry?: TelemetryTarget;
-  /** `Mcp-Param-*` headers (SEP-2243, 2026-07-28) are checked against its arguments (http/param-headers.ts). */
+  /**
+   * `Mcp-Param-*` headers (SEP-2243, 2026-07-28) are checked against its arguments, as the tool its `name` names
+   * declares them (http/param-headers.ts).
+   */
   readonly paramHeaders?: true;
   /** It pages: a `cursor` that is not a string is invalid params (protocol/catalog-server.ts). */
   readonly paged?: true;
+  /** Answered by the stdio loop itself, before the SDK is loaded, when plain (stdio/loop.ts); else it hands over. */
+  readonly stdio?: true;
 }
 
 /** A record zod copies key by key: `__proto__` as an own key would become the copy's prototype instead. */
@@ -90,9 +90,9 @@ const listAccepted = (p: Params | undefined) => p?.cursor === undefined || typeo
 const LIST_RULE: HotRule = Object.freeze({ keys: LIST_KEYS, accepted: listAccepted, modern: true });
 
 const ROWS = [
-  { method: 'initialize', eras: LEGACY, handler: 'sdk' },
-  { method: 'ping', eras: BOTH, handler: 'sdk', hot: { keys: new Set(['_meta']), accepted: () => true, modern: false } },
-  { method: 'tools/list', eras: BOTH, handler: 'protocol/tool-handlers', hot: LIST_RULE, paged: true },
+  { method: 'initialize', eras: LEGACY, handler: 'sdk', stdio: true },
+  { method: 'ping', eras: BOTH, handler: 'sdk', hot: { keys: new Set(['_meta']), accepted: () => true, modern: false }, stdio: true },
+  { method: 'tools/list', eras: BOTH, handler: 'protocol/tool-handlers', hot: LIST_RULE, paged: true, stdio: true },
   {
     method: 'tools/call',
     eras: BOTH,
@@ -105,9 +105,10 @@ const ROWS = [
     names: { field: 'name', kind: 'tool' },
     telemetry: { field: 'name', attribute: 'gen_ai.tool.name', operation: 'execute_tool' },
     paramHeaders: true,
+    stdio: true,
   },
-  { method: 'resources/list', eras: BOTH, handler: 'protocol/text-method-handlers', hot: LIST_RULE, paged: true },
-  { method: 'resources/templates/list', eras: BOTH, handler: 'protocol/text-method-handlers', hot: LIST_RULE, paged: true },
+  { method: 'resources/list', eras: BOTH, handler: 'protocol/text-method-handlers', hot: LIST_RULE, paged: true, stdio: true },
+  { method: 'resources/templates/list', eras: BOTH, handler: 'protocol/text-method-handlers', hot: LIST_RULE, paged: true, stdio: true },
   {
     method: 'resources/read',
     eras: BOTH,
@@ -117,7 +118,7 @@ const ROWS = [
   },
   { method: 'resources/subscribe', eras: LEGACY, handler: 'protocol/text-method-handlers', names: { field: 'uri', kind: 'resource' } },
   { method: 'resources/unsubscribe', eras: LEGACY, handler: 'protocol/text-method-handlers' },
-  { method: 'prompts/list', eras: BOTH, handler: 'protocol/text-method-handlers', hot: LIST_RULE, paged: true },
+  { method: 'prompts/list', eras: BOTH, handler: 'protocol/text-method-handlers', hot: LIST_RULE, paged: true, stdio: true },
   {
     method: 'prompts/get',
     eras: BOTH,
@@ -171,10 +172,10 @@ export const HOT_ROWS: readonly (HotRow & { readonly method: HotMethod })[] = Ob
   METHODS.filter((row): row is HotRow & { method: HotMethod } => row.hot !== undefined),
 );
 
-/** The row of a method the table has; the readers call it at module load, never per request. */
-export function methodRow(method: string): MethodRow | undefined {
-  return METHODS.find((row) => row.method === method);
-}
+/** Each hot method's rule, by method. */
+export const HOT_RULES: Readonly<Record<HotMethod, HotRule>> = Object.freeze(
+  Object.fromEntries(HOT_ROWS.map((row) => [row.method, row.hot])) as Record<HotMethod, HotRule>,
+);
 
 /** The methods of the rows `which` picks, as a set made once. */
 export function methodsWhere(which: (row: MethodRow) => boolean): ReadonlySet<string> {
