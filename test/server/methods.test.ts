@@ -72,7 +72,7 @@ describe('the method table', () => {
   });
 
   it("accepts as hot only params the SDK's schema accepts", () => {
-    const samples: unknown[] = [
+    const samples: (object | undefined)[] = [
       undefined,
       {},
       { name: 'x' },
