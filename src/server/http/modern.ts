@@ -27,8 +27,8 @@ import type { HttpRequestInfo } from '../../invoke/request-context';
  * (`Protocol`'s request handling, its codec, its result checks), so the answers are the SDK's; the tests compare
  * them with the entry's for the same requests.
  *
- * Only a hot request (`tools/call`, `tools/list`, `resources/read`, `prompts/get`) that the entry would certainly
- * accept as it is comes here: a valid envelope for 2026-07-28 (the SDK's classifier said so), the standard headers
+ * Only a hot request (a row of server/methods.ts whose hot rule says `modern`: `tools/call`, the four lists,
+ * `resources/read`, `prompts/get`) that the entry would certainly accept as it is comes here: a valid envelope for 2026-07-28 (the SDK's classifier said so), the standard headers
  * present and equal to the body, JSON both ways, no multi-round-trip retry material. Anything else goes to the
  * SDK's entry, which writes every refusal.
  *
