@@ -34,8 +34,6 @@ export interface HotRule {
   readonly keys: ReadonlySet<string>;
   /** Whether the method's own params schema accepts `params` (on top of the shared checks). */
   readonly accepted: (params: Params | undefined) => boolean;
-  /** Whether a 2026-07-28 request of it is hot too: the HTTP pool (http/modern.ts) and `acceptedModern`. */
-  readonly modern: boolean;
 }
 
 /** Which params field names which catalog entry; `'code'`: a rule of catalog/request-access.ts (it is not one field). */
@@ -51,6 +49,7 @@ export interface TelemetryTarget {
 
 export interface MethodRow {
   readonly method: string;
+  /** The eras it exists in: a hot method of the modern era is hot there too (the HTTP pool, `acceptedModern`). */
   readonly eras: readonly Era[];
   readonly handler: HandlerKey;
   /** Answered by the hot dispatch when plain (else by the SDK's own dispatch). */
@@ -87,11 +86,12 @@ const LIST_KEYS: ReadonlySet<string> = new Set(['_meta', 'cursor']);
 /** A list's params: at most a string cursor (besides `_meta`). */
 const listAccepted = (p: Params | undefined) => p?.cursor === undefined || typeof p.cursor === 'string';
 
-const LIST_RULE: HotRule = Object.freeze({ keys: LIST_KEYS, accepted: listAccepted, modern: true });
+const LIST_RULE: HotRule = Object.freeze({ keys: LIST_KEYS, accepted: listAccepted });
 
 const ROWS = [
   { method: 'initialize', eras: LEGACY, handler: 'sdk', stdio: true },
-  { method: 'ping', eras: BOTH, handler: 'sdk', hot: { keys: new Set(['_meta']), accepted: () => true, modern: false }, stdio: true },
+  // 2026-07-28 has no `ping` (the SDK's registry of the revision lacks it).
+  { method: 'ping', eras: LEGACY, handler: 'sdk', hot: { keys: new Set(['_meta']), accepted: () => true }, stdio: true },
   { method: 'tools/list', eras: BOTH, handler: 'protocol/tool-handlers', hot: LIST_RULE, paged: true, stdio: true },
   {
     method: 'tools/call',
@@ -100,7 +100,6 @@ const ROWS = [
     hot: {
       keys: new Set(['_meta', 'name', 'arguments']),
       accepted: (p) => typeof p?.name === 'string' && (p.arguments === undefined || isCopyableRecord(p.arguments)),
-      modern: true,
     },
     names: { field: 'name', kind: 'tool' },
     telemetry: { field: 'name', attribute: 'gen_ai.tool.name', operation: 'execute_tool' },
@@ -113,7 +112,7 @@ const ROWS = [
     method: 'resources/read',
     eras: BOTH,
     handler: 'protocol/text-method-handlers',
-    hot: { keys: new Set(['_meta', 'uri']), accepted: (p) => typeof p?.uri === 'string', modern: true },
+    hot: { keys: new Set(['_meta', 'uri']), accepted: (p) => typeof p?.uri === 'string' },
     names: { field: 'uri', kind: 'resource' },
   },
   { method: 'resources/subscribe', eras: LEGACY, handler: 'protocol/text-method-handlers', names: { field: 'uri', kind: 'resource' } },
@@ -127,7 +126,6 @@ const ROWS = [
       keys: new Set(['_meta', 'name', 'arguments']),
       accepted: (p) =>
         typeof p?.name === 'string' && (p.arguments === undefined || isCopyableRecord(p.arguments, (v) => typeof v === 'string')),
-      modern: true,
     },
     names: { field: 'name', kind: 'prompt' },
     telemetry: { field: 'name', attribute: 'gen_ai.prompt.name' },
@@ -161,9 +159,6 @@ export const METHODS: readonly MethodRow[] = Object.freeze(ROWS.map(frozen));
 /** A row with a hot rule. */
 export type HotRow = MethodRow & { readonly hot: HotRule };
 
-/** Every method of the table. */
-export type ServedMethod = (typeof ROWS)[number]['method'];
-
 /** The methods the hot dispatch answers: the rows with a `hot` rule. */
 export type HotMethod = Extract<(typeof ROWS)[number], { readonly hot: HotRule }>['method'];
 
@@ -176,6 +171,9 @@ export const HOT_ROWS: readonly (HotRow & { readonly method: HotMethod })[] = Ob
 export const HOT_RULES: Readonly<Record<HotMethod, HotRule>> = Object.freeze(
   Object.fromEntries(HOT_ROWS.map((row) => [row.method, row.hot])) as Record<HotMethod, HotRule>,
 );
+
+/** Whether a row is hot on 2026-07-28 requests too: a hot rule and the modern era. */
+export const isModernHot = (row: MethodRow): boolean => row.hot !== undefined && row.eras.includes('modern');
 
 /** The methods of the rows `which` picks, as a set made once. */
 export function methodsWhere(which: (row: MethodRow) => boolean): ReadonlySet<string> {

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { specTypeSchemas } from '@modelcontextprotocol/server';
 import { RESOURCES_DIRECTORY_READ_METHOD, SKILLS_GET_METHOD, SKILLS_LIST_METHOD } from '@modelcontextprotocol/server/ext/skills';
-import { HOT_ROWS, HOT_RULES, METHODS, methodsWhere, type MethodRow } from '../../src/server/methods';
+import { HOT_ROWS, HOT_RULES, METHODS, isModernHot, methodsWhere, type MethodRow } from '../../src/server/methods';
 
 /**
  * Issue 38: the method table (src/server/methods.ts) against what it describes. The SDK's own request schemas say
@@ -43,6 +43,30 @@ function sdkAccepts(method: string, params: unknown): boolean {
   return result.issues === undefined;
 }
 
+/**
+ * The request methods of each era's registry in the SDK (`core-internal/src/wire/rev<revision>/registry.ts`, its
+ * `requestMethodKeys`), read from the pinned SDK's bundle: the registry is not exported, and which revision has which
+ * method is exactly what a row's `eras` must agree with.
+ */
+function sdkRegistry(revision: string): ReadonlySet<string> {
+  const dist = dirname(require.resolve('@modelcontextprotocol/server'));
+  const marker = `//#region ../core-internal/src/wire/rev${revision}/registry.ts`;
+  for (const file of readdirSync(dist).filter((f) => f.endsWith('.cjs'))) {
+    const text = readFileSync(join(dist, file), 'utf8');
+    const at = text.indexOf(marker);
+    if (at === -1) continue;
+    const keys = /const requestMethodKeys(?:\$\d+)? = \{([^}]*)\}/.exec(text.slice(at))?.[1];
+    if (keys !== undefined) return new Set([...keys.matchAll(/^\s*"?([\w/]+)"?: null/gm)].map((m) => m[1]));
+  }
+  throw new TypeError(`the SDK's ${revision} registry was not found: its bundle changed; read the test again`);
+}
+
+/** The methods extensions add to an era (Skills on both; Tasks, `io.modelcontextprotocol/tasks`, on 2026-07-28). */
+const EXTENDED: Readonly<Record<'legacy' | 'modern', ReadonlySet<string>>> = {
+  legacy: new Set([SKILLS_LIST_METHOD, SKILLS_GET_METHOD, RESOURCES_DIRECTORY_READ_METHOD]),
+  modern: new Set([SKILLS_LIST_METHOD, SKILLS_GET_METHOD, RESOURCES_DIRECTORY_READ_METHOD, 'tasks/get', 'tasks/cancel', 'tasks/update']),
+};
+
 /** The Skills extension's methods (the SDK's ext/skills) and 2026-07-28's `tasks/update`, which has no spec schema in the SDK. */
 const SDK_EXTENSION_METHODS = new Set([SKILLS_LIST_METHOD, SKILLS_GET_METHOD, RESOURCES_DIRECTORY_READ_METHOD, 'tasks/update']);
 
@@ -62,6 +86,18 @@ describe('the method table', () => {
   it('names only methods the SDK knows', () => {
     const unknown = METHODS.map((row) => row.method).filter((method) => !SDK_REQUESTS.has(method) && !SDK_EXTENSION_METHODS.has(method));
     expect(unknown).toEqual([]);
+  });
+
+  it('gives each method the eras whose SDK registry (or extension) has it', () => {
+    const registries = { legacy: sdkRegistry('2025-11-25'), modern: sdkRegistry('2026-07-28') };
+    expect(registries.legacy.has('tools/call') && registries.modern.has('tools/call')).toBe(true);
+    for (const row of METHODS)
+      for (const era of ['legacy', 'modern'] as const)
+        expect([row.method, era, row.eras.includes(era)]).toEqual([
+          row.method,
+          era,
+          registries[era].has(row.method) || EXTENDED[era].has(row.method),
+        ]);
   });
 
   it("takes as hot only the params keys the SDK's schema declares: all of them but a task's", () => {
@@ -110,7 +146,7 @@ describe('the method table', () => {
   });
 
   it('gives the readers the sets they had', () => {
-    expect([...methodsWhere((row) => row.hot?.modern === true)].sort()).toEqual([
+    expect([...methodsWhere(isModernHot)].sort()).toEqual([
       'prompts/get',
       'prompts/list',
       'resources/list',

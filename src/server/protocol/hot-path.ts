@@ -16,7 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { isPlainInitialized, readInitialize, type InitializeRequest } from './initialize';
 import { MODERN_REVISION } from '../revisions';
-import { HOT_ROWS, isCopyableRecord, type HotMethod } from '../methods';
+import { HOT_ROWS, isCopyableRecord, isModernHot, type HotMethod } from '../methods';
 import { TaskCreated } from '../tasks/handlers';
 import { interceptMessages, type Receive } from '../sdk/transports';
 import { MESSAGE_KEYS, errorAnswerOf, isId, withLegacyNotFound } from './wire';
@@ -120,10 +120,10 @@ const PARAM_KEYS = {} as Record<HotMethod, ReadonlySet<string>>;
 const PARAMS_ACCEPTED = {} as Record<HotMethod, (params: Params | undefined) => boolean>;
 /** Whether a 2026-07-28 request of the method is hot too (`ping` is not). */
 const HOT_MODERN = {} as Record<HotMethod, boolean>;
-for (const { method, hot } of HOT_ROWS) {
-  PARAM_KEYS[method] = hot.keys;
-  PARAMS_ACCEPTED[method] = hot.accepted;
-  HOT_MODERN[method] = hot.modern;
+for (const row of HOT_ROWS) {
+  PARAM_KEYS[row.method] = row.hot.keys;
+  PARAMS_ACCEPTED[row.method] = row.hot.accepted;
+  HOT_MODERN[row.method] = isModernHot(row);
 }
 
 function isHotMethod(method: unknown): method is HotMethod {
@@ -350,8 +350,8 @@ export class HotDispatch {
 
   /**
    * A 2026-07-28 request of an instance that serves the revision (the HTTP exchanges): the classification says
-   * what the SDK's classifier decided; the envelope is lifted as the SDK lifts it. Only the rows whose hot rule says
-   * `modern` (`ping` is not one of them).
+   * what the SDK's classifier decided; the envelope is lifted as the SDK lifts it. Only the hot rows of the modern era
+   * (`ping` is not one of them).
    */
   private acceptedModern(
     message: unknown,
