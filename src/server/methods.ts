@@ -4,20 +4,23 @@ import { isCopyableObject } from '../objects';
  * The MCP methods the server answers, one row each (docs/architecture.md, "Where to add: a method"): what the rooms
  * used to know each on their own. A row is data: the hot rule (the exact params keys and check of a request the hot
  * dispatch may answer below the SDK), the catalog item its params name, the eras it exists in, its telemetry target,
- * whether `Mcp-Param-*` headers apply, whether it pages, and which module registers its handler. The ground of the
+ * whether `Mcp-Param-*` headers apply, whether it pages, whether the stdio loop answers it, and which module
+ * registers its handler. The ground of the
  * server wing imports no room, so `handler` names the registration rather than importing it.
  *
  * Readers, each precomputing what it needs once at module load (no lookup of the table per request):
  * protocol/hot-path.ts (`HotMethod`, the params keys and check), protocol/catalog-server.ts (the paged methods'
  * cursor check), http/modern.ts (the pool's methods, the `Mcp-Name` field), http/param-headers.ts (which method
  * `Mcp-Param-*` checks), catalog/request-access.ts (the entry a request names, for scopes and `public`),
- * telemetry/telemetry.ts (the span's target), stdio/loop.ts (the params keys of what the loop answers).
+ * telemetry/telemetry.ts (the span's target), stdio/loop.ts (which requests the loop answers, their params keys).
+ * The rows and their parts are frozen; a hot rule's `keys` is a `Set`, which `Object.freeze` does not freeze, so it
+ * is typed `ReadonlySet` and shared, never changed, by its readers.
  */
 
 /** The two eras (glossary): the 2025-era revisions (`initialize`, sessions) and 2026-07-28 (the per-request envelope). */
 export type Era = 'legacy' | 'modern';
 
-/** The kind of catalog entry a request names. */
+/** The kind of catalog entry a request names (tool, prompt, resource or UI view, skill or skill file). */
 export type NamedKind = 'tool' | 'prompt' | 'resource' | 'skill';
 
 /**
