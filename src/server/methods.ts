@@ -5,8 +5,8 @@ import { isCopyableObject } from '../objects';
  * used to know each on their own. A row is data: the hot rule (the exact params keys and check of a request the hot
  * dispatch may answer below the SDK), the catalog item its params name, the eras it exists in, its telemetry target,
  * whether `Mcp-Param-*` headers apply, whether it pages, whether the stdio loop answers it, and which module
- * registers its handler. The ground of the
- * server wing imports no room, so `handler` names the registration rather than importing it.
+ * registers its handler. The ground of the server wing imports no room, so `handler` names the registration rather
+ * than importing it.
  *
  * Readers, each precomputing what it needs once at module load (no lookup of the table per request):
  * protocol/hot-path.ts (`HotMethod`, the params keys and check), protocol/catalog-server.ts (the paged methods'
