@@ -12,6 +12,7 @@ import {
 import { PER_REQUEST_EXCHANGES } from './exchanges';
 import { HEADER_MISMATCH } from './param-headers';
 import { MODERN_REVISION } from '../revisions';
+import { METHODS, isModernHot, methodsWhere } from '../methods';
 import { SSE_HEADERS, headerOf } from '../protocol/wire';
 import { servesRevision } from '../sdk/server';
 import { InFlight } from '../protocol/in-flight';
@@ -26,8 +27,8 @@ import type { HttpRequestInfo } from '../../invoke/request-context';
  * (`Protocol`'s request handling, its codec, its result checks), so the answers are the SDK's; the tests compare
  * them with the entry's for the same requests.
  *
- * Only a hot request (`tools/call`, `tools/list`, `resources/read`, `prompts/get`) that the entry would certainly
- * accept as it is comes here: a valid envelope for 2026-07-28 (the SDK's classifier said so), the standard headers
+ * Only a hot request (a hot row of server/methods.ts of the modern era: `tools/call`, the four lists,
+ * `resources/read`, `prompts/get`) that the entry would certainly accept as it is comes here: a valid envelope for 2026-07-28 (the SDK's classifier said so), the standard headers
  * present and equal to the body, JSON both ways, no multi-round-trip retry material. Anything else goes to the
  * SDK's entry, which writes every refusal.
  *
@@ -45,18 +46,16 @@ import type { HttpRequestInfo } from '../../invoke/request-context';
 /** Most servers in the pool: as many requests with one id as may run at once before the entry takes over. */
 export const MAX_SERVERS = 256;
 
-const HOT_METHODS: ReadonlySet<string> = new Set([
-  'tools/call',
-  'tools/list',
-  'resources/list',
-  'resources/templates/list',
-  'prompts/list',
-  'resources/read',
-  'prompts/get',
-]);
+/** The methods the pool takes: the hot rows of the modern era (server/methods.ts). */
+const HOT_METHODS: ReadonlySet<string> = methodsWhere(isModernHot);
 
-/** The params field whose value the `Mcp-Name` header repeats, per method (the others have none). */
-const NAME_FIELD: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+/**
+ * The params field whose value the `Mcp-Name` header repeats, per pool method: the field that names its catalog
+ * entry (`name` of `tools/call` and `prompts/get`, `uri` of `resources/read`); the others have none.
+ */
+const NAME_FIELD: Readonly<Record<string, string>> = Object.fromEntries(
+  METHODS.flatMap((row) => (HOT_METHODS.has(row.method) && typeof row.names === 'object' ? [[row.method, row.names.field]] : [])),
+);
 
 /** HTTP statuses of errors produced while a request is dispatched (the SDK's "ladder"); other errors are 200. */
 const DISPATCH_ERROR_STATUS: Readonly<Record<number, number>> = {

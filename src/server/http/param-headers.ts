@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ParamModel } from '../../schema/model';
 import { MODERN_REVISION } from '../revisions';
+import { methodsWhere } from '../methods';
 import { headerOf } from '../protocol/wire';
 import { isObjectLike } from '../../objects';
 
@@ -80,10 +81,13 @@ function headerRejection(
   return undefined;
 }
 
+/** The methods whose arguments `Mcp-Param-*` headers repeat (server/methods.ts, `paramHeaders`): `tools/call`. */
+const PARAM_HEADER_METHODS: ReadonlySet<unknown> = methodsWhere((row) => row.paramHeaders === true);
+
 /** Why a `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, if its tool declares any. */
 function rejectionOf(tools: HeaderParams, message: unknown, req: IncomingMessage): HeaderRejection | undefined {
   const { method, params } = (isObjectLike(message) ? message : {}) as { method?: unknown; params?: unknown };
-  if (method !== 'tools/call' || !isObjectLike(params)) return undefined;
+  if (!PARAM_HEADER_METHODS.has(method) || !isObjectLike(params)) return undefined;
   const call = params as { name?: unknown; arguments?: unknown };
   const headed = tools.headerParamsOf(String(call.name));
   if (headed === undefined || headed.length === 0) return undefined;

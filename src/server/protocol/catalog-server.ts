@@ -12,6 +12,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { MODERN_REVISION, serverInfoFor } from '../revisions';
+import { methodsWhere } from '../methods';
 import { TaskCreated, notifyStatus } from '../tasks/handlers';
 import type { TaskRunner } from '../tasks/tasks';
 import { SeamServer, handleRequest, type RequestHandler } from '../sdk/server';
@@ -23,13 +24,8 @@ import type { InitializeRequest } from './initialize';
 import { withLegacyNotFound, writesLegacyCodes } from './wire';
 
 const LOG_LEVELS: ReadonlySet<unknown> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
-const LIST_METHODS: ReadonlySet<string> = new Set([
-  'tools/list',
-  'resources/list',
-  'resources/templates/list',
-  'prompts/list',
-  'tasks/list',
-]);
+/** The methods that page (server/methods.ts, `paged`): the four lists and `tasks/list`. */
+const LIST_METHODS: ReadonlySet<string> = methodsWhere((row) => row.paged === true);
 
 function invalidParams(message: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${message}`);

@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { isPlainInitialized, readInitialize, type InitializeRequest } from './initialize';
 import { MODERN_REVISION } from '../revisions';
+import { HOT_ROWS, isCopyableRecord, isModernHot, type HotMethod } from '../methods';
 import { TaskCreated } from '../tasks/handlers';
 import { interceptMessages, type Receive } from '../sdk/transports';
 import { MESSAGE_KEYS, errorAnswerOf, isId, withLegacyNotFound } from './wire';
@@ -48,8 +49,8 @@ import type { CarriesIncoming, HttpExtra } from './incoming';
  *   with nothing.
  */
 
-export type HotMethod =
-  'tools/call' | 'resources/read' | 'prompts/get' | 'ping' | 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
+/** The hot methods: the rows of the method table with a hot rule (server/methods.ts). */
+export type { HotMethod };
 
 /** A request handler as registered with the SDK (`setRequestHandler(method, handler)`). */
 export type HotHandler = (
@@ -95,12 +96,6 @@ const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
   LOG_LEVEL_META_KEY,
 ]);
 
-/** A record zod copies key by key: `__proto__` as an own key would become the copy's prototype instead. */
-function isCopyableRecord(value: unknown, values?: (v: unknown) => boolean): boolean {
-  if (!isCopyableObject(value)) return false;
-  return values === undefined || Object.values(value).every(values);
-}
-
 /**
  * `params._meta` as `RequestMetaSchema` accepts it: no reserved key (task, related task ...) but, on a 2026-07-28
  * request, the envelope's (which the SDK's classifier validated before the request reached a server).
@@ -120,34 +115,16 @@ function onlyKeys(params: Params, allowed: ReadonlySet<string>): boolean {
   return true;
 }
 
-const LIST_KEYS: ReadonlySet<string> = new Set(['_meta', 'cursor']);
-
-const PARAM_KEYS: Readonly<Record<HotMethod, ReadonlySet<string>>> = {
-  ping: new Set(['_meta']),
-  'tools/list': LIST_KEYS,
-  'resources/list': LIST_KEYS,
-  'resources/templates/list': LIST_KEYS,
-  'prompts/list': LIST_KEYS,
-  'tools/call': new Set(['_meta', 'name', 'arguments']),
-  'resources/read': new Set(['_meta', 'uri']),
-  'prompts/get': new Set(['_meta', 'name', 'arguments']),
-};
-
-/** A list's params: at most a string cursor (besides `_meta`). */
-const listAccepted = (p: Params | undefined) => p?.cursor === undefined || typeof p.cursor === 'string';
-
-/** Whether the method's own params schema accepts `params` (on top of the shared checks). */
-const PARAMS_ACCEPTED: Readonly<Record<HotMethod, (params: Params | undefined) => boolean>> = {
-  ping: () => true,
-  'tools/list': listAccepted,
-  'resources/list': listAccepted,
-  'resources/templates/list': listAccepted,
-  'prompts/list': listAccepted,
-  'tools/call': (p) => typeof p?.name === 'string' && (p.arguments === undefined || isCopyableRecord(p.arguments)),
-  'resources/read': (p) => typeof p?.uri === 'string',
-  'prompts/get': (p) =>
-    typeof p?.name === 'string' && (p.arguments === undefined || isCopyableRecord(p.arguments, (v) => typeof v === 'string')),
-};
+/** Each hot method's params keys and params check, from its row (server/methods.ts), looked up by method per message. */
+const PARAM_KEYS = {} as Record<HotMethod, ReadonlySet<string>>;
+const PARAMS_ACCEPTED = {} as Record<HotMethod, (params: Params | undefined) => boolean>;
+/** Whether a 2026-07-28 request of the method is hot too (`ping` is not). */
+const HOT_MODERN = {} as Record<HotMethod, boolean>;
+for (const row of HOT_ROWS) {
+  PARAM_KEYS[row.method] = row.hot.keys;
+  PARAMS_ACCEPTED[row.method] = row.hot.accepted;
+  HOT_MODERN[row.method] = isModernHot(row);
+}
 
 function isHotMethod(method: unknown): method is HotMethod {
   return typeof method === 'string' && Object.prototype.hasOwnProperty.call(PARAM_KEYS, method);
@@ -373,7 +350,8 @@ export class HotDispatch {
 
   /**
    * A 2026-07-28 request of an instance that serves the revision (the HTTP exchanges): the classification says
-   * what the SDK's classifier decided; the envelope is lifted as the SDK lifts it. `ping` is not one of them.
+   * what the SDK's classifier decided; the envelope is lifted as the SDK lifts it. Only the hot rows of the modern era
+   * (`ping` is not one of them).
    */
   private acceptedModern(
     message: unknown,
@@ -381,7 +359,7 @@ export class HotDispatch {
   ): { request: HotRequest; handler: HotHandler } | undefined {
     if (classification.revision !== MODERN_REVISION || this.host.modernVersion() !== MODERN_REVISION) return undefined;
     const request = hotRequest(message, true);
-    if (!request || request.method === 'ping') return undefined;
+    if (!request || !HOT_MODERN[request.method]) return undefined;
     const handler = this.host.hotHandler(request.method);
     return handler && { request: liftEnvelope(request), handler };
   }

@@ -8,6 +8,7 @@ import { APPS_EXTENSION } from '../catalog/catalog';
 import { advertisedIn, capabilitiesOf } from '../protocol/capabilities';
 import { isPlainInitialized, readInitialize, type InitializeRequest } from '../protocol/initialize';
 import { forRevision, serverInfoFor } from '../revisions';
+import { HOT_RULES, methodsWhere } from '../methods';
 import { MESSAGE_KEYS, isId } from '../protocol/wire';
 import { isCopyableObject, isPlainObject } from '../../objects';
 import { LoopCalls, type CallSettings } from './calls';
@@ -19,8 +20,8 @@ import { EXACT, type Profile, type ProfilePicker } from '../../schema/profiles';
  * The stdio loop: a stdio connection's first messages answered without the MCP SDK, which costs more than half of
  * a cold start to load (sdk/lazy.ts). It answers, exactly as the SDK path answers them (the hot path's bytes:
  * protocol/hot-path.ts), a 2025-era connection's `initialize`, `notifications/initialized`, `ping`, the four
- * lists and `tools/call` (calls.ts), under the hot path's rule made stricter: a message is taken only when it is
- * certainly one of these, plain.
+ * lists and `tools/call` (calls.ts; the rows of server/methods.ts that say `stdio`), under the hot path's rule made
+ * stricter: a message is taken only when it is certainly one of these, plain.
  *
  * Anything else (`logging/setLevel`, a read, a completion, a subscription, a 2026-07-28 opening, a
  * list whose answer the SDK's codec would rewrite, a message that is not JSON-RPC ...) hands the connection over:
@@ -103,7 +104,8 @@ const LISTS: Readonly<Record<string, ListMethod>> = {
   },
 };
 
-const LIST_KEYS: ReadonlySet<string> = new Set(['_meta', 'cursor']);
+/** The params keys of the requests the loop answers: their rows' (server/methods.ts), as the hot path takes them. */
+const LIST_KEYS: ReadonlySet<string> = HOT_RULES['tools/list'].keys;
 
 /** `params._meta` as the SDK's 2025-era schema takes it as it is (hot-path.ts's rule): no reserved key. */
 function plainMeta(meta: unknown): boolean {
@@ -124,8 +126,10 @@ function plainRequest(message: Json, keys: ReadonlySet<string>): boolean {
   return params.cursor === undefined || typeof params.cursor === 'string';
 }
 
-const PING_KEYS: ReadonlySet<string> = new Set(['_meta']);
-const CALL_KEYS: ReadonlySet<string> = new Set(['_meta', 'name', 'arguments']);
+const PING_KEYS: ReadonlySet<string> = HOT_RULES.ping.keys;
+const CALL_KEYS: ReadonlySet<string> = HOT_RULES['tools/call'].keys;
+/** The requests the loop answers itself (their rows say `stdio`); any other hands the connection over. */
+const LOOP_METHODS: ReadonlySet<unknown> = methodsWhere((row) => row.stdio === true);
 const CANCELLED_KEYS: ReadonlySet<string> = new Set(['requestId', 'reason']);
 
 /** A plain `notifications/cancelled` (its params only `requestId` and `reason`). */
@@ -260,6 +264,9 @@ export class StdioLoop {
       opening.initialized.push(line);
       return true;
     }
+    // The SDK ignores a cancellation of a request it does not serve; the loop's own calls are aborted.
+    if (method === 'notifications/cancelled') return plainCancelled(message) && this.calls.cancelled(message.params);
+    if (!LOOP_METHODS.has(method)) return false;
     if (method === 'tools/call') {
       const { version, request } = opening;
       return (
@@ -273,8 +280,6 @@ export class StdioLoop {
         })
       );
     }
-    // The SDK ignores a cancellation of a request it does not serve; the loop's own calls are aborted.
-    if (method === 'notifications/cancelled') return plainCancelled(message) && this.calls.cancelled(message.params);
     if (method === 'ping') {
       if (!plainRequest(message, PING_KEYS)) return false;
       this.write({ result: {}, jsonrpc: '2.0', id: message.id });

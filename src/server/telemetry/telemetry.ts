@@ -8,6 +8,7 @@ import type { Log } from '../../log';
 import type { TelemetryOptions } from './options';
 import { afterClose, afterConnect, interceptMessages, interceptSend } from '../sdk/transports';
 import { asWritten } from '../protocol/wire';
+import { METHODS, type TelemetryTarget } from '../methods';
 
 /**
  * OpenTelemetry per the semantic conventions for MCP: one SERVER span per request, named
@@ -145,21 +146,25 @@ function histograms(meter: Otel.Meter): Instruments {
   };
 }
 
+/** The target each method's span names, from its row (server/methods.ts, `telemetry`); made once. */
+const TARGETS: ReadonlyMap<string, TelemetryTarget> = new Map(
+  METHODS.flatMap((row) => (row.telemetry === undefined ? [] : [[row.method, row.telemetry] as const])),
+);
+
 /** The low-cardinality part of the span name: the tool or prompt name. */
-function targetOf(request: Request): string | undefined {
-  const name = request.params?.name;
-  return (request.method === 'tools/call' || request.method === 'prompts/get') && typeof name === 'string' ? name : undefined;
+function targetOf(request: Request, target = TARGETS.get(request.method)): string | undefined {
+  const name = target && request.params?.[target.field];
+  return typeof name === 'string' ? name : undefined;
 }
 
 /** The attributes known when the request arrives, shared by the span and the duration metric. */
 function requestAttributes(request: Request, network: Network): Otel.Attributes {
   const attributes: Otel.Attributes = { 'mcp.method.name': request.method };
-  const target = targetOf(request);
-  if (request.method === 'tools/call') {
-    attributes['gen_ai.operation.name'] = 'execute_tool';
-    if (target !== undefined) attributes['gen_ai.tool.name'] = target;
-  } else if (request.method === 'prompts/get' && target !== undefined) {
-    attributes['gen_ai.prompt.name'] = target;
+  const row = TARGETS.get(request.method);
+  if (row !== undefined) {
+    if (row.operation !== undefined) attributes['gen_ai.operation.name'] = row.operation;
+    const target = targetOf(request, row);
+    if (target !== undefined) attributes[row.attribute] = target;
   }
   if (network.transport) attributes['network.transport'] = network.transport;
   if (network.protocol) attributes['network.protocol.name'] = network.protocol;
