@@ -190,6 +190,10 @@ describe('three instances sharing the event bus, the SSE event store and the tas
     await call(first.client, 'flip'); // a change on the first instance only
     for (const l of listeners) await heardAtLeast(l.heard, 1);
     await call(second.client, 'touch', { uri: 'fixture://readme' });
+    // The update reaches the subscribers through Redis, while a change is told to the changing instance's own
+    // sessions at once: the third instance's change waits until the update has arrived, so that the order heard
+    // is the order things happened in.
+    for (const l of [first, third]) await heardAtLeast(l.heard, 2);
     await call(third.client, 'flip');
     for (const l of listeners) await heardAtLeast(l.heard, l === second ? 2 : 3);
 
