@@ -149,10 +149,9 @@ const ROWS = [
   { method: 'subscriptions/listen', eras: MODERN, handler: 'sdk', names: 'code' },
 ] as const satisfies readonly MethodRow[];
 
+/** The row and its parts frozen (`Object.freeze` leaves a missing part, or the string `'code'`, as it is). */
 function frozen(row: MethodRow): MethodRow {
-  if (row.hot) Object.freeze(row.hot);
-  if (typeof row.names === 'object') Object.freeze(row.names);
-  if (row.telemetry) Object.freeze(row.telemetry);
+  [row.hot, row.names, row.telemetry].forEach(Object.freeze);
   return Object.freeze(row);
 }
 

@@ -120,6 +120,8 @@ describe('the method table', () => {
       { name: 'x', arguments: {} },
       { name: 'x', arguments: { a: 1 } },
       { name: 'x', arguments: { a: 'b' } },
+      // A prompt's arguments are strings, every one of them.
+      { name: 'x', arguments: { a: 'b', c: 1 } },
       { name: 'x', arguments: [] },
       { name: 'x', arguments: null },
       { _meta: {} },
