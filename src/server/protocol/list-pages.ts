@@ -4,6 +4,7 @@ import type { Catalog, CatalogKind } from '../catalog/catalog';
 import type { ListName } from '../catalog/pages';
 import { forRevision } from '../revisions';
 import { callerOf } from './handler-context';
+import { pageOf } from './rules';
 import type { ProtocolSettings } from './settings';
 
 /** The most careful of several cache hints: the shortest time, `private` when any is; `fallback` for none. */
@@ -38,10 +39,11 @@ export function listed<T extends object>(
 ) {
   const caller = callerOf(server, ctx);
   const items = forRevision(request.items, caller.protocolVersion);
-  const page = settings.pager.page(request.list, items, request.keyOf, (request.params as { cursor?: unknown } | undefined)?.cursor);
-  const result =
-    page.nextCursor === undefined ? { [request.field]: page.items } : { [request.field]: page.items, nextCursor: page.nextCursor };
+  const cursor = (request.params as { cursor?: unknown } | undefined)?.cursor;
+  const result = pageOf(settings.pager, request.list, request.field, items, request.keyOf, cursor);
   if (!caller.modern) return result;
-  const hints = page.items.map((item) => catalog.cacheHintOf(request.kind, request.keyOf(item)) ?? settings.cache);
+  const hints = (result[request.field] as readonly T[]).map(
+    (item) => catalog.cacheHintOf(request.kind, request.keyOf(item)) ?? settings.cache,
+  );
   return withCacheFields(result, mostCareful(hints, settings.cache), true);
 }
