@@ -1,3 +1,4 @@
+import type { CatalogKind } from '../catalog/entries';
 import type { ListName, Pager } from '../catalog/pages';
 import { HOT_ROWS, isCopyableRecord, type HotMethod } from '../methods';
 import { isCopyableObject, isObjectLike, isPlainObject } from '../../objects';
@@ -11,7 +12,8 @@ import { MESSAGE_KEYS, isId } from './wire';
  * two differ only in their wire. Here: admission (is this a plain request of a hot row of server/methods.ts that the
  * SDK's schemas take as it is), the `tools/call` result check (plainly valid, or the SDK's codec checks it),
  * cancellation (`notifications/cancelled` aborting a request of the one in-flight table, in-flight.ts, and the
- * connection's close aborting them all), and one page of a list (the pager's answer, list-pages.ts and the loop).
+ * connection's close aborting them all), the four lists' shapes and one page of a list (the pager's answer,
+ * list-pages.ts and the loop), and what a call of an unknown tool answers.
  * The opening's reading is initialize.ts's, which both call. What stays apart is the SDK's: the 2026-07-28
  * envelope's keys (hot-path.ts lifts them), the handler context, the codec.
  */
@@ -181,4 +183,37 @@ export function pageOf<T>(
 ): Record<string, unknown> {
   const page = pager.page(list, items, keyOf, cursor);
   return page.nextCursor === undefined ? { [field]: page.items } : { [field]: page.items, nextCursor: page.nextCursor };
+}
+
+/** What a list method lists: the pager's list, the result's field, the kind of entry (for cache hints), its key. */
+export interface ListShape<T> {
+  readonly list: ListName;
+  readonly field: string;
+  readonly kind: CatalogKind;
+  readonly keyOf: (item: T) => string;
+}
+
+type Named = { readonly name?: string };
+
+/** The four lists, as both the handlers (tool-handlers.ts, text-method-handlers.ts) and the stdio loop answer them. */
+export const LIST_SHAPES = Object.freeze({
+  'tools/list': Object.freeze<ListShape<Named>>({ list: 'tools', field: 'tools', kind: 'tool', keyOf: (t) => t.name ?? '' }),
+  'resources/list': Object.freeze<ListShape<{ readonly uri?: string }>>({
+    list: 'resources',
+    field: 'resources',
+    kind: 'resource',
+    keyOf: (r) => r.uri ?? '',
+  }),
+  'resources/templates/list': Object.freeze<ListShape<{ readonly uriTemplate?: string }>>({
+    list: 'resourceTemplates',
+    field: 'resourceTemplates',
+    kind: 'resource',
+    keyOf: (r) => r.uriTemplate ?? '',
+  }),
+  'prompts/list': Object.freeze<ListShape<Named>>({ list: 'prompts', field: 'prompts', kind: 'prompt', keyOf: (p) => p.name ?? '' }),
+});
+
+/** The message of a `tools/call` of an unknown tool (or one `auth.authorize` refuses), `-32602` on both paths. */
+export function unknownToolMessage(name: string): string {
+  return `Unknown tool: ${name.slice(0, 128)}`;
 }

@@ -6,7 +6,7 @@ import { LazyAbort } from '../protocol/lazy-abort';
 import { ContextInit, UNDECLARED, type ContextChannel } from '../protocol/context-init';
 import { errorAnswerOf } from '../protocol/wire';
 import { InFlight } from '../protocol/in-flight';
-import { abortEvery, cancelIn, plainlyValidToolResult } from '../protocol/rules';
+import { abortEvery, cancelIn, plainlyValidToolResult, unknownToolMessage } from '../protocol/rules';
 import { JsonRpcCode, sdk } from '../sdk/lazy';
 import { InputRequired, type RequestContextInit } from '../../invoke/request-context';
 import type { Log } from '../../log';
@@ -94,7 +94,7 @@ export class LoopCalls {
     const apps = () => negotiatesApps((caller.capabilities.extensions as Json | undefined)?.[APPS_EXTENSION]);
     if (tool?.model.task !== undefined) return false;
     if (!tool || (!tool.plainListing && !apps())) {
-      this.wire.write(errorAnswer(id, { code: JsonRpcCode.InvalidParams, message: `Unknown tool: ${name.slice(0, 128)}` }));
+      this.wire.write(errorAnswer(id, { code: JsonRpcCode.InvalidParams, message: unknownToolMessage(name) }));
       return true;
     }
     const abort = new LazyAbort();

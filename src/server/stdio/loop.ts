@@ -2,14 +2,14 @@ import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { asError } from '../../errors';
 import type { ServerCapabilities, ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { Catalog, Listings } from '../catalog/catalog';
-import type { ListName, Pager } from '../catalog/pages';
+import type { Pager } from '../catalog/pages';
 import { negotiatesApps } from '../catalog/ui-resource';
 import { APPS_EXTENSION } from '../catalog/catalog';
 import { advertisedIn, capabilitiesOf } from '../protocol/capabilities';
 import { isPlainInitialized, readInitialize, type InitializeRequest } from '../protocol/initialize';
 import { forRevision, serverInfoFor } from '../revisions';
 import { methodsWhere } from '../methods';
-import { hotRequest, pageOf, plainCancelled } from '../protocol/rules';
+import { LIST_SHAPES, hotRequest, pageOf, plainCancelled, type ListShape } from '../protocol/rules';
 import { isPlainObject } from '../../objects';
 import { LoopCalls, type CallSettings } from './calls';
 import type { ToolListing } from '../catalog/listing';
@@ -60,11 +60,9 @@ export interface LoopSettings extends CallSettings {
 
 type Json = Readonly<Record<string, unknown>>;
 
-/** A list method the loop answers, with what it lists. */
+/** A list method the loop answers: its shape (protocol/rules.ts, the handlers' own) and what it lists. */
 interface ListMethod {
-  readonly list: ListName;
-  readonly field: string;
-  readonly keyOf: (item: { readonly name?: string; readonly uri?: string; readonly uriTemplate?: string }) => string;
+  readonly shape: ListShape<{ readonly name?: string; readonly uri?: string; readonly uriTemplate?: string }>;
   readonly listing: (catalog: Catalog, apps: boolean) => readonly object[];
   /**
    * Whether the connection's SDK `Server` has a handler for it: protocol/server.ts registers the resource and prompt
@@ -77,33 +75,17 @@ const listingOf = (field: keyof Listings) => (catalog: Catalog) => catalog.listi
 
 const LISTS: Readonly<Record<string, ListMethod>> = {
   'tools/list': {
-    list: 'tools',
-    field: 'tools',
-    keyOf: (t) => t.name ?? '',
+    shape: LIST_SHAPES['tools/list'],
     listing: (catalog, apps) => catalog.listings[apps ? 'tools' : 'plainTools'],
     served: () => true,
   },
-  'resources/list': {
-    list: 'resources',
-    field: 'resources',
-    keyOf: (r) => r.uri ?? '',
-    listing: listingOf('resources'),
-    served: (c) => c.resources !== undefined,
-  },
+  'resources/list': { shape: LIST_SHAPES['resources/list'], listing: listingOf('resources'), served: (c) => c.resources !== undefined },
   'resources/templates/list': {
-    list: 'resourceTemplates',
-    field: 'resourceTemplates',
-    keyOf: (r) => r.uriTemplate ?? '',
+    shape: LIST_SHAPES['resources/templates/list'],
     listing: listingOf('templates'),
     served: (c) => c.resources !== undefined,
   },
-  'prompts/list': {
-    list: 'prompts',
-    field: 'prompts',
-    keyOf: (p) => p.name ?? '',
-    listing: listingOf('prompts'),
-    served: (c) => c.prompts !== undefined,
-  },
+  'prompts/list': { shape: LIST_SHAPES['prompts/list'], listing: listingOf('prompts'), served: (c) => c.prompts !== undefined },
 };
 
 /** The requests the loop answers itself (their rows say `stdio`); any other hands the connection over. */
@@ -298,14 +280,12 @@ export class StdioLoop {
     const apps = negotiatesApps((opening.request.params.capabilities.extensions as Json | undefined)?.[APPS_EXTENSION]);
     const { catalog } = this.settings;
     const listed = method.listing(catalog, apps);
-    const items = forRevision(
-      method.list === 'tools' ? catalog.toolsUnder(listed as ToolListing[], opening.profile) : listed,
-      opening.version,
-    );
-    if (method.list === 'tools' && rewrittenByCodec(items)) return false;
+    const { list, field, keyOf } = method.shape;
+    const items = forRevision(list === 'tools' ? catalog.toolsUnder(listed as ToolListing[], opening.profile) : listed, opening.version);
+    if (list === 'tools' && rewrittenByCodec(items)) return false;
     let result;
     try {
-      result = pageOf(this.settings.pager, method.list, method.field, items, method.keyOf, (message.params as Json | undefined)?.cursor);
+      result = pageOf(this.settings.pager, list, field, items, keyOf, (message.params as Json | undefined)?.cursor);
     } catch {
       // A cursor this server did not issue: the SDK answers it (the same -32602 it always did).
       return false;
