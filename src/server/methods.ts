@@ -9,10 +9,11 @@ import { isCopyableObject } from '../objects';
  * than importing it.
  *
  * Readers, each precomputing what it needs once at module load (no lookup of the table per request):
- * protocol/hot-path.ts (`HotMethod`, the params keys and check), protocol/catalog-server.ts (the paged methods'
+ * protocol/rules.ts (`HotMethod`, the params keys and check: admission, for the hot dispatch and the stdio loop),
+ * protocol/hot-path.ts (which hot rows are hot on 2026-07-28 too), protocol/catalog-server.ts (the paged methods'
  * cursor check), http/modern.ts (the pool's methods, the `Mcp-Name` field), http/param-headers.ts (which method
  * `Mcp-Param-*` checks), catalog/request-access.ts (the entry a request names, for scopes and `public`),
- * telemetry/telemetry.ts (the span's target), stdio/loop.ts (which requests the loop answers, their params keys).
+ * telemetry/telemetry.ts (the span's target), stdio/loop.ts (which requests the loop answers).
  * The rows and their parts are frozen; a hot rule's `keys` is a `Set`, which `Object.freeze` does not freeze, so it
  * is typed `ReadonlySet` and shared, never changed, by its readers.
  */

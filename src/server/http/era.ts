@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest, type InboundClassificationOutcome } from '@modelcontextprotocol/server';
-import { isPlainHotRequest } from '../protocol/hot-path';
+import { isPlainHotRequest } from '../protocol/rules';
 import { MODERN_REVISION } from '../revisions';
 import { MESSAGE_KEYS, headerOf, isId } from '../protocol/wire';
 import { isObject, isObjectLike, isPlainObject } from '../../objects';

@@ -16,11 +16,12 @@ import {
 } from '@modelcontextprotocol/server';
 import { isPlainInitialized, readInitialize, type InitializeRequest } from './initialize';
 import { MODERN_REVISION } from '../revisions';
-import { HOT_ROWS, isCopyableRecord, isModernHot, type HotMethod } from '../methods';
+import { HOT_ROWS, isModernHot, type HotMethod } from '../methods';
 import { TaskCreated } from '../tasks/handlers';
 import { interceptMessages, type Receive } from '../sdk/transports';
-import { MESSAGE_KEYS, errorAnswerOf, isId, withLegacyNotFound } from './wire';
-import { isCopyableObject, isObjectLike, isPlainObject } from '../../objects';
+import { errorAnswerOf, withLegacyNotFound } from './wire';
+import { abortEvery, cancelIn, hotRequest, isHotMethod, plainHotRequest, plainlyValidToolResult, type HotRequest } from './rules';
+import { isPlainObject } from '../../objects';
 import { LazyAbort } from './lazy-abort';
 import { InFlight } from './in-flight';
 import type { CarriesIncoming, HttpExtra } from './incoming';
@@ -37,6 +38,9 @@ import type { CarriesIncoming, HttpExtra } from './incoming';
  * the server's cost. Here the envelope of these five methods is checked by hand, and the very handlers registered
  * with the SDK are called with a context that carries what they read, and their answer is encoded by the SDK's own
  * wire codec. The answers are the SDK's, byte for byte, by construction:
+ *
+ * The rules it shares with the stdio loop (admission, the result check, cancellation, the page of a list) are the
+ * rules core's (rules.ts); this module is their SDK wire: the envelope's lifting, the handler context, the codec.
  *
  * - A request is taken only when the hand check proves the SDK's zod schemas would accept it as it is (a subset:
  *   anything unusual, such as a 2026-07-28 envelope, `requestState`, a task, an unknown key, goes to the SDK), and
@@ -87,7 +91,6 @@ export interface HotHost {
   onerror?: (error: Error) => void;
 }
 
-const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
 /** The envelope's keys in `_meta` (the SDK lifts exactly these out before a handler sees the request). */
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
   PROTOCOL_VERSION_META_KEY,
@@ -96,77 +99,9 @@ const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
   LOG_LEVEL_META_KEY,
 ]);
 
-/**
- * `params._meta` as `RequestMetaSchema` accepts it: no reserved key (task, related task ...) but, on a 2026-07-28
- * request, the envelope's (which the SDK's classifier validated before the request reached a server).
- */
-function plainMeta(meta: unknown, envelope: boolean): boolean {
-  if (meta === undefined) return true;
-  // An own `__proto__` key (JSON.parse makes one) would become a prototype when the envelope is lifted out.
-  if (!isCopyableObject(meta)) return false;
-  // `for...in` visits the own keys without making their list (a key an enumerable prototype added only refuses more).
-  for (const key in meta) if (key.startsWith(ENVELOPE_PREFIX) && !(envelope && ENVELOPE_KEYS.has(key))) return false;
-  return meta.progressToken === undefined || isId(meta.progressToken);
-}
-
-/** Only these keys, each of them optional (walked with `for...in`: no list of keys made per message). */
-function onlyKeys(params: Params, allowed: ReadonlySet<string>): boolean {
-  for (const key in params) if (!allowed.has(key)) return false;
-  return true;
-}
-
-/** Each hot method's params keys and params check, from its row (server/methods.ts), looked up by method per message. */
-const PARAM_KEYS = {} as Record<HotMethod, ReadonlySet<string>>;
-const PARAMS_ACCEPTED = {} as Record<HotMethod, (params: Params | undefined) => boolean>;
-/** Whether a 2026-07-28 request of the method is hot too (`ping` is not). */
+/** Whether a 2026-07-28 request of the method is hot too (`ping` is not), from its row (server/methods.ts). */
 const HOT_MODERN = {} as Record<HotMethod, boolean>;
-for (const row of HOT_ROWS) {
-  PARAM_KEYS[row.method] = row.hot.keys;
-  PARAMS_ACCEPTED[row.method] = row.hot.accepted;
-  HOT_MODERN[row.method] = isModernHot(row);
-}
-
-function isHotMethod(method: unknown): method is HotMethod {
-  return typeof method === 'string' && Object.prototype.hasOwnProperty.call(PARAM_KEYS, method);
-}
-
-interface HotRequest<M extends string = HotMethod> {
-  readonly id: string | number;
-  readonly method: M;
-  readonly params?: Params;
-  /** A 2026-07-28 request's envelope, lifted out of `params._meta`. */
-  readonly envelope?: Params;
-}
-
-/** The request, when the SDK's schemas certainly accept it as it is; `undefined` for anything else. */
-function hotRequest(message: unknown, envelope = false): HotRequest | undefined {
-  if (!isPlainObject(message) || !isHotMethod(message.method) || message.jsonrpc !== '2.0' || !isId(message.id)) return undefined;
-  if (!onlyKeys(message, MESSAGE_KEYS)) return undefined;
-  const params = message.params;
-  if (params !== undefined && !(isPlainObject(params) && onlyKeys(params, PARAM_KEYS[message.method]) && plainMeta(params._meta, envelope)))
-    return undefined;
-  if (!PARAMS_ACCEPTED[message.method](params)) return undefined;
-  return { id: message.id, method: message.method, params };
-}
-
-/**
- * The 2025-era check of the last message checked, and that message: an HTTP session's request is checked by the era
- * classification, the legacy post and the hot dispatch in turn, one after the other in one tick, and the same parsed
- * object reaches all three. One slot rather than a `WeakMap` entry per message, which costs an allocation and a weak
- * reference for the collector to process per request; a message checked out of turn is simply checked again.
- */
-let lastChecked: object | undefined;
-let lastRequest: HotRequest | undefined;
-
-/** {@link hotRequest} of a 2025-era message, each object checked once in a row. */
-function plainHotRequest(message: unknown): HotRequest | undefined {
-  if (!isObjectLike(message)) return undefined;
-  if (message !== lastChecked) {
-    lastRequest = hotRequest(message);
-    lastChecked = message;
-  }
-  return lastRequest;
-}
+for (const row of HOT_ROWS) HOT_MODERN[row.method] = isModernHot(row);
 
 /**
  * The request as a handler sees it: the envelope's keys lifted out of `_meta` (dropped when nothing else is left),
@@ -199,48 +134,6 @@ function liftEnvelope(request: HotRequest): HotRequest {
     else if (kept) params._meta = rest;
   }
   return { id: request.id, method: request.method, params, envelope };
-}
-
-/**
- * Whether `message` is a hot request the SDK's schemas accept as it is, with no 2026-07-28 envelope in its `_meta`
- * (so the SDK's era classification calls it 2025-era unless a header claims the modern revision).
- */
-export function isPlainHotRequest(message: unknown): boolean {
-  return plainHotRequest(message) !== undefined;
-}
-
-/** The keys a plainly valid `tools/call` result may have, in the order the schema writes them. */
-const RESULT_KEYS = ['content', 'structuredContent', 'isError'] as const;
-
-/** Whether the object's keys are some of {@link RESULT_KEYS}, in that order (walked without making their list). */
-function inResultOrder(result: object): boolean {
-  let next = 0;
-  for (const key in result) {
-    while (next < RESULT_KEYS.length && RESULT_KEYS[next] !== key) next++;
-    if (next === RESULT_KEYS.length) return false;
-    next++;
-  }
-  return true;
-}
-
-/** A text block: exactly `type` then `text`, a string. */
-function isPlainTextBlock(block: unknown): boolean {
-  if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
-  let i = 0;
-  for (const key in block) {
-    if (key !== (i === 0 ? 'type' : 'text') || ++i > 2) return false;
-  }
-  return i === 2;
-}
-
-/** A `tools/call` result the 2025-era schema passes through unchanged: text blocks, structured content, `isError`. */
-function plainlyValidToolResult(result: unknown): boolean {
-  if (!isPlainObject(result) || !Array.isArray(result.content)) return false;
-  // The schema writes `content`, `structuredContent`, `isError` in this order; any other order or key goes to the SDK.
-  if (!inResultOrder(result)) return false;
-  if (result.isError !== undefined && typeof result.isError !== 'boolean') return false;
-  if (result.structuredContent !== undefined && !isCopyableRecord(result.structuredContent)) return false;
-  return (result.content as unknown[]).every(isPlainTextBlock);
 }
 
 const REDISPATCH = Symbol('redispatch');
@@ -308,7 +201,7 @@ export class HotDispatch {
   /** Aborts every request in progress: the connection closed (the SDK does the same with its own). */
   abortAll(): void {
     const error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
-    for (const controller of this.inFlight.takeAll()) controller.abort(error);
+    abortEvery(this.inFlight, error);
   }
 
   /** Whether a message that arrives with no classification would be answered here (nothing runs). */
@@ -358,7 +251,7 @@ export class HotDispatch {
     classification: MessageClassification,
   ): { request: HotRequest; handler: HotHandler } | undefined {
     if (classification.revision !== MODERN_REVISION || this.host.modernVersion() !== MODERN_REVISION) return undefined;
-    const request = hotRequest(message, true);
+    const request = hotRequest(message, ENVELOPE_KEYS);
     if (!request || !HOT_MODERN[request.method]) return undefined;
     const handler = this.host.hotHandler(request.method);
     return handler && { request: liftEnvelope(request), handler };
@@ -397,9 +290,7 @@ export class HotDispatch {
 
   /** `notifications/cancelled` for one of ours: abort it as the SDK's `_oncancel` does (the SDK still sees the message). */
   private cancelled(params: unknown): void {
-    if (!isPlainObject(params) || !isId(params.requestId) || (params.reason !== undefined && typeof params.reason !== 'string')) return;
-    const controller = this.inFlight.get(params.requestId);
-    if (controller) void Promise.resolve().then(() => controller.abort(params.reason));
+    cancelIn(this.inFlight, params);
   }
 
   /**

@@ -1,9 +1,9 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { CacheHint } from '../../schema/model';
-import type { Catalog, CatalogKind } from '../catalog/catalog';
-import type { ListName } from '../catalog/pages';
+import type { Catalog } from '../catalog/catalog';
 import { forRevision } from '../revisions';
 import { callerOf } from './handler-context';
+import { pageOf, type ListShape } from './rules';
 import type { ProtocolSettings } from './settings';
 
 /** The most careful of several cache hints: the shortest time, `private` when any is; `fallback` for none. */
@@ -18,30 +18,20 @@ export function withCacheFields<R extends object>(result: R, hint: CacheHint, mo
   return modern ? { ...result, ttlMs: hint.ttlMs, cacheScope: hint.scope } : result;
 }
 
-/** What one list request lists: the entries as its revision is sent them, which page, and their cache hint. */
-export interface ListRequest<T> {
-  readonly list: ListName;
-  readonly field: string;
-  readonly kind: CatalogKind;
-  readonly items: readonly T[];
-  readonly keyOf: (item: T) => string;
-  readonly params: unknown;
-}
-
-/** One page of a list, with `nextCursor` when more follow, and on 2026-07-28 the page's cache hint. */
+/** One page of a list (`shape`, rules.ts) of `items` as its revision is sent them, with `nextCursor` when more follow, and on 2026-07-28 the page's cache hint. */
 export function listed<T extends object>(
   server: Server,
   ctx: ServerContext,
   catalog: Catalog,
   settings: ProtocolSettings,
-  request: ListRequest<T>,
+  shape: ListShape<T>,
+  items: readonly T[],
+  params: unknown,
 ) {
   const caller = callerOf(server, ctx);
-  const items = forRevision(request.items, caller.protocolVersion);
-  const page = settings.pager.page(request.list, items, request.keyOf, (request.params as { cursor?: unknown } | undefined)?.cursor);
-  const result =
-    page.nextCursor === undefined ? { [request.field]: page.items } : { [request.field]: page.items, nextCursor: page.nextCursor };
+  const cursor = (params as { cursor?: unknown } | undefined)?.cursor;
+  const result = pageOf(settings.pager, shape.list, shape.field, forRevision(items, caller.protocolVersion), shape.keyOf, cursor);
   if (!caller.modern) return result;
-  const hints = page.items.map((item) => catalog.cacheHintOf(request.kind, request.keyOf(item)) ?? settings.cache);
+  const hints = (result[shape.field] as readonly T[]).map((item) => catalog.cacheHintOf(shape.kind, shape.keyOf(item)) ?? settings.cache);
   return withCacheFields(result, mostCareful(hints, settings.cache), true);
 }

@@ -10,6 +10,7 @@ import { handleRequest } from '../sdk/server';
 import type { CatalogServer } from './catalog-server';
 import { callerOf, contextInitOf } from './handler-context';
 import { listed, withCacheFields } from './list-pages';
+import { LIST_SHAPES } from './rules';
 import { answer, requireAllowed } from './outcomes';
 import type { SkillRead } from './skills';
 import type { ProtocolSettings } from './settings';
@@ -30,24 +31,26 @@ export function installResourceHandlers(
   skillRead?: SkillRead,
 ): void {
   server.handleHot('resources/list', async (req, ctx) =>
-    listed(server, ctx, catalog, settings, {
-      list: 'resources',
-      field: 'resources',
-      kind: 'resource',
-      items: await visibility.list(ctx.http?.authInfo, 'resources'),
-      keyOf: (r) => r.uri ?? '',
-      params: req.params,
-    }),
+    listed(
+      server,
+      ctx,
+      catalog,
+      settings,
+      LIST_SHAPES['resources/list'],
+      await visibility.list(ctx.http?.authInfo, 'resources'),
+      req.params,
+    ),
   );
   server.handleHot('resources/templates/list', async (req, ctx) =>
-    listed(server, ctx, catalog, settings, {
-      list: 'resourceTemplates',
-      field: 'resourceTemplates',
-      kind: 'resource',
-      items: await visibility.list(ctx.http?.authInfo, 'templates'),
-      keyOf: (r) => r.uriTemplate ?? '',
-      params: req.params,
-    }),
+    listed(
+      server,
+      ctx,
+      catalog,
+      settings,
+      LIST_SHAPES['resources/templates/list'],
+      await visibility.list(ctx.http?.authInfo, 'templates'),
+      req.params,
+    ),
   );
   server.handleHot('resources/read', (req, ctx) => {
     const uri = req.params.uri;
@@ -87,14 +90,7 @@ export function installResourceHandlers(
 /** `prompts/list` and `prompts/get`. */
 export function installPromptHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
   server.handleHot('prompts/list', async (req, ctx) =>
-    listed(server, ctx, catalog, settings, {
-      list: 'prompts',
-      field: 'prompts',
-      kind: 'prompt',
-      items: await visibility.list(ctx.http?.authInfo, 'prompts'),
-      keyOf: (p) => p.name,
-      params: req.params,
-    }),
+    listed(server, ctx, catalog, settings, LIST_SHAPES['prompts/list'], await visibility.list(ctx.http?.authInfo, 'prompts'), req.params),
   );
   server.handleHot('prompts/get', async (req, ctx) => {
     const prompt = catalog.prompt(req.params.name);

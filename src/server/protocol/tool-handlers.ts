@@ -9,6 +9,7 @@ import type { CatalogServer } from './catalog-server';
 import { countedAs } from './counted-as';
 import { bindingOf, callerOf, contextInitOf, extensionsOf, negotiatedApps, profileOfRequest } from './handler-context';
 import { listed } from './list-pages';
+import { LIST_SHAPES, unknownToolMessage } from './rules';
 import { inputRequiredOf, protocolErrorOf } from './outcomes';
 import { boundedResult, DEFAULT_MAX_RESULT_BYTES } from './result-size';
 import { SEARCH_FIRST_NAMES, searchFirstCall, searchFirstListings, type SearchFirstHost } from './search-first';
@@ -57,7 +58,7 @@ async function startTaskOf(
 
 /** What a `tools/call` of an unknown tool (or one `auth.authorize` refuses) answers. */
 function unknownTool(name: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(name));
 }
 
 /** The tools this caller's `tools/list` holds, whole, under its profile (the MCP Apps listing when negotiated). */
@@ -78,16 +79,17 @@ async function visibleTools(
 /** `tools/list` (the MCP Apps listing when negotiated) and `tools/call`; under `catalog: 'search'`, the three tools of search-first.ts. */
 export function installToolHandlers(server: CatalogServer, catalog: Catalog, settings: ProtocolSettings, visibility: Visibility): void {
   server.handleHot('tools/list', async (req, ctx) =>
-    listed(server, ctx, catalog, settings, {
-      list: 'tools',
-      field: 'tools',
-      kind: 'tool',
-      items: settings.searchFirst
+    listed(
+      server,
+      ctx,
+      catalog,
+      settings,
+      LIST_SHAPES['tools/list'],
+      settings.searchFirst
         ? searchFirstListings(profileOfRequest(server, ctx, settings))
         : await visibleTools(server, ctx, catalog, settings, visibility),
-      keyOf: (t) => t.name,
-      params: req.params,
-    }),
+      req.params,
+    ),
   );
   // Not an async function: the common call (no policy to wait on, no task) makes no promise of its own and waits on
   // nothing before the tool runs; the handler still only rejects, never throws (the SDK's wrapper awaits it).

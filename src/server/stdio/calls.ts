@@ -4,11 +4,12 @@ import { APPS_EXTENSION } from '../catalog/catalog';
 import { boundedResult, DEFAULT_MAX_RESULT_BYTES } from '../protocol/result-size';
 import { LazyAbort } from '../protocol/lazy-abort';
 import { ContextInit, UNDECLARED, type ContextChannel } from '../protocol/context-init';
-import { errorAnswerOf, isId } from '../protocol/wire';
+import { errorAnswerOf } from '../protocol/wire';
+import { InFlight } from '../protocol/in-flight';
+import { abortEvery, cancelIn, plainlyValidToolResult, unknownToolMessage } from '../protocol/rules';
 import { JsonRpcCode, sdk } from '../sdk/lazy';
 import { InputRequired, type RequestContextInit } from '../../invoke/request-context';
 import type { Log } from '../../log';
-import { isCopyableObject, isPlainObject } from '../../objects';
 import { absentNulls } from '../../invoke/absent-nulls';
 
 /**
@@ -17,7 +18,9 @@ import { absentNulls } from '../../invoke/absent-nulls';
  * taken only when nothing in it needs the SDK: no task, a client that declared neither sampling nor elicitation (so
  * the tool's `ctx.createMessage` and `ctx.elicit` are absent, as they are then on the SDK path). A tool that asks
  * for input (`requireInput`) is handed to the SDK, whose 2025-era shim runs that first round again, as the hot path
- * hands it. A result that is not plainly valid is checked by the SDK codec (`checkToolResult`, loaded then).
+ * hands it. A result that is not plainly valid (protocol/rules.ts, the hot path's check) is checked by the SDK codec
+ * (`checkToolResult`, loaded then); cancellation and the in-flight table are the hot path's too (rules.ts,
+ * in-flight.ts).
  */
 
 type Json = Readonly<Record<string, unknown>>;
@@ -48,25 +51,6 @@ export interface CallWire {
   handOver(line: Buffer): void;
 }
 
-/** A `tools/call` result the 2025-era schema passes through unchanged: text blocks, structured content, `isError`. */
-function plainResult(result: unknown): boolean {
-  if (!isPlainObject(result) || !Array.isArray(result.content)) return false;
-  const keys = Object.keys(result).join();
-  if (
-    keys !== 'content' &&
-    keys !== 'content,structuredContent' &&
-    keys !== 'content,isError' &&
-    keys !== 'content,structuredContent,isError'
-  )
-    return false;
-  if (result.isError !== undefined && typeof result.isError !== 'boolean') return false;
-  if (result.structuredContent !== undefined && !isCopyableObject(result.structuredContent)) return false;
-  return result.content.every(
-    (block: unknown) =>
-      isPlainObject(block) && block.type === 'text' && typeof block.text === 'string' && Object.keys(block).join() === 'type,text',
-  );
-}
-
 /** A JSON-RPC error answer as the hot path writes it, with the 2025 codec's code mapping (-32002 is written -32602). */
 const errorAnswer = (id: string | number, error: unknown) =>
   errorAnswerOf(id, error, (code) => (code === -32002 ? JsonRpcCode.InvalidParams : code));
@@ -75,7 +59,7 @@ const REDISPATCH = Symbol('redispatch');
 
 export class LoopCalls {
   /** Calls in progress, by id: `notifications/cancelled` and the end of the connection abort them. */
-  private readonly inFlight = new Map<string | number, LazyAbort>();
+  private readonly inFlight = new InFlight<LazyAbort>();
   /**
    * Where the calls' progress and log notifications go: the wire. No `logging/setLevel` has been received (it hands
    * the connection over), so no message is below a threshold.
@@ -97,18 +81,20 @@ export class LoopCalls {
     return this.inFlight.size > 0;
   }
 
-  /** Takes a `tools/call` (its params already checked to be plain: `_meta`, `name`, `arguments`); `false` hands it over. */
+  /**
+   * Takes a `tools/call` the rules admitted (protocol/rules.ts `hotRequest`: params only `_meta`, a string `name`,
+   * copyable `arguments`); `false` hands it over.
+   */
   take(message: Json, line: Buffer, caller: CallerView): boolean {
-    const params = (message.params ?? {}) as Json;
+    const params = message.params as Json;
     const id = message.id as string | number;
-    const name = params.name;
-    if (typeof name !== 'string' || (params.arguments !== undefined && !isCopyableObject(params.arguments))) return false;
+    const name = params.name as string;
     if (caller.capabilities.sampling !== undefined || caller.capabilities.elicitation !== undefined) return false;
     const tool = this.settings.catalog.tool(name);
     const apps = () => negotiatesApps((caller.capabilities.extensions as Json | undefined)?.[APPS_EXTENSION]);
     if (tool?.model.task !== undefined) return false;
     if (!tool || (!tool.plainListing && !apps())) {
-      this.wire.write(errorAnswer(id, { code: JsonRpcCode.InvalidParams, message: `Unknown tool: ${name.slice(0, 128)}` }));
+      this.wire.write(errorAnswer(id, { code: JsonRpcCode.InvalidParams, message: unknownToolMessage(name) }));
       return true;
     }
     const abort = new LazyAbort();
@@ -134,7 +120,7 @@ export class LoopCalls {
       .then(
         (result) => {
           const bounded = boundedResult(result, name, maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, log);
-          return plainResult(bounded) ? bounded : checkToolResult(caller.version, bounded);
+          return plainlyValidToolResult(bounded) ? bounded : checkToolResult(caller.version, bounded);
         },
         (error: unknown) => {
           if (error instanceof InputRequired) return REDISPATCH;
@@ -152,27 +138,21 @@ export class LoopCalls {
         },
       )
       .finally(() => {
-        if (this.inFlight.get(id) === abort) this.inFlight.delete(id);
+        this.inFlight.settle(id, abort);
       });
     return true;
   }
 
   /** `notifications/cancelled` for one of the loop's calls: aborted as the SDK aborts (nothing is answered then). */
   cancelled(params: unknown): boolean {
-    if (!isPlainObject(params) || !isId(params.requestId) || (params.reason !== undefined && typeof params.reason !== 'string'))
-      return false;
-    const abort = this.inFlight.get(params.requestId);
-    if (abort) void Promise.resolve().then(() => abort.abort(params.reason));
-    return true;
+    return cancelIn(this.inFlight, params);
   }
 
   /** The connection closed: every call in progress is aborted, as the SDK aborts its own, and answers nothing. */
   abortAll(): void {
+    // No call in progress: the SDK (whose error this is) is not loaded for nothing.
     if (this.inFlight.size === 0) return;
     const { SdkError, SdkErrorCode } = sdk();
-    const error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
-    const inFlight = [...this.inFlight.values()];
-    this.inFlight.clear();
-    for (const abort of inFlight) abort.abort(error);
+    abortEvery(this.inFlight, new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
   }
 }

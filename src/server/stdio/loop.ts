@@ -2,15 +2,15 @@ import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { asError } from '../../errors';
 import type { ServerCapabilities, ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { Catalog, Listings } from '../catalog/catalog';
-import type { ListName, Pager } from '../catalog/pages';
+import type { Pager } from '../catalog/pages';
 import { negotiatesApps } from '../catalog/ui-resource';
 import { APPS_EXTENSION } from '../catalog/catalog';
 import { advertisedIn, capabilitiesOf } from '../protocol/capabilities';
 import { isPlainInitialized, readInitialize, type InitializeRequest } from '../protocol/initialize';
 import { forRevision, serverInfoFor } from '../revisions';
-import { HOT_RULES, methodsWhere } from '../methods';
-import { MESSAGE_KEYS, isId } from '../protocol/wire';
-import { isCopyableObject, isPlainObject } from '../../objects';
+import { methodsWhere } from '../methods';
+import { LIST_SHAPES, hotRequest, pageOf, plainCancelled, type ListShape } from '../protocol/rules';
+import { isPlainObject } from '../../objects';
 import { LoopCalls, type CallSettings } from './calls';
 import type { ToolListing } from '../catalog/listing';
 import { SEARCH_FIRST_NAMES } from '../catalog/search';
@@ -21,7 +21,9 @@ import { EXACT, type Profile, type ProfilePicker } from '../../schema/profiles';
  * a cold start to load (sdk/lazy.ts). It answers, exactly as the SDK path answers them (the hot path's bytes:
  * protocol/hot-path.ts), a 2025-era connection's `initialize`, `notifications/initialized`, `ping`, the four
  * lists and `tools/call` (calls.ts; the rows of server/methods.ts that say `stdio`), under the hot path's rule made
- * stricter: a message is taken only when it is certainly one of these, plain.
+ * stricter: a message is taken only when it is certainly one of these, plain. The rules are the hot path's own
+ * (protocol/rules.ts: admission, cancellation, the page of a list; initialize.ts: the opening's reading); the
+ * loop is only their other wire.
  *
  * Anything else (`logging/setLevel`, a read, a completion, a subscription, a 2026-07-28 opening, a
  * list whose answer the SDK's codec would rewrite, a message that is not JSON-RPC ...) hands the connection over:
@@ -58,11 +60,9 @@ export interface LoopSettings extends CallSettings {
 
 type Json = Readonly<Record<string, unknown>>;
 
-/** A list method the loop answers, with what it lists. */
+/** A list method the loop answers: its shape (protocol/rules.ts, the handlers' own) and what it lists. */
 interface ListMethod {
-  readonly list: ListName;
-  readonly field: string;
-  readonly keyOf: (item: { readonly name?: string; readonly uri?: string; readonly uriTemplate?: string }) => string;
+  readonly shape: ListShape<{ readonly name?: string; readonly uri?: string; readonly uriTemplate?: string }>;
   readonly listing: (catalog: Catalog, apps: boolean) => readonly object[];
   /**
    * Whether the connection's SDK `Server` has a handler for it: protocol/server.ts registers the resource and prompt
@@ -75,70 +75,21 @@ const listingOf = (field: keyof Listings) => (catalog: Catalog) => catalog.listi
 
 const LISTS: Readonly<Record<string, ListMethod>> = {
   'tools/list': {
-    list: 'tools',
-    field: 'tools',
-    keyOf: (t) => t.name ?? '',
+    shape: LIST_SHAPES['tools/list'],
     listing: (catalog, apps) => catalog.listings[apps ? 'tools' : 'plainTools'],
     served: () => true,
   },
-  'resources/list': {
-    list: 'resources',
-    field: 'resources',
-    keyOf: (r) => r.uri ?? '',
-    listing: listingOf('resources'),
-    served: (c) => c.resources !== undefined,
-  },
+  'resources/list': { shape: LIST_SHAPES['resources/list'], listing: listingOf('resources'), served: (c) => c.resources !== undefined },
   'resources/templates/list': {
-    list: 'resourceTemplates',
-    field: 'resourceTemplates',
-    keyOf: (r) => r.uriTemplate ?? '',
+    shape: LIST_SHAPES['resources/templates/list'],
     listing: listingOf('templates'),
     served: (c) => c.resources !== undefined,
   },
-  'prompts/list': {
-    list: 'prompts',
-    field: 'prompts',
-    keyOf: (p) => p.name ?? '',
-    listing: listingOf('prompts'),
-    served: (c) => c.prompts !== undefined,
-  },
+  'prompts/list': { shape: LIST_SHAPES['prompts/list'], listing: listingOf('prompts'), served: (c) => c.prompts !== undefined },
 };
 
-/** The params keys of the requests the loop answers: their rows' (server/methods.ts), as the hot path takes them. */
-const LIST_KEYS: ReadonlySet<string> = HOT_RULES['tools/list'].keys;
-
-/** `params._meta` as the SDK's 2025-era schema takes it as it is (hot-path.ts's rule): no reserved key. */
-function plainMeta(meta: unknown): boolean {
-  if (meta === undefined) return true;
-  if (!isCopyableObject(meta)) return false;
-  for (const key of Object.keys(meta)) if (key.startsWith('io.modelcontextprotocol/')) return false;
-  return meta.progressToken === undefined || isId(meta.progressToken);
-}
-
-/** A request the loop may answer: a plain JSON-RPC request of a list or `ping`, params as `keys` allows. */
-function plainRequest(message: Json, keys: ReadonlySet<string>): boolean {
-  if (message.jsonrpc !== '2.0' || !isId(message.id)) return false;
-  for (const key of Object.keys(message)) if (!MESSAGE_KEYS.has(key)) return false;
-  const params = message.params;
-  if (params === undefined) return true;
-  if (!isPlainObject(params) || !plainMeta(params._meta)) return false;
-  for (const key of Object.keys(params)) if (!keys.has(key)) return false;
-  return params.cursor === undefined || typeof params.cursor === 'string';
-}
-
-const PING_KEYS: ReadonlySet<string> = HOT_RULES.ping.keys;
-const CALL_KEYS: ReadonlySet<string> = HOT_RULES['tools/call'].keys;
 /** The requests the loop answers itself (their rows say `stdio`); any other hands the connection over. */
 const LOOP_METHODS: ReadonlySet<unknown> = methodsWhere((row) => row.stdio === true);
-const CANCELLED_KEYS: ReadonlySet<string> = new Set(['requestId', 'reason']);
-
-/** A plain `notifications/cancelled` (its params only `requestId` and `reason`). */
-function plainCancelled(message: Json): boolean {
-  for (const key of Object.keys(message)) if (key !== 'jsonrpc' && key !== 'method' && key !== 'params') return false;
-  const params = message.params;
-  return message.jsonrpc === '2.0' && isPlainObject(params) && Object.keys(params).every((key) => CANCELLED_KEYS.has(key));
-}
-
 /** The `outputSchema` the SDK's 2025 codec rewrites in `tools/list` (a root that is not an object: it wraps it). */
 function rewrittenByCodec(tools: readonly object[]): boolean {
   return tools.some((tool) => {
@@ -270,7 +221,7 @@ export class StdioLoop {
     if (method === 'tools/call') {
       const { version, request } = opening;
       return (
-        plainRequest(message, CALL_KEYS) &&
+        hotRequest(message) !== undefined &&
         !this.searchTool(message) &&
         this.calls.take(message, line, {
           version,
@@ -281,7 +232,7 @@ export class StdioLoop {
       );
     }
     if (method === 'ping') {
-      if (!plainRequest(message, PING_KEYS)) return false;
+      if (hotRequest(message) === undefined) return false;
       this.write({ result: {}, jsonrpc: '2.0', id: message.id });
       return true;
     }
@@ -291,7 +242,7 @@ export class StdioLoop {
       list === undefined ||
       (this.settings.searchFirst === true && method === 'tools/list') ||
       !list.served(opening.capabilities) ||
-      !plainRequest(message, LIST_KEYS)
+      hotRequest(message) === undefined
     )
       return false;
     return this.list(list, message, opening);
@@ -329,20 +280,16 @@ export class StdioLoop {
     const apps = negotiatesApps((opening.request.params.capabilities.extensions as Json | undefined)?.[APPS_EXTENSION]);
     const { catalog } = this.settings;
     const listed = method.listing(catalog, apps);
-    const items = forRevision(
-      method.list === 'tools' ? catalog.toolsUnder(listed as ToolListing[], opening.profile) : listed,
-      opening.version,
-    );
-    if (method.list === 'tools' && rewrittenByCodec(items)) return false;
-    let page;
+    const { list, field, keyOf } = method.shape;
+    const items = forRevision(list === 'tools' ? catalog.toolsUnder(listed as ToolListing[], opening.profile) : listed, opening.version);
+    if (list === 'tools' && rewrittenByCodec(items)) return false;
+    let result;
     try {
-      page = this.settings.pager.page(method.list, items, method.keyOf, (message.params as Json | undefined)?.cursor);
+      result = pageOf(this.settings.pager, list, field, items, keyOf, (message.params as Json | undefined)?.cursor);
     } catch {
       // A cursor this server did not issue: the SDK answers it (the same -32602 it always did).
       return false;
     }
-    const result =
-      page.nextCursor === undefined ? { [method.field]: page.items } : { [method.field]: page.items, nextCursor: page.nextCursor };
     this.write({ result, jsonrpc: '2.0', id: message.id });
     return true;
   }
