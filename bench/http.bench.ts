@@ -101,9 +101,9 @@ async function toolsList(): Promise<void> {
   [ours, sdk].forEach(stop);
 }
 
-/** Instructions per tools/call at c=16, ours and the floor, each the median of three processes. */
+/** Instructions per tools/call on one connection (see interceptors.bench.ts), ours and the floor, medians of three processes. */
 async function countedToolsCall(): Promise<void> {
-  const options = { warm: 3000, measured: 1000, connections: 16 };
+  const options = { warm: 3000, measured: 1000, connections: 1 };
   for (const era of ['2025', '2026'] as const) {
     const counts: Record<'ours' | 'floor', number[]> = { ours: [], floor: [] };
     for (let round = 0; round < 3; round++) {
@@ -111,7 +111,7 @@ async function countedToolsCall(): Promise<void> {
         counts[kind].push(await instructionsPerRequest(kind, 'http-server.js', [kind, 'order'], era, 'tools/call', options));
       }
     }
-    const label = `HTTP tools/call, ${era === '2025' ? '2025-11-25 session' : '2026-07-28 stateless'}, c=16`;
+    const label = `HTTP tools/call, ${era === '2025' ? '2025-11-25 session' : '2026-07-28 stateless'}, c=1`;
     console.log(`\n${label}: instructions per call (callgrind, ${options.warm} calls to warm, ${options.measured} counted)`);
     for (const kind of ['ours', 'floor'] as const) console.log(`  ${kind.padEnd(6)} ${counts[kind].map((n) => n.toFixed(0)).join(' ')}`);
     const [ours, floor] = [median(counts.ours), median(counts.floor)];
