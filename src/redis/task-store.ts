@@ -158,21 +158,26 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
+    return (await this.written(taskId, change))?.task;
+  }
+
+  /** {@link update}, telling whether this call wrote the change (not another instance, nor nobody). */
+  private async written(taskId: string, change: TaskChange): Promise<{ task: TaskRecord; wrote: boolean } | undefined> {
     const key = this.keyOf(taskId);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const before = await this.options.client.get(key);
       if (before === null) return undefined;
       const task = JSON.parse(before) as TaskRecord;
-      if (FINAL.has(task.status)) return task;
+      if (FINAL.has(task.status)) return { task, wrote: false };
       // Worked out again from what was read on every attempt: the compare-and-set below writes it only if the
       // task is still what it was worked out from, so two instances never both act on one state.
       const worked = typeof change === 'function' ? change(task) : change;
-      if (worked === undefined) return task;
+      if (worked === undefined) return { task, wrote: false };
       const updated: TaskRecord = { ...task, ...worked, lastUpdatedAt: new Date().toISOString() };
       const text = JSON.stringify(updated);
       if ((await this.options.client.eval(COMPARE_AND_SET, 1, key, before, text)) === 1) {
         this.share(updated);
-        return updated;
+        return { task: updated, wrote: true };
       }
     }
     throw new StoreError(`tasks: task ${taskId} changed ${MAX_ATTEMPTS} times while it was being updated; the update was not applied.`);
@@ -210,14 +215,16 @@ export class RedisTaskStore implements TaskStore {
 
   /** Records a task whose runner is gone as failed, unless it changed meanwhile; the task as stored afterwards. */
   private async failGone(task: TaskRecord): Promise<TaskRecord | undefined> {
-    const failed = await this.update(task.taskId, (current) =>
+    const failed = await this.written(task.taskId, (current) =>
       current.status === 'working' && current.lastUpdatedAt === task.lastUpdatedAt
         ? { status: 'failed', statusMessage: RUNNER_GONE, error: { code: -32603, message: RUNNER_GONE } }
         : undefined,
     );
-    if (failed?.status === 'failed')
+    // Said by the one reader that wrote it: another that found it failed already (an instance reading the same
+    // task at the same time, a read after it) says nothing.
+    if (failed?.wrote === true)
       this.log.warn(`tasks: task ${task.taskId} was recorded failed: the instance running it stopped renewing its lease.`);
-    return failed;
+    return failed?.task;
   }
 
   /** Writes the leases of the given tasks; a failure is logged once until a renewal succeeds again. */

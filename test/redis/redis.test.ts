@@ -363,6 +363,16 @@ describe('RedisTaskStore', () => {
       await Promise.all([runner.stop(), reader.stop()]);
     });
 
+    it('says a stale task failed once when several instances read it at the same time: the one whose write landed', async () => {
+      const { lines, logger } = recorder();
+      const readers = [await store('lease-c:', logger), await store('lease-c:', logger), await store('lease-c:', logger)];
+      await readers[0].create(stale('orphan', 'hana'));
+      const read = await Promise.all(readers.flatMap((reader) => [reader.get('orphan'), reader.list('hana').then((all) => all[0])]));
+      expect(read.map((task) => task?.status)).toEqual(Array(6).fill('failed'));
+      expect(lines).toEqual(['warn: tasks: task orphan was recorded failed: the instance running it stopped renewing its lease.']);
+      await Promise.all(readers.map((reader) => reader.stop()));
+    });
+
     it('renews a lease while any run holds the task, and stops once every hold is released', async () => {
       const runner = await store('lease-b:');
       await runner.create(task('twice', 'jo', 60_000));
