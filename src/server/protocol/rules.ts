@@ -1,6 +1,6 @@
 import type { CatalogKind } from '../catalog/entries';
 import type { ListName, Pager } from '../catalog/pages';
-import { HOT_ROWS, isCopyableRecord, type HotMethod } from '../methods';
+import { HOT_ROWS, isCopyableRecord, type HotMethod, type HotRule } from '../methods';
 import { isCopyableObject, isObjectLike, isPlainObject } from '../../objects';
 import type { InFlight } from './in-flight';
 import type { LazyAbort } from './lazy-abort';
@@ -50,16 +50,11 @@ function onlyKeys(params: Params, allowed: ReadonlySet<string>): boolean {
   return true;
 }
 
-/** Each hot method's params keys and params check, from its row (server/methods.ts), looked up by method per message. */
-const PARAM_KEYS = {} as Record<HotMethod, ReadonlySet<string>>;
-const PARAMS_ACCEPTED = {} as Record<HotMethod, (params: Params | undefined) => boolean>;
-for (const row of HOT_ROWS) {
-  PARAM_KEYS[row.method] = row.hot.keys;
-  PARAMS_ACCEPTED[row.method] = row.hot.accepted;
-}
+/** Each hot method's rule (params keys and check), from its row (server/methods.ts): one lookup per message. */
+const RULES: ReadonlyMap<string, HotRule> = new Map(HOT_ROWS.map((row) => [row.method, row.hot]));
 
 export function isHotMethod(method: unknown): method is HotMethod {
-  return typeof method === 'string' && Object.prototype.hasOwnProperty.call(PARAM_KEYS, method);
+  return typeof method === 'string' && RULES.has(method);
 }
 
 /**
@@ -67,16 +62,15 @@ export function isHotMethod(method: unknown): method is HotMethod {
  * anything else. `envelopeKeys`: the 2026-07-28 envelope's keys a `_meta` may hold (none on a 2025-era request).
  */
 export function hotRequest(message: unknown, envelopeKeys?: ReadonlySet<string>): HotRequest | undefined {
-  if (!isPlainObject(message) || !isHotMethod(message.method) || message.jsonrpc !== '2.0' || !isId(message.id)) return undefined;
+  if (!isPlainObject(message) || typeof message.method !== 'string') return undefined;
+  const rule = RULES.get(message.method);
+  if (rule === undefined || message.jsonrpc !== '2.0' || !isId(message.id)) return undefined;
   if (!onlyKeys(message, MESSAGE_KEYS)) return undefined;
   const params = message.params;
-  if (
-    params !== undefined &&
-    !(isPlainObject(params) && onlyKeys(params, PARAM_KEYS[message.method]) && plainMeta(params._meta, envelopeKeys))
-  )
+  if (params !== undefined && !(isPlainObject(params) && onlyKeys(params, rule.keys) && plainMeta(params._meta, envelopeKeys)))
     return undefined;
-  if (!PARAMS_ACCEPTED[message.method](params)) return undefined;
-  return { id: message.id, method: message.method, params };
+  if (!rule.accepted(params)) return undefined;
+  return { id: message.id, method: message.method as HotMethod, params };
 }
 
 /**
