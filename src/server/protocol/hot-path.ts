@@ -16,7 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { isPlainInitialized, readInitialize, type InitializeRequest } from './initialize';
 import { MODERN_REVISION } from '../revisions';
-import { HOT_ROWS, isModernHot, type HotMethod } from '../methods';
+import { isModernHot, methodsWhere, type HotMethod } from '../methods';
 import { TaskCreated } from '../tasks/handlers';
 import { interceptMessages, type Receive } from '../sdk/transports';
 import { errorAnswerOf, withLegacyNotFound } from './wire';
@@ -100,8 +100,7 @@ const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /** Whether a 2026-07-28 request of the method is hot too (`ping` is not), from its row (server/methods.ts). */
-const HOT_MODERN = {} as Record<HotMethod, boolean>;
-for (const row of HOT_ROWS) HOT_MODERN[row.method] = isModernHot(row);
+const HOT_MODERN: ReadonlySet<string> = methodsWhere(isModernHot);
 
 /**
  * The request as a handler sees it: the envelope's keys lifted out of `_meta` (dropped when nothing else is left),
@@ -252,7 +251,7 @@ export class HotDispatch {
   ): { request: HotRequest; handler: HotHandler } | undefined {
     if (classification.revision !== MODERN_REVISION || this.host.modernVersion() !== MODERN_REVISION) return undefined;
     const request = hotRequest(message, ENVELOPE_KEYS);
-    if (!request || !HOT_MODERN[request.method]) return undefined;
+    if (!request || !HOT_MODERN.has(request.method)) return undefined;
     const handler = this.host.hotHandler(request.method);
     return handler && { request: liftEnvelope(request), handler };
   }
