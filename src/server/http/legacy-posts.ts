@@ -12,7 +12,7 @@ import { SSE_HEADERS } from '../protocol/wire';
 import { handOverStream, interceptSend, type Send } from '../sdk/transports';
 import { REVISION_2025_11_25 } from '../revisions';
 import type { HttpExtra } from '../protocol/incoming';
-import type { HttpRequestInfo } from '../../invoke/request-context';
+import type { HttpRequestInfo } from '../../invoke/request/request-context';
 
 /**
  * A 2025-era session's POST of one hot request (`tools/call`, `tools/list`, `resources/read`, `prompts/get`,

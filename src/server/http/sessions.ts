@@ -7,7 +7,7 @@ import { sessionScoped, type EventStore } from '../stores/event-store';
 import { withLegacyNotFoundCode } from '../protocol/server';
 import { afterClose, interceptMessages } from '../sdk/transports';
 import type { CarriesIncoming } from '../protocol/incoming';
-import type { HttpRequestInfo } from '../../invoke/request-context';
+import type { HttpRequestInfo } from '../../invoke/request/request-context';
 import { countAs } from '../protocol/counted-as';
 import { SdkSeam } from '../sdk/seam';
 import type { Log } from '../../log';
