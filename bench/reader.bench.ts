@@ -3,9 +3,9 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { Bench } from 'tinybench';
 import { z } from 'zod';
-import { argumentsReader } from '../src/invoke/reader';
-import { forceRecordStrategy } from '../src/invoke/record-reader';
-import { INVALID, newFailure } from '../src/invoke/failure';
+import { argumentsReader } from '../src/invoke/reading/reader';
+import { forceRecordStrategy } from '../src/invoke/reading/record-reader';
+import { INVALID, newFailure } from '../src/invoke/reading/failure';
 import { toolsOf } from '../src/schema/members/tools';
 import { CvOrder, Customer, Line, Order, OrderTools, Status, invalidOrder, validOrder } from './order';
 

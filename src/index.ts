@@ -78,13 +78,13 @@ export {
   type ElicitParams,
   type ElicitResult,
   type ElicitValue,
-} from './invoke/request-context';
+} from './invoke/request/request-context';
 export { OneModelContextError, UsageError, UsageTypeError, UsageRangeError, StoreError, type ErrorCode } from './errors';
-export { ToolError, UnknownToolError, ToolTimeoutError, TOOL_FAILED_CHANNEL } from './invoke/errors';
+export { ToolError, UnknownToolError, ToolTimeoutError, TOOL_FAILED_CHANNEL } from './invoke/calling/errors';
 export { stackOf, type McpLogger, type LogDetails, type LogEvent } from './log';
-export type { CallToolResult } from './invoke/results';
-export type { Invocation, InvokeHook, AddOptions } from './invoke/invocation';
-export type { Interceptor, InterceptorContext } from './invoke/interceptors';
+export type { CallToolResult } from './invoke/results/results';
+export type { Invocation, InvokeHook, AddOptions } from './invoke/calling/invocation';
+export type { Interceptor, InterceptorContext } from './invoke/calling/interceptors';
 export {
   callerKey,
   rateLimit,

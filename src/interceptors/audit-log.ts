@@ -1,6 +1,6 @@
 import { UsageTypeError } from '../errors';
-import { ToolError } from '../invoke/errors';
-import type { Interceptor, InterceptorContext } from '../invoke/interceptors';
+import { ToolError } from '../invoke/calling/errors';
+import type { Interceptor, InterceptorContext } from '../invoke/calling/interceptors';
 
 /** One call as {@link auditLog} writes it. */
 export interface AuditEntry {

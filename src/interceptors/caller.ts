@@ -1,4 +1,4 @@
-import type { InterceptorContext } from '../invoke/interceptors';
+import type { InterceptorContext } from '../invoke/calling/interceptors';
 
 /**
  * Who made a call, as a key: the verified caller (subject and client) when the endpoint authenticates, else the

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors';
-import { ToolError } from '../invoke/errors';
-import type { Interceptor, InterceptorContext } from '../invoke/interceptors';
+import { ToolError } from '../invoke/calling/errors';
+import type { Interceptor, InterceptorContext } from '../invoke/calling/interceptors';
 import { callerKey } from './caller';
 
 /** One counted call: how many calls its key made in the current window, and when the window ends (ms since epoch). */

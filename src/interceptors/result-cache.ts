@@ -1,5 +1,5 @@
 import { UsageError } from '../errors';
-import type { Interceptor, InterceptorContext } from '../invoke/interceptors';
+import type { Interceptor, InterceptorContext } from '../invoke/calling/interceptors';
 import { callerKey } from './caller';
 
 /** Options of {@link resultCache}. */

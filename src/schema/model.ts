@@ -43,7 +43,7 @@ export interface ExactRule {
   readonly test: (value: unknown) => boolean;
   /** `Expected ...` text when the test fails. */
   readonly expected: string;
-  /** A value the rule accepts, tried first when a refusal's example is generated (src/invoke/examples.ts). */
+  /** A value the rule accepts, tried first when a refusal's example is generated (src/invoke/reading/examples.ts). */
   readonly example?: unknown;
   /** Whether it fits a node; on any other, nothing is listed and class-validator alone checks it. */
   readonly fits: (node: TypeNode) => boolean;

@@ -9,13 +9,13 @@ import { cacheOf, iconsOf } from '../schema/members/listing-metadata';
 import type { CacheHint } from '../schema/model';
 import type { QuickHandlerArgs } from '../decorators/hint-value';
 import { toolFromConfig, type QuickParams, type QuickToolConfig } from '../schema/members/quick';
-import { UnknownToolError } from '../invoke/errors';
-import type { AddOptions } from '../invoke/invocation';
-import type { Interceptor } from '../invoke/interceptors';
+import { UnknownToolError } from '../invoke/calling/errors';
+import type { AddOptions } from '../invoke/calling/invocation';
+import type { Interceptor } from '../invoke/calling/interceptors';
 import { Log, type McpLogger } from '../log';
 import { UsageError, UsageTypeError } from '../errors';
-import type { CallToolResult } from '../invoke/results';
-import type { RequestContext, RequestContextInit } from '../invoke/request-context';
+import type { CallToolResult } from '../invoke/results/results';
+import type { RequestContext, RequestContextInit } from '../invoke/request/request-context';
 import { Catalog, type CatalogKind, type Member } from './catalog/catalog';
 import type { AuthorizeItem } from './auth/caller';
 import type { UiResourceOptions } from './catalog/ui-resource';
@@ -51,7 +51,7 @@ import {
   type ProfileName,
   type ProfilePicker,
 } from '../schema/profiles';
-import { absentNulls } from '../invoke/absent-nulls';
+import { absentNulls } from '../invoke/reading/absent-nulls';
 import { Connections, type Served } from './server/connections';
 import { isObjectLike } from '../objects';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { McpServer } from '../../src';
-import { forceRecordStrategy } from '../../src/invoke/record-reader';
+import { forceRecordStrategy } from '../../src/invoke/reading/record-reader';
 import { toolsOf } from '../../src/schema/members/tools';
 import { EXACT_RULE_NAMES } from '../../src/schema/records/validator-rules';
 import { validationOf } from '../../src/decorators/foreign';

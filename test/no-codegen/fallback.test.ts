@@ -1,5 +1,5 @@
 import { Field, McpServer, Tool } from '../../src';
-import { recordStrategy } from '../../src/invoke/record-reader';
+import { recordStrategy } from '../../src/invoke/reading/record-reader';
 
 class Line {
   @Field() sku!: string;

@@ -2,7 +2,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { inspect } from 'node:util';
 import { McpServer, type CallToolResult, type Invocation } from '../../src';
-import { forceRecordStrategy } from '../../src/invoke/record-reader';
+import { forceRecordStrategy } from '../../src/invoke/reading/record-reader';
 import { GEMINI_ORDER } from '../../src/schema/profiles/gemini';
 import { toolsOf } from '../../src/schema/members/tools';
 import type { Schema } from '../support/json-schema';

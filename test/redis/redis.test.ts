@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import { StoreError, type TaskRecord } from '../../src';
-import { InputRequired } from '../../src/invoke/request-context';
+import { InputRequired } from '../../src/invoke/request/request-context';
 import { TaskRunner, type TaskWork } from '../../src/server/tasks/tasks';
 import { connectRedis, RedisEventBus, RedisEventStore, RedisTaskStore, RedisUnavailableError, type RedisStores } from '../../src/redis';
 import { startRedis, type Redis as RedisServer } from '../e2e/support/cluster';

@@ -16,7 +16,7 @@ import {
 } from 'class-validator';
 import Ajv2020 from 'ajv/dist/2020';
 import { McpServer, Tool } from '../../src';
-import { forceRecordStrategy } from '../../src/invoke/record-reader';
+import { forceRecordStrategy } from '../../src/invoke/reading/record-reader';
 import { connected } from '../server/support';
 
 /**

@@ -35,7 +35,7 @@ import {
 import { McpServer, Tool, type CallToolResult } from '../../src';
 import { toolsOf } from '../../src/schema/members/tools';
 import { unwrap, type RecordNode } from '../../src/schema/model';
-import { leftToClassValidator } from '../../src/invoke/validator';
+import { leftToClassValidator } from '../../src/invoke/reading/validator';
 import type { Schema } from '../support/json-schema';
 
 /**

@@ -1,5 +1,5 @@
 import { McpServer, Param, Tool } from '../../src';
-import { leftToClassValidator } from '../../src/invoke/validator';
+import { leftToClassValidator } from '../../src/invoke/reading/validator';
 import { unwrap, type RecordNode } from '../../src/schema/model';
 import { toolsOf } from '../../src/schema/members/tools';
 import { textOf } from './probe';

@@ -8,7 +8,7 @@ import { fragmentProblem } from './input-schema';
  * A Standard Schema object (zod 4, Valibot, ArkType ...) as a model node (DESIGN.md section 2): its input JSON Schema
  * taken once, through the Standard JSON Schema interface (`~standard.jsonSchema.input({ target: 'draft-2020-12' })`),
  * checked here so that a schema that cannot be listed is a definition diagnostic (OMCG0018), never a broken
- * `tools/list`; reading is the library's own `~standard.validate` (invoke/standard-reader.ts).
+ * `tools/list`; reading is the library's own `~standard.validate` (invoke/reading/standard-reader.ts).
  *
  * The provider profiles cannot list the library's JSON Schema as it is: `lift` restates it in terms of the model
  * (records, arrays, enums, nullable ...) so that the profiles' one walk writes it, and says why where it cannot.

@@ -1,5 +1,5 @@
 import type { AuthInfo as SdkAuthInfo } from '@modelcontextprotocol/server';
-import type { AuthInfo } from '../../invoke/request-context';
+import type { AuthInfo } from '../../invoke/request/request-context';
 
 /**
  * The verified caller travels from the HTTP layer to the request handlers inside the SDK's `AuthInfo` (which the

@@ -1,4 +1,4 @@
-import type { AuthInfo } from '../../invoke/request-context';
+import type { AuthInfo } from '../../invoke/request/request-context';
 import type { AuthorizeItem, AuthorizePolicy } from './caller';
 
 export type { AuthInfo, AuthorizeItem, AuthorizePolicy };

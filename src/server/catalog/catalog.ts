@@ -2,10 +2,10 @@ import { UsageError, UsageTypeError } from '../../errors';
 import { Log } from '../../log';
 import { Problems } from '../../schema/diagnostics';
 import type { CacheHint, ParamModel, ToolModel } from '../../schema/model';
-import { Interceptors } from '../../invoke/interceptors';
-import type { CompileOptions, ToolTarget } from '../../invoke/invoker';
+import { Interceptors } from '../../invoke/calling/interceptors';
+import type { CompileOptions, ToolTarget } from '../../invoke/calling/invoker';
 import type { ValidationOptions } from '../../schema/records/validation-options';
-import type { AddOptions } from '../../invoke/invocation';
+import type { AddOptions } from '../../invoke/calling/invocation';
 import type { Profile } from '../../schema/profiles';
 import {
   PRIVATE,

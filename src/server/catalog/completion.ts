@@ -1,6 +1,6 @@
 import type { Log } from '../../log';
 import { unwrap, type TypeNode } from '../../schema/model';
-import { runCompleter } from '../../invoke/completions';
+import { runCompleter } from '../../invoke/calling/completions';
 import type { RegisteredPrompt, RegisteredResource } from './entries';
 
 /** A `completion/complete` request, read: what is completed, what was typed and what the client resolved already. */

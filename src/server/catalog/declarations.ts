@@ -6,11 +6,11 @@ import { promptFromMethod, type PromptModel } from '../../schema/members/prompts
 import { resourceFromMethod, type ResourceModel } from '../../schema/members/resources';
 import { skillFromMethod } from '../../schema/members/skills';
 import { decoratedMembersOf, toolFromMethod } from '../../schema/members/tools';
-import type { Interceptors } from '../../invoke/interceptors';
-import { compileTool, type CompileOptions, type ToolTarget } from '../../invoke/invoker';
+import type { Interceptors } from '../../invoke/calling/interceptors';
+import { compileTool, type CompileOptions, type ToolTarget } from '../../invoke/calling/invoker';
 import { policyOf } from '../../schema/records/validation-options';
-import { compileTextMethod } from '../../invoke/text-methods';
-import type { AddOptions, InvokeHook } from '../../invoke/invocation';
+import { compileTextMethod } from '../../invoke/calling/text-methods';
+import type { AddOptions, InvokeHook } from '../../invoke/calling/invocation';
 import { lazily, type Access, type RegisteredPrompt, type RegisteredResource, type RegisteredTool } from './entries';
 import { appOnly, listingOf } from './listing';
 import { promptListingOf, resourceListingOf, uriMatcherOf } from './resource-listing';

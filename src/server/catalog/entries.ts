@@ -1,8 +1,8 @@
 import type { ParamModel, ToolModel } from '../../schema/model';
 import type { PromptModel } from '../../schema/members/prompts';
 import type { ResourceModel } from '../../schema/members/resources';
-import type { ToolCall } from '../../invoke/invoker';
-import type { TextMethodCall } from '../../invoke/text-methods';
+import type { ToolCall } from '../../invoke/calling/invoker';
+import type { TextMethodCall } from '../../invoke/calling/text-methods';
 import type { ToolListing } from './listing';
 import type { PromptListing, ResourceListing, UriMatcher } from './resource-listing';
 

@@ -14,7 +14,7 @@ import { stageOut } from '../protocol/stages';
 import { REVISION_2025_11_25 } from '../revisions';
 import { isHotMethod } from '../protocol/rules';
 import type { HttpExtra } from '../protocol/incoming';
-import type { HttpRequestInfo } from '../../invoke/request-context';
+import type { HttpRequestInfo } from '../../invoke/request/request-context';
 
 /**
  * A 2025-era session's POST of one hot request (`tools/call`, `tools/list`, `resources/read`, `prompts/get`,

@@ -17,7 +17,7 @@ import { SSE_HEADERS, headerOf } from '../protocol/wire';
 import { servesRevision } from '../sdk/server';
 import { InFlight } from '../protocol/in-flight';
 import type { CarriesIncoming } from '../protocol/incoming';
-import type { HttpRequestInfo } from '../../invoke/request-context';
+import type { HttpRequestInfo } from '../../invoke/request/request-context';
 
 /**
  * 2026-07-28 requests answered without the SDK's per-request machinery. The SDK's entry builds a `Server` for every

@@ -8,7 +8,7 @@ import { withLegacyNotFoundCode } from '../protocol/server';
 import { afterClose } from '../sdk/transports';
 import { stageIn } from '../protocol/stages';
 import type { CarriesIncoming } from '../protocol/incoming';
-import type { HttpRequestInfo } from '../../invoke/request-context';
+import type { HttpRequestInfo } from '../../invoke/request/request-context';
 import { countAs } from '../protocol/counted-as';
 import { SdkSeam } from '../sdk/seam';
 import type { Log } from '../../log';

@@ -5,7 +5,7 @@ import type {
   HttpRequestInfo,
   LogLevel,
   RequestContextInit,
-} from '../../invoke/request-context';
+} from '../../invoke/request/request-context';
 import type { SignalSource } from './lazy-abort';
 
 type Json = Readonly<Record<string, unknown>>;

@@ -5,7 +5,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { RequestContextInit } from '../../invoke/request-context';
+import type { RequestContextInit } from '../../invoke/request/request-context';
 import { EXACT, type Profile } from '../../schema/profiles';
 import { verifiedCallerOf } from '../auth/caller';
 import { APPS_EXTENSION } from '../catalog/catalog';

@@ -1,5 +1,5 @@
 import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
-import type { HttpRequestInfo } from '../../invoke/request-context';
+import type { HttpRequestInfo } from '../../invoke/request/request-context';
 import type { CarriesIncoming } from '../sdk/server';
 
 export type { CarriesIncoming };

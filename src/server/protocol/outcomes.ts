@@ -5,8 +5,8 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from '../../invoke/text-methods';
-import { InputRequired } from '../../invoke/request-context';
+import { InvalidParamsError, TextMethodFailedError, ResourceNotFoundError } from '../../invoke/calling/text-methods';
+import { InputRequired } from '../../invoke/request/request-context';
 import type { Log } from '../../log';
 import type { AuthorizeItem } from '../auth/caller';
 import type { Visibility } from '../auth/visibility';

@@ -1,7 +1,7 @@
 import { UsageRangeError, UsageTypeError } from '../../errors';
 import type { ProtocolError, RequestStateCodec, ServerContext } from '@modelcontextprotocol/server';
 import { JsonRpcCode, sdk } from '../sdk/lazy';
-import type { AuthInfo } from '../../invoke/request-context';
+import type { AuthInfo } from '../../invoke/request/request-context';
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from '../node-crypto';
 import { isObjectLike } from '../../objects';
 

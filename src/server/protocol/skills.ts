@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type ReadResourceResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
-import { ResourceNotFoundError } from '../../invoke/text-methods';
+import { ResourceNotFoundError } from '../../invoke/calling/text-methods';
 import type { Visibility } from '../auth/visibility';
 import { SKILLS_METHODS, type ServedSkills } from '../catalog/skills';
 import { attachSkills, canonicalUri, type SkillsGuard } from '../sdk/skills';

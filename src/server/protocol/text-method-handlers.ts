@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
-import { promptResult, resourceResult } from '../../invoke/contents';
-import { ResourceNotFoundError } from '../../invoke/text-methods';
+import { promptResult, resourceResult } from '../../invoke/calling/contents';
+import { ResourceNotFoundError } from '../../invoke/calling/text-methods';
 import type { AuthorizeItem } from '../auth/caller';
 import { resourceItemOf, type Visibility } from '../auth/visibility';
 import type { Catalog } from '../catalog/catalog';

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type RequestTypeMap, type ServerContext } from '@modelcontextprotocol/server';
-import { absentNulls } from '../../invoke/absent-nulls';
-import { InputRequired } from '../../invoke/request-context';
+import { absentNulls } from '../../invoke/reading/absent-nulls';
+import { InputRequired } from '../../invoke/request/request-context';
 import { callerKeyOf, verifiedCallerOf } from '../auth/caller';
 import type { Visibility } from '../auth/visibility';
 import { callOf, type Catalog, type RegisteredTool } from '../catalog/catalog';

@@ -13,7 +13,7 @@ import {
   type InputRequiredResult,
   SERVER_INFO_META_KEY,
 } from '@modelcontextprotocol/server';
-import type { HttpRequestInfo } from '../../invoke/request-context';
+import type { HttpRequestInfo } from '../../invoke/request/request-context';
 import { isObject } from '../../objects';
 
 /**

@@ -8,9 +8,9 @@ import { errorAnswerOf } from '../protocol/wire';
 import { InFlight } from '../protocol/in-flight';
 import { abortEvery, cancelIn, plainlyValidToolResult, unknownToolMessage } from '../protocol/rules';
 import { JsonRpcCode, sdk } from '../sdk/lazy';
-import { InputRequired, type RequestContextInit } from '../../invoke/request-context';
+import { InputRequired, type RequestContextInit } from '../../invoke/request/request-context';
 import type { Log } from '../../log';
-import { absentNulls } from '../../invoke/absent-nulls';
+import { absentNulls } from '../../invoke/reading/absent-nulls';
 
 /**
  * `tools/call` in the stdio loop (loop.ts), before the SDK is loaded: the same steps and the same bytes as the hot

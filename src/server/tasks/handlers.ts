@@ -9,7 +9,7 @@ import {
   type ServerContext,
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
-import type { RequestContextInit } from '../../invoke/request-context';
+import type { RequestContextInit } from '../../invoke/request/request-context';
 import type { Catalog, RegisteredTool } from '../catalog/catalog';
 import type { Pager } from '../catalog/pages';
 import { handleRequestWithParams, sendNotification } from '../sdk/server';

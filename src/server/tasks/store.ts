@@ -1,5 +1,5 @@
 import type { TaskStatus } from '@modelcontextprotocol/server';
-import type { InputRequest, RequestContextInit } from '../../invoke/request-context';
+import type { InputRequest, RequestContextInit } from '../../invoke/request/request-context';
 
 /**
  * What a task is as stored: plain JSON records in a {@link TaskStore} any process sharing it can answer from, and

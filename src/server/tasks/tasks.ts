@@ -2,7 +2,7 @@ import { randomUUID } from '../node-crypto';
 import { MODERN_REVISION } from '../revisions';
 import { TaskQuota, type TaskLimits } from './quota';
 import { isFinal, type TaskCaller, type TaskRecord, type TaskStore, type TaskUpdate } from './store';
-import { InputRequired, type AuthInfo } from '../../invoke/request-context';
+import { InputRequired, type AuthInfo } from '../../invoke/request/request-context';
 import type { Log } from '../../log';
 
 /**

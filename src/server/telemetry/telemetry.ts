@@ -2,7 +2,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import type * as Otel from '@opentelemetry/api';
 import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
 import { sdk } from '../sdk/lazy';
-import { TOOL_FAILED_CHANNEL } from '../../invoke/errors';
+import { TOOL_FAILED_CHANNEL } from '../../invoke/calling/errors';
 import { PER_REQUEST_EXCHANGES } from '../http/exchanges';
 import type { Log } from '../../log';
 import type { TelemetryOptions } from './options';

@@ -1,7 +1,7 @@
 import { InFlight } from '../../../src/server/protocol/in-flight';
 import { ContextInit, UNDECLARED, type ContextChannel } from '../../../src/server/protocol/context-init';
 import { LazyAbort } from '../../../src/server/protocol/lazy-abort';
-import { RequestContext } from '../../../src/invoke/request-context';
+import { RequestContext } from '../../../src/invoke/request/request-context';
 
 /**
  * Issue 27: the per-request structures of the hot path, made to allocate less. `InFlight` must answer as the `Map`

@@ -1,7 +1,7 @@
 import { InMemoryTaskStore, StoreUnavailableError, type TaskChange, type TaskRecord } from '../../../src';
 import { getEventListeners } from 'node:events';
 import { Log } from '../../../src/log';
-import { InputRequired } from '../../../src/invoke/request-context';
+import { InputRequired } from '../../../src/invoke/request/request-context';
 import { TaskRunner, type TaskWork } from '../../../src/server/tasks/tasks';
 
 /**

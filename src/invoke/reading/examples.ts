@@ -1,5 +1,5 @@
-import { TIMESPAN_PATTERN } from '../schema/resolve/resolve';
-import type { ExactRule, JsonSchema, RecordNode, StringFormat, TypeNode } from '../schema/model';
+import { TIMESPAN_PATTERN } from '../../schema/resolve/resolve';
+import type { ExactRule, JsonSchema, RecordNode, StringFormat, TypeNode } from '../../schema/model';
 
 /**
  * What a refusal says was expected (DESIGN.md section 6): the type in words and one valid value generated

@@ -1,5 +1,5 @@
 import { TextMethodFailedError, ResourceNotFoundError } from './text-methods';
-import { isObject } from '../objects';
+import { isObject } from '../../objects';
 
 /** `resources/read` and `prompts/get` results as sent. */
 export interface ReadResourceResult {

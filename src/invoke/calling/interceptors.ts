@@ -1,5 +1,5 @@
 import type { MethodRunner } from './invocation';
-import type { RequestContext } from './request-context';
+import type { RequestContext } from '../request/request-context';
 
 /**
  * What an interceptor is told about one call of a tool, a resource read or a prompt, after its arguments were

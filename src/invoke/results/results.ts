@@ -1,13 +1,13 @@
-import { isObject, isObjectLike } from '../objects';
-import { OneModelContextError } from '../errors';
-import { transformsOf } from '../decorators/foreign';
-import { perNode } from '../schema/resolve/memo';
-import { isStructuredStandard } from '../schema/write';
-import { unwrap, type RecordNode, type ResultModel, type TypeNode } from '../schema/model';
-import { INVALID, formatPath, newFailure } from './failure';
+import { isObject, isObjectLike } from '../../objects';
+import { OneModelContextError } from '../../errors';
+import { transformsOf } from '../../decorators/foreign';
+import { perNode } from '../../schema/resolve/memo';
+import { isStructuredStandard } from '../../schema/write';
+import { unwrap, type RecordNode, type ResultModel, type TypeNode } from '../../schema/model';
+import { INVALID, formatPath, newFailure } from '../reading/failure';
 import { InexactIntegerError, exactNumber, inexactIntegerSteps, jsonWithExactNumbers } from './exact-integers';
-import { msToTimeSpan } from './formats';
-import { readerOf } from './reader';
+import { msToTimeSpan } from '../reading/formats';
+import { readerOf } from '../reading/reader';
 
 /** A `CallToolResult` as sent. */
 export interface CallToolResult {

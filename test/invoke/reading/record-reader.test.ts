@@ -1,5 +1,5 @@
-import { INVALID, newFailure } from '../../src/invoke/failure';
-import { interpretedReader, recordReaderSource, type PropertyStep, type RecordPlan } from '../../src/invoke/record-reader';
+import { INVALID, newFailure } from '../../../src/invoke/reading/failure';
+import { interpretedReader, recordReaderSource, type PropertyStep, type RecordPlan } from '../../../src/invoke/reading/record-reader';
 
 const text: PropertyStep['read'] = (v, f) => (typeof v === 'string' ? v : ((f.expected = 'Expected a string.'), INVALID));
 

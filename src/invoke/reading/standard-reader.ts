@@ -1,10 +1,10 @@
-import type { StandardIssue, StandardResult } from '../decorators/standard-schema';
-import type { JsonSchema, SlotModel, StandardNode } from '../schema/model';
-import { isThenable } from '../schema/resolve/standard';
-import { validatorOf } from '../schema/resolve/input-schema';
+import type { StandardIssue, StandardResult } from '../../decorators/standard-schema';
+import type { JsonSchema, SlotModel, StandardNode } from '../../schema/model';
+import { isThenable } from '../../schema/resolve/standard';
+import { validatorOf } from '../../schema/resolve/input-schema';
 import { INVALID, fail, newFailure, type Failure, type OneFailure } from './failure';
 import type { Reader } from './record-reader';
-import { isObjectLike } from '../objects';
+import { isObjectLike } from '../../objects';
 
 /**
  * Reading a Standard Schema node (DESIGN.md section 2): the library's own `~standard.validate` judges the JSON value,

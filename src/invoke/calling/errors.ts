@@ -1,4 +1,4 @@
-import { OneModelContextError } from '../errors';
+import { OneModelContextError } from '../../errors';
 
 /**
  * An error whose message the model may see: the tool answers an `isError` result with exactly this text.

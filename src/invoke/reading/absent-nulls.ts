@@ -1,6 +1,6 @@
-import { unwrap, type SlotModel, type ToolModel, type TypeNode } from '../schema/model';
-import { isObjectLike, isPlainObject } from '../objects';
-import { liftedParamsOf } from '../schema/profiles';
+import { unwrap, type SlotModel, type ToolModel, type TypeNode } from '../../schema/model';
+import { isObjectLike, isPlainObject } from '../../objects';
+import { liftedParamsOf } from '../../schema/profiles';
 
 /**
  * Reading under `'openai-strict'`: its listing requires every property and lists an optional one as nullable, so a

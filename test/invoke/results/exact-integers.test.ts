@@ -14,7 +14,7 @@ import {
   type CallToolResult,
   type LogDetails,
   type McpLogger,
-} from '../../src';
+} from '../../../src';
 
 /**
  * Issue 25: a bigint result is written as a JSON number only where that number is exact (within

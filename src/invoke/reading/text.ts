@@ -1,4 +1,4 @@
-import { unwrap, type ParamModel, type TypeNode } from '../schema/model';
+import { unwrap, type ParamModel, type TypeNode } from '../../schema/model';
 import { describe, expectation } from './examples';
 import { fail, type Failure, type INVALID } from './failure';
 import { argumentsReader, readerOf, type Reader } from './reader';

@@ -1,6 +1,6 @@
 import { INVALID, fail, park, restore, step as stepOut, type Failure, type OneFailure } from './failure';
-import type { UnknownProperties } from '../schema/records/validation-options';
-import { isObject } from '../objects';
+import type { UnknownProperties } from '../../schema/records/validation-options';
+import { isObject } from '../../objects';
 
 /**
  * Reading one record, in two interchangeable forms built from the same plan: a generated function (fast)

@@ -1,4 +1,4 @@
-import type { ExactRule, ParamModel, RecordNode, TypeNode } from '../schema/model';
+import type { ExactRule, ParamModel, RecordNode, TypeNode } from '../../schema/model';
 import { INVALID, fail, failAll, newFailure, park, restore, step, type Failure, type OneFailure } from './failure';
 import {
   FORMAT_WORDS,
@@ -14,10 +14,10 @@ import {
 import { dateTimeToDate, formatCheck, isBase64, timeSpanToMs } from './formats';
 import { recordReaderOf, recordStrategy, typeName, type PropertyStep, type Reader, type RecordPlan } from './record-reader';
 import { asFailures, leftToClassValidator, validationFailures, type LeftToClassValidator } from './validator';
-import { isObject, isObjectLike } from '../objects';
+import { isObject, isObjectLike } from '../../objects';
 import { fallbackOf, standardReader } from './standard-reader';
-import { transformsOf } from '../decorators/foreign';
-import { CLOSED, type ValidationPolicy } from '../schema/records/validation-options';
+import { transformsOf } from '../../decorators/foreign';
+import { CLOSED, type ValidationPolicy } from '../../schema/records/validation-options';
 
 /**
  * Compiled argument readers: one closure tree per tool, built once from the type model. A reader checks

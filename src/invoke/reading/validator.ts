@@ -1,10 +1,10 @@
 import type { ValidationError, ValidatorOptions } from 'class-validator';
-import { classChainOf } from '../decorators/classes';
-import { isAsyncRule, transformsOf, validationOf } from '../decorators/foreign';
-import type { RecordNode } from '../schema/model';
-import { enforcedByReading } from '../schema/records/validator-rules';
+import { classChainOf } from '../../decorators/classes';
+import { isAsyncRule, transformsOf, validationOf } from '../../decorators/foreign';
+import type { RecordNode } from '../../schema/model';
+import { enforcedByReading } from '../../schema/records/validator-rules';
 import type { OneFailure } from './failure';
-import type { ValidationPolicy } from '../schema/records/validation-options';
+import type { ValidationPolicy } from '../../schema/records/validation-options';
 
 /**
  * class-validator runs on built instances only when a class carries a rule reading does not already

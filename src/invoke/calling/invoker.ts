@@ -1,16 +1,16 @@
 import { channel } from 'node:diagnostics_channel';
-import { Log } from '../log';
-import type { RawInputSchema, StandardNode, ToolModel } from '../schema/model';
-import { InputRequired, type RequestContext, type RequestContextInit } from './request-context';
+import { Log } from '../../log';
+import type { RawInputSchema, StandardNode, ToolModel } from '../../schema/model';
+import { InputRequired, type RequestContext, type RequestContextInit } from '../request/request-context';
 import { TOOL_FAILED_CHANNEL, ToolError, ToolTimeoutError } from './errors';
-import { INVALID, argumentMessage, buildOrDefer, newFailure, restore, type Failure, type OneFailure } from './failure';
-import { standardRead } from './standard-reader';
-import { errorPath } from '../schema/resolve/input-schema';
-import { asyncChecksOf, settlePending } from './async-checks';
-import { argumentsReader } from './reader';
-import { policyOf, type ValidationOptions } from '../schema/records/validation-options';
-import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from './results';
-import { InexactIntegerError } from './exact-integers';
+import { INVALID, argumentMessage, buildOrDefer, newFailure, restore, type Failure, type OneFailure } from '../reading/failure';
+import { standardRead } from '../reading/standard-reader';
+import { errorPath } from '../../schema/resolve/input-schema';
+import { asyncChecksOf, settlePending } from '../reading/async-checks';
+import { argumentsReader } from '../reading/reader';
+import { policyOf, type ValidationOptions } from '../../schema/records/validation-options';
+import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from '../results/results';
+import { InexactIntegerError } from '../results/exact-integers';
 import { intercepted, type Interceptors } from './interceptors';
 import { argsByName, methodRunner, runInContext, type InvokeHook } from './invocation';
 

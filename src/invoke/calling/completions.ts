@@ -1,5 +1,5 @@
-import type { Completer, CompletionContext } from '../decorators/listing-options';
-import type { Log } from '../log';
+import type { Completer, CompletionContext } from '../../decorators/listing-options';
+import type { Log } from '../../log';
 import { TextMethodFailedError } from './text-methods';
 
 /**

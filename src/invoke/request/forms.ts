@@ -1,10 +1,10 @@
-import { AnswerMismatchError } from '../errors';
-import { Problems } from '../schema/diagnostics';
-import { recordOf } from '../schema/records/records';
-import { siteOf } from '../schema/members/tools';
-import { fragmentOf } from '../schema/write';
-import { INVALID, newFailure, formatPath } from './failure';
-import { readerOf } from './reader';
+import { AnswerMismatchError } from '../../errors';
+import { Problems } from '../../schema/diagnostics';
+import { recordOf } from '../../schema/records/records';
+import { siteOf } from '../../schema/members/tools';
+import { fragmentOf } from '../../schema/write';
+import { INVALID, newFailure, formatPath } from '../reading/failure';
+import { readerOf } from '../reading/reader';
 
 /** The `requestedSchema` of an elicitation form: a flat JSON Schema object of primitive properties. */
 export interface FormSchema {

@@ -28,14 +28,14 @@ import {
   Param,
   Tool,
   type TypeHint,
-} from '../../src';
-import { exampleOf } from '../../src/invoke/examples';
-import { INVALID, newFailure } from '../../src/invoke/failure';
-import { readerOf } from '../../src/invoke/reader';
-import type { TypeNode } from '../../src/schema/model';
-import { toolFromConfig } from '../../src/schema/members/quick';
-import { toolsOf } from '../../src/schema/members/tools';
-import { probe, textOf } from '../support/probe';
+} from '../../../src';
+import { exampleOf } from '../../../src/invoke/reading/examples';
+import { INVALID, newFailure } from '../../../src/invoke/reading/failure';
+import { readerOf } from '../../../src/invoke/reading/reader';
+import type { TypeNode } from '../../../src/schema/model';
+import { toolFromConfig } from '../../../src/schema/members/quick';
+import { toolsOf } from '../../../src/schema/members/tools';
+import { probe, textOf } from '../../support/probe';
 
 enum Color {
   Red,

@@ -1,8 +1,8 @@
-import type { ParamModel, TypeNode } from '../schema/model';
+import type { ParamModel, TypeNode } from '../../schema/model';
 import type { OneFailure } from './failure';
 import { Pending, issueFailures } from './standard-reader';
 import { asFailures, asyncValidationFailures, leftToClassValidator } from './validator';
-import { CLOSED, type ValidationPolicy } from '../schema/records/validation-options';
+import { CLOSED, type ValidationPolicy } from '../../schema/records/validation-options';
 
 /**
  * The checks that wait for class-validator's `validate` after reading: only records with an async rule have any,

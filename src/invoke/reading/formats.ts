@@ -1,7 +1,7 @@
-import { DependencyError } from '../errors';
+import { DependencyError } from '../../errors';
 import type { fullFormats as FullFormats } from 'ajv-formats/dist/formats';
-import type { StringFormat } from '../schema/model';
-import { isObjectLike } from '../objects';
+import type { StringFormat } from '../../schema/model';
+import { isObjectLike } from '../../objects';
 
 /**
  * Format checks come from ajv-formats (the validator the MCP SDK itself uses), so what a client's JSON

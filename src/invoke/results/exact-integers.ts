@@ -1,6 +1,6 @@
-import { OneModelContextError } from '../errors';
-import { formatPath } from './failure';
-import { isObjectLike } from '../objects';
+import { OneModelContextError } from '../../errors';
+import { formatPath } from '../reading/failure';
+import { isObjectLike } from '../../objects';
 
 /**
  * Bigints in results. JSON numbers are IEEE doubles for most clients (JavaScript, Python's json with

@@ -1,5 +1,5 @@
-import { RequestContext, type RequestContextInit } from './request-context';
-import type { ParamModel } from '../schema/model';
+import { RequestContext, type RequestContextInit } from '../request/request-context';
+import type { ParamModel } from '../../schema/model';
 
 /**
  * One call of a decorated method after its arguments were read and validated, as an `invoke` hook of

@@ -22,8 +22,8 @@ import {
   Uuid,
   McpServer,
   type TypeHint,
-} from '../../src';
-import { probe, textOf } from '../support/probe';
+} from '../../../src';
+import { probe, textOf } from '../../support/probe';
 
 enum Color {
   Red,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { fullFormats } from 'ajv-formats/dist/formats';
-import { dateTimeToDate, isDate, isDateTime, msToTimeSpan, timeSpanToMs } from '../../src/invoke/formats';
+import { dateTimeToDate, isDate, isDateTime, msToTimeSpan, timeSpanToMs } from '../../../src/invoke/reading/formats';
 
 const ajvDateTime = (fullFormats['date-time'] as { validate: (s: string) => boolean }).validate;
 const ajvDate = (fullFormats.date as { validate: (s: string) => boolean }).validate;

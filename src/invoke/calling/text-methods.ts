@@ -1,11 +1,11 @@
 import { channel } from 'node:diagnostics_channel';
-import { OneModelContextError } from '../errors';
-import { Log } from '../log';
-import { InputRequired, type RequestContextInit } from './request-context';
+import { OneModelContextError } from '../../errors';
+import { Log } from '../../log';
+import { InputRequired, type RequestContextInit } from '../request/request-context';
 import { TOOL_FAILED_CHANNEL, ToolError } from './errors';
-import { INVALID, argumentMessage, buildOrDefer, newFailure } from './failure';
-import { textArgumentsReader } from './text';
-import type { TextMethodModel } from '../schema/model';
+import { INVALID, argumentMessage, buildOrDefer, newFailure } from '../reading/failure';
+import { textArgumentsReader } from '../reading/text';
+import type { TextMethodModel } from '../../schema/model';
 import { intercepted, type Interceptors } from './interceptors';
 import { argsByName, methodRunner, runInContext, type InvokeHook } from './invocation';
 

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { OneModelContextError, UsageError, UsageTypeError } from '../errors';
+import { OneModelContextError, UsageError, UsageTypeError } from '../../errors';
 import { formOf, type FormSchema } from './forms';
-import { markContextClass } from '../schema/members/context-class';
+import { markContextClass } from '../../schema/members/context-class';
 
 /**
  * The verified caller of a request over an authenticated HTTP endpoint (`RequestContext.auth`). It never holds
