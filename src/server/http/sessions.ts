@@ -5,8 +5,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { LegacyPosts, isLegacyPostTarget } from './legacy-posts';
 import { sessionScoped, type EventStore } from '../stores/event-store';
 import { withLegacyNotFoundCode } from '../protocol/server';
-import { afterClose } from '../sdk/transports';
-import { stageIn } from '../protocol/stages';
+import { afterClose, interceptMessages } from '../sdk/transports';
 import type { CarriesIncoming } from '../protocol/incoming';
 import type { HttpRequestInfo } from '../../invoke/request/request-context';
 import { countAs } from '../protocol/counted-as';
@@ -219,8 +218,8 @@ export class SessionTable {
       if (transport.sessionId) this.removed(transport.sessionId);
     });
     await session.server.connect(transport);
-    // Each request the SDK's transport reads takes its own POST's request (the `session-request` stage).
-    stageIn(transport, 'session-request', (next) => (message, extra) => next?.(message, withIncoming(session, message, extra)));
+    // Outermost, in front of the hot dispatch: each request the SDK's transport reads takes its own POST's request.
+    interceptMessages(transport, (next) => (message, extra) => next?.(message, withIncoming(session, message, extra)));
     return session;
   }
 
@@ -233,8 +232,8 @@ export class SessionTable {
     let polling: NodeJS.Timeout | undefined;
     let noted: readonly (string | number)[] = NONE;
     try {
-      const direct = session.posts?.answer(req, res, body, incoming);
-      if (direct) await direct;
+      const { posts } = session;
+      if (posts?.qualifies(req, body)) await posts.handle(req, res, body, incoming);
       else {
         polling = this.pollingTimer(session, req, body);
         if (incoming !== undefined) noted = noteIncoming(session, body, incoming);
