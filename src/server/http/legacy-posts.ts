@@ -9,8 +9,10 @@ import {
 } from '@modelcontextprotocol/server';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { SSE_HEADERS } from '../protocol/wire';
-import { handOverStream, interceptSend, type Send } from '../sdk/transports';
+import { handOverStream, type Send } from '../sdk/transports';
+import { stageOut } from '../protocol/stages';
 import { REVISION_2025_11_25 } from '../revisions';
+import { isHotMethod } from '../protocol/rules';
 import type { HttpExtra } from '../protocol/incoming';
 import type { HttpRequestInfo } from '../../invoke/request/request-context';
 
@@ -19,10 +21,11 @@ import type { HttpRequestInfo } from '../../invoke/request/request-context';
  * `ping`), answered on Node's own response instead of through the SDK's transport, which builds a web `Request`,
  * runs it through its Hono adapter, validates the message with zod and frames even a lone answer as an SSE stream.
  *
- * The message goes straight to the session's hot dispatch (`HotDispatch.post` in protocol/hot-path.ts), which takes
- * the telemetry steps itself and hands its answer to this request's response; what else the session sends for it
- * (progress, log messages, a sampling or elicitation request, an answer of the SDK's own) comes back here through
- * the transport's `send` instead of going to the SDK's streams:
+ * The message goes straight to the session's hot dispatch (`HotDispatch.post` in protocol/hot-path.ts), which admits
+ * it (the request's one admission) and opens its telemetry itself. Its answer, and what else the session sends for
+ * it (progress, log messages, a sampling or elicitation request, an answer of the SDK's own), leaves through the
+ * transport's outbound stages like every message of the session, and this module's stage, `legacy-posts`, takes
+ * what belongs to an open POST to that POST's response instead of the SDK's streams:
  *
  * - A reply with nothing before it is written as `application/json`, as a transport in JSON-response mode does.
  * - The first message before the reply turns the response into an SSE stream, primed as the SDK primes one (an
@@ -41,23 +44,29 @@ import type { HttpRequestInfo } from '../../invoke/request/request-context';
 
 /** What the legacy posts need of a session's `Server`. */
 export interface LegacyPostTarget {
-  /** Whether the hot path answers this message. */
-  takesHot(message: unknown): boolean;
-  /** Answers a hot request, its answer given to `write` (protocol/hot-path.ts, `HotDispatch.post`); `false` when not taken. */
-  answerHot(message: JSONRPCMessage, extra: HttpExtra | undefined, write: (message: JSONRPCMessage) => Promise<void>): boolean;
+  /**
+   * Answers a hot request if the hot path admits it (protocol/hot-path.ts, `HotDispatch.post`), its answer sent
+   * through the transport's `send`; `false` when it does not (nothing ran).
+   */
+  answerHot(message: JSONRPCMessage, extra: HttpExtra | undefined): boolean;
   /** The negotiated 2025-era revision, `undefined` before `initialize`. */
   legacyVersion(): string | undefined;
 }
 
 export function isLegacyPostTarget(server: object): server is LegacyPostTarget {
   return (
-    typeof (server as Partial<LegacyPostTarget>).takesHot === 'function' &&
     typeof (server as Partial<LegacyPostTarget>).answerHot === 'function' &&
     typeof (server as Partial<LegacyPostTarget>).legacyVersion === 'function'
   );
 }
 
 type Id = string | number;
+
+/** This POST's own request, not the session's first: each call sees the request it came in. */
+function extraOf(req: IncomingMessage, incoming: HttpRequestInfo | undefined): HttpExtra | undefined {
+  const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
+  return incoming !== undefined ? { authInfo, incoming } : authInfo === undefined ? undefined : { authInfo };
+}
 
 /** Where a message the session sends belongs: a reply by its id, anything else by the request it relates to. */
 function requestIdOf(message: JSONRPCMessage, options: TransportSendOptions | undefined): Id | undefined {
@@ -93,23 +102,37 @@ export class LegacyPosts {
     private readonly options: DirectPostsOptions,
   ) {}
 
-  /** Puts the routing in front of the SDK transport's `send` (call before anything wraps it). */
+  /** Puts the routing in front of the SDK transport's `send`: the `legacy-posts` outbound stage. */
   intercept(): void {
-    interceptSend(this.transport, (sdkSend) => {
-      this.sdkSend = sdkSend;
-      return (message, options) => {
-        if (this.open.size > 0) {
-          const id = requestIdOf(message, options);
-          const post = id === undefined ? undefined : this.open.get(id);
-          if (post) return post.send(message);
-        }
-        return sdkSend(message, options);
-      };
+    this.sdkSend = stageOut(this.transport, 'legacy-posts', (message, options) => {
+      if (this.open.size === 0) return message;
+      const id = requestIdOf(message, options);
+      const post = id === undefined ? undefined : this.open.get(id);
+      return post ? post.send(message) : message;
     });
   }
 
-  /** Whether this POST can be answered directly; nothing is written when it cannot. */
-  qualifies(req: IncomingMessage, body: unknown): boolean {
+  /**
+   * Answers this POST on Node's own response when it can: resolves once the response is complete (or handed over).
+   * `undefined` when it cannot (nothing was written or run): the SDK's transport takes it.
+   */
+  answer(req: IncomingMessage, res: ServerResponse, body: unknown, incoming?: HttpRequestInfo): Promise<void> | undefined {
+    if (!this.qualifies(req, body)) return undefined;
+    const id = (body as { id: Id }).id;
+    const version = this.server.legacyVersion()!;
+    // Open before the dispatch admits the request (its one admission), so that whatever it sends finds its post.
+    const post = new LegacyPost(res, this.options, version >= REVISION_2025_11_25, this, id);
+    this.open.set(id, post);
+    if (this.server.answerHot(body as JSONRPCMessage, extraOf(req, incoming))) return post.done;
+    post.discard();
+    return undefined;
+  }
+
+  /**
+   * Whether the SDK's transport would take this POST as it is (its HTTP checks), it names a hot method, and no POST
+   * of its id is open; whether the hot dispatch takes the request is its own admission's to say.
+   */
+  private qualifies(req: IncomingMessage, body: unknown): boolean {
     const { server } = this;
     if (req.method !== 'POST') return false;
     const accept = req.headers.accept;
@@ -120,27 +143,9 @@ export class LegacyPosts {
     const version = server.legacyVersion();
     if (version === undefined || req.headers['mcp-protocol-version'] !== version) return false;
     if (req.headers['last-event-id'] !== undefined) return false;
+    if (!isHotMethod((body as { method?: unknown } | null)?.method)) return false;
     const id = (body as { id?: unknown } | null)?.id;
-    if (this.open.has(id as Id)) return false;
-    return server.takesHot(body);
-  }
-
-  /** Delivers the request to the session and resolves once its response is complete (or handed over). */
-  handle(req: IncomingMessage, res: ServerResponse, body: unknown, incoming?: HttpRequestInfo): Promise<void> {
-    const id = (body as { id: Id }).id;
-    const version = this.server.legacyVersion()!;
-    const post = new LegacyPost(res, this.options, version >= REVISION_2025_11_25, this, id);
-    this.open.set(id, post);
-    const authInfo = (req as IncomingMessage & { auth?: AuthInfo }).auth;
-    // This POST's own request, not the session's first: each call sees the request it came in.
-    const extra: HttpExtra | undefined =
-      incoming !== undefined ? { authInfo, incoming } : authInfo === undefined ? undefined : { authInfo };
-    // Straight to the hot dispatch, its answer straight to this post; the transport's way stays for what `qualifies`
-    // let through and the dispatch still declines (nothing does today).
-    if (!this.server.answerHot(body as JSONRPCMessage, extra, (message) => post.send(message))) {
-      this.transport.onmessage?.(body as JSONRPCMessage, extra);
-    }
-    return post.done;
+    return !this.open.has(id as Id);
   }
 
   /** The request left this table: answered, or handed to the SDK's transport after its client left. */
@@ -178,6 +183,7 @@ class LegacyPost {
   private state: 'pending' | 'streaming' | 'answered' | 'left' = 'pending';
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly closer: NodeJS.Timeout | undefined;
+  private readonly onClose = (): void => this.left();
 
   constructor(
     private readonly res: ServerResponse,
@@ -189,7 +195,7 @@ class LegacyPost {
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
     // `on`, not `once`: a response closes once, and `once` costs a wrapper per request (`left` runs at most once).
-    res.on('close', () => this.left());
+    res.on('close', this.onClose);
     if (primes) {
       this.timer = setTimeout(() => void this.enqueue(() => this.openStream()), options.sseAfterMs ?? 1000);
       this.timer.unref();
@@ -276,6 +282,12 @@ class LegacyPost {
     if (this.state !== 'streaming') return;
     this.res.end();
     this.left();
+  }
+
+  /** The hot dispatch did not take the request: the post is undone (nothing was written) for the SDK's transport. */
+  discard(): void {
+    this.res.off('close', this.onClose);
+    this.answered();
   }
 
   private answered(): void {

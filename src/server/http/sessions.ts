@@ -5,7 +5,8 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { LegacyPosts, isLegacyPostTarget } from './legacy-posts';
 import { sessionScoped, type EventStore } from '../stores/event-store';
 import { withLegacyNotFoundCode } from '../protocol/server';
-import { afterClose, interceptMessages } from '../sdk/transports';
+import { afterClose } from '../sdk/transports';
+import { stageIn } from '../protocol/stages';
 import type { CarriesIncoming } from '../protocol/incoming';
 import type { HttpRequestInfo } from '../../invoke/request/request-context';
 import { countAs } from '../protocol/counted-as';
@@ -218,8 +219,8 @@ export class SessionTable {
       if (transport.sessionId) this.removed(transport.sessionId);
     });
     await session.server.connect(transport);
-    // Outermost, in front of the hot dispatch: each request the SDK's transport reads takes its own POST's request.
-    interceptMessages(transport, (next) => (message, extra) => next?.(message, withIncoming(session, message, extra)));
+    // Each request the SDK's transport reads takes its own POST's request (the `session-request` stage).
+    stageIn(transport, 'session-request', (next) => (message, extra) => next?.(message, withIncoming(session, message, extra)));
     return session;
   }
 
@@ -232,8 +233,8 @@ export class SessionTable {
     let polling: NodeJS.Timeout | undefined;
     let noted: readonly (string | number)[] = NONE;
     try {
-      const { posts } = session;
-      if (posts?.qualifies(req, body)) await posts.handle(req, res, body, incoming);
+      const direct = session.posts?.answer(req, res, body, incoming);
+      if (direct) await direct;
       else {
         polling = this.pollingTimer(session, req, body);
         if (incoming !== undefined) noted = noteIncoming(session, body, incoming);

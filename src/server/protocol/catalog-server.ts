@@ -16,12 +16,12 @@ import { methodsWhere } from '../methods';
 import { TaskCreated, notifyStatus } from '../tasks/handlers';
 import type { TaskRunner } from '../tasks/tasks';
 import { SeamServer, handleRequest, type RequestHandler } from '../sdk/server';
-import { interceptSend } from '../sdk/transports';
 import { advertisedIn } from './capabilities';
 import { HotDispatch, invalidToolResult, type DispatchTelemetry, type HotHandler, type HotHost, type HotMethod } from './hot-path';
 import type { HttpExtra } from './incoming';
 import type { InitializeRequest } from './initialize';
-import { withLegacyNotFound, writesLegacyCodes } from './wire';
+import { withLegacyNotFound } from './wire';
+import { stageOut } from './stages';
 
 const LOG_LEVELS: ReadonlySet<unknown> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 /** The methods that page (server/methods.ts, `paged`): the four lists and `tasks/list`. */
@@ -112,17 +112,12 @@ export class CatalogServer extends SeamServer implements HotHost {
     if (this.fastPaths) this.hot = new HotDispatch(this);
   }
 
-  /** Whether the hot path answers this message once it arrives (an HTTP session asks before it bypasses the SDK's transport). */
-  takesHot(message: unknown): boolean {
-    return this.hot?.takes(message) ?? false;
-  }
-
   /**
-   * Answers an HTTP session's hot POST straight from the session (http/legacy-posts.ts), its answer given to `write`;
-   * `false` when the hot dispatch does not take it (nothing ran).
+   * Answers an HTTP session's hot POST straight from the session (http/legacy-posts.ts); the answer leaves through
+   * the transport's outbound stages. `false` when the hot dispatch does not take it (nothing ran).
    */
-  answerHot(message: JSONRPCMessage, extra: HttpExtra | undefined, write: (message: JSONRPCMessage) => Promise<void>): boolean {
-    return this.hot?.post(message, extra, write) ?? false;
+  answerHot(message: JSONRPCMessage, extra: HttpExtra | undefined): boolean {
+    return this.hot?.post(message, extra) ?? false;
   }
 
   /** The connection's telemetry (telemetry/telemetry.ts hands it over once connected), for the hot dispatch's own steps. */
@@ -237,11 +232,10 @@ export class CatalogServer extends SeamServer implements HotHost {
 }
 
 /**
- * A 2025-era connection's transport writes the older resource-not-found code back (wire.ts); the hot dispatch's
- * legacy posts (http/legacy-posts.ts) take the same step themselves.
+ * A 2025-era connection's transport writes the older resource-not-found code back (wire.ts): its `legacy-codes`
+ * outbound stage, while `isLegacy()` says so (a stdio connection knows its era from its opening).
  */
 export function withLegacyNotFoundCode<T extends Transport>(transport: T, isLegacy: () => boolean = () => true): T {
-  interceptSend(transport, (send) => (message, options) => send(isLegacy() ? withLegacyNotFound(message) : message, options));
-  writesLegacyCodes(transport, isLegacy);
+  stageOut(transport, 'legacy-codes', (message) => (isLegacy() ? withLegacyNotFound(message) : message));
   return transport;
 }

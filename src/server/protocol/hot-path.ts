@@ -18,8 +18,9 @@ import { isPlainInitialized, readInitialize, type InitializeRequest } from './in
 import { MODERN_REVISION } from '../revisions';
 import { isModernHot, methodsWhere, type HotMethod } from '../methods';
 import { TaskCreated } from '../tasks/handlers';
-import { interceptMessages, type Receive } from '../sdk/transports';
-import { errorAnswerOf, withLegacyNotFound } from './wire';
+import type { Receive } from '../sdk/transports';
+import { stageIn } from './stages';
+import { errorAnswerOf } from './wire';
 import { abortEvery, cancelIn, hotRequest, isHotMethod, plainHotRequest, plainlyValidToolResult, type HotRequest } from './rules';
 import { isPlainObject } from '../../objects';
 import { LazyAbort } from './lazy-abort';
@@ -31,7 +32,8 @@ import type { CarriesIncoming, HttpExtra } from './incoming';
  * SDK's Protocol layer: `tools/call`, the four lists, `resources/read`, `prompts/get` and `ping`, and the opening
  * that establishes it (`initialize`, `notifications/initialized`; initialize.ts). The transport is still the
  * SDK's (it frames, routes and streams the answers), except for an HTTP session's hot POST, which the session hands
- * to the dispatch directly and whose answer it writes itself (http/legacy-posts.ts); see {@link HotDispatch}.
+ * to the dispatch directly and whose answer the transport's `legacy-posts` stage writes on the POST's own response
+ * (http/legacy-posts.ts); see {@link HotDispatch}.
  *
  * The SDK validates every inbound message with zod several times (classifying it, then the request schema twice,
  * then the `tools/call` result) and builds a context of spread objects for each; for a tool call that is most of
@@ -141,50 +143,43 @@ const REDISPATCH = Symbol('redispatch');
 const SETTLED: Promise<void> = Promise.resolve();
 
 /**
- * The telemetry steps of a request the dispatch takes straight from an HTTP session (`post`); on a transport, the
- * telemetry's wraps of the transport take them (telemetry/telemetry.ts provides both).
+ * The inbound telemetry step of a request the dispatch takes straight from an HTTP session (`post`), which passes no
+ * inbound stage; on a transport, its `telemetry` stage takes it (telemetry/telemetry.ts provides both). The answer
+ * ends the operation in the `telemetry` outbound stage either way.
  */
 export interface DispatchTelemetry {
   /** Opens the request's operation; `undefined` when nothing records (then nothing else is asked). */
   begin(request: JSONRPCMessage): object | undefined;
   /** Runs the dispatch inside the operation's context (its span's, when it has one). */
   within(operation: object, run: () => void): void;
-  /** The answer is about to be written: its request's operation ends. */
-  answered(reply: JSONRPCMessage): void;
 }
 
-/** Where a request's answer goes, and which steps it takes on the way there. */
-interface Way {
-  /** The request's telemetry, when the dispatch opened it (else a transport wrap did). */
-  readonly telemetry?: DispatchTelemetry;
-  /** Whether the answer gets the 2025-era resource-not-found code here (else a transport wrap writes it). */
-  readonly legacyCodes: boolean;
-  /** Writes the answer; it may also throw at once (`run` awaits it inside its `try`, and reports either). */
-  write(message: JSONRPCMessage): Promise<void>;
+/** A request the dispatch takes, and the handler registered for it: what admission decides, once per request. */
+interface Admitted {
+  readonly request: HotRequest;
+  readonly handler: HotHandler;
 }
 
 /**
  * The dispatch of the hot requests, in named steps. A request comes in one of two ways: from an HTTP session's POST
- * (`post`, called by http/legacy-posts.ts), or from a transport (`attach`: stdio, in-memory, an HTTP session's
- * request the SDK's transport reads, a 2026-07-28 request of the HTTP pool). Either way it is checked
- * (`accepted`, `acceptedModern`), run (`run`, `answer`: the registered handler, which authorizes and calls the
- * catalog's tool), encoded (`encoded`, `errorResponse`) and answered (`reply`). A POST's answer is written by
- * `reply` itself, after the telemetry and not-found steps; a transport's goes out through its `send`, whose wraps
- * take those steps for every message the SDK sends too.
+ * (`post`, called by http/legacy-posts.ts), or from a transport (`attach`: stdio, in-memory, an HTTP
+ * session's request the SDK's transport reads, a 2026-07-28 request of the HTTP pool). Either way it is admitted
+ * once (`accepted`, `acceptedModern`), run (`run`: the registered handler, which authorizes and calls the catalog's
+ * tool), encoded (`encoded`, `errorResponse`) and answered (`reply`): every answer leaves through the transport's
+ * `send`, whose outbound stages (sdk/transports.ts) take the not-found, telemetry and POST-routing steps for every
+ * message the SDK sends too.
  */
 export class HotDispatch {
   /** Requests in progress, by id, as the SDK keeps its own: cancellation aborts the latest of an id. */
   private readonly inFlight = new InFlight<LazyAbort>();
   private sdk: Receive | undefined;
   private telemetry: DispatchTelemetry | undefined;
-  /** A transport's way out: its `send` (and the wraps on it). */
-  private readonly onTransport: Way = { legacyCodes: false, write: (message) => this.host.transport?.send(message) ?? Promise.resolve() };
 
   constructor(private readonly host: HotHost) {}
 
   /** Puts the dispatch in front of the SDK's on a transport the SDK `Server` just connected to. */
   attach(transport: Transport): void {
-    interceptMessages(transport, (sdk) => {
+    stageIn(transport, 'hot-dispatch', (sdk) => {
       this.sdk = sdk;
       return (message, extra) => {
         if (!this.receive(message, extra)) sdk?.(message, extra);
@@ -192,7 +187,7 @@ export class HotDispatch {
     });
   }
 
-  /** The connection's telemetry, for the requests that come by `post` (they pass no transport wrap). */
+  /** The connection's telemetry, for the requests that come by `post` (they pass no inbound stage). */
   observe(telemetry: DispatchTelemetry): void {
     this.telemetry = telemetry;
   }
@@ -203,24 +198,19 @@ export class HotDispatch {
     abortEvery(this.inFlight, error);
   }
 
-  /** Whether a message that arrives with no classification would be answered here (nothing runs). */
-  takes(message: unknown): boolean {
-    return this.accepted(message) !== undefined;
-  }
-
   /**
-   * A 2025-era session's hot POST, passed on by the HTTP session (http/legacy-posts.ts): the request checked, its
-   * telemetry opened, run inside it, and its answer given to `write` (see `reply`). `false` when the dispatch does
-   * not answer the message (nothing ran).
+   * A 2025-era session's hot POST, passed on by the HTTP session (http/legacy-posts.ts): the request admitted (its
+   * one admission), its telemetry opened, and the handler run inside it. Its answer leaves through the transport's
+   * outbound stages like any other, whose `legacy-posts` stage writes it on the POST's response. `false` when the
+   * dispatch does not answer the message (nothing ran).
    */
-  post(message: JSONRPCMessage, extra: HttpExtra | undefined, write: (message: JSONRPCMessage) => Promise<void>): boolean {
+  post(message: JSONRPCMessage, extra: HttpExtra | undefined): boolean {
     const accepted = this.accepted(message);
     if (!accepted) return false;
     const { telemetry } = this;
-    const way: Way = { telemetry, legacyCodes: true, write };
     const operation = telemetry?.begin(message);
-    if (operation === undefined) void this.run(accepted.request, accepted.handler, message, extra, way);
-    else telemetry!.within(operation, () => void this.run(accepted.request, accepted.handler, message, extra, way));
+    if (operation === undefined) void this.run(accepted.request, accepted.handler, message, extra);
+    else telemetry!.within(operation, () => void this.run(accepted.request, accepted.handler, message, extra));
     return true;
   }
 
@@ -236,7 +226,7 @@ export class HotDispatch {
       return this.opening(message, extra);
     const accepted = classification === undefined ? this.accepted(message) : this.acceptedModern(message, classification);
     if (!accepted) return false;
-    void this.run(accepted.request, accepted.handler, message, extra, this.onTransport);
+    void this.run(accepted.request, accepted.handler, message, extra);
     return true;
   }
 
@@ -245,10 +235,7 @@ export class HotDispatch {
    * what the SDK's classifier decided; the envelope is lifted as the SDK lifts it. Only the hot rows of the modern era
    * (`ping` is not one of them).
    */
-  private acceptedModern(
-    message: unknown,
-    classification: MessageClassification,
-  ): { request: HotRequest; handler: HotHandler } | undefined {
+  private acceptedModern(message: unknown, classification: MessageClassification): Admitted | undefined {
     if (classification.revision !== MODERN_REVISION || this.host.modernVersion() !== MODERN_REVISION) return undefined;
     const request = hotRequest(message, ENVELOPE_KEYS);
     if (!request || !HOT_MODERN.has(request.method)) return undefined;
@@ -257,7 +244,7 @@ export class HotDispatch {
   }
 
   /** The request and its handler when the hot path answers a 2025-era `message`. */
-  private accepted(message: unknown): { request: HotRequest; handler: HotHandler } | undefined {
+  private accepted(message: unknown): Admitted | undefined {
     if (!isHotMethod((message as { method?: unknown } | null)?.method) || this.host.legacyVersion() === undefined) return undefined;
     const request = plainHotRequest(message);
     if (!request) return undefined;
@@ -283,7 +270,7 @@ export class HotDispatch {
     // Negotiated at once: messages that follow in the same read are then served as the negotiated revision's,
     // as the SDK serves them (its handlers run in order, this one first).
     const answer = this.host.initialize(request);
-    void this.run(request, () => answer, message, extra, this.onTransport);
+    void this.run(request, () => answer, message, extra);
     return true;
   }
 
@@ -302,7 +289,6 @@ export class HotDispatch {
     handler: HotHandler,
     message: JSONRPCMessage,
     extra: MessageExtraInfo | undefined,
-    way: Way,
   ): Promise<void> {
     const controller = new LazyAbort();
     this.inFlight.set(request.id, controller);
@@ -332,7 +318,7 @@ export class HotDispatch {
         if (controller.aborted) return;
         answer = this.errorResponse(request.id, error);
       }
-      await this.reply(answer, way);
+      await this.reply(answer);
     } catch (error) {
       // eslint-disable-next-line no-restricted-syntax -- an `onerror` report in the SDK's own wording (src/errors.ts)
       this.host.onerror?.(new Error(`Failed to send response: ${String(error)}`));
@@ -383,12 +369,11 @@ export class HotDispatch {
   }
 
   /**
-   * The answer's way out: its telemetry ends (seeing the SDK's code, as the transport's wrap, outermost, would), the
-   * 2025-era not-found code is written back, and the answer is written.
+   * The answer's one way out, the transport's `send` and its outbound stages (sdk/transports.ts, `OUT_STAGES`); it
+   * may also throw at once (`run` awaits it inside its `try`, and reports either).
    */
-  private reply(answer: JSONRPCMessage, way: Way): Promise<void> {
-    way.telemetry?.answered(answer);
-    return way.write(way.legacyCodes ? withLegacyNotFound(answer) : answer);
+  private reply(answer: JSONRPCMessage): Promise<void> {
+    return this.host.transport?.send(answer) ?? SETTLED;
   }
 
   /** The handler context, with what the handlers read: as the SDK builds it for a 2025-era connection or a 2026-07-28 request. */

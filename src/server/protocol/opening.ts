@@ -1,7 +1,6 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
 import { asError } from '../../errors';
 import { HeldView, deliverTo } from '../sdk/transports';
-import { sendsThrough } from './wire';
 
 /**
  * Reads a connection's opening message and hands the connection to whoever serves that era: an
@@ -22,7 +21,6 @@ export async function routeByOpening(transport: Transport, routes: { readonly le
   // The view the route's server connects to: the handler it installs takes over once the messages that arrived
   // while it connected are delivered.
   const view = new HeldView(transport);
-  sendsThrough(view, transport);
   deliverTo(transport, (message, extra) => {
     waiting.push([message, extra]);
     if (waiting.length > 1) return;

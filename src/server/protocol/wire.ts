@@ -61,30 +61,3 @@ export function withLegacyNotFound(message: JSONRPCMessage): JSONRPCMessage {
     ? ({ ...message, error: { ...(message as { error: object }).error, code: -32002 } } as JSONRPCMessage)
     : message;
 }
-
-/** The transports that write the 2025-era not-found code back, each with whether it does now (`withLegacyNotFoundCode`). */
-const legacyCoded = new WeakMap<object, () => boolean>();
-/** Views that send through another transport (the connection's opening view, protocol/opening.ts). */
-const sentThrough = new WeakMap<object, object>();
-
-/** Notes that a transport writes the 2025-era not-found code back while `isLegacy()` says so. */
-export function writesLegacyCodes(transport: object, isLegacy: () => boolean): void {
-  legacyCoded.set(transport, isLegacy);
-}
-
-/** Notes that `view` sends what it is given through `transport`, so that it writes what `transport` writes. */
-export function sendsThrough(view: object, transport: object): void {
-  sentThrough.set(view, transport);
-}
-
-/**
- * A reply as the transport writes it on the wire: what telemetry records, whose wrap of `send` sees the reply before
- * the not-found code is written back.
- */
-export function asWritten<M extends JSONRPCMessage>(transport: object, message: M): M {
-  for (let at: object | undefined = transport; at !== undefined; at = sentThrough.get(at)) {
-    const isLegacy = legacyCoded.get(at);
-    if (isLegacy) return isLegacy() ? (withLegacyNotFound(message) as M) : message;
-  }
-  return message;
-}

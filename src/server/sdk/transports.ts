@@ -1,24 +1,22 @@
 import type { JSONRPCMessage, MessageExtraInfo, Server, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 
 /**
- * Where this library puts itself between an SDK transport and the SDK `Server` connected to it. A transport has one
- * `onmessage`, one `send`, one `onclose`, which the SDK sets on `connect` and which several of our layers wrap (the
- * hot dispatch, telemetry, the 2025-era not-found code, the legacy session posts): each wrap is one call here, so the
- * order the layers see a message in is the order of these calls, written at one place each. An HTTP session's hot
- * POST passes none of them: the hot dispatch takes it and takes those steps itself (protocol/hot-path.ts).
+ * Helpers for what this library does with an SDK transport: its close and connect hooks, the opening's held view,
+ * the SDK session transport's stream map. The stages our layers put on a transport's `send` and `onmessage` are
+ * protocol/stages.ts's.
  */
 
 export type Send = (message: JSONRPCMessage, options?: TransportSendOptions) => Promise<void>;
 export type Receive = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
-/** Puts `wrap` in front of what the transport sends; it gets the `send` it replaces (already bound). */
-export function interceptSend(transport: Transport, wrap: (next: Send) => Send): void {
-  transport.send = wrap(transport.send.bind(transport));
+/** Puts `send` in the transport's place (protocol/stages.ts's outbound list, which ends in the transport's own). */
+export function replaceSend(transport: Transport, send: Send): void {
+  transport.send = send;
 }
 
-/** Puts `wrap` in front of the transport's delivery of each message; it gets the handler it replaces (maybe none). */
-export function interceptMessages(transport: Transport, wrap: (next: Receive | undefined) => Receive): void {
-  transport.onmessage = wrap(transport.onmessage);
+/** Puts `receive` in the transport's handler's place (protocol/stages.ts's inbound list, which ends in the SDK's). */
+export function replaceReceive(transport: Transport, receive: Receive | undefined): void {
+  transport.onmessage = receive;
 }
 
 /** Runs `run` once the transport's close handler so far has run (even when it throws). */
@@ -57,6 +55,11 @@ export class HeldView implements Transport {
   private isLive = false;
 
   constructor(private readonly transport: Transport) {}
+
+  /** The transport this view sends through (its outbound stages are that transport's). */
+  get underlying(): Transport {
+    return this.transport;
+  }
 
   /** The handler the connected server installed. */
   get installed(): Receive | undefined {

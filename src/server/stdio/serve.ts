@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/server';
 import { UsageTypeError } from '../../errors';
 import type { Log } from '../../log';
-import { interceptSend } from '../sdk/transports';
+import { stageOut } from '../protocol/stages';
 import { StdioLoop, type LoopSettings } from './loop';
 import { DEFAULT_MAX_MESSAGE_BYTES, guardStdin, tooLargeMessage } from './stdio';
 import { guardStdout, strayMessage, type GuardedStdout } from './stdout-guard';
@@ -81,7 +81,7 @@ export async function serveStreams(
   if (!loop || settings.needsSdk()) return serving.connect(transport(input));
   const handOff = async (lines: Readable, suppress: (message: object) => boolean) => {
     const sdkTransport = transport(lines);
-    interceptSend(sdkTransport, (send) => (message, sendOptions) => (suppress(message) ? Promise.resolve() : send(message, sendOptions)));
+    stageOut(sdkTransport, 'stdio-hand-over', (message) => (suppress(message) ? Promise.resolve() : message));
     await serving.connect(sdkTransport);
   };
   serving.track(new StdioLoop({ ...settings, handOff }, input, stdout));

@@ -6,8 +6,8 @@ import { TOOL_FAILED_CHANNEL } from '../../invoke/calling/errors';
 import { PER_REQUEST_EXCHANGES } from '../http/exchanges';
 import type { Log } from '../../log';
 import type { TelemetryOptions } from './options';
-import { afterClose, afterConnect, interceptMessages, interceptSend } from '../sdk/transports';
-import { asWritten } from '../protocol/wire';
+import { afterClose, afterConnect } from '../sdk/transports';
+import { stageIn, stageOut } from '../protocol/stages';
 import { METHODS, type TelemetryTarget } from '../methods';
 
 /**
@@ -384,8 +384,8 @@ export class ConnectionTelemetry {
     const operation = this.open.get(message.id);
     if (!operation) return;
     this.open.delete(message.id);
-    // The code the client gets: a 2025-era connection's transport writes the older not-found code back after this.
-    this.telemetry.end(operation, asWritten(this.transport, message), this.server);
+    // The code the client gets: the `legacy-codes` stage, before this one, wrote a 2025-era connection's back.
+    this.telemetry.end(operation, message, this.server);
   }
 
   /**
@@ -394,15 +394,15 @@ export class ConnectionTelemetry {
    */
   wrap(): void {
     const { transport } = this;
-    interceptMessages(transport, (dispatch) => (message, extra) => {
+    stageIn(transport, 'telemetry', (dispatch) => (message, extra) => {
       const cancelled = cancelledId(message);
       if (cancelled !== undefined) this.settle(cancelled, 'cancelled');
       const operation = this.begin(message);
       return operation ? this.within(operation, () => dispatch?.(message, extra)) : dispatch?.(message, extra);
     });
-    interceptSend(transport, (send) => (message, options) => {
+    stageOut(transport, 'telemetry', (message) => {
       this.answered(message);
-      return send(message, options);
+      return message;
     });
     // A per-request HTTP exchange is no session; every other connection is one, from now until it closes.
     const perRequest = transport instanceof sdk().PerRequestHTTPServerTransport || PER_REQUEST_EXCHANGES in transport;
