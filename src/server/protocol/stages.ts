@@ -38,10 +38,10 @@ export type OutStep = (message: JSONRPCMessage, options: TransportSendOptions | 
 /** An inbound stage: given what comes after it, what runs in its place (it runs around the rest, a span's context). */
 export type InStep = (next: Receive | undefined) => Receive;
 
-/** One transport's two lists, by position in `OUT_STAGES` / `IN_STAGES`, and what each ends in. */
+/** One transport's two lists: the stages installed so far, by name, and what each list ends in. */
 interface Lists {
-  readonly out: (OutStep | undefined)[];
-  readonly in: (InStep | undefined)[];
+  readonly out: Map<OutStage, OutStep>;
+  readonly in: Map<InStage, InStep>;
   /** The transport's own `send`, taken when the first outbound stage was installed. */
   sent?: Send;
   /** The handler the SDK installed on connecting, taken when the first inbound stage was installed. */
@@ -52,7 +52,7 @@ const LISTS = new WeakMap<Transport, Lists>();
 
 function listsOf(transport: Transport): Lists {
   let lists = LISTS.get(transport);
-  if (!lists) LISTS.set(transport, (lists = { out: [], in: [] }));
+  if (!lists) LISTS.set(transport, (lists = { out: new Map(), in: new Map() }));
   return lists;
 }
 
@@ -78,14 +78,12 @@ export function stageOut(transport: Transport, name: OutStage, step: OutStep): S
   const target = transport instanceof HeldView ? transport.underlying : transport;
   const lists = listsOf(target);
   const sent = (lists.sent ??= target.send.bind(target));
-  lists.out[OUT_STAGES.indexOf(name)] = step;
-  replaceSend(
-    target,
-    runOut(
-      lists.out.filter((installed) => installed !== undefined),
-      sent,
-    ),
-  );
+  lists.out.set(name, step);
+  const steps = OUT_STAGES.flatMap((named) => {
+    const installed = lists.out.get(named);
+    return installed ? [installed] : [];
+  });
+  replaceSend(target, runOut(steps, sent));
   return sent;
 }
 
@@ -96,8 +94,8 @@ export function stageOut(transport: Transport, name: OutStage, step: OutStep): S
 export function stageIn(transport: Transport, name: InStage, step: InStep): void {
   const lists = listsOf(transport);
   lists.received ??= { handler: transport.onmessage };
-  lists.in[IN_STAGES.indexOf(name)] = step;
-  let receive = lists.received.handler;
-  for (let at = IN_STAGES.length - 1; at >= 0; at--) receive = lists.in[at]?.(receive) ?? receive;
+  lists.in.set(name, step);
+  // Built from the last stage outwards: each wraps what follows it.
+  const receive = IN_STAGES.reduceRight<Receive | undefined>((next, named) => lists.in.get(named)?.(next) ?? next, lists.received.handler);
   replaceReceive(transport, receive);
 }
