@@ -95,6 +95,14 @@ export interface DirectPostsOptions {
 export class LegacyPosts {
   private readonly open = new Map<Id, LegacyPost>();
   private sdkSend!: Send;
+  /**
+   * One timer for the `sseAfterMs` and `sseCloseAfterMs` deadlines of every open post, armed for the earliest:
+   * a `setTimeout` and `clearTimeout` per request cost more than the request's own dispatch. Every post's deadlines
+   * come a fixed delay after its arrival, so a post arriving while the timer is armed never needs it sooner.
+   */
+  private timer: NodeJS.Timeout | undefined;
+  /** When the armed timer is due (`Date.now()` time). */
+  private timerAt = Infinity;
 
   constructor(
     private readonly transport: NodeStreamableHTTPServerTransport,
@@ -116,13 +124,20 @@ export class LegacyPosts {
    * Answers this POST on Node's own response when it can: resolves once the response is complete (or handed over).
    * `undefined` when it cannot (nothing was written or run): the SDK's transport takes it.
    */
-  answer(req: IncomingMessage, res: ServerResponse, body: unknown, incoming?: HttpRequestInfo): Promise<void> | undefined {
+  answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    incoming?: HttpRequestInfo,
+    arrivedAt: number = Date.now(),
+  ): Promise<void> | undefined {
     if (!this.qualifies(req, body)) return undefined;
     const id = (body as { id: Id }).id;
     const version = this.server.legacyVersion()!;
     // Open before the dispatch admits the request (its one admission), so that whatever it sends finds its post.
-    const post = new LegacyPost(res, this.options, version >= REVISION_2025_11_25, this, id);
+    const post = new LegacyPost(res, this.options, version >= REVISION_2025_11_25, this, id, arrivedAt);
     this.open.set(id, post);
+    if (post.nextDeadline < this.timerAt) this.arm(post.nextDeadline, arrivedAt);
     if (this.server.answerHot(body as JSONRPCMessage, extraOf(req, incoming))) return post.done;
     post.discard();
     return undefined;
@@ -160,6 +175,24 @@ export class LegacyPosts {
   forward(id: Id, message: JSONRPCMessage): Promise<void> {
     return this.sdkSend(message, { relatedRequestId: id });
   }
+
+  /** Arms the one timer for `at` (`now` being the time), in place of a later one. */
+  private arm(at: number, now: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(this.due, Math.max(1, at - now));
+    this.timer.unref();
+  }
+
+  /** The timer: every open post whose deadline passed takes its step; armed again for the next deadline, if any. */
+  private readonly due = (): void => {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const post of this.open.values()) next = Math.min(next, post.deadlinesDue(now));
+    if (next !== Infinity) this.arm(next, now);
+  };
 }
 
 /** Where a post settles and, once handed over, forwards to: its session's {@link LegacyPosts}. */
@@ -181,8 +214,10 @@ class LegacyPost {
   /** Nothing was ever queued: a lone reply is written at once (see `send`). */
   private idle = true;
   private state: 'pending' | 'streaming' | 'answered' | 'left' = 'pending';
-  private readonly timer: NodeJS.Timeout | undefined;
-  private readonly closer: NodeJS.Timeout | undefined;
+  /** When the call is switched to SSE (`sseAfterMs`), until it answers or leaves; the session's one timer runs it. */
+  private sseAt: number | undefined;
+  /** When the call's stream is closed for polling (`sseCloseAfterMs`), until it answers or leaves. */
+  private closeAt: number | undefined;
   private readonly onClose = (): void => this.left();
 
   constructor(
@@ -192,18 +227,35 @@ class LegacyPost {
     private readonly primes: boolean,
     private readonly end: PostEnd,
     private readonly id: Id,
+    arrivedAt: number,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
     // `on`, not `once`: a response closes once, and `once` costs a wrapper per request (`left` runs at most once).
     res.on('close', this.onClose);
-    if (primes) {
-      this.timer = setTimeout(() => void this.enqueue(() => this.openStream()), options.sseAfterMs ?? 1000);
-      this.timer.unref();
+    if (primes) this.sseAt = arrivedAt + (options.sseAfterMs ?? 1000);
+    if (primes && options.sseCloseAfterMs !== undefined) this.closeAt = arrivedAt + options.sseCloseAfterMs;
+  }
+
+  /** The earliest deadline still ahead, `Infinity` when none is. */
+  get nextDeadline(): number {
+    return Math.min(this.sseAt ?? Infinity, this.closeAt ?? Infinity);
+  }
+
+  /** Takes the steps whose deadline `now` has passed, earliest first, as their own timers would; the next deadline. */
+  deadlinesDue(now: number): number {
+    const closeFirst = this.closeAt !== undefined && this.closeAt < (this.sseAt ?? Infinity);
+    if (closeFirst && this.closeAt! <= now) this.closeDue();
+    if (this.sseAt !== undefined && this.sseAt <= now) {
+      this.sseAt = undefined;
+      void this.enqueue(() => this.openStream());
     }
-    if (primes && options.sseCloseAfterMs !== undefined) {
-      this.closer = setTimeout(() => void this.enqueue(() => this.closeForPolling()), options.sseCloseAfterMs);
-      this.closer.unref();
-    }
+    if (this.closeAt !== undefined && this.closeAt <= now) this.closeDue();
+    return this.nextDeadline;
+  }
+
+  private closeDue(): void {
+    this.closeAt = undefined;
+    void this.enqueue(() => this.closeForPolling());
   }
 
   /** The stream a client that left can resume, once the request is handed over. */
@@ -292,8 +344,7 @@ class LegacyPost {
 
   private answered(): void {
     this.state = 'answered';
-    if (this.timer) clearTimeout(this.timer);
-    if (this.closer) clearTimeout(this.closer);
+    this.sseAt = this.closeAt = undefined;
     this.end.settled(this.id, this);
     this.finish();
   }
@@ -307,8 +358,7 @@ class LegacyPost {
     if (this.state === 'answered' || this.state === 'left') return;
     const streaming = this.state === 'streaming';
     this.state = 'left';
-    if (this.timer) clearTimeout(this.timer);
-    if (this.closer) clearTimeout(this.closer);
+    this.sseAt = this.closeAt = undefined;
     if (streaming) this.end.settled(this.id, this);
     this.finish();
   }

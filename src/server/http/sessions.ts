@@ -233,7 +233,7 @@ export class SessionTable {
     let polling: NodeJS.Timeout | undefined;
     let noted: readonly (string | number)[] = NONE;
     try {
-      const direct = session.posts?.answer(req, res, body, incoming);
+      const direct = session.posts?.answer(req, res, body, incoming, session.lastSeen);
       if (direct) await direct;
       else {
         polling = this.pollingTimer(session, req, body);
