@@ -13,6 +13,7 @@ import { handOverStream, type Send } from '../sdk/transports';
 import { stageOut } from '../protocol/stages';
 import { REVISION_2025_11_25 } from '../revisions';
 import { isHotMethod } from '../protocol/rules';
+import { InFlight } from '../protocol/in-flight';
 import type { HttpExtra } from '../protocol/incoming';
 import type { HttpRequestInfo } from '../../invoke/request/request-context';
 
@@ -93,7 +94,8 @@ export interface DirectPostsOptions {
 
 /** One session's hot POSTs answered on Node's own response: decides which requests qualify and routes what the session sends for them. */
 export class LegacyPosts {
-  private readonly open = new Map<Id, LegacyPost>();
+  /** The open posts by id; an `InFlight`, whose one entry at a time (the usual case) allocates nothing. */
+  private readonly open = new InFlight<LegacyPost>();
   private sdkSend!: Send;
   /**
    * One timer for the `sseAfterMs` and `sseCloseAfterMs` deadlines of every open post, armed for the earliest:
@@ -166,7 +168,7 @@ export class LegacyPosts {
   /** The request left this table: answered, or handed to the SDK's transport after its client left. */
   settled(id: Id, post: LegacyPost): void {
     if (this.open.get(id) !== post) return;
-    this.open.delete(id);
+    this.open.settle(id, post);
     const streamId = post.handedOverStream;
     if (streamId !== undefined) handOverStream(this.transport, id, streamId);
   }
@@ -190,7 +192,7 @@ export class LegacyPosts {
     this.timerAt = Infinity;
     const now = Date.now();
     let next = Infinity;
-    for (const post of this.open.values()) next = Math.min(next, post.deadlinesDue(now));
+    this.open.forEach((post) => (next = Math.min(next, post.deadlinesDue(now))));
     if (next !== Infinity) this.arm(next, now);
   };
 }
