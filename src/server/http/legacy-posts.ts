@@ -105,12 +105,22 @@ export class LegacyPosts {
   private timer: NodeJS.Timeout | undefined;
   /** When the armed timer is due (`Date.now()` time). */
   private timerAt = Infinity;
+  /**
+   * A post with deadlines arrived since the timer last fired: it is armed again a period on even with nothing due, so
+   * under steady load no request arms it. Arming from a request is then rare, and code V8 optimized without it
+   * would be thrown away and compiled again each time it happened (a deopt costs more than many requests).
+   */
+  private recent = false;
+  /** The shortest deadline a post has. */
+  private readonly period: number;
 
   constructor(
     private readonly transport: NodeStreamableHTTPServerTransport,
     private readonly server: LegacyPostTarget,
     private readonly options: DirectPostsOptions,
-  ) {}
+  ) {
+    this.period = Math.min(options.sseAfterMs ?? 1000, options.sseCloseAfterMs ?? Infinity);
+  }
 
   /** Puts the routing in front of the SDK transport's `send`: the `legacy-posts` outbound stage. */
   intercept(): void {
@@ -139,7 +149,11 @@ export class LegacyPosts {
     // Open before the dispatch admits the request (its one admission), so that whatever it sends finds its post.
     const post = new LegacyPost(res, this.options, version >= REVISION_2025_11_25, this, id, arrivedAt);
     this.open.set(id, post);
-    if (post.nextDeadline < this.timerAt) this.arm(post.nextDeadline, arrivedAt);
+    const deadline = post.nextDeadline;
+    if (deadline !== Infinity) {
+      this.recent = true;
+      if (deadline < this.timerAt) this.arm(deadline, arrivedAt);
+    }
     if (this.server.answerHot(body as JSONRPCMessage, extraOf(req, incoming))) return post.done;
     post.discard();
     return undefined;
@@ -193,6 +207,8 @@ export class LegacyPosts {
     const now = Date.now();
     let next = Infinity;
     this.open.forEach((post) => (next = Math.min(next, post.deadlinesDue(now))));
+    if (next === Infinity && this.recent) next = now + this.period;
+    this.recent = false;
     if (next !== Infinity) this.arm(next, now);
   };
 }
