@@ -323,12 +323,17 @@ class LegacyPost {
   private writeJson(message: JSONRPCMessage): void {
     this.answered();
     const body = JSON.stringify(message);
+    // A flat list rather than an object (Node walks it without `for...in`), the length as text as Node writes it:
+    // a number sends Node's header checks down a path of their own.
     this.res
-      .writeHead(200, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        'mcp-session-id': this.options.sessionId,
-      })
+      .writeHead(200, [
+        'content-type',
+        'application/json',
+        'content-length',
+        String(Buffer.byteLength(body)),
+        'mcp-session-id',
+        this.options.sessionId,
+      ])
       .end(body);
   }
 
