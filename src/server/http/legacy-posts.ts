@@ -14,6 +14,7 @@ import { stageOut } from '../protocol/stages';
 import { REVISION_2025_11_25 } from '../revisions';
 import { isHotMethod } from '../protocol/rules';
 import { InFlight } from '../protocol/in-flight';
+import { jsonTextOf } from './json-text';
 import type { HttpExtra } from '../protocol/incoming';
 import type { HttpRequestInfo } from '../../invoke/request/request-context';
 
@@ -322,7 +323,7 @@ class LegacyPost {
   /** The reply as `application/json`, as a transport in JSON-response mode writes it: headers and body in one write. */
   private writeJson(message: JSONRPCMessage): void {
     this.answered();
-    const body = JSON.stringify(message);
+    const body = jsonTextOf(message);
     // A flat list rather than an object (Node walks it without `for...in`), the length as text as Node writes it:
     // a number sends Node's header checks down a path of their own.
     this.res
