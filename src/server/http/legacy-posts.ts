@@ -91,6 +91,8 @@ export interface DirectPostsOptions {
   readonly sseAfterMs?: number;
   /** A call still running this long after it arrived has its stream closed after the priming event: SSE polling. */
   readonly sseCloseAfterMs?: number;
+  /** Called once when a post the dispatch took is done (answered, or its client left), so the session needs no frame of its own per post. */
+  readonly ended?: () => void;
 }
 
 /** One session's hot POSTs answered on Node's own response: decides which requests qualify and routes what the session sends for them. */
@@ -108,8 +110,7 @@ export class LegacyPosts {
   private timerAt = Infinity;
   /**
    * A post with deadlines arrived since the timer last fired: it is armed again a period on even with nothing due, so
-   * under steady load no request arms it. Arming from a request is then rare, and code V8 optimized without it
-   * would be thrown away and compiled again each time it happened (a deopt costs more than many requests).
+   * under steady load no request arms it (a request arming it now and then made V8 deoptimize the request's path).
    */
   private recent = false;
   /** The shortest deadline a post has. */
@@ -155,7 +156,10 @@ export class LegacyPosts {
       this.recent = true;
       if (deadline < this.timerAt) this.arm(deadline, arrivedAt);
     }
-    if (this.server.answerHot(body as JSONRPCMessage, extraOf(req, incoming))) return post.done;
+    if (this.server.answerHot(body as JSONRPCMessage, extraOf(req, incoming))) {
+      post.taken = true;
+      return post.done;
+    }
     post.discard();
     return undefined;
   }
@@ -228,6 +232,8 @@ const RESOLVED: Promise<void> = Promise.resolve();
 class LegacyPost {
   readonly done: Promise<void>;
   private finish!: () => void;
+  /** The dispatch took the request: the session hears once when it is done (`ended`). */
+  taken = false;
   private stream: string | undefined;
   private queue: Promise<void> = RESOLVED;
   /** Nothing was ever queued: a lone reply is written at once (see `send`). */
@@ -370,7 +376,14 @@ class LegacyPost {
     this.state = 'answered';
     this.sseAt = this.closeAt = undefined;
     this.end.settled(this.id, this);
+    this.over();
+  }
+
+  private over(): void {
     this.finish();
+    if (!this.taken) return;
+    this.taken = false;
+    this.options.ended?.();
   }
 
   /**
@@ -384,6 +397,6 @@ class LegacyPost {
     this.state = 'left';
     this.sseAt = this.closeAt = undefined;
     if (streaming) this.end.settled(this.id, this);
-    this.finish();
+    this.over();
   }
 }
