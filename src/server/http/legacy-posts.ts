@@ -13,6 +13,8 @@ import { handOverStream, type Send } from '../sdk/transports';
 import { stageOut } from '../protocol/stages';
 import { REVISION_2025_11_25 } from '../revisions';
 import { isHotMethod } from '../protocol/rules';
+import { InFlight } from '../protocol/in-flight';
+import { jsonTextOf } from './json-text';
 import type { HttpExtra } from '../protocol/incoming';
 import type { HttpRequestInfo } from '../../invoke/request/request-context';
 
@@ -89,18 +91,38 @@ export interface DirectPostsOptions {
   readonly sseAfterMs?: number;
   /** A call still running this long after it arrived has its stream closed after the priming event: SSE polling. */
   readonly sseCloseAfterMs?: number;
+  /** Called once when a post the dispatch took is done (answered, or its client left), so the session needs no frame of its own per post. */
+  readonly ended?: () => void;
 }
 
 /** One session's hot POSTs answered on Node's own response: decides which requests qualify and routes what the session sends for them. */
 export class LegacyPosts {
-  private readonly open = new Map<Id, LegacyPost>();
+  /** The open posts by id; an `InFlight`, whose one entry at a time (the usual case) allocates nothing. */
+  private readonly open = new InFlight<LegacyPost>();
   private sdkSend!: Send;
+  /**
+   * One timer for the `sseAfterMs` and `sseCloseAfterMs` deadlines of every open post, armed for the earliest:
+   * a `setTimeout` and `clearTimeout` per request cost more than the request's own dispatch. Every post's deadlines
+   * come a fixed delay after its arrival, so a post arriving while the timer is armed never needs it sooner.
+   */
+  private timer: NodeJS.Timeout | undefined;
+  /** When the armed timer is due (`Date.now()` time). */
+  private timerAt = Infinity;
+  /**
+   * A post with deadlines arrived since the timer last fired: it is armed again a period on even with nothing due, so
+   * under steady load no request arms it (a request arming it now and then made V8 deoptimize the request's path).
+   */
+  private recent = false;
+  /** The shortest deadline a post has. */
+  private readonly period: number;
 
   constructor(
     private readonly transport: NodeStreamableHTTPServerTransport,
     private readonly server: LegacyPostTarget,
     private readonly options: DirectPostsOptions,
-  ) {}
+  ) {
+    this.period = Math.min(options.sseAfterMs ?? 1000, options.sseCloseAfterMs ?? Infinity);
+  }
 
   /** Puts the routing in front of the SDK transport's `send`: the `legacy-posts` outbound stage. */
   intercept(): void {
@@ -116,14 +138,28 @@ export class LegacyPosts {
    * Answers this POST on Node's own response when it can: resolves once the response is complete (or handed over).
    * `undefined` when it cannot (nothing was written or run): the SDK's transport takes it.
    */
-  answer(req: IncomingMessage, res: ServerResponse, body: unknown, incoming?: HttpRequestInfo): Promise<void> | undefined {
+  answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    incoming?: HttpRequestInfo,
+    arrivedAt: number = Date.now(),
+  ): Promise<void> | undefined {
     if (!this.qualifies(req, body)) return undefined;
     const id = (body as { id: Id }).id;
     const version = this.server.legacyVersion()!;
     // Open before the dispatch admits the request (its one admission), so that whatever it sends finds its post.
-    const post = new LegacyPost(res, this.options, version >= REVISION_2025_11_25, this, id);
+    const post = new LegacyPost(res, this.options, version >= REVISION_2025_11_25, this, id, arrivedAt);
     this.open.set(id, post);
-    if (this.server.answerHot(body as JSONRPCMessage, extraOf(req, incoming))) return post.done;
+    const deadline = post.nextDeadline;
+    if (deadline !== Infinity) {
+      this.recent = true;
+      if (deadline < this.timerAt) this.arm(deadline, arrivedAt);
+    }
+    if (this.server.answerHot(body as JSONRPCMessage, extraOf(req, incoming))) {
+      post.taken = true;
+      return post.done;
+    }
     post.discard();
     return undefined;
   }
@@ -151,7 +187,7 @@ export class LegacyPosts {
   /** The request left this table: answered, or handed to the SDK's transport after its client left. */
   settled(id: Id, post: LegacyPost): void {
     if (this.open.get(id) !== post) return;
-    this.open.delete(id);
+    this.open.settle(id, post);
     const streamId = post.handedOverStream;
     if (streamId !== undefined) handOverStream(this.transport, id, streamId);
   }
@@ -160,6 +196,26 @@ export class LegacyPosts {
   forward(id: Id, message: JSONRPCMessage): Promise<void> {
     return this.sdkSend(message, { relatedRequestId: id });
   }
+
+  /** Arms the one timer for `at` (`now` being the time), in place of a later one. */
+  private arm(at: number, now: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(this.due, Math.max(1, at - now));
+    this.timer.unref();
+  }
+
+  /** The timer: every open post whose deadline passed takes its step; armed again for the next deadline, if any. */
+  private readonly due = (): void => {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    this.open.forEach((post) => (next = Math.min(next, post.deadlinesDue(now))));
+    if (next === Infinity && this.recent) next = now + this.period;
+    this.recent = false;
+    if (next !== Infinity) this.arm(next, now);
+  };
 }
 
 /** Where a post settles and, once handed over, forwards to: its session's {@link LegacyPosts}. */
@@ -176,13 +232,17 @@ const RESOLVED: Promise<void> = Promise.resolve();
 class LegacyPost {
   readonly done: Promise<void>;
   private finish!: () => void;
+  /** The dispatch took the request: the session hears once when it is done (`ended`). */
+  taken = false;
   private stream: string | undefined;
   private queue: Promise<void> = RESOLVED;
   /** Nothing was ever queued: a lone reply is written at once (see `send`). */
   private idle = true;
   private state: 'pending' | 'streaming' | 'answered' | 'left' = 'pending';
-  private readonly timer: NodeJS.Timeout | undefined;
-  private readonly closer: NodeJS.Timeout | undefined;
+  /** When the call is switched to SSE (`sseAfterMs`), until it answers or leaves; the session's one timer runs it. */
+  private sseAt: number | undefined;
+  /** When the call's stream is closed for polling (`sseCloseAfterMs`), until it answers or leaves. */
+  private closeAt: number | undefined;
   private readonly onClose = (): void => this.left();
 
   constructor(
@@ -192,18 +252,35 @@ class LegacyPost {
     private readonly primes: boolean,
     private readonly end: PostEnd,
     private readonly id: Id,
+    arrivedAt: number,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
     // `on`, not `once`: a response closes once, and `once` costs a wrapper per request (`left` runs at most once).
     res.on('close', this.onClose);
-    if (primes) {
-      this.timer = setTimeout(() => void this.enqueue(() => this.openStream()), options.sseAfterMs ?? 1000);
-      this.timer.unref();
+    if (primes) this.sseAt = arrivedAt + (options.sseAfterMs ?? 1000);
+    if (primes && options.sseCloseAfterMs !== undefined) this.closeAt = arrivedAt + options.sseCloseAfterMs;
+  }
+
+  /** The earliest deadline still ahead, `Infinity` when none is. */
+  get nextDeadline(): number {
+    return Math.min(this.sseAt ?? Infinity, this.closeAt ?? Infinity);
+  }
+
+  /** Takes the steps whose deadline `now` has passed, earliest first, as their own timers would; the next deadline. */
+  deadlinesDue(now: number): number {
+    const closeFirst = this.closeAt !== undefined && this.closeAt < (this.sseAt ?? Infinity);
+    if (closeFirst && this.closeAt! <= now) this.closeDue();
+    if (this.sseAt !== undefined && this.sseAt <= now) {
+      this.sseAt = undefined;
+      void this.enqueue(() => this.openStream());
     }
-    if (primes && options.sseCloseAfterMs !== undefined) {
-      this.closer = setTimeout(() => void this.enqueue(() => this.closeForPolling()), options.sseCloseAfterMs);
-      this.closer.unref();
-    }
+    if (this.closeAt !== undefined && this.closeAt <= now) this.closeDue();
+    return this.nextDeadline;
+  }
+
+  private closeDue(): void {
+    this.closeAt = undefined;
+    void this.enqueue(() => this.closeForPolling());
   }
 
   /** The stream a client that left can resume, once the request is handed over. */
@@ -252,13 +329,18 @@ class LegacyPost {
   /** The reply as `application/json`, as a transport in JSON-response mode writes it: headers and body in one write. */
   private writeJson(message: JSONRPCMessage): void {
     this.answered();
-    const body = JSON.stringify(message);
+    const body = jsonTextOf(message);
+    // A flat list rather than an object (Node walks it without `for...in`), the length as text as Node writes it:
+    // a number sends Node's header checks down a path of their own.
     this.res
-      .writeHead(200, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        'mcp-session-id': this.options.sessionId,
-      })
+      .writeHead(200, [
+        'content-type',
+        'application/json',
+        'content-length',
+        String(Buffer.byteLength(body)),
+        'mcp-session-id',
+        this.options.sessionId,
+      ])
       .end(body);
   }
 
@@ -292,10 +374,16 @@ class LegacyPost {
 
   private answered(): void {
     this.state = 'answered';
-    if (this.timer) clearTimeout(this.timer);
-    if (this.closer) clearTimeout(this.closer);
+    this.sseAt = this.closeAt = undefined;
     this.end.settled(this.id, this);
+    this.over();
+  }
+
+  private over(): void {
     this.finish();
+    if (!this.taken) return;
+    this.taken = false;
+    this.options.ended?.();
   }
 
   /**
@@ -307,9 +395,8 @@ class LegacyPost {
     if (this.state === 'answered' || this.state === 'left') return;
     const streaming = this.state === 'streaming';
     this.state = 'left';
-    if (this.timer) clearTimeout(this.timer);
-    if (this.closer) clearTimeout(this.closer);
+    this.sseAt = this.closeAt = undefined;
     if (streaming) this.end.settled(this.id, this);
-    this.finish();
+    this.over();
   }
 }

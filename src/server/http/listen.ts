@@ -1,4 +1,4 @@
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { asError } from '../../errors';
 import { Log } from '../../log';
@@ -74,6 +74,11 @@ export async function startHttp(
   let handler: HttpHandler | undefined;
   let draining = false;
   const health = options.health ? healthResponder(options.health === true ? {} : options.health, () => draining) : undefined;
+  // Not an async function: without health paths nothing is waited for, and a promise per request would be made for nothing.
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    if (serving.serverCard && answerServerCard(req, res, serving.serverCard)) return;
+    void handler?.handle(req, res);
+  };
   const http: HttpServer = createServer(
     {
       headersTimeout: bounds.headersTimeoutMs,
@@ -81,11 +86,7 @@ export async function startHttp(
       requestTimeout: bounds.requestTimeoutMs,
       connectionsCheckingInterval: checkingIntervalOf(bounds),
     },
-    async (req, res) => {
-      if (health && (await health(req, res))) return;
-      if (serving.serverCard && answerServerCard(req, res, serving.serverCard)) return;
-      void handler?.handle(req, res);
-    },
+    health ? async (req, res) => void ((await health(req, res)) || serve(req, res)) : serve,
   );
   capConnectionsPerAddress(http, bounds.maxConnectionsPerAddress, log);
   const address = await listen(http, host, options.port ?? 3000);

@@ -197,6 +197,10 @@ export class SessionTable {
             retryMs: this.options.retryMs,
             sseAfterMs: this.options.sseAfterMs,
             sseCloseAfterMs: this.options.sseCloseAfterMs,
+            ended: () => {
+              session.active--;
+              session.lastSeen = Date.now();
+            },
           })
         : undefined;
     posts?.intercept();
@@ -224,22 +228,35 @@ export class SessionTable {
     return session;
   }
 
-  /** Hands one request to the session's transport, keeping the session busy while it runs. */
-  async handle(session: Session, req: IncomingMessage, res: ServerResponse, body: unknown, incoming?: HttpRequestInfo): Promise<void> {
+  /**
+   * Hands one request to the session, keeping the session busy while it runs. Not an async function: a post answered
+   * directly keeps it busy until the post says it ended (`ended`, given with the posts), and its promise is passed on.
+   */
+  handle(session: Session, req: IncomingMessage, res: ServerResponse, body: unknown, incoming?: HttpRequestInfo): Promise<void> {
     session.lastSeen = Date.now();
+    const direct = session.posts?.answer(req, res, body, incoming, session.lastSeen);
+    if (direct === undefined) return this.throughTransport(session, req, res, body, incoming);
+    session.active++;
+    return direct;
+  }
+
+  /** A request the SDK's transport reads. */
+  private async throughTransport(
+    session: Session,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    incoming: HttpRequestInfo | undefined,
+  ): Promise<void> {
     session.active++;
     const stream = req.method === 'GET';
     if (stream) session.streams++;
     let polling: NodeJS.Timeout | undefined;
     let noted: readonly (string | number)[] = NONE;
     try {
-      const direct = session.posts?.answer(req, res, body, incoming);
-      if (direct) await direct;
-      else {
-        polling = this.pollingTimer(session, req, body);
-        if (incoming !== undefined) noted = noteIncoming(session, body, incoming);
-        await session.transport.handleRequest(req, res, body);
-      }
+      polling = this.pollingTimer(session, req, body);
+      if (incoming !== undefined) noted = noteIncoming(session, body, incoming);
+      await session.transport.handleRequest(req, res, body);
     } finally {
       for (const id of noted) if (session.incoming.get(id) === incoming) session.incoming.delete(id);
       clearTimeout(polling);

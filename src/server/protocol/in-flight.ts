@@ -45,6 +45,12 @@ export class InFlight<V> {
     }
   }
 
+  /** Visits every value (the slot's first, then the others in the order they came). */
+  forEach(visit: (value: V) => void): void {
+    if (this.slotId !== undefined) visit(this.slotValue as V);
+    for (const value of this.rest.values()) visit(value);
+  }
+
   /** Every value, and none kept any more. */
   takeAll(): V[] {
     const all = [...this.rest.values()];

@@ -339,6 +339,35 @@ describe('direct answers that take their time', () => {
     expect(answer.messages).toEqual([{ result: { content: [{ type: 'text', text: 'quietly released' }] }, jsonrpc: '2.0', id: 40 }]);
   });
 
+  it('switches each of several calls in progress to SSE, none sooner than its own sseAfterMs after it arrived', async () => {
+    // The session's one deadline timer (legacy-posts.ts): each call arrives while it is armed for an earlier one, and
+    // nothing arrives after it first fires, so the later calls are switched only if it is armed again for them.
+    const ids = [50, 51, 52, 53, 54];
+    const streams: { stream: Stream; waited: number }[] = [];
+    for (const id of ids) {
+      const sent = performance.now();
+      void post(call(id, 'quiet', {})).then((stream) => streams.push({ stream, waited: performance.now() - sent }));
+      await new Promise((r) => setTimeout(r, 12));
+    }
+    // A quick call among them is still answered as JSON.
+    const quick = await answerOf(await post(call(55, 'add', { a: 20, b: 22 })));
+    expect(quick).toEqual({
+      status: 200,
+      framing: 'json',
+      messages: [{ result: { content: [{ type: 'text', text: '42' }] }, jsonrpc: '2.0', id: 55 }],
+    });
+    await until(() => streams.length === ids.length && streams.every(({ stream }) => stream.text().includes('retry: 2500')));
+    for (const { stream, waited } of streams) {
+      expect(stream.response.headers['content-type']).toBe('text/event-stream');
+      expect(waited).toBeGreaterThanOrEqual(95);
+    }
+    release();
+    const answers = await Promise.all(streams.map(({ stream }) => answerOf(stream)));
+    expect(answers.map((answer) => (answer.messages[0] as { id: number }).id).sort()).toEqual(ids);
+    for (const answer of answers)
+      expect(answer.messages).toEqual([expect.objectContaining({ result: { content: [{ type: 'text', text: 'quietly released' }] } })]);
+  });
+
   it('resumes a dropped call stream with Last-Event-ID: what was missed, then the reply, nothing twice', async () => {
     const stream = await post(call(41, 'hold', {}, { progressToken: 41 }));
     await until(() => stream.text().includes('notifications/progress'));
