@@ -157,6 +157,8 @@ export class LegacyPosts {
       if (deadline < this.timerAt) this.arm(deadline, arrivedAt);
     }
     if (this.server.answerHot(body as JSONRPCMessage, extraOf(req, incoming))) {
+      // In time: the dispatch runs the handler a microtask later and the response closes on a later tick, so the post
+      // cannot have ended yet.
       post.taken = true;
       return post.done;
     }

@@ -21,8 +21,8 @@ import { METHODS, type TelemetryTarget } from '../methods';
  * used from its next request on. The
  * instrumentation sits on the transport a protocol server is connected to, so it sees every request,
  * the SDK's own answers (initialize, ping, method not found) included, and the handler (so the tool's
- * own code) runs inside the span's context; an HTTP session's hot POST, which passes no transport, takes
- * the same steps (`ConnectionTelemetry`) from the hot dispatch.
+ * own code) runs inside the span's context; an HTTP session's hot POST, which passes no inbound stage, has its
+ * operation opened by the hot dispatch (`ConnectionTelemetry`), and its answer ends it in the outbound stage.
  */
 
 /** How a protocol server is reached, as the conventions record it. */
@@ -349,9 +349,10 @@ interface Observed {
 }
 
 /**
- * One connection's telemetry: its operations in flight, and the steps that open, run inside and end them. The hot
- * dispatch calls the steps for the requests it takes without the transport (`begin`, `within`, `answered`); the
- * wraps of the transport (`wrap`) call them for everything else, the SDK's own answers included.
+ * One connection's telemetry: its operations in flight, and the steps that open, run inside and end them. Its
+ * `telemetry` stages on the connection's two lists (`wrap`, protocol/stages.ts) take them for every message, the
+ * SDK's own answers included; the hot dispatch opens the operation of an HTTP session's hot POST itself (`begin`,
+ * `within`), which passes no inbound stage, and its answer ends it in the outbound stage (`answered`).
  */
 export class ConnectionTelemetry {
   private readonly open = new Map<string | number, Operation>();
