@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { isPlainInitialized, readInitialize, type InitializeRequest } from './initialize';
 import { MODERN_REVISION } from '../revisions';
+import { otelRegistered } from '../otel-registry';
 import { isModernHot, methodsWhere, type HotMethod } from '../methods';
 import { TaskCreated } from '../tasks/handlers';
 import type { Receive } from '../sdk/transports';
@@ -208,7 +209,8 @@ export class HotDispatch {
     const accepted = this.accepted(message);
     if (!accepted) return false;
     const { telemetry } = this;
-    const operation = telemetry?.begin(message);
+    // Until something registers with OpenTelemetry there is nothing to record: telemetry is not asked at all.
+    const operation = telemetry !== undefined && otelRegistered() ? telemetry.begin(message) : undefined;
     if (operation === undefined) void this.run(accepted.request, accepted.handler, message, extra);
     else telemetry!.within(operation, () => void this.run(accepted.request, accepted.handler, message, extra));
     return true;

@@ -9,13 +9,14 @@ import type { TelemetryOptions } from './options';
 import { afterClose, afterConnect } from '../sdk/transports';
 import { stageIn, stageOut } from '../protocol/stages';
 import { METHODS, type TelemetryTarget } from '../methods';
+import { otelRegistered } from '../otel-registry';
 
 /**
  * OpenTelemetry per the semantic conventions for MCP: one SERVER span per request, named
  * `{mcp.method.name} {target}`, parented on the trace context in `params._meta` (else the ambient context,
  * such as the HTTP request's), and the `mcp.server.operation.duration` and `mcp.server.session.duration`
  * histograms. `@opentelemetry/api` is an optional peer, loaded only once something has registered with
- * it (see `registered`): until then, and when it is absent, a request costs one property lookup and nothing
+ * it (`otelRegistered`, ../otel-registry.ts): until then, and when it is absent, a request costs one property lookup and nothing
  * else. Once loaded, while no SDK has registered a tracer or meter provider, a request costs two identity
  * checks; each request looks again, so a provider an application registers after building the server is
  * used from its next request on. The
@@ -42,18 +43,6 @@ const VERSION = (require('../../../package.json') as { readonly version: string 
 const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
 let loaded: Api | null | undefined;
-
-/**
- * Where every copy of `@opentelemetry/api` 1.x keeps what an application registered (providers, the context
- * manager, the propagator): `Symbol.for('opentelemetry.js.api.1')` on the global object, set by the first
- * registration. While it is unset, the API would hand out no-op providers and the root context, so there is
- * nothing to trace or measure and no reason to load the API (~40 ms and 44 modules at start-up).
- */
-const REGISTRY = Symbol.for('opentelemetry.js.api.1');
-
-function registered(): boolean {
-  return (globalThis as Record<symbol, unknown>)[REGISTRY] !== undefined;
-}
 
 /** `@opentelemetry/api` if it can be resolved, once per process; `undefined` when it is not installed. */
 function loadApi(log: Log): Api | undefined {
@@ -206,13 +195,13 @@ export class Telemetry {
 
   /** Whether a provider may record now (something registered with the API): the stdio loop then hands over. */
   recording(): boolean {
-    return loaded !== null && registered();
+    return loaded !== null && otelRegistered();
   }
 
   /** The API, once something has registered with it; `undefined` before, and when it cannot be loaded. */
   private get api(): Api | undefined {
     if (loaded !== undefined) return loaded ?? undefined;
-    return registered() ? loadApi(this.log) : undefined;
+    return otelRegistered() ? loadApi(this.log) : undefined;
   }
 
   /**
@@ -356,6 +345,8 @@ interface Observed {
  */
 export class ConnectionTelemetry {
   private readonly open = new Map<string | number, Operation>();
+  /** Whether the outbound `telemetry` stage is on the connection's list: from its first operation on (`begin`). */
+  private staged = false;
 
   constructor(
     private readonly telemetry: Telemetry,
@@ -369,7 +360,9 @@ export class ConnectionTelemetry {
     if (!isRequest(message)) return undefined;
     const api = this.telemetry.loadedApi();
     const operation = api && this.telemetry.start(api, message, this.transport, this.network);
-    if (operation) this.open.set(message.id, operation);
+    if (!operation) return undefined;
+    this.open.set(message.id, operation);
+    if (!this.staged) this.stageAnswers();
     return operation;
   }
 
@@ -396,14 +389,12 @@ export class ConnectionTelemetry {
   wrap(): void {
     const { transport } = this;
     stageIn(transport, 'telemetry', (dispatch) => (message, extra) => {
+      // Nothing registered with OpenTelemetry and nothing open: no step to take (registering is for good).
+      if (this.open.size === 0 && !otelRegistered()) return dispatch?.(message, extra);
       const cancelled = cancelledId(message);
       if (cancelled !== undefined) this.settle(cancelled, 'cancelled');
       const operation = this.begin(message);
       return operation ? this.within(operation, () => dispatch?.(message, extra)) : dispatch?.(message, extra);
-    });
-    stageOut(transport, 'telemetry', (message) => {
-      this.answered(message);
-      return message;
     });
     // A per-request HTTP exchange is no session; every other connection is one, from now until it closes.
     const perRequest = transport instanceof sdk().PerRequestHTTPServerTransport || PER_REQUEST_EXCHANGES in transport;
@@ -415,6 +406,19 @@ export class ConnectionTelemetry {
       const reason = perRequest ? 'cancelled' : 'connection_closed';
       for (const id of [...this.open.keys()]) this.settle(id, reason);
       if (session !== undefined) this.telemetry.recordSession(session, this.network, this.server);
+    });
+  }
+
+  /**
+   * Puts the outbound `telemetry` stage on the connection's list, where a reply ends its request's operation. It
+   * goes on with the connection's first operation, not before: until something registers with OpenTelemetry no
+   * operation opens, and a connection's answers then pass no telemetry step at all.
+   */
+  private stageAnswers(): void {
+    this.staged = true;
+    stageOut(this.transport, 'telemetry', (message) => {
+      this.answered(message);
+      return message;
     });
   }
 
