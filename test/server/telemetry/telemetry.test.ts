@@ -380,6 +380,18 @@ describe('over HTTP', () => {
     await client.close();
   });
 
+  it('a 2025-era session of a server with telemetry: false: its hot POSTs are answered and record nothing', async () => {
+    const quiet = newServer({ telemetry: false });
+    const { port } = await quiet.serveHttp({ port: 0 });
+    const client = new V1Client({ name: 'v1', version: '1' });
+    await client.connect(new V1Http(new URL(`http://127.0.0.1:${port}/mcp`)));
+    spans.reset();
+    expect(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).toEqual({ content: [{ type: 'text', text: '3' }] });
+    expect(finished()).toEqual([]);
+    await client.close();
+    await quiet.close();
+  });
+
   it('a 2025-era session: an unknown resource records -32002, the code the client received', async () => {
     const client = new V1Client({ name: 'v1', version: '1' });
     await client.connect(new V1Http(new URL(url)));
