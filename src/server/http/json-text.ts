@@ -95,7 +95,7 @@ function modernTail(info: unknown): string | undefined {
   let text = '';
   for (const key in info) {
     const value = info[key];
-    if (!Object.hasOwn(info, key) || typeof value !== 'string') return undefined;
+    if (!Object.prototype.hasOwnProperty.call(info, key) || typeof value !== 'string') return undefined;
     text += `${keys.length === 0 ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(value)}`;
     keys.push(key);
     values.push(value);
@@ -108,8 +108,9 @@ function modernTail(info: unknown): string | undefined {
 /** Whether the object's own enumerable keys and their values are still those written. */
 function sameStrings(info: Readonly<Record<string, unknown>>, written: WrittenInfo): boolean {
   let i = 0;
+  // `hasOwnProperty` of the key `for...in` gives is answered from the loop's cache; `Object.hasOwn` is a call.
   for (const key in info) {
-    if (key !== written.keys[i] || info[key] !== written.values[i] || !Object.hasOwn(info, key)) return false;
+    if (key !== written.keys[i] || info[key] !== written.values[i] || !Object.prototype.hasOwnProperty.call(info, key)) return false;
     i++;
   }
   return i === written.keys.length;
