@@ -214,10 +214,11 @@ export function modernToolResult(result: unknown, serverInfo: Implementation | u
   // Copied key by key, not spread: V8 gives an object spread then added to a map of its own each time (a runtime
   // call, some 8,000 instructions a call). `for...in` visits the own string keys in the spread's order (symbol keys,
   // which JSON does not see, are left out as the codec leaves them); an own `__proto__` is left to the spread,
-  // since assigning it would set the copy's prototype instead.
+  // since assigning it would set the copy's prototype instead. `hasOwnProperty` of the loop's key is answered from
+  // the loop's cache (`Object.hasOwn` is a call each time).
   const encoded: Record<string, unknown> = {};
   for (const key in fields) {
-    if (!Object.hasOwn(fields, key)) continue;
+    if (!Object.prototype.hasOwnProperty.call(fields, key)) continue;
     if (key === '__proto__') return spreadToolResult(fields, serverInfo);
     encoded[key] = fields[key];
   }
