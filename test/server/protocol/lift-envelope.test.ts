@@ -1,0 +1,73 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+} from '@modelcontextprotocol/server';
+import { liftEnvelope } from '../../../src/server/protocol/hot-path';
+import type { HotRequest } from '../../../src/server/protocol/rules';
+
+/**
+ * A 2026-07-28 request's envelope lifted out of `_meta` (hot-path.ts `liftEnvelope`), the usual `tools/call` by two
+ * literals: the same keys, values and order as the SDK's `liftWireOnlyMaterial` (written out here) for every shape.
+ */
+const ENVELOPE_KEYS = [PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY];
+
+function reference(request: HotRequest): HotRequest {
+  const params = request.params as Record<string, unknown>;
+  const meta = params._meta as Record<string, unknown>;
+  const keys = ENVELOPE_KEYS.filter((key) => key in meta);
+  if (keys.length === 0) return request;
+  const envelope: Record<string, unknown> = {};
+  const nextMeta = { ...meta };
+  const nextParams = { ...params };
+  for (const key of keys) {
+    envelope[key] = meta[key];
+    delete nextMeta[key];
+  }
+  if (Object.keys(nextMeta).length > 0) nextParams._meta = nextMeta;
+  else delete nextParams._meta;
+  return { id: request.id, method: request.method, params: nextParams, envelope };
+}
+
+const version = { [PROTOCOL_VERSION_META_KEY]: '2026-07-28' };
+const info = { [CLIENT_INFO_META_KEY]: { name: 'c', version: '1' } };
+const capabilities = { [CLIENT_CAPABILITIES_META_KEY]: { elicitation: {} } };
+const call = (params: Record<string, unknown>): HotRequest => ({ id: 7, method: 'tools/call', params });
+
+const cases: [string, HotRequest][] = [
+  ['the usual call', call({ name: 't', arguments: { a: 1 }, _meta: { ...version, ...info, ...capabilities } })],
+  ['arguments undefined', call({ name: 't', arguments: undefined, _meta: { ...version, ...info, ...capabilities } })],
+  ['no arguments', call({ name: 't', _meta: { ...version, ...info, ...capabilities } })],
+  ['a log level too', call({ name: 't', arguments: {}, _meta: { ...version, ...info, ...capabilities, [LOG_LEVEL_META_KEY]: 'info' } })],
+  ['a progress token too', call({ name: 't', arguments: {}, _meta: { progressToken: 1, ...version, ...info, ...capabilities } })],
+  ['no client info', call({ name: 't', arguments: {}, _meta: { ...version, ...capabilities } })],
+  ['_meta first', call({ _meta: { ...version, ...info, ...capabilities }, name: 't', arguments: {} })],
+  ['a list', { id: 'x', method: 'tools/list', params: { cursor: 'c', _meta: { ...version, ...info, ...capabilities } } }],
+];
+
+describe('liftEnvelope', () => {
+  it.each(cases)('lifts %s as the SDK does, key order included', (_name, request) => {
+    const lifted = liftEnvelope(request);
+    expect(JSON.stringify(lifted)).toBe(JSON.stringify(reference(request)));
+    expect(lifted.params).toEqual(reference(request).params);
+    expect(lifted.envelope).toEqual(reference(request).envelope);
+  });
+
+  it('lifts an envelope in another order with the same keys and values (in the order sent, where the SDK has its own)', () => {
+    const request = call({ name: 't', arguments: {}, _meta: { ...info, ...version, ...capabilities } });
+    const lifted = liftEnvelope(request);
+    expect(JSON.stringify(lifted.params)).toBe(JSON.stringify(reference(request).params));
+    expect(lifted.envelope).toEqual(reference(request).envelope);
+    expect(Object.keys(lifted.envelope!)).toEqual([CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
+  });
+
+  it('keeps the request values themselves, not copies', () => {
+    const request = cases[0][1];
+    const lifted = liftEnvelope(request);
+    const meta = request.params!._meta as Record<string, unknown>;
+    expect(lifted.params!.arguments).toBe(request.params!.arguments);
+    expect(lifted.envelope![CLIENT_INFO_META_KEY]).toBe(meta[CLIENT_INFO_META_KEY]);
+    expect(lifted.envelope![CLIENT_CAPABILITIES_META_KEY]).toBe(meta[CLIENT_CAPABILITIES_META_KEY]);
+  });
+});
