@@ -184,7 +184,9 @@ class HttpEndpoint implements HttpHandler {
     const era = this.eras.classify(req, body);
     // What the calls of this request see of it (`RequestContext.http`): the request itself, nothing copied.
     const incoming = new IncomingRequest(req, this.trustedProxies);
-    if (!this.stateless && era.kind === 'legacy') return this.legacy.serve(req, res, body, admitted.owner, incoming);
+    // Awaited rather than returned: an async function that returns a promise adopts it through a job of its own and
+    // two ticks, where `await` takes one.
+    if (!this.stateless && era.kind === 'legacy') return await this.legacy.serve(req, res, body, admitted.owner, incoming);
     return this.serveModern(req, res, body, era, incoming);
   }
 
