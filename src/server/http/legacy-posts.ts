@@ -15,6 +15,7 @@ import { REVISION_2025_11_25 } from '../revisions';
 import { isHotMethod } from '../protocol/rules';
 import { InFlight } from '../protocol/in-flight';
 import { jsonTextOf } from './json-text';
+import { notWhenClosed, whenClosed, type ClosesWith } from './response-close';
 import type { HttpExtra } from '../protocol/incoming';
 import type { HttpRequestInfo } from '../../invoke/request/request-context';
 
@@ -244,7 +245,7 @@ interface PostEnd {
 const RESOLVED: Promise<void> = Promise.resolve();
 
 /** One request's response: pending (nothing written), then JSON, or an SSE stream. */
-class LegacyPost {
+class LegacyPost implements ClosesWith {
   readonly done: Promise<void>;
   private finish!: () => void;
   /** The dispatch took the request: the session hears once when it is done (`ended`). */
@@ -258,7 +259,6 @@ class LegacyPost {
   private sseAt: number | undefined;
   /** When the call's stream is closed for polling (`sseCloseAfterMs`), until it answers or leaves. */
   private closeAt: number | undefined;
-  private readonly onClose = (): void => this.left();
 
   constructor(
     private readonly res: ServerResponse,
@@ -270,8 +270,8 @@ class LegacyPost {
     arrivedAt: number,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
-    // `on`, not `once`: a response closes once, and `once` costs a wrapper per request (`left` runs at most once).
-    res.on('close', this.onClose);
+    // The response's one `close` listener (response-close.ts), shared with the drain's count.
+    whenClosed(res, this);
     if (primes) this.sseAt = arrivedAt + (options.sseAfterMs ?? 1000);
     if (primes && options.sseCloseAfterMs !== undefined) this.closeAt = arrivedAt + options.sseCloseAfterMs;
   }
@@ -383,8 +383,13 @@ class LegacyPost {
 
   /** The hot dispatch did not take the request: the post is undone (nothing was written) for the SDK's transport. */
   discard(): void {
-    this.res.off('close', this.onClose);
+    notWhenClosed(this.res, this);
     this.answered();
+  }
+
+  /** The response closed: the client left, unless the post was answered (or left) before. */
+  responseClosed(): void {
+    this.left();
   }
 
   private answered(): void {
