@@ -21,9 +21,16 @@ export class Registry {
   /** Entries that stay registered (their name stays taken) but are neither listed nor served. */
   readonly disabled = { tool: new Set<string>(), resource: new Set<string>(), prompt: new Set<string>() };
 
+  /**
+   * The last tool name asked for. Each call's name is a new string, which a map lookup hashes first (a few hundred
+   * instructions); looked up by the last name instead when equal, whose hash the string keeps, it is not hashed again.
+   */
+  private lastToolName = '';
+
   /** The enabled tool of that name. */
   tool(name: string): RegisteredTool | undefined {
-    return this.disabled.tool.has(name) ? undefined : this.tools.get(name);
+    const key = name === this.lastToolName ? this.lastToolName : (this.lastToolName = name);
+    return this.disabled.tool.has(key) ? undefined : this.tools.get(key);
   }
 
   /** The enabled prompt of that name. */

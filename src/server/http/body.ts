@@ -12,13 +12,17 @@ import { utf8Text } from '../protocol/utf8';
 /** What a body that is still arriving when its request closes is rejected with (made only then). */
 const CLOSED = Symbol('closed');
 
+type Body = { body: unknown } | undefined;
+
 /**
- * The bytes of a request body, or `'too large'` as soon as they pass `limit`. Chunks are gathered and joined
- * once at the end, with plain stream events (an async iterator costs a promise per chunk).
+ * Reads the bytes of a request body and hands them to `read` once they are in, or `'too large'` as soon as they pass
+ * `limit`; the promise of what `read` answers. Chunks are gathered and joined once at the end, with plain stream
+ * events (an async iterator costs a promise per chunk). `read` runs in the `end` event itself, so a body is read and
+ * parsed without a promise and a tick of its own between its bytes and its JSON.
  */
-function readBytes(req: IncomingMessage, limit: number): Promise<Buffer | 'too large'> {
+function readBytes(req: IncomingMessage, limit: number, read: (bytes: Buffer | 'too large') => Body | Promise<Body>): Promise<Body> {
   // Read by someone else already: nothing more will arrive.
-  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0)).then(read);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -31,7 +35,15 @@ function readBytes(req: IncomingMessage, limit: number): Promise<Buffer | 'too l
       // eslint-disable-next-line no-restricted-syntax -- answered by the endpoint, never thrown to a caller (src/errors.ts)
       if (outcome === CLOSED) reject(new Error('The request was closed before its body ended.'));
       else if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
+      // A body too large is answered a tick later, as it always was; the usual body is read here and now.
+      else if (outcome === 'too large') resolve(Promise.resolve(outcome).then(read));
+      else {
+        try {
+          resolve(read(outcome));
+        } catch (error) {
+          reject(error as Error);
+        }
+      }
     };
     const onData = (chunk: Buffer) => {
       if (done) return;
@@ -56,10 +68,14 @@ function tooLarge(req: IncomingMessage, res: ServerResponse, limit: number): und
 }
 
 /** Reads a POST body up to `limit` bytes; `undefined` after answering 413 or 400 itself. */
-export async function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<{ body: unknown } | undefined> {
+export function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<{ body: unknown } | undefined> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return tooLarge(req, res, limit);
-  const bytes = await readBytes(req, limit);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(tooLarge(req, res, limit));
+  return readBytes(req, limit, (bytes) => jsonOf(req, res, limit, bytes));
+}
+
+/** The body's JSON, once its bytes are in; `undefined` after answering 413 or 400. */
+function jsonOf(req: IncomingMessage, res: ServerResponse, limit: number, bytes: Buffer | 'too large'): Body {
   if (bytes === 'too large') {
     tooLarge(req, res, limit);
     // Stop reading a body that is still arriving: the connection closes after the answer.

@@ -15,6 +15,7 @@ import { REVISION_2025_11_25 } from '../revisions';
 import { isHotMethod } from '../protocol/rules';
 import { InFlight } from '../protocol/in-flight';
 import { jsonTextOf } from './json-text';
+import { notWhenClosed, whenClosed, type ClosesWith } from './response-close';
 import type { HttpExtra } from '../protocol/incoming';
 import type { HttpRequestInfo } from '../../invoke/request/request-context';
 
@@ -63,6 +64,19 @@ export function isLegacyPostTarget(server: object): server is LegacyPostTarget {
 }
 
 type Id = string | number;
+
+/**
+ * The last Accept value that named both answer types: a client sends the same Accept with every POST, and comparing
+ * it with the last one costs less than searching it twice.
+ */
+let lastAccept: string | undefined;
+
+/** Whether Accept names both `application/json` and `text/event-stream`, as the SDK's transport requires. */
+function acceptsBoth(accept: string | undefined): boolean {
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return false;
+  lastAccept = accept;
+  return true;
+}
 
 /** This POST's own request, not the session's first: each call sees the request it came in. */
 function extraOf(req: IncomingMessage, incoming: HttpRequestInfo | undefined): HttpExtra | undefined {
@@ -175,7 +189,7 @@ export class LegacyPosts {
     if (req.method !== 'POST') return false;
     const accept = req.headers.accept;
     // The SDK transport's own Accept and Content-Type checks; it answers 406 / 415 otherwise.
-    if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return false;
+    if ((accept === undefined || accept !== lastAccept) && !acceptsBoth(accept)) return false;
     if (!isJsonContentType(req.headers['content-type'])) return false;
     // A header naming another revision is checked (and perhaps refused) by the SDK.
     const version = server.legacyVersion();
@@ -231,7 +245,7 @@ interface PostEnd {
 const RESOLVED: Promise<void> = Promise.resolve();
 
 /** One request's response: pending (nothing written), then JSON, or an SSE stream. */
-class LegacyPost {
+class LegacyPost implements ClosesWith {
   readonly done: Promise<void>;
   private finish!: () => void;
   /** The dispatch took the request: the session hears once when it is done (`ended`). */
@@ -245,7 +259,6 @@ class LegacyPost {
   private sseAt: number | undefined;
   /** When the call's stream is closed for polling (`sseCloseAfterMs`), until it answers or leaves. */
   private closeAt: number | undefined;
-  private readonly onClose = (): void => this.left();
 
   constructor(
     private readonly res: ServerResponse,
@@ -257,8 +270,8 @@ class LegacyPost {
     arrivedAt: number,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
-    // `on`, not `once`: a response closes once, and `once` costs a wrapper per request (`left` runs at most once).
-    res.on('close', this.onClose);
+    // The response's one `close` listener (response-close.ts), shared with the drain's count.
+    whenClosed(res, this);
     if (primes) this.sseAt = arrivedAt + (options.sseAfterMs ?? 1000);
     if (primes && options.sseCloseAfterMs !== undefined) this.closeAt = arrivedAt + options.sseCloseAfterMs;
   }
@@ -370,8 +383,13 @@ class LegacyPost {
 
   /** The hot dispatch did not take the request: the post is undone (nothing was written) for the SDK's transport. */
   discard(): void {
-    this.res.off('close', this.onClose);
+    notWhenClosed(this.res, this);
     this.answered();
+  }
+
+  /** The response closed: the client left, unless the post was answered (or left) before. */
+  responseClosed(): void {
+    this.left();
   }
 
   private answered(): void {

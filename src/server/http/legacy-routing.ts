@@ -82,7 +82,8 @@ export class LegacyRouting {
     if (adoptedSessionRevision(req, served) && refusedBatch(req, res, body)) return;
     const resumeFrom = lastEventIdOf(req);
     if (resumeFrom !== undefined && (await refusedResume(served, resumeFrom, res))) return;
-    return this.sessions.handle(served, req, res, body, incoming);
+    // Awaited rather than returned: an async function that returns a promise adopts it through a job and two ticks.
+    return await this.sessions.handle(served, req, res, body, incoming);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObjectLike } from '../../objects';
+import { whenClosed, type ClosesWith } from './response-close';
 
 /**
  * What a rolling deploy needs from one instance: count the calls in progress, refuse new work while
@@ -29,7 +30,7 @@ function isStream(req: IncomingMessage, body: unknown): boolean {
 const isListen = (m: unknown) => isObjectLike(m) && (m as Message).method === 'subscriptions/listen';
 
 /** The calls in progress on one HTTP endpoint. */
-export class CallsInProgress {
+export class CallsInProgress implements ClosesWith {
   private calls = 0;
   private draining = false;
   private readonly waiting = new Set<() => void>();
@@ -49,15 +50,15 @@ export class CallsInProgress {
   track(req: IncomingMessage, res: ServerResponse, body: unknown): void {
     if (isStream(req, body)) return;
     this.calls++;
-    // `on`, not `once`: a response closes once, and `once` costs a wrapper per request; one listener for all of them.
-    res.on('close', this.ended);
+    // The response's one `close` listener (response-close.ts), which a legacy post shares.
+    whenClosed(res, this);
   }
 
   /** A tracked exchange's response closed. */
-  private readonly ended = (): void => {
+  responseClosed(): void {
     this.calls--;
     if (this.calls === 0) for (const wake of this.waiting) wake();
-  };
+  }
 
   /** Refuses new work from now on; resolves with `true` when no call is in progress, `false` at the deadline. */
   async drain(deadlineMs: number): Promise<boolean> {
