@@ -8,6 +8,29 @@ import { LEGACY_HEADERS as HEADERS, openSession } from '../../support/raw-http';
  */
 jest.setTimeout(120_000);
 
+/**
+ * The once-a-minute window is read from `Date.now()`: held still here, so that a run slowed by a loaded machine
+ * past a minute still sees every request inside one window (it would log a second line per kind, correctly). Only
+ * `Date` is faked; the server's timers and I/O run for real.
+ */
+beforeAll(() => {
+  jest.useFakeTimers({
+    doNotFake: [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ],
+  });
+});
+afterAll(() => jest.useRealTimers());
+
 interface Entry {
   readonly level: keyof McpLogger;
   readonly message: string;
