@@ -32,6 +32,7 @@ describe('jsonTextOf', () => {
     ['structuredContent', reply({ content: [text('x')], structuredContent: { a: 1 } })],
     ['an image block', reply({ content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }] })],
     ['a block with keys the other way round', reply({ content: [{ text: 'x', type: 'text' }] })],
+    ['a block of another type with a text', reply({ content: [{ type: 'image', text: 'x' }] })],
     ['a block with _meta', reply({ content: [{ type: 'text', text: 'x', _meta: { a: 1 } }] })],
     ['a non-string text', reply({ content: [text(42)] })],
     ['an undefined text', reply({ content: [text(undefined)] })],
@@ -75,6 +76,17 @@ describe('jsonTextOf', () => {
 
   it.each(cases)('writes %s as JSON.stringify does', (_name, message) => {
     expect(jsonTextOf(message as object)).toBe(JSON.stringify(message));
+  });
+
+  it('writes the usual replies as JSON.stringify does while Object.prototype has a toJSON (a polluted prototype)', () => {
+    const messages = [reply({ content: [text('x')] }), reply(modern([text('x')]))];
+    Object.defineProperty(Object.prototype, 'toJSON', { value: () => 'polluted', configurable: true, writable: true });
+    try {
+      for (const message of messages) expect(jsonTextOf(message)).toBe(JSON.stringify(message));
+      expect(JSON.stringify(messages[0])).toBe('"polluted"');
+    } finally {
+      delete (Object.prototype as { toJSON?: unknown }).toJSON;
+    }
   });
 
   it('writes the usual replies of both eras from their parts (JSON.stringify only writes strings)', () => {
