@@ -107,6 +107,7 @@ describe('jsonTextOf', () => {
     const changes: [string, () => void][] = [
       ['unchanged', () => {}],
       ['a value', () => (info.version = '2')],
+      ['a key renamed in its place, its value kept', () => (delete info.version, (info.release = '2'))],
       ['a key added', () => (info.title = 'T')],
       ['a key deleted', () => delete info.title],
       ['the order', () => (delete info.name, (info.name = 'n'))],

@@ -29,6 +29,16 @@ describe('whenClosed', () => {
     expect(heard).toEqual(['drain']);
   });
 
+  it('changes nothing when taking back a closer it does not keep', () => {
+    const res = response();
+    const heard: string[] = [];
+    whenClosed(res, closer('drain', heard));
+    whenClosed(res, closer('post', heard));
+    notWhenClosed(res, closer('stranger', heard));
+    res.emit('close');
+    expect(heard).toEqual(['drain', 'post']);
+  });
+
   it('takes the first closer back too, and a later closer still hears the close', () => {
     const res = response();
     const heard: string[] = [];
