@@ -39,3 +39,20 @@ export class IncomingRequest implements HttpRequestInfo {
     return (this.#ip ??= addressOf(this.request, this.#trustedProxies));
   }
 }
+
+/** What a client sends that accepts both answers, as the specification writes it (and `defaultAccept` fills it in). */
+const USUAL_ACCEPT = 'application/json, text/event-stream';
+
+/** The last other Accept value that named both answer types: a client sends the same one with every POST. */
+let lastAccept: string | undefined;
+
+/**
+ * Whether Accept names both `application/json` and `text/event-stream`, as the SDK's transports require. The usual
+ * value and the last one accepted are compared whole, which costs less than searching the header twice.
+ */
+export function acceptsBoth(accept: string | undefined): boolean {
+  if (accept === USUAL_ACCEPT || (accept !== undefined && accept === lastAccept)) return true;
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return false;
+  lastAccept = accept;
+  return true;
+}

@@ -15,6 +15,7 @@ import { REVISION_2025_11_25 } from '../revisions';
 import { isHotMethod } from '../protocol/rules';
 import { InFlight } from '../protocol/in-flight';
 import { jsonTextOf } from './json-text';
+import { acceptsBoth } from './incoming';
 import { notWhenClosed, whenClosed, type ClosesWith } from './response-close';
 import type { HttpExtra } from '../protocol/incoming';
 import type { HttpRequestInfo } from '../../invoke/request/request-context';
@@ -64,19 +65,6 @@ export function isLegacyPostTarget(server: object): server is LegacyPostTarget {
 }
 
 type Id = string | number;
-
-/**
- * The last Accept value that named both answer types: a client sends the same Accept with every POST, and comparing
- * it with the last one costs less than searching it twice.
- */
-let lastAccept: string | undefined;
-
-/** Whether Accept names both `application/json` and `text/event-stream`, as the SDK's transport requires. */
-function acceptsBoth(accept: string | undefined): boolean {
-  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return false;
-  lastAccept = accept;
-  return true;
-}
 
 /** This POST's own request, not the session's first: each call sees the request it came in. */
 function extraOf(req: IncomingMessage, incoming: HttpRequestInfo | undefined): HttpExtra | undefined {
@@ -187,9 +175,8 @@ export class LegacyPosts {
   private qualifies(req: IncomingMessage, body: unknown): boolean {
     const { server } = this;
     if (req.method !== 'POST') return false;
-    const accept = req.headers.accept;
     // The SDK transport's own Accept and Content-Type checks; it answers 406 / 415 otherwise.
-    if ((accept === undefined || accept !== lastAccept) && !acceptsBoth(accept)) return false;
+    if (!acceptsBoth(req.headers.accept)) return false;
     if (!isJsonContentType(req.headers['content-type'])) return false;
     // A header naming another revision is checked (and perhaps refused) by the SDK.
     const version = server.legacyVersion();

@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { PER_REQUEST_EXCHANGES } from './exchanges';
 import { jsonTextOf } from './json-text';
+import { acceptsBoth } from './incoming';
 import { HEADER_MISMATCH } from './param-headers';
 import { MODERN_REVISION } from '../revisions';
 import { METHODS, isModernHot, methodsWhere } from '../methods';
@@ -95,14 +96,6 @@ export function plainHeaderText(text: string): boolean {
     if (c === 0x3f && i > 0 && text.charCodeAt(i - 1) === 0x3d) return false;
   }
   return true;
-}
-
-/** What a client sends that accepts both answers, as the specification writes it (and as defaultAccept fills it in). */
-const USUAL_ACCEPT = 'application/json, text/event-stream';
-
-/** Whether `Accept` names both JSON and SSE; the usual value compared whole, which costs less than two searches. */
-function acceptsBoth(accept: string | undefined): boolean {
-  return accept === USUAL_ACCEPT || (accept !== undefined && accept.includes('application/json') && accept.includes('text/event-stream'));
 }
 
 /** The modern request this path takes, or `undefined` when the SDK's entry must answer. */
