@@ -30,6 +30,16 @@ export function isCopyableObject(value: unknown): value is Readonly<Record<strin
   return isPlainObject(value) && !Object.prototype.hasOwnProperty.call(value, '__proto__');
 }
 
+/**
+ * Whether the object's enumerable keys are exactly `keys`, in that order, and all its own. `for...in` walks them
+ * without making their list, and `hasOwnProperty` of the key it gives is answered from the loop's cache.
+ */
+export function ownKeysAre(value: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in value) if (key !== keys[i++] || !Object.prototype.hasOwnProperty.call(value, key)) return false;
+  return i === keys.length;
+}
+
 /** The value with every object and array in it frozen, itself included (a listed schema nobody may change). */
 export function deepFreeze<T>(value: T): T {
   if (isObjectLike(value)) {

@@ -1,4 +1,4 @@
-import { deepFreeze, isObject, isObjectLike, isPlainObject } from '../src/objects';
+import { deepFreeze, isObject, isObjectLike, isPlainObject, ownKeysAre } from '../src/objects';
 
 describe('isObjectLike', () => {
   it('accepts objects and arrays alike', () => {
@@ -29,5 +29,17 @@ describe('the helpers built on it', () => {
       true,
       false,
     ]);
+  });
+});
+
+describe('ownKeysAre', () => {
+  it('holds for exactly those own keys in that order, and for nothing else', () => {
+    expect(ownKeysAre({ a: 1, b: 2 }, ['a', 'b'])).toBe(true);
+    expect(ownKeysAre({}, [])).toBe(true);
+    expect(ownKeysAre({ b: 2, a: 1 }, ['a', 'b'])).toBe(false);
+    expect(ownKeysAre({ a: 1 }, ['a', 'b'])).toBe(false);
+    expect(ownKeysAre({ a: 1, b: 2, c: 3 }, ['a', 'b'])).toBe(false);
+    expect(ownKeysAre(Object.assign(Object.create({ b: 2 }), { a: 1 }), ['a', 'b'])).toBe(false);
+    expect(ownKeysAre(Object.defineProperty({ a: 1 }, 'b', { value: 2, enumerable: false }), ['a', 'b'])).toBe(false);
   });
 });

@@ -23,7 +23,7 @@ import type { Receive } from '../sdk/transports';
 import { stageIn } from './stages';
 import { errorAnswerOf } from './wire';
 import { abortEvery, cancelIn, hotRequest, isHotMethod, plainHotRequest, plainlyValidToolResult, type HotRequest } from './rules';
-import { isPlainObject } from '../../objects';
+import { isPlainObject, ownKeysAre } from '../../objects';
 import { LazyAbort } from './lazy-abort';
 import { InFlight } from './in-flight';
 import type { CarriesIncoming, HttpExtra } from './incoming';
@@ -145,13 +145,6 @@ export function liftEnvelope(request: HotRequest): HotRequest {
 /** A `tools/call`'s params as the SDK's client sends them, and its `_meta`: the envelope, in the client's order. */
 const CALL_KEYS = ['name', 'arguments', '_meta'] as const;
 const USUAL_ENVELOPE = [PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY] as const;
-
-/** Whether the object's keys are exactly `keys`, in order, all own. */
-function ownKeysAre(value: Params, keys: readonly string[]): boolean {
-  let i = 0;
-  for (const key in value) if (key !== keys[i++] || !Object.prototype.hasOwnProperty.call(value, key)) return false;
-  return i === keys.length;
-}
 
 /**
  * {@link liftEnvelope} of the usual `tools/call` (the SDK client's keys, nothing else in `_meta`), written as two

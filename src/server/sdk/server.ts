@@ -14,7 +14,7 @@ import {
   SERVER_INFO_META_KEY,
 } from '@modelcontextprotocol/server';
 import type { HttpRequestInfo } from '../../invoke/request/request-context';
-import { isObject } from '../../objects';
+import { isObject, ownKeysAre } from '../../objects';
 
 /**
  * The field an HTTP request travels in, on a message's extra information and on the handler context's `http`
@@ -198,6 +198,9 @@ export function inputRequiredResult(
 /** The era of the 2026-07-28 codec (`WireCodec.era`). */
 const MODERN_ERA = '2026-07-28';
 
+/** A result whose one own key is `content` (a text result of ours). */
+const CONTENT_ALONE = ['content'] as const;
+
 /**
  * What the SDK's 2026-07-28 `encodeResult('tools/call', result, serverInfo)` answers, for a result with no
  * `resultType`, no `_meta` and no `capabilities` (what a tool of ours answers): the SDK's codec takes four steps,
@@ -212,7 +215,7 @@ export function modernToolResult(result: unknown, serverInfo: Implementation | u
   const fields = result as Record<string, unknown>;
   if (fields.resultType !== undefined || fields._meta !== undefined || fields.capabilities !== undefined) return undefined;
   // A result of `content` alone (a text result of ours) in one literal, which V8 builds whole.
-  if (serverInfo !== undefined && contentAlone(fields))
+  if (serverInfo !== undefined && ownKeysAre(fields, CONTENT_ALONE))
     return { content: fields.content, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } };
   // Copied key by key, not spread: V8 gives an object spread then added to a map of its own each time (a runtime
   // call, some 8,000 instructions a call). `for...in` visits the own string keys in the spread's order (symbol keys,
@@ -228,13 +231,6 @@ export function modernToolResult(result: unknown, serverInfo: Implementation | u
   encoded.resultType = 'complete';
   if (serverInfo !== undefined) encoded._meta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
   return encoded;
-}
-
-/** Whether the result's one own enumerable key is `content`. */
-function contentAlone(fields: Record<string, unknown>): boolean {
-  let count = 0;
-  for (const key in fields) if (key !== 'content' || !Object.prototype.hasOwnProperty.call(fields, key) || ++count > 1) return false;
-  return count === 1;
 }
 
 /** {@link modernToolResult} by spreading, for a result with an own `__proto__` key. */
