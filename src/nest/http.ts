@@ -51,6 +51,7 @@ const PASSED_ON: Readonly<Record<keyof NestHandlerOptions, true>> = {
   cors: true,
   listing: true,
   describeConstraints: true,
+  serverCard: true,
 };
 
 /** The handler's options among the module's (those given; the handler's defaults apply to the others). */
@@ -74,6 +75,9 @@ export interface Mounted {
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
+/** Where the server card is served (`serverCard`), on the host's root whatever the MCP path or a global prefix. */
+export const SERVER_CARD_ROUTES: readonly string[] = ['/.well-known/mcp/server-card.json', '/.well-known/mcp/server-card'];
+
 /** The routes of the protected resource metadata: the root form and the path-suffixed forms (RFC 9728). */
 function metadataRoutes(path: string, auth: HttpAuthOptions): readonly string[] {
   const suffix = (p: string) => (p === '/' ? '' : p.replace(/\/$/, ''));
@@ -83,7 +87,7 @@ function metadataRoutes(path: string, auth: HttpAuthOptions): readonly string[] 
 
 /**
  * Mounts the MCP endpoint on the application's own HTTP adapter, Express or Fastify, for POST, GET and
- * DELETE at `path` (and OPTIONS with CORS, the metadata routes with auth). On a route, the framework's JSON body
+ * DELETE at `path` (and OPTIONS with CORS, the metadata routes with auth, the server card's with `serverCard`). On a route, the framework's JSON body
  * parser has already read the body; it is handed on parsed. With Express, POST, GET and DELETE of exactly `path`
  * are answered ahead of Express's router, by the same handler: when `bypassRouter` is true, skipping everything of
  * the application's on the path; unset, after running the application's middleware on the path as Express would
@@ -114,6 +118,13 @@ export function mountHttp(host: HttpAdapterHost, server: McpServer, path: string
   const metadata = options.auth ? metadataRoutes(path, options.auth) : [];
   for (const at of metadata) adapter.get(at, route);
   if (options.cors) for (const at of [path, ...metadata]) adapter.options(at, route);
+  // GET answers HEAD too, in Express and in Fastify; OPTIONS is the card's own preflight, whatever `cors` says.
+  if (options.serverCard) {
+    for (const at of SERVER_CARD_ROUTES) {
+      adapter.get(at, route);
+      adapter.options(at, route);
+    }
+  }
   if (bypassRouter === false || adapter.getType() !== 'express') return { bypassed: false, skipped: [], run: [] };
   const express = adapter as unknown as ExpressAdapterLike;
   const registered = registeredOnPath(express, path, route);

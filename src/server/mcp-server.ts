@@ -560,13 +560,7 @@ export class McpServer {
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpAddress> {
     await this.skills.last;
-    const serving = this.httpServing(this.endpointPicker(options));
-    const endpoint: ListeningEndpoint = await http().startHttp(
-      options.serverCard ? { ...serving, serverCard: cardText(options, (card, primitives) => this.serverCard(card, primitives)) } : serving,
-      options,
-      this.catalog,
-      this.log,
-    );
+    const endpoint: ListeningEndpoint = await http().startHttp(this.httpServing(options), options, this.catalog, this.log);
     this.track(endpoint);
     if (options.shutdown) this.shutdownOn(options.shutdown.signals, { deadlineMs: options.shutdown.deadlineMs });
     return { host: endpoint.host, port: endpoint.port, url: endpoint.url };
@@ -580,10 +574,7 @@ export class McpServer {
    * app.post('/mcp', express.json(), (req, res) => mcp.handle(req, res, { body: req.body }));
    */
   createHttpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    const handler = waitingForSkills(
-      http().createHttpHandler(this.httpServing(this.endpointPicker(options)), options, this.catalog, this.log),
-      this.skills,
-    );
+    const handler = waitingForSkills(http().createHttpHandler(this.httpServing(options), options, this.catalog, this.log), this.skills);
     this.track({
       close: () => handler.close(),
       shutdown: async (deadlineMs) => {
@@ -641,7 +632,10 @@ export class McpServer {
   }
 
   /** The `Server`s of an HTTP endpoint listing under `picker` (server/connections.ts); none: the server's. */
-  private httpServing(picker: ProfilePicker | undefined): HttpServing {
-    return this.connections.httpServing(picker);
+  /** What an HTTP endpoint serves: its listing profile's connections, and the server card when asked for. */
+  private httpServing(options: HttpHandlerOptions = {}): HttpServing {
+    const serving = this.connections.httpServing(this.endpointPicker(options));
+    if (!options.serverCard) return serving;
+    return { ...serving, serverCard: cardText(options, (card, primitives) => this.serverCard(card, primitives)) };
   }
 }

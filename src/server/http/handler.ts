@@ -18,6 +18,7 @@ import { refusedParamHeaders } from './param-headers';
 import { ModernPool, modernPoolRoute } from './modern';
 import { EraClassifier } from './era';
 import { Cors } from './cors';
+import { answerServerCard } from './server-card';
 import { checkAllowedHosts, sourceGuard } from './origin';
 import { CallsInProgress } from './lifecycle';
 import { MAX_BODY_DEPTH, TOO_DEEP, valueNestsDeeperThan } from './json-depth';
@@ -38,6 +39,9 @@ type Read = { readonly body: unknown } | undefined;
 
 /** The body of a request that carries none (GET, DELETE). */
 const NO_BODY: Read = Object.freeze({ body: undefined });
+
+/** What `handle` returns for a request answered at once (the server card). */
+const ANSWERED: Promise<void> = Promise.resolve();
 
 /** Answers the protected resource metadata document (GET only). */
 function metadata(req: IncomingMessage, res: ServerResponse, server: ResourceServer): void {
@@ -103,6 +107,8 @@ class HttpEndpoint implements HttpHandler {
   /** Host and Origin (origin.ts); writes the 403 itself. */
   private readonly validSource: (req: IncomingMessage, res: ServerResponse) => boolean;
   private readonly resourceServer: ResourceServer | undefined;
+  /** The server card's text (`serverCard`), when this endpoint serves it. */
+  private readonly card: (() => string) | undefined;
 
   constructor(
     serving: HttpServing,
@@ -112,6 +118,7 @@ class HttpEndpoint implements HttpHandler {
     tuning: SessionTuning,
   ) {
     this.path = options.path;
+    this.card = serving.serverCard;
     this.limit = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
     this.stateless = options.legacy === 'stateless';
     const perRequest = createMcpHandler((context) => serving.request(context.era), {
@@ -158,8 +165,11 @@ class HttpEndpoint implements HttpHandler {
   }
 
   // Arrow properties, not methods: frameworks are handed `handler.handle` detached from its object.
+  // The server card first: public metadata, answered before the Host/Origin check that guards the endpoint.
   readonly handle = (req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void> =>
-    this.serve(req, res, parsed).catch((error: unknown) => this.failed(req, res, error));
+    this.card !== undefined && answerServerCard(req, res, this.card)
+      ? ANSWERED
+      : this.serve(req, res, parsed).catch((error: unknown) => this.failed(req, res, error));
 
   readonly drain = (deadlineMs: number): Promise<boolean> => this.calls.drain(deadlineMs);
 

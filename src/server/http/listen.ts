@@ -6,7 +6,6 @@ import { capConnectionsPerAddress, checkingIntervalOf, connectionBounds } from '
 import { createHttpHandler } from './handler';
 import { healthResponder } from './lifecycle';
 import { NO_RULES, type HttpHandler, type HttpServing, type ListeningEndpoint, type MemberRules, type ServeHttpOptions } from './options';
-import { answerServerCard } from './server-card';
 
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/;
 
@@ -75,10 +74,7 @@ export async function startHttp(
   let draining = false;
   const health = options.health ? healthResponder(options.health === true ? {} : options.health, () => draining) : undefined;
   // Not an async function: without health paths nothing is waited for, and a promise per request would be made for nothing.
-  const serve = (req: IncomingMessage, res: ServerResponse): void => {
-    if (serving.serverCard && answerServerCard(req, res, serving.serverCard)) return;
-    void handler?.handle(req, res);
-  };
+  const serve = (req: IncomingMessage, res: ServerResponse): void => void handler?.handle(req, res);
   const http: HttpServer = createServer(
     {
       headersTimeout: bounds.headersTimeoutMs,

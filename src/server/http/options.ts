@@ -20,6 +20,15 @@ export interface HttpHandlerOptions {
   /** This endpoint's `describeConstraints`; default the server's. */
   readonly describeConstraints?: boolean;
   /**
+   * Serve the server card (docs/publishing.md) at `/.well-known/mcp/server-card.json` (and
+   * `/.well-known/mcp/server-card`) on the host's root, whatever `path` is: `true`, or what the card says beyond
+   * the server's info (`name` in reverse-DNS form, `description`, the public `url`, `websiteUrl`). With `auth`, the
+   * card leaves the tools, resources and prompts out and lists `auth.resource` as the remote. Off by default.
+   * `serveHttp` and the Nest module route those paths to the endpoint; a handler of `createHttpHandler` answers them
+   * when the application routes them to it (GET, HEAD and OPTIONS).
+   */
+  readonly serverCard?: boolean | ServerCardOptions;
+  /**
    * Answer only this path (404 otherwise). `serveHttp()`: default `/mcp`. `createHttpHandler()`: every path
    * unless given; leave it out when the framework routes by path itself.
    */
@@ -133,13 +142,6 @@ export interface ServeHttpOptions extends Omit<HttpHandlerOptions, 'validateHost
    * `Infinity` turns it off.
    */
   readonly maxConnectionsPerAddress?: number;
-  /**
-   * Serve the server card (docs/publishing.md) at `/.well-known/mcp/server-card.json` (and
-   * `/.well-known/mcp/server-card`) on this server's root, whatever `path` is: `true`, or what the card says beyond
-   * the server's info (`name` in reverse-DNS form, `description`, the public `url`, `websiteUrl`). With `auth`, the
-   * card leaves the tools, resources and prompts out and lists `auth.resource` as the remote. Off by default.
-   */
-  readonly serverCard?: boolean | ServerCardOptions;
 }
 
 /** Where `serveHttp()` listens. */

@@ -2,10 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SERVER_CARD_PATHS } from '../catalog/server-card';
 
 /**
- * The server card's well-known document (`serveHttp({ serverCard })`, catalog/server-card.ts), at the root of the
+ * The server card's well-known document (`serverCard`, catalog/server-card.ts), at the root of the
  * host whatever the MCP endpoint's path. It is public metadata by design, so any origin may read it (the CORS
  * headers the server-cards proposal asks for), before the Host/Origin check that guards the endpoint itself.
  */
+
+/** What every path of the card starts with. */
+const CARD_PREFIX = '/.well-known/mcp/server-card';
 
 const CARD_HEADERS = {
   'content-type': 'application/json',
@@ -18,7 +21,9 @@ const CARD_HEADERS = {
 
 /** Answers a request for the card (`GET`, `HEAD`, a preflight `OPTIONS`); whether it was one. */
 export function answerServerCard(req: IncomingMessage, res: ServerResponse, card: () => string): boolean {
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  // Asked of every request the endpoint gets: a URL is parsed only for a path that can be the card's.
+  if (req.url?.startsWith(CARD_PREFIX) !== true) return false;
+  const path = new URL(req.url, 'http://localhost').pathname;
   if (!SERVER_CARD_PATHS.includes(path)) return false;
   if (req.method === 'OPTIONS') {
     res.writeHead(204, CARD_HEADERS).end();

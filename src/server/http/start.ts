@@ -1,6 +1,6 @@
 import type { ServerCardOptions } from '../catalog/server-card';
 import type { SkillBuilds } from '../catalog/skill-builds';
-import type { HttpHandler, ServeHttpOptions } from './options';
+import type { HttpHandler, HttpHandlerOptions } from './options';
 
 /**
  * The HTTP endpoint's modules (the SDK's Node adapter with Hono, auth, sessions), loaded when a server first
@@ -12,12 +12,13 @@ export function http(): typeof import('./endpoint') {
 }
 
 /**
- * `serveHttp({ serverCard })`'s document, built at each request (the catalog may change) after one build now, so
- * a card that cannot be written (a name not in reverse-DNS form) fails `serveHttp` rather than its first reader.
+ * The `serverCard` document, built at each request (the catalog may change) after one build now, so a card that
+ * cannot be written (a name not in reverse-DNS form) fails `serveHttp` or `createHttpHandler` rather than its first
+ * reader.
  * With `auth` the primitives stay out: the card is public, and what a caller may see depends on its token.
  */
 export function cardText(
-  options: ServeHttpOptions,
+  options: HttpHandlerOptions,
   serverCard: (options: ServerCardOptions, primitives: boolean) => Record<string, unknown>,
 ): () => string {
   const given = options.serverCard === true ? {} : (options.serverCard as ServerCardOptions);

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { McpServer, type AuthInfo } from 'onemodelcontext';
 import { errorsAgainst } from '../../cli/schemas';
 
@@ -103,5 +105,39 @@ describe('serveHttp({ serverCard }) refuses a card it cannot write, before liste
     ],
   ])('%j', async (serverCard, message) => {
     await expect(weather().serveHttp({ port: 0, serverCard })).rejects.toThrow(message);
+  });
+});
+
+describe('createHttpHandler({ serverCard })', () => {
+  /** A Node server of the application's own that routes every request to the handler. */
+  async function mounted(options: Parameters<McpServer['createHttpHandler']>[0]): Promise<string> {
+    const server = weather();
+    open.push(server);
+    const handler = server.createHttpHandler(options);
+    const http = createServer((req, res) => void handler.handle(req, res));
+    closers.push(() => new Promise((resolve) => http.close(() => resolve())));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  }
+  const closers: (() => Promise<void>)[] = [];
+  afterAll(() => Promise.all(closers.map((close) => close())));
+
+  it('answers the card routed to it, the same text as serveHttp, ahead of the Host check', async () => {
+    const serverCard = { name: 'io.github.example/weather', url: 'https://mcp.example.com/mcp' };
+    const [handled, listening] = [await mounted({ path: '/mcp', serverCard }), await served({ serverCard })];
+    const text = await (await fetch(`${listening}/.well-known/mcp/server-card.json`)).text();
+    const response = await fetch(`${handled}/.well-known/mcp/server-card`, { headers: { host: 'elsewhere.example.com' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await response.text()).toBe(text);
+  });
+
+  it('without serverCard, the card’s path is one the endpoint does not serve (404)', async () => {
+    const base = await mounted({ path: '/mcp' });
+    expect((await fetch(`${base}/.well-known/mcp/server-card.json`)).status).toBe(404);
+  });
+
+  it('refuses a card it cannot write when the handler is made', () => {
+    expect(() => weather().createHttpHandler({ serverCard: true })).toThrow('A server card needs a reverse-DNS name with one slash');
   });
 });
