@@ -6,6 +6,7 @@ import { McpModule, type McpModuleOptions } from '../../src/nest';
 import { SERVER_CARD_ROUTES } from '../../src/nest/http';
 import { SERVER_CARD_PATHS } from '../../src/server/catalog/server-card';
 import { errorsAgainst } from '../cli/schemas';
+import { modernRequest } from '../support/modern-http';
 
 /**
  * `McpModule.forRoot({ serverCard })`: the module serves the server card on the application's own adapter, Express
@@ -30,13 +31,6 @@ const EXPECTED =
   '"description":"Forecasts.","remotes":[{"type":"streamable-http","url":"https://mcp.example.com/api/mcp"}],' +
   '"capabilities":{"tools":{"listChanged":true},"logging":{}},' +
   '"tools":[{"name":"forecast","description":"Forecasts the weather of a city.","inputSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}}]}';
-
-/** A 2026-07-28 request's `_meta`: the protocol revision, the client and its capabilities. */
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
 
 const apps: INestApplication[] = [];
 afterAll(() => Promise.all(apps.map((app) => app.close())));
@@ -89,18 +83,9 @@ describe.each(['express', 'fastify'] as const)('on %s', (adapter) => {
   });
 
   it('still serves MCP at its path, which the global prefix leaves alone (docs/nest.md)', async () => {
-    const response = await fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/list',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } }),
-    });
-    expect(response.status).toBe(200);
-    expect(await response.text()).toContain('"name":"forecast"');
+    const reply = await modernRequest(`${base}/mcp`, 'tools/list', {});
+    expect(reply.status).toBe(200);
+    expect(reply.body).toContain('"name":"forecast"');
   });
 });
 
