@@ -79,6 +79,14 @@ async function failing(behaviour: '503' | 'hang'): Promise<Failing> {
   return started;
 }
 
+/** A key set that answers as `behaviour`, a server checking tokens against it, and a token it would accept. */
+async function behindKeySet(behaviour: '503' | 'hang') {
+  const keys = await failing(behaviour);
+  const resource = `http://127.0.0.1/jwks-${behaviour}`;
+  const { url, entries } = await serve({ issuer: issuer.url, scopes: ['mcp'], resource, jwt: { jwksUri: keys.url } });
+  return { keys, url, entries, token: await issuer.token(READER, READER.scope, resource) };
+}
+
 function callTool(target: string, token: string): Promise<Reply> {
   return modernRequest(target, 'tools/call', { name: 'list_orders', arguments: {} }, { token });
 }
@@ -104,14 +112,7 @@ describe('an issuer that cannot be reached', () => {
   it.concurrent(
     'a key set answering 503 from a cold start: every request 503 with Retry-After, one fetch for a burst of 20, the URL in the log',
     async () => {
-      const keys = await failing('503');
-      const { url, entries } = await serve({
-        issuer: issuer.url,
-        scopes: ['mcp'],
-        resource: 'http://127.0.0.1/jwks-503',
-        jwt: { jwksUri: keys.url },
-      });
-      const token = await issuer.token(READER, READER.scope, 'http://127.0.0.1/jwks-503');
+      const { keys, url, entries, token } = await behindKeySet('503');
       const burst = answers(await Promise.all(Array.from({ length: 20 }, () => callTool(url, token))));
       process.stderr.write(`[figure] key set answering 503: ${keys.hits} fetch(es) for a burst of 20 requests\n`);
       expect(burst).toEqual(Array.from({ length: 20 }, () => `503 5 ${UNAVAILABLE}`));
@@ -126,14 +127,7 @@ describe('an issuer that cannot be reached', () => {
   );
 
   it.concurrent('a key set that never answers: 503 once the fetch times out', async () => {
-    const keys = await failing('hang');
-    const { url, entries } = await serve({
-      issuer: issuer.url,
-      scopes: ['mcp'],
-      resource: 'http://127.0.0.1/jwks-hang',
-      jwt: { jwksUri: keys.url },
-    });
-    const token = await issuer.token(READER, READER.scope, 'http://127.0.0.1/jwks-hang');
+    const { keys, url, entries, token } = await behindKeySet('hang');
     expect(answers([await callTool(url, token)])).toEqual([`503 5 ${UNAVAILABLE}`]);
     expect(entries.map((e) => e.message)).toEqual([
       `HTTP POST /mcp answered 503: the authorization server ${issuer.url} cannot be reached, so the access token could not be checked: IssuerUnavailableError: The key set at ${keys.url} could not be fetched. <- caused by JWKSTimeout: request timed out`,
