@@ -118,7 +118,7 @@ describe.each(COMPILERS)('TypeScript %s', (version, compiler) => {
   it('type-checks every sample and the end-to-end fixture with their tsconfigs as committed', async () => {
     // In one build (`tsc -b`, every project rebuilt by --force, none emitted): the compiler reads the declaration
     // files the projects share (its lib, @types/node, Nest's, the package's) once, where one `tsc -p` per project
-    // read them five times (two and a half times the CPU time). --verbose names each project it checks.
+    // read them five times (two and a half to three times the CPU time). --verbose names each project it checks.
     const { code, stdout, stderr } = await tsc(compiler, ['-b', '--force', '--noEmit', '--verbose', ...PROJECTS]);
     // Build mode keeps a tsconfig.tsbuildinfo beside each tsconfig (ignored by git); this check leaves none behind.
     for (const project of PROJECTS) rmSync(join(ROOT, project, 'tsconfig.tsbuildinfo'), { force: true });
