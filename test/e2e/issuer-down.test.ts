@@ -58,10 +58,11 @@ interface Entry {
 }
 
 let issuer: TestIssuer;
-const entries: Entry[] = [];
 const stoppers: (() => Promise<void>)[] = [];
 
-async function serve(auth: HttpAuthOptions): Promise<string> {
+/** A server with `auth`, its URL and what it logged: each test has its own, so that the tests run at once. */
+async function serve(auth: HttpAuthOptions): Promise<{ url: string; entries: Entry[] }> {
+  const entries: Entry[] = [];
   const keep = (level: keyof McpLogger) => (message: string, details?: LogDetails) =>
     void entries.push({ level, message, event: details?.event });
   const server = new McpServer(
@@ -69,13 +70,21 @@ async function serve(auth: HttpAuthOptions): Promise<string> {
     { logger: { error: keep('error'), warn: keep('warn'), info: keep('info'), debug: keep('debug') } },
   ).add(new Orders());
   stoppers.push(() => server.close());
-  return (await server.serveHttp({ port: 0, auth })).url;
+  return { url: (await server.serveHttp({ port: 0, auth })).url, entries };
 }
 
 async function failing(behaviour: '503' | 'hang'): Promise<Failing> {
   const started = await Failing.start(behaviour);
   stoppers.push(() => started.stop());
   return started;
+}
+
+/** A key set that answers as `behaviour`, a server checking tokens against it, and a token it would accept. */
+async function behindKeySet(behaviour: '503' | 'hang') {
+  const keys = await failing(behaviour);
+  const resource = `http://127.0.0.1/jwks-${behaviour}`;
+  const { url, entries } = await serve({ issuer: issuer.url, scopes: ['mcp'], resource, jwt: { jwksUri: keys.url } });
+  return { keys, url, entries, token: await issuer.token(READER, READER.scope, resource) };
 }
 
 function callTool(target: string, token: string): Promise<Reply> {
@@ -93,56 +102,55 @@ beforeAll(async () => {
   issuer = await TestIssuer.start([READER]);
 });
 
-beforeEach(() => {
-  entries.length = 0;
-});
-
 afterAll(async () => {
   await Promise.all(stoppers.map((stop) => stop()));
   await issuer?.stop();
 });
 
+// At once: two of them wait out the server's 5 s timeout of a request to the issuer that never answers.
 describe('an issuer that cannot be reached', () => {
-  it('a key set answering 503 from a cold start: every request 503 with Retry-After, one fetch for a burst of 20, the URL in the log', async () => {
-    const keys = await failing('503');
-    const url = await serve({ issuer: issuer.url, scopes: ['mcp'], resource: 'http://127.0.0.1/jwks-503', jwt: { jwksUri: keys.url } });
-    const token = await issuer.token(READER, READER.scope, 'http://127.0.0.1/jwks-503');
-    const burst = answers(await Promise.all(Array.from({ length: 20 }, () => callTool(url, token))));
-    process.stderr.write(`[figure] key set answering 503: ${keys.hits} fetch(es) for a burst of 20 requests\n`);
-    expect(burst).toEqual(Array.from({ length: 20 }, () => `503 5 ${UNAVAILABLE}`));
-    expect(keys.hits).toBe(1);
-    expect(entries[0]).toEqual({
-      level: 'error',
-      event: 'issuer.unavailable',
-      message: `HTTP POST /mcp answered 503: the authorization server ${issuer.url} cannot be reached, so the access token could not be checked: IssuerUnavailableError: The key set at ${keys.url} could not be fetched. <- caused by JOSEError: Expected 200 OK from the JSON Web Key Set HTTP response`,
-    });
-    expect(JSON.stringify(entries)).not.toContain(token);
-  });
+  it.concurrent(
+    'a key set answering 503 from a cold start: every request 503 with Retry-After, one fetch for a burst of 20, the URL in the log',
+    async () => {
+      const { keys, url, entries, token } = await behindKeySet('503');
+      const burst = answers(await Promise.all(Array.from({ length: 20 }, () => callTool(url, token))));
+      process.stderr.write(`[figure] key set answering 503: ${keys.hits} fetch(es) for a burst of 20 requests\n`);
+      expect(burst).toEqual(Array.from({ length: 20 }, () => `503 5 ${UNAVAILABLE}`));
+      expect(keys.hits).toBe(1);
+      expect(entries[0]).toEqual({
+        level: 'error',
+        event: 'issuer.unavailable',
+        message: `HTTP POST /mcp answered 503: the authorization server ${issuer.url} cannot be reached, so the access token could not be checked: IssuerUnavailableError: The key set at ${keys.url} could not be fetched. <- caused by JOSEError: Expected 200 OK from the JSON Web Key Set HTTP response`,
+      });
+      expect(JSON.stringify(entries)).not.toContain(token);
+    },
+  );
 
-  it('a key set that never answers: 503 once the fetch times out', async () => {
-    const keys = await failing('hang');
-    const url = await serve({ issuer: issuer.url, scopes: ['mcp'], resource: 'http://127.0.0.1/jwks-hang', jwt: { jwksUri: keys.url } });
-    const token = await issuer.token(READER, READER.scope, 'http://127.0.0.1/jwks-hang');
+  it.concurrent('a key set that never answers: 503 once the fetch times out', async () => {
+    const { keys, url, entries, token } = await behindKeySet('hang');
     expect(answers([await callTool(url, token)])).toEqual([`503 5 ${UNAVAILABLE}`]);
     expect(entries.map((e) => e.message)).toEqual([
       `HTTP POST /mcp answered 503: the authorization server ${issuer.url} cannot be reached, so the access token could not be checked: IssuerUnavailableError: The key set at ${keys.url} could not be fetched. <- caused by JWKSTimeout: request timed out`,
     ]);
   });
 
-  it.each(['503', 'hang'] as const)('an introspection endpoint that answers %s: 503, and a burst asks it once', async (behaviour) => {
-    const endpoint = await failing(behaviour);
-    const url = await serve({
-      issuer: issuer.url,
-      resource: `http://127.0.0.1/introspect-${behaviour}`,
-      introspection: { endpoint: endpoint.url, clientId: 'rs', clientSecret: 'rs-secret' },
-    });
-    const first = answers([await callTool(url, 'opaque-token-1')]);
-    const burst = answers(await Promise.all(Array.from({ length: 20 }, (_, i) => callTool(url, `opaque-token-${i + 2}`))));
-    process.stderr.write(`[figure] introspection ${behaviour}: ${endpoint.hits} request(s) to it for 21 requests\n`);
-    expect([...first, ...burst]).toEqual(Array.from({ length: 21 }, () => `503 5 ${UNAVAILABLE}`));
-    expect(endpoint.hits).toBe(1);
-    expect(entries[0].message).toBe(
-      `HTTP POST /mcp answered 503: the authorization server ${issuer.url} cannot be reached, so the access token could not be checked: IssuerUnavailableError: Token introspection at ${endpoint.url} failed${behaviour === '503' ? ' (HTTP 503)' : ''}.`,
-    );
-  });
+  it.concurrent.each(['503', 'hang'] as const)(
+    'an introspection endpoint that answers %s: 503, and a burst asks it once',
+    async (behaviour) => {
+      const endpoint = await failing(behaviour);
+      const { url, entries } = await serve({
+        issuer: issuer.url,
+        resource: `http://127.0.0.1/introspect-${behaviour}`,
+        introspection: { endpoint: endpoint.url, clientId: 'rs', clientSecret: 'rs-secret' },
+      });
+      const first = answers([await callTool(url, 'opaque-token-1')]);
+      const burst = answers(await Promise.all(Array.from({ length: 20 }, (_, i) => callTool(url, `opaque-token-${i + 2}`))));
+      process.stderr.write(`[figure] introspection ${behaviour}: ${endpoint.hits} request(s) to it for 21 requests\n`);
+      expect([...first, ...burst]).toEqual(Array.from({ length: 21 }, () => `503 5 ${UNAVAILABLE}`));
+      expect(endpoint.hits).toBe(1);
+      expect(entries[0].message).toBe(
+        `HTTP POST /mcp answered 503: the authorization server ${issuer.url} cannot be reached, so the access token could not be checked: IssuerUnavailableError: Token introspection at ${endpoint.url} failed${behaviour === '503' ? ' (HTTP 503)' : ''}.`,
+      );
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -12,7 +12,8 @@ import { PROJECT_ENV, TARBALL, packedTarball, run } from './support/packed';
  * node and tsx to a real MCP client that lists and calls the tool, and the page's vitest test.
  *
  * The tarball is test/e2e/support/packed.ts's. The projects live in test/.newcomer (ignored by git) and share the machine's npm cache: each compiler's
- * project is installed once and kept, and only the freshly packed tarball is installed again on later runs.
+ * project is installed once and kept, and only the freshly packed tarball is installed again on later runs. The
+ * page's first two steps, the same for every compiler, are taken once for the projects installed from scratch.
  */
 jest.setTimeout(600_000);
 
@@ -69,25 +70,49 @@ beforeAll(async () => {
   // What `npm pack` writes from the built clone (the page's `npm run build && npm pack`; ensureBuilt is the build).
   const tarball = await timed('npm pack', () => packedTarball());
   await Promise.all(COMPILERS.map(([label, version]) => prepare(label, version, tarball)));
+  rmSync(START, { recursive: true, force: true });
 }, BUILD_HOOK_TIMEOUT_MS + 600_000);
+
+/** Where the page's first two steps are taken for the projects installed from scratch (see `begin`). */
+const START = join(HOME, 'start');
+let begun: Promise<string> | undefined;
+
+/** The clone next to the project, as the page lays it out: ../onemodelcontext/onemodelcontext-0.1.0.tgz. */
+function besideTheClone(folder: string, tarball: string): string {
+  mkdirSync(join(folder, 'onemodelcontext'), { recursive: true });
+  copyFileSync(tarball, join(folder, 'onemodelcontext', TARBALL));
+  return join(folder, 'greeter-mcp');
+}
+
+/**
+ * The page's first two steps (`npm init -y` and the tarball's install), which are the same whatever the compiler:
+ * taken once, in test/.newcomer/start laid out as the projects are, for every project installed from scratch, which
+ * starts from a copy of the folder they leave (the same files: the same folder name, paths relative to it).
+ */
+function begin(tarball: string): Promise<string> {
+  begun ??= (async () => {
+    rmSync(START, { recursive: true, force: true });
+    const project = besideTheClone(START, tarball);
+    mkdirSync(project, { recursive: true });
+    await timed('npm init -y', () => sh(command('npm init -y'), project));
+    await timed('npm install the tarball', () => sh(command(`npm install ../onemodelcontext/${TARBALL}`), project));
+    return project;
+  })();
+  return begun;
+}
 
 /**
  * One compiler's project, laid out and installed as the page says. The three are prepared at once (their installs
  * wait mostly on npm's registry and cache, one by one they took half of the file's time).
  */
 async function prepare(label: string, version: string, tarball: string): Promise<void> {
-  const folder = join(HOME, `ts-${label}`);
-  const project = join(folder, 'greeter-mcp');
-  // The clone next to the project, as the page lays it out: ../onemodelcontext/onemodelcontext-0.1.0.tgz.
-  mkdirSync(join(folder, 'onemodelcontext'), { recursive: true });
-  copyFileSync(tarball, join(folder, 'onemodelcontext', TARBALL));
+  const project = besideTheClone(join(HOME, `ts-${label}`), tarball);
   const installed = (name: string) =>
     JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version as string;
   if (!existsSync(join(project, 'node_modules/vitest')) || installed('typescript') !== version) {
     rmSync(project, { recursive: true, force: true });
-    mkdirSync(project, { recursive: true });
-    await timed(`[${label}] npm init -y`, () => sh(command('npm init -y'), project));
-    await timed(`[${label}] npm install the tarball`, () => sh(command(`npm install ../onemodelcontext/${TARBALL}`), project));
+    // npm's links in node_modules/.bin are relative, and stay so.
+    cpSync(await begin(tarball), project, { recursive: true, verbatimSymlinks: true });
     const typescript = command('npm install --save-dev typescript @typescript/typescript6 @types/node').replace(
       'typescript ',
       `typescript@${version} `,

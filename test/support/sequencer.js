@@ -6,16 +6,20 @@ const { default: Sequencer } = require('@jest/test-sequencer');
 
 /** The slowest files, slowest first (their times are printed by .ci/run). */
 const SLOWEST = [
-  'test/e2e/init.test.ts',
   'test/e2e/newcomer.test.ts',
-  'test/generate/compilers.test.ts',
-  'test/profiles/differential.test.ts',
-  'test/invoke/differential.test.ts',
-  'test/server/http/log-flood.test.ts',
+  'test/e2e/init.test.ts',
   'test/e2e/dev-loop.test.ts',
-  'test/e2e/nest11.test.ts',
-  'test/docs/docs.test.ts',
   'test/e2e/compilers.test.ts',
+  'test/e2e/cluster.test.ts',
+  'test/generate/compilers.test.ts',
+  'test/e2e/runners.test.ts',
+  'test/invoke/differential.test.ts',
+  'test/e2e/chaos.test.ts',
+  'test/e2e/nest11.test.ts',
+  'test/profiles/differential.test.ts',
+  'test/frameworks/openai-agents-stdio.test.ts',
+  'test/docs/docs.test.ts',
+  'test/server/http/log-flood.test.ts',
 ];
 
 class SlowestFirst extends Sequencer {

@@ -28,10 +28,10 @@ export const PROJECT_ENV: NodeJS.ProcessEnv = {
   NO_COLOR: '1',
 };
 
-/** Runs a command in `cwd` in PROJECT_ENV; resolves with what it printed, fails with it when the command fails. */
-export function run(command: string, args: readonly string[], cwd: string): Promise<string> {
+/** Runs a command in `cwd` in `env` (PROJECT_ENV); resolves with what it printed, fails with it when the command fails. */
+export function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = PROJECT_ENV): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: PROJECT_ENV });
+    const child = spawn(command, args, { cwd, env });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
