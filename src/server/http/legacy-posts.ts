@@ -10,7 +10,7 @@ import {
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { SSE_HEADERS } from '../protocol/wire';
 import { handOverStream, type Send } from '../sdk/transports';
-import { stageOut } from '../protocol/stages';
+import { WRITTEN, stageOut } from '../protocol/stages';
 import { REVISION_2025_11_25 } from '../revisions';
 import { isHotMethod } from '../protocol/rules';
 import { InFlight } from '../protocol/in-flight';
@@ -295,7 +295,7 @@ class LegacyPost implements ClosesWith {
     // at once, as `write` would write it a microtask later, without the queue's two promises.
     if (this.idle && this.state === 'pending' && isReply(message)) {
       this.writeJson(message);
-      return RESOLVED;
+      return WRITTEN;
     }
     return this.enqueue(() => this.write(message));
   }

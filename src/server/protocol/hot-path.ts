@@ -20,7 +20,7 @@ import { otelRegistered } from '../otel-registry';
 import { isModernHot, methodsWhere, type HotMethod } from '../methods';
 import { TaskCreated } from '../tasks/handlers';
 import type { Receive } from '../sdk/transports';
-import { stageIn } from './stages';
+import { WRITTEN, stageIn } from './stages';
 import { errorAnswerOf } from './wire';
 import { abortEvery, cancelIn, hotRequest, isHotMethod, plainHotRequest, plainlyValidToolResult, type HotRequest } from './rules';
 import { isPlainObject, ownKeysAre } from '../../objects';
@@ -347,7 +347,9 @@ export class HotDispatch {
         if (controller.aborted) return;
         answer = this.errorResponse(request.id, error);
       }
-      await this.reply(answer);
+      // An answer its stages wrote at once (a legacy post's JSON reply) is not waited for: a tick fewer per request.
+      const sent = this.reply(answer);
+      if (sent !== WRITTEN) await sent;
     } catch (error) {
       // eslint-disable-next-line no-restricted-syntax -- an `onerror` report in the SDK's own wording (src/errors.ts)
       this.host.onerror?.(new Error(`Failed to send response: ${String(error)}`));
