@@ -158,12 +158,10 @@ export class LegacyPosts {
       this.recent = true;
       if (deadline < this.timerAt) this.arm(deadline, arrivedAt);
     }
-    if (this.server.answerHot(body as JSONRPCMessage, extraOf(req, incoming))) {
-      // In time: the dispatch runs the handler a microtask later and the response closes on a later tick, so the post
-      // cannot have ended yet.
-      post.taken = true;
-      return post.done;
-    }
+    // Taken before the dispatch, which calls the handler at once: whatever ends the post (its reply, the client
+    // leaving) comes on a later tick, and then the session hears of it.
+    post.taken = true;
+    if (this.server.answerHot(body as JSONRPCMessage, extraOf(req, incoming))) return post.done;
     post.discard();
     return undefined;
   }
@@ -370,6 +368,7 @@ class LegacyPost implements ClosesWith {
 
   /** The hot dispatch did not take the request: the post is undone (nothing was written) for the SDK's transport. */
   discard(): void {
+    this.taken = false;
     notWhenClosed(this.res, this);
     this.answered();
   }
