@@ -274,8 +274,10 @@ describe('the quick path', () => {
 
 describe('a value, a promise of it and a thenable of it are written alike', () => {
   /** A thenable that is no native promise: it must be waited for as `await` waits, not written as it is. */
-  const thenable = <T>(value: T) => ({ then: (resolve: (v: T) => void) => setImmediate(() => resolve(value)) });
-  const rejecting = () => ({ then: (_: unknown, reject: (e: Error) => void) => setImmediate(() => reject(new Error('password=hunter2'))) });
+  const thenable = <T>(settle: (resolve: (value: T) => void, reject: (error: Error) => void) => void) =>
+    ({
+      then: (resolve: (value: T) => void, reject: (error: Error) => void) => setImmediate(() => settle(resolve, reject)),
+    }) as unknown as PromiseLike<T>;
 
   class Shapes {
     @Tool() plain(): string {
@@ -285,13 +287,13 @@ describe('a value, a promise of it and a thenable of it are written alike', () =
       return 'same';
     }
     @Tool({ returns: String }) thenableValue(): PromiseLike<string> {
-      return thenable('same');
+      return thenable<string>((resolve) => resolve('same'));
     }
     @Tool() note(): Note {
       return note();
     }
     @Tool({ returns: Note }) thenableNote(): PromiseLike<Note> {
-      return thenable(note());
+      return thenable<Note>((resolve) => resolve(note()));
     }
     @Tool() throws(): string {
       throw new Error('password=hunter2');
@@ -300,7 +302,7 @@ describe('a value, a promise of it and a thenable of it are written alike', () =
       throw new Error('password=hunter2');
     }
     @Tool({ returns: String }) thenableRejects(): PromiseLike<string> {
-      return rejecting();
+      return thenable<string>((_, reject) => reject(new Error('password=hunter2')));
     }
     @Tool() refusesNow(): string {
       throw new ToolError('No.');

@@ -56,15 +56,27 @@ beforeEach(() => {
   parsedBody = undefined;
 });
 
-/** Sends one request; its status and body, once `handle` settled for it too. */
-async function exchange(method: 'GET' | 'POST', headers: Record<string, string>, body?: string): Promise<[number, string]> {
+/** Sends one request: its status, its body and how `handle` settled for it (waited for). */
+async function exchange(method: 'GET' | 'POST', headers: Record<string, string>, body?: string): Promise<[number, string, Settled[]]> {
   const stream = await open(port, method, headers, body);
   const text = await readAll(stream);
   for (let i = 0; i < 100 && settled.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
-  return [stream.response.statusCode ?? 0, text];
+  return [stream.response.statusCode ?? 0, text, settled];
+}
+
+/** What `handle` settled as for one request answered `status`: fulfilled, once the response was finished. */
+const fulfilled = (status: number): Settled[] => [{ outcome: 'fulfilled', ended: true, status }];
+
+/** The headers of a request on a new session, opened first (only the request's own settling is noted). */
+async function onSession(headers: Record<string, string> = LEGACY_HEADERS): Promise<Record<string, string>> {
+  const sessionId = await openSession(port);
+  settled = [];
+  return { ...headers, 'mcp-session-id': sessionId };
 }
 
 const add = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } });
+const error = (code: number, message: string) =>
+  `{"jsonrpc":"2.0","error":{"code":${code},"message":${JSON.stringify(message)}},"id":null}`;
 
 it('an initialize, to a new session', async () => {
   const initialize = JSON.stringify({
@@ -73,50 +85,41 @@ it('an initialize, to a new session', async () => {
     method: 'initialize',
     params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
   });
-  const [status, text] = await exchange('POST', LEGACY_HEADERS, initialize);
-  expect([status, text.includes('"protocolVersion":"2025-11-25"')]).toEqual([200, true]);
-  expect(settled).toEqual([{ outcome: 'fulfilled', ended: true, status: 200 }]);
+  const [status, text, how] = await exchange('POST', LEGACY_HEADERS, initialize);
+  expect([status, text.includes('"protocolVersion":"2025-11-25"'), how]).toEqual([200, true, fulfilled(200)]);
 });
 
 it('a hot call on its session, answered on the response', async () => {
-  const sessionId = await openSession(port);
-  settled = [];
-  expect(await exchange('POST', { ...LEGACY_HEADERS, 'mcp-session-id': sessionId }, add)).toEqual([
+  expect(await exchange('POST', await onSession(), add)).toEqual([
     200,
     '{"result":{"content":[{"type":"text","text":"5"}]},"jsonrpc":"2.0","id":7}',
+    fulfilled(200),
   ]);
-  expect(settled).toEqual([{ outcome: 'fulfilled', ended: true, status: 200 }]);
 });
 
 it('a session id no session has', async () => {
   expect(await exchange('POST', { ...LEGACY_HEADERS, 'mcp-session-id': 'no-such-session' }, add)).toEqual([
     404,
-    '{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}',
+    error(-32001, 'Session not found'),
+    fulfilled(404),
   ]);
-  expect(settled).toEqual([{ outcome: 'fulfilled', ended: true, status: 404 }]);
 });
 
 it("a batch its session's revision forbids, without MCP-Protocol-Version", async () => {
-  const sessionId = await openSession(port);
-  settled = [];
   const { 'mcp-protocol-version': _version, ...headerless } = LEGACY_HEADERS;
   const pings = JSON.stringify([
     { jsonrpc: '2.0', id: 2, method: 'ping' },
     { jsonrpc: '2.0', id: 3, method: 'ping' },
   ]);
-  expect(await exchange('POST', { ...headerless, 'mcp-session-id': sessionId }, pings)).toEqual([
-    400,
-    '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: protocol revision 2025-11-25 does not allow JSON-RPC batches (removed in 2025-06-18); send one message per request."},"id":null}',
-  ]);
-  expect(settled).toEqual([{ outcome: 'fulfilled', ended: true, status: 400 }]);
+  const refusal =
+    'Invalid Request: protocol revision 2025-11-25 does not allow JSON-RPC batches (removed in 2025-06-18); send one message per request.';
+  expect(await exchange('POST', await onSession(headerless), pings)).toEqual([400, error(-32600, refusal), fulfilled(400)]);
 });
 
 it('a resume whose events are gone', async () => {
-  const sessionId = await openSession(port);
-  settled = [];
-  const [status, text] = await exchange('GET', { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'last-event-id': 'gone' });
-  expect([status, JSON.parse(text).error.message.startsWith('Events lost: ')]).toEqual([400, true]);
-  expect(settled).toEqual([{ outcome: 'fulfilled', ended: true, status: 400 }]);
+  const headers = await onSession({ accept: 'text/event-stream', 'last-event-id': 'gone' });
+  const [status, text, how] = await exchange('GET', headers);
+  expect([status, JSON.parse(text).error.message.startsWith('Events lost: '), how]).toEqual([400, true, fulfilled(400)]);
 });
 
 it('a failure past every step, answered 500 by the endpoint', async () => {
@@ -129,9 +132,5 @@ it('a failure past every step, answered 500 by the endpoint', async () => {
       },
     }),
   };
-  expect(await exchange('POST', LEGACY_HEADERS, '{}')).toEqual([
-    500,
-    '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"},"id":null}',
-  ]);
-  expect(settled).toEqual([{ outcome: 'fulfilled', ended: true, status: 500 }]);
+  expect(await exchange('POST', LEGACY_HEADERS, '{}')).toEqual([500, error(-32603, 'Internal error'), fulfilled(500)]);
 });
