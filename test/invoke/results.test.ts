@@ -271,3 +271,66 @@ describe('the quick path', () => {
     );
   });
 });
+
+describe('a value, a promise of it and a thenable of it are written alike', () => {
+  /** A thenable that is no native promise: it must be waited for as `await` waits, not written as it is. */
+  const thenable = <T>(settle: (resolve: (value: T) => void, reject: (error: Error) => void) => void) =>
+    ({
+      then: (resolve: (value: T) => void, reject: (error: Error) => void) => setImmediate(() => settle(resolve, reject)),
+    }) as unknown as PromiseLike<T>;
+
+  class Shapes {
+    @Tool() plain(): string {
+      return 'same';
+    }
+    @Tool() async promised(): Promise<string> {
+      return 'same';
+    }
+    @Tool({ returns: String }) thenableValue(): PromiseLike<string> {
+      return thenable<string>((resolve) => resolve('same'));
+    }
+    @Tool() note(): Note {
+      return note();
+    }
+    @Tool({ returns: Note }) thenableNote(): PromiseLike<Note> {
+      return thenable<Note>((resolve) => resolve(note()));
+    }
+    @Tool() throws(): string {
+      throw new Error('password=hunter2');
+    }
+    @Tool() async rejects(): Promise<string> {
+      throw new Error('password=hunter2');
+    }
+    @Tool({ returns: String }) thenableRejects(): PromiseLike<string> {
+      return thenable<string>((_, reject) => reject(new Error('password=hunter2')));
+    }
+    @Tool() refusesNow(): string {
+      throw new ToolError('No.');
+    }
+  }
+
+  const same = '{"content":[{"type":"text","text":"same"}]}';
+  const noted = `{"content":[{"type":"text","text":${JSON.stringify(noteJson)}}],"structuredContent":${noteJson}}`;
+  const failed = '{"content":[{"type":"text","text":"The tool failed."}],"isError":true}';
+
+  // Without a bound the method's value is written at once (a thenable is waited for); with one it runs under the timer.
+  describe.each([
+    ['without requestTimeoutMs', undefined],
+    ['with requestTimeoutMs', 5_000],
+  ])('%s', (_, requestTimeoutMs) => {
+    const shapes = new McpServer({ name: 't', version: '1' }, { requestTimeoutMs }).add(new Shapes());
+    it.each([
+      ['plain', same],
+      ['promised', same],
+      ['thenable_value', same],
+      ['note', noted],
+      ['thenable_note', noted],
+      ['throws', failed],
+      ['rejects', failed],
+      ['thenable_rejects', failed],
+      ['refuses_now', '{"content":[{"type":"text","text":"No."}],"isError":true}'],
+    ])('%s', async (name, expected) => {
+      expect(json(await shapes.callTool(name, {}))).toBe(expected);
+    });
+  });
+});

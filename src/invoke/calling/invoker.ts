@@ -9,6 +9,7 @@ import { errorPath } from '../../schema/resolve/input-schema';
 import { asyncChecksOf, settlePending } from '../reading/async-checks';
 import { argumentsReader } from '../reading/reader';
 import { policyOf, type ValidationOptions } from '../../schema/records/validation-options';
+import { isThenable } from '../../schema/resolve/standard';
 import { ResultMismatchError, errorResult, resultWriter, type CallToolResult } from '../results/results';
 import { InexactIntegerError } from '../results/exact-integers';
 import { intercepted, type Interceptors } from './interceptors';
@@ -60,16 +61,10 @@ export function failureResult(tool: string, error: unknown, init: RequestContext
 
 /**
  * Runs `run` with a signal that aborts after `ms` (and when the request's `init.signal` aborts); a run that has not
- * settled by then rejects with a `ToolTimeoutError` (also the signal's abort reason). Without `ms`, `run` gets
- * `undefined` and the request's own signal stays in `init`.
+ * settled by then rejects with a `ToolTimeoutError` (also the signal's abort reason). A call without a bound does not
+ * come here: it runs with the request's own signal in `init`, made only if the tool reads it.
  */
-async function withTimeout<T>(
-  run: (signal: AbortSignal | undefined) => T | Promise<T>,
-  ms: number | undefined,
-  init: RequestContextInit,
-): Promise<T> {
-  // Without a bound the signal is not read here: the request's is made only if the tool reads it.
-  if (ms === undefined) return run(undefined);
+async function withTimeout<T>(run: (signal: AbortSignal) => T | Promise<T>, ms: number, init: RequestContextInit): Promise<T> {
   const signal = init.signal;
   const controller = new AbortController();
   const forward = () => controller.abort(signal!.reason);
@@ -162,12 +157,13 @@ export function compileTool(model: ToolModel, target: ToolTarget, options: Compi
       const argv = read(args, f);
       if (argv === INVALID) return errorResult(argumentMessage(f));
       if (checkAsync && restore(f, await checkAsync(argv)) === INVALID) return errorResult(argumentMessage(f));
-      const value = await withTimeout(
-        (signal) => runInContext(invoke, argv, signal === undefined ? init : { ...init, signal }, model),
-        timeoutMs,
-        init,
-      );
-      return write(value);
+      // Without a bound the method runs here, and a value it returns is written without waiting a tick for it: an async
+      // `withTimeout` and an `await` of a plain value each cost a promise and a tick per call.
+      const ran =
+        timeoutMs === undefined
+          ? runInContext(invoke, argv, init, model)
+          : withTimeout((signal) => runInContext(invoke, argv, { ...init, signal }, model), timeoutMs, init);
+      return write(isThenable(ran) ? await ran : ran);
     } catch (error) {
       if (error instanceof ToolTimeoutError) {
         log.warn(`Tool '${model.name}' did not finish within ${timeoutMs} ms`, {

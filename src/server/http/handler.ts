@@ -167,9 +167,7 @@ class HttpEndpoint implements HttpHandler {
   // Arrow properties, not methods: frameworks are handed `handler.handle` detached from its object.
   // The server card first: public metadata, answered before the Host/Origin check that guards the endpoint.
   readonly handle = (req: IncomingMessage, res: ServerResponse, parsed?: { readonly body: unknown }): Promise<void> =>
-    this.card !== undefined && answerServerCard(req, res, this.card)
-      ? ANSWERED
-      : this.serve(req, res, parsed).catch((error: unknown) => this.failed(req, res, error));
+    this.card !== undefined && answerServerCard(req, res, this.card) ? ANSWERED : this.serve(req, res, parsed);
 
   readonly drain = (deadlineMs: number): Promise<boolean> => this.calls.drain(deadlineMs);
 
@@ -179,27 +177,34 @@ class HttpEndpoint implements HttpHandler {
     await this.sessions.closeAll();
   };
 
-  /** One request, top to bottom. Each step that refuses the request answers it itself. */
+  /**
+   * One request, top to bottom. Each step that refuses the request answers it itself; what escapes the steps is
+   * answered here (caught in place rather than by a `catch` of the promise: a promise and a job fewer per request).
+   */
   private async serve(req: IncomingMessage, res: ServerResponse, parsed: { readonly body: unknown } | undefined): Promise<void> {
-    if (!this.checkSource(req, res) || !this.checkTarget(req, res)) return;
-    const read = await this.readBody(req, res, parsed);
-    if (!read) return;
-    const body = read.body;
-    // Asked here first: a lone message (every request but a batch) never calls `refusedBatch`, which is then compiled
-    // late by V8 and charged to a request far into the run.
-    if (Array.isArray(body) && refusedBatch(req, res, body)) return;
-    defaultAccept(req);
-    const admitted = this.resourceServer ? await this.authorize(req, res, this.resourceServer, body) : WITHOUT_AUTH;
-    if (!admitted) return;
-    if (this.calls.refuses(req, body)) return refuseWhileDraining(req, res);
-    this.calls.track(req, res, body);
-    const era = this.eras.classify(req, body);
-    // What the calls of this request see of it (`RequestContext.http`): the request itself, nothing copied.
-    const incoming = new IncomingRequest(req, this.trustedProxies);
-    // Awaited rather than returned: an async function that returns a promise adopts it through a job of its own and
-    // two ticks, where `await` takes one.
-    if (!this.stateless && era.kind === 'legacy') return await this.legacy.serve(req, res, body, admitted.owner, incoming);
-    return this.serveModern(req, res, body, era, incoming);
+    try {
+      if (!this.checkSource(req, res) || !this.checkTarget(req, res)) return;
+      const read = await this.readBody(req, res, parsed);
+      if (!read) return;
+      const body = read.body;
+      // Asked here first: a lone message (every request but a batch) never calls `refusedBatch`, which is then compiled
+      // late by V8 and charged to a request far into the run.
+      if (Array.isArray(body) && refusedBatch(req, res, body)) return;
+      defaultAccept(req);
+      const admitted = this.resourceServer ? await this.authorize(req, res, this.resourceServer, body) : WITHOUT_AUTH;
+      if (!admitted) return;
+      if (this.calls.refuses(req, body)) return refuseWhileDraining(req, res);
+      this.calls.track(req, res, body);
+      const era = this.eras.classify(req, body);
+      // What the calls of this request see of it (`RequestContext.http`): the request itself, nothing copied.
+      const incoming = new IncomingRequest(req, this.trustedProxies);
+      // Awaited, so that the `catch` below sees their failures (and an async function that returns a promise adopts it
+      // through a job of its own and two ticks, where `await` takes one).
+      if (!this.stateless && era.kind === 'legacy') return await this.legacy.serve(req, res, body, admitted.owner, incoming);
+      return await this.serveModern(req, res, body, era, incoming);
+    } catch (error) {
+      this.failed(req, res, error);
+    }
   }
 
   /** CORS (a preflight is answered here) and the Host/Origin check; whether the request may go on (else answered). */

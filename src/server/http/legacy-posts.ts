@@ -10,7 +10,7 @@ import {
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { SSE_HEADERS } from '../protocol/wire';
 import { handOverStream, type Send } from '../sdk/transports';
-import { stageOut } from '../protocol/stages';
+import { WRITTEN, stageOut } from '../protocol/stages';
 import { REVISION_2025_11_25 } from '../revisions';
 import { isHotMethod } from '../protocol/rules';
 import { InFlight } from '../protocol/in-flight';
@@ -158,12 +158,10 @@ export class LegacyPosts {
       this.recent = true;
       if (deadline < this.timerAt) this.arm(deadline, arrivedAt);
     }
-    if (this.server.answerHot(body as JSONRPCMessage, extraOf(req, incoming))) {
-      // In time: the dispatch runs the handler a microtask later and the response closes on a later tick, so the post
-      // cannot have ended yet.
-      post.taken = true;
-      return post.done;
-    }
+    // Taken before the dispatch, which calls the handler at once: whatever ends the post (its reply, the client
+    // leaving) comes on a later tick, and then the session hears of it.
+    post.taken = true;
+    if (this.server.answerHot(body as JSONRPCMessage, extraOf(req, incoming))) return post.done;
     post.discard();
     return undefined;
   }
@@ -295,7 +293,7 @@ class LegacyPost implements ClosesWith {
     // at once, as `write` would write it a microtask later, without the queue's two promises.
     if (this.idle && this.state === 'pending' && isReply(message)) {
       this.writeJson(message);
-      return RESOLVED;
+      return WRITTEN;
     }
     return this.enqueue(() => this.write(message));
   }
@@ -370,6 +368,7 @@ class LegacyPost implements ClosesWith {
 
   /** The hot dispatch did not take the request: the post is undone (nothing was written) for the SDK's transport. */
   discard(): void {
+    this.taken = false;
     notWhenClosed(this.res, this);
     this.answered();
   }

@@ -51,6 +51,8 @@ async function refusedResume(session: Session, lastEventId: string, res: ServerR
   return true;
 }
 
+const RESOLVED: Promise<void> = Promise.resolve();
+
 /**
  * A 2025-era request's way to its session (http/sessions.ts holds them): the session its id names, for its owner
  * only, or a new one for an `initialize`, within the caps on sessions, once the event store is up.
@@ -66,24 +68,52 @@ export class LegacyRouting {
     private readonly log: Log,
   ) {}
 
-  /** A 2025-era request: to its session, or to a new one for an `initialize`. */
-  async serve(
+  /**
+   * A 2025-era request: to its session, or to a new one for an `initialize`. Not an async function: a request on a
+   * known session that resumes nothing (the usual one) waits on nothing before its session takes it, and the session's
+   * promise is passed on as it is, without a promise and a tick of its own.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, body: unknown, owner: string | undefined, incoming: IncomingRequest): Promise<void> {
+    const sid = req.headers['mcp-session-id'];
+    const session = typeof sid === 'string' ? this.sessionOf(sid, owner) : undefined;
+    if (session) return this.toSession(session, req, res, body, incoming);
+    if (sid === undefined) return this.toNewSession(req, res, body, owner, incoming);
+    jsonRpcError(res, 404, -32001, 'Session not found');
+    return RESOLVED;
+  }
+
+  /** A request without a session id: to a new session when it opens one. */
+  private async toNewSession(
     req: IncomingMessage,
     res: ServerResponse,
     body: unknown,
     owner: string | undefined,
     incoming: IncomingRequest,
   ): Promise<void> {
-    const sid = req.headers['mcp-session-id'];
-    const session = typeof sid === 'string' ? this.sessionOf(sid, owner) : undefined;
-    if (!session && sid !== undefined) return jsonRpcError(res, 404, -32001, 'Session not found');
-    const served = session ?? (await this.openSession(req, res, body, owner));
-    if (!served) return;
-    if (adoptedSessionRevision(req, served) && refusedBatch(req, res, body)) return;
-    const resumeFrom = lastEventIdOf(req);
-    if (resumeFrom !== undefined && (await refusedResume(served, resumeFrom, res))) return;
+    const session = await this.openSession(req, res, body, owner);
     // Awaited rather than returned: an async function that returns a promise adopts it through a job and two ticks.
-    return await this.sessions.handle(served, req, res, body, incoming);
+    if (session) return await this.toSession(session, req, res, body, incoming);
+  }
+
+  /** A request to its session: a batch its session's revision forbids is refused, a resume of lost events too. */
+  private toSession(session: Session, req: IncomingMessage, res: ServerResponse, body: unknown, incoming: IncomingRequest): Promise<void> {
+    if (adoptedSessionRevision(req, session) && refusedBatch(req, res, body)) return RESOLVED;
+    const resumeFrom = lastEventIdOf(req);
+    if (resumeFrom !== undefined) return this.resumed(session, resumeFrom, req, res, body, incoming);
+    return this.sessions.handle(session, req, res, body, incoming);
+  }
+
+  /** A GET that resumes a stream with `Last-Event-ID`: answered as lost when its events are gone. */
+  private async resumed(
+    session: Session,
+    lastEventId: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    incoming: IncomingRequest,
+  ): Promise<void> {
+    if (await refusedResume(session, lastEventId, res)) return;
+    return await this.sessions.handle(session, req, res, body, incoming);
   }
 
   /**

@@ -21,6 +21,12 @@ export const OUT_STAGES = ['legacy-codes', 'telemetry', 'legacy-posts', 'stdio-h
 export type OutStage = (typeof OUT_STAGES)[number];
 
 /**
+ * What an outbound stage that wrote its message at once answers: a promise already settled, which the sender need not
+ * wait a tick for (the hot dispatch does not, hot-path.ts).
+ */
+export const WRITTEN: Promise<void> = Promise.resolve();
+
+/**
  * What a connection receives passes these, in this order, before the SDK's handler:
  * - `session-request`: an HTTP session's message carries its own POST's request (http/sessions.ts);
  * - `telemetry`: a request opens its operation and is dispatched inside its context (telemetry/telemetry.ts);

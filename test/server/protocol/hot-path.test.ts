@@ -8,6 +8,7 @@ import { Pager } from '../../../src/server/catalog/pages';
 import { InMemoryTaskStore } from '../../../src/server/tasks/store';
 import { TaskRunner } from '../../../src/server/tasks/tasks';
 import { Log } from '../../../src/log';
+import { WRITTEN, stageOut } from '../../../src/server/protocol/stages';
 
 /**
  * Issue 16: the hot requests of a 2025-era connection (tools/call, the four lists, resources/read, prompts/get, ping)
@@ -430,5 +431,36 @@ describe('the opening (initialize, notifications/initialized) is answered below 
     expect([...hot].sort()).toEqual([...sdk].sort());
     expect(hot.map((m) => (JSON.parse(m) as Message).id)).toEqual([0, 2]);
     expect(peers[0].sdkMessages).toBe(0);
+  });
+});
+
+describe("an answer's sending: written at once, it is not waited for; failing, it is reported", () => {
+  const failure = 'Failed to send response: Error: the connection is gone';
+  it.each<[string, () => Promise<void>, string[]]>([
+    ['written at once', () => WRITTEN, []],
+    ['written later', () => new Promise<void>((resolve) => setTimeout(resolve, 1)), []],
+    ['rejected', () => Promise.reject(new Error('the connection is gone')), [failure]],
+    [
+      'thrown',
+      () => {
+        throw new Error('the connection is gone');
+      },
+      [failure],
+    ],
+  ])('%s', async (_, sending, reported) => {
+    const [hot] = await pair();
+    const errors: string[] = [];
+    hot.server.onerror = (error) => void errors.push(error.message);
+    const taken: unknown[] = [];
+    // In place of a legacy post's stage: it takes the answer of request 5 and sends it as `sending` says.
+    stageOut(hot.server.transport!, 'legacy-posts', (message) => {
+      if ((message as Message).id !== 5) return message;
+      taken.push(message);
+      return sending();
+    });
+    await hot.send(call(5, 'add', { a: 1, b: 2 }));
+    await settle();
+    expect(taken).toEqual([{ result: { content: [{ type: 'text', text: '3' }] }, jsonrpc: '2.0', id: 5 }]);
+    expect(errors).toEqual(reported);
   });
 });
