@@ -26,7 +26,7 @@ import { SessionTable, httpFastPaths } from './sessions';
 import { webRequestOf, writeWebResponse } from './web';
 import { readJsonBody, refusedBatch } from './body';
 import { IncomingRequest, addressOf } from './incoming';
-import { LegacyRouting } from './legacy-routing';
+import { ANSWERED, LegacyRouting } from './legacy-routing';
 import { checkCloseAfter, checkRetry, checkTrustedProxies, resourceServerOf, sessionIds } from './option-checks';
 import { NO_RULES, type HttpHandler, type HttpHandlerOptions, type HttpServing, type MemberRules, type SessionTuning } from './options';
 import { refuseWhileDraining, storeUnavailable } from './refusals';
@@ -39,9 +39,6 @@ type Read = { readonly body: unknown } | undefined;
 
 /** The body of a request that carries none (GET, DELETE). */
 const NO_BODY: Read = Object.freeze({ body: undefined });
-
-/** What `handle` returns for a request answered at once (the server card). */
-const ANSWERED: Promise<void> = Promise.resolve();
 
 /** Answers the protected resource metadata document (GET only). */
 function metadata(req: IncomingMessage, res: ServerResponse, server: ResourceServer): void {

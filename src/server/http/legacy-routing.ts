@@ -51,7 +51,8 @@ async function refusedResume(session: Session, lastEventId: string, res: ServerR
   return true;
 }
 
-const RESOLVED: Promise<void> = Promise.resolve();
+/** What serving a request resolves with when it was answered at once: one settled promise for all. */
+export const ANSWERED: Promise<void> = Promise.resolve();
 
 /**
  * A 2025-era request's way to its session (http/sessions.ts holds them): the session its id names, for its owner
@@ -79,7 +80,7 @@ export class LegacyRouting {
     if (session) return this.toSession(session, req, res, body, incoming);
     if (sid === undefined) return this.toNewSession(req, res, body, owner, incoming);
     jsonRpcError(res, 404, -32001, 'Session not found');
-    return RESOLVED;
+    return ANSWERED;
   }
 
   /** A request without a session id: to a new session when it opens one. */
@@ -97,7 +98,7 @@ export class LegacyRouting {
 
   /** A request to its session: a batch its session's revision forbids is refused, a resume of lost events too. */
   private toSession(session: Session, req: IncomingMessage, res: ServerResponse, body: unknown, incoming: IncomingRequest): Promise<void> {
-    if (adoptedSessionRevision(req, session) && refusedBatch(req, res, body)) return RESOLVED;
+    if (adoptedSessionRevision(req, session) && refusedBatch(req, res, body)) return ANSWERED;
     const resumeFrom = lastEventIdOf(req);
     if (resumeFrom !== undefined) return this.resumed(session, resumeFrom, req, res, body, incoming);
     return this.sessions.handle(session, req, res, body, incoming);
