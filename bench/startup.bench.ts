@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { median, recordGoal } from './fixtures/goals';
+import { callgrindAvailable, instructionsPerStart } from './fixtures/instructions';
 
 /**
  * Issues 16 and 27, start-up: what a client that spawns a stdio server waits for on every launch.
@@ -218,6 +219,34 @@ async function signupColdStarts(): Promise<void> {
   };
   const title = `stdio cold start, signup server (class-validator DTOs), Node ${process.versions.node}: spawn, initialize, tools/list answered`;
   await compareColdStarts(title, servers, 3);
+  if (callgrindAvailable()) countedStarts(servers, 3);
+  else console.log('\nInstructions per start skipped: valgrind is not installed (Debian package `valgrind`).');
+}
+
+/**
+ * The same starts counted in machine instructions (bench/fixtures/instructions.ts), one process each, which the
+ * machine's load does not move: for information beside the wall-clock goals, and the judge of what an import
+ * order leaves to the package (the bound: the floor after class-validator's eager load).
+ */
+function countedStarts(contenders: Readonly<Record<string, Contender>> & { readonly sdk: Contender }, tools: number): void {
+  const counts = Object.fromEntries(
+    Object.entries(contenders).map(([name, { args }]) => [name, instructionsPerStart(process.execPath, args, tools)]),
+  );
+  console.log(`\nThe same starts in instructions, spawn to exit (callgrind, --single-threaded, one process each)`);
+  for (const [name, count] of Object.entries(counts)) {
+    const ratio = (counts.sdk / count).toFixed(2);
+    console.log(`  ${contenders[name].label.padEnd(38)} ${(count / 1e6).toFixed(1).padStart(8)} M   McpServer / this ${ratio}x`);
+  }
+  for (const [name, { measure }] of Object.entries(contenders)) {
+    if (measure === undefined) continue;
+    recordGoal({
+      measure: `${measure}, instructions (McpServer / ours)`,
+      ours: `${(counts[name] / 1e6).toFixed(0)} M`,
+      baseline: `${(counts.sdk / 1e6).toFixed(0)} M`,
+      floor: `${(counts.floor / 1e6).toFixed(0)} M`,
+      ratio: counts.sdk / counts[name],
+    });
+  }
 }
 
 /**
