@@ -226,7 +226,7 @@ async function signupColdStarts(): Promise<void> {
   const title = `stdio cold start, signup server (class-validator DTOs), Node ${process.versions.node}: spawn, initialize, tools/list answered`;
   await compareColdStarts(title, servers, 3);
   if (callgrindAvailable()) countedStarts(servers, 3);
-  else console.log('\nInstructions per start skipped: valgrind is not installed (Debian package `valgrind`).');
+  else console.log('\nInstructions per start skipped: valgrind is not installed (Debian package `valgrind`) or BENCH_INSTRUCTIONS=off.');
 }
 
 /**
