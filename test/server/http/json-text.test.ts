@@ -1,4 +1,4 @@
-import { jsonTextOf } from '../../../src/server/http/json-text';
+import { jsonTextOf } from '../../../src/server/http/wire/json-text';
 
 /** The reply text of a legacy post or a modern exchange (http/json-text.ts) is `JSON.stringify`'s, byte for byte, whatever the message. */
 describe('jsonTextOf', () => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { InboundClassificationOutcome } from '@modelcontextprotocol/server';
-import { modernPoolRoute, plainHeaderText } from '../../../src/server/http/modern';
+import { modernPoolRoute, plainHeaderText } from '../../../src/server/http/modern/modern';
 
 /**
  * The pool's admission checks written as walks rather than expressions and searches (http/modern.ts): each answers

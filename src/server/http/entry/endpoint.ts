@@ -16,6 +16,6 @@ export type {
   MemberRules,
   ServeHttpOptions,
   SessionTuning,
-} from './options';
+} from '../guards/options';
 export { createHttpHandler } from './handler';
 export { startHttp } from './listen';

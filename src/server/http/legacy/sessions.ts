@@ -3,15 +3,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage, MessageExtraInfo, Server } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { LegacyPosts, isLegacyPostTarget } from './legacy-posts';
-import { sessionScoped, type EventStore } from '../stores/event-store';
-import { withLegacyNotFoundCode } from '../protocol/server';
-import { afterClose } from '../sdk/transports';
-import { stageIn } from '../protocol/stages';
-import type { CarriesIncoming } from '../protocol/incoming';
-import type { HttpRequestInfo } from '../../invoke/request/request-context';
-import { countAs } from '../protocol/counted-as';
-import { SdkSeam } from '../sdk/seam';
-import type { Log } from '../../log';
+import { sessionScoped, type EventStore } from '../../stores/event-store';
+import { withLegacyNotFoundCode } from '../../protocol/server';
+import { afterClose } from '../../sdk/transports';
+import { stageIn } from '../../protocol/stages';
+import type { CarriesIncoming } from '../../protocol/incoming';
+import type { HttpRequestInfo } from '../../../invoke/request/request-context';
+import { countAs } from '../../protocol/counted-as';
+import { SdkSeam } from '../../sdk/seam';
+import type { Log } from '../../../log';
 
 /**
  * The session table: every 2025-era client on an HTTP endpoint gets a session, an SDK transport plus its own

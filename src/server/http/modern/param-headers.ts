@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ParamModel } from '../../schema/model';
-import { MODERN_REVISION } from '../revisions';
-import { methodsWhere } from '../methods';
-import { headerOf } from '../protocol/wire';
-import { isObjectLike } from '../../objects';
+import type { ParamModel } from '../../../schema/model';
+import { MODERN_REVISION } from '../../revisions';
+import { methodsWhere } from '../../methods';
+import { headerOf } from '../../protocol/wire';
+import { isObjectLike } from '../../../objects';
 
 /**
  * SEP-2243 `Mcp-Param-*` headers on 2026-07-28 HTTP requests: a `tools/call` whose arguments declare an

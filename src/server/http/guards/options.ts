@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { createMcpHandler, Server, ServerEventBus } from '@modelcontextprotocol/server';
-import type { ListingOption } from '../../schema/profiles';
-import type { CorsOptions, HttpAuthOptions } from '../auth/options';
-import type { ServerCardOptions } from '../catalog/server-card';
-import type { EventStore } from '../stores/event-store';
-import type { HeaderParams } from './param-headers';
-import type { HealthOptions } from './lifecycle';
-import type { SessionTableOptions } from './sessions';
+import type { ListingOption } from '../../../schema/profiles';
+import type { CorsOptions, HttpAuthOptions } from '../../auth/options';
+import type { ServerCardOptions } from '../../catalog/server-card';
+import type { EventStore } from '../../stores/event-store';
+import type { HeaderParams } from '../modern/param-headers';
+import type { HealthOptions } from '../entry/lifecycle';
+import type { SessionTableOptions } from '../legacy/sessions';
 
 /**
  * What the endpoint is given and what it hands back: the options of `createHttpHandler()` and `serveHttp()`, the

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isObjectLike } from '../../objects';
-import { whenClosed, type ClosesWith } from './response-close';
+import { isObjectLike } from '../../../objects';
+import { whenClosed, type ClosesWith } from '../wire/response-close';
 
 /**
  * What a rolling deploy needs from one instance: count the calls in progress, refuse new work while
