@@ -139,4 +139,4 @@ export type {
   AuthorizeItem,
   AuthorizePolicy,
 } from './server/auth/options';
-export type { HealthOptions } from './server/http/entry/lifecycle';
+export type { HealthOptions } from './server/http/guards/options';

@@ -28,7 +28,14 @@ import { readJsonBody, refusedBatch } from '../wire/body';
 import { IncomingRequest, addressOf } from '../wire/incoming';
 import { ANSWERED, LegacyRouting } from '../legacy/legacy-routing';
 import { checkCloseAfter, checkRetry, checkTrustedProxies, resourceServerOf, sessionIds } from '../guards/option-checks';
-import { NO_RULES, type HttpHandler, type HttpHandlerOptions, type HttpServing, type MemberRules, type SessionTuning } from '../guards/options';
+import {
+  NO_RULES,
+  type HttpHandler,
+  type HttpHandlerOptions,
+  type HttpServing,
+  type MemberRules,
+  type SessionTuning,
+} from '../guards/options';
 import { refuseWhileDraining, storeUnavailable } from '../wire/refusals';
 
 /** The methods the MCP endpoint serves (`OPTIONS` too, for CORS preflights, when `cors` is on). */

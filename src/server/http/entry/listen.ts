@@ -5,7 +5,14 @@ import { Log } from '../../../log';
 import { capConnectionsPerAddress, checkingIntervalOf, connectionBounds } from '../guards/connection-bounds';
 import { createHttpHandler } from './handler';
 import { healthResponder } from './lifecycle';
-import { NO_RULES, type HttpHandler, type HttpServing, type ListeningEndpoint, type MemberRules, type ServeHttpOptions } from '../guards/options';
+import {
+  NO_RULES,
+  type HttpHandler,
+  type HttpServing,
+  type ListeningEndpoint,
+  type MemberRules,
+  type ServeHttpOptions,
+} from '../guards/options';
 
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/;
 
