@@ -105,10 +105,10 @@ class HttpEndpoint implements HttpHandler {
   private readonly calls = new CallsInProgress();
   private readonly eras = new EraClassifier();
   private readonly trustedProxies: number;
-  /** 2025-era requests to their sessions (legacy-routing.ts). */
+  /** 2025-era requests to their sessions (legacy/legacy-routing.ts). */
   private readonly legacy: LegacyRouting;
   private readonly cors: Cors | undefined;
-  /** Host and Origin (origin.ts); writes the 403 itself. */
+  /** Host and Origin (guards/origin.ts); writes the 403 itself. */
   private readonly validSource: (req: IncomingMessage, res: ServerResponse) => boolean;
   private readonly resourceServer: ResourceServer | undefined;
   /** The server card's text (`serverCard`), when this endpoint serves it. */

@@ -51,7 +51,7 @@ export class CallsInProgress implements ClosesWith {
   track(req: IncomingMessage, res: ServerResponse, body: unknown): void {
     if (isStream(req, body)) return;
     this.calls++;
-    // The response's one `close` listener (response-close.ts), which a legacy post shares.
+    // The response's one `close` listener (wire/response-close.ts), which a legacy post shares.
     whenClosed(res, this);
   }
 

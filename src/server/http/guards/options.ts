@@ -224,7 +224,7 @@ export interface HttpServing {
   /** A `Server` for one request; `era` is `legacy` for a 2025-era request served statelessly (`legacy: 'stateless'`). */
   readonly request: (era?: 'legacy' | 'modern') => Server;
   /**
-   * A `Server` for the pool that answers 2026-07-28 hot requests (http/modern.ts), answering them below the
+   * A `Server` for the pool that answers 2026-07-28 hot requests (http/modern/modern.ts), answering them below the
    * SDK's dispatch; `request` serves the pool when absent.
    */
   readonly exchange?: () => Server;
@@ -232,6 +232,6 @@ export interface HttpServing {
   readonly bus: ServerEventBus;
   /** Wraps the SDK's per-request handler: `auth.authorize` on `subscriptions/listen` (auth/listen-policy.ts). */
   readonly perRequest?: (handler: ReturnType<typeof createMcpHandler>) => ReturnType<typeof createMcpHandler>;
-  /** The server card's text, when `serveHttp({ serverCard })` serves it (http/server-card.ts). */
+  /** The server card's text, when `serveHttp({ serverCard })` serves it (http/entry/server-card.ts). */
   readonly serverCard?: () => string;
 }

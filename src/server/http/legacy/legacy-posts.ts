@@ -255,7 +255,7 @@ class LegacyPost implements ClosesWith {
     arrivedAt: number,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
-    // The response's one `close` listener (response-close.ts), shared with the drain's count.
+    // The response's one `close` listener (wire/response-close.ts), shared with the drain's count.
     whenClosed(res, this);
     if (primes) this.sseAt = arrivedAt + (options.sseAfterMs ?? 1000);
     if (primes && options.sseCloseAfterMs !== undefined) this.closeAt = arrivedAt + options.sseCloseAfterMs;

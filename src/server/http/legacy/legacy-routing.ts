@@ -55,7 +55,7 @@ async function refusedResume(session: Session, lastEventId: string, res: ServerR
 export const ANSWERED: Promise<void> = Promise.resolve();
 
 /**
- * A 2025-era request's way to its session (http/sessions.ts holds them): the session its id names, for its owner
+ * A 2025-era request's way to its session (http/legacy/sessions.ts holds them): the session its id names, for its owner
  * only, or a new one for an `initialize`, within the caps on sessions, once the event store is up.
  */
 export class LegacyRouting {

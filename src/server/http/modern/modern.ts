@@ -306,7 +306,7 @@ class Exchange {
           ? (DISPATCH_ERROR_STATUS[code] ?? 200)
           : 200;
       const body = jsonTextOf(message);
-      // A flat list rather than an object, the length as text as Node writes it (legacy-posts.ts writes it so too):
+      // A flat list rather than an object, the length as text as Node writes it (legacy/legacy-posts.ts writes it so too):
       // the same header bytes, with less of Node's header checking.
       this.res.writeHead(status, ['content-type', 'application/json', 'content-length', String(Buffer.byteLength(body))]).end(body);
       this.end();
