@@ -85,8 +85,9 @@ const ownErrorsOnly = {
   },
 };
 
-// The rooms inside src/server and src/invoke and their order are dependency-cruiser's (.dependency-cruiser.json,
-// the `server-*` and `invoke-*` rules), which sees type-only imports as well; `npm run lint` runs it after ESLint.
+// The rooms inside src/server, src/server/http and src/invoke and their order are dependency-cruiser's
+// (.dependency-cruiser.json, the `server-*`, `http-*` and `invoke-*` rules), which sees type-only imports as well;
+// `npm run lint` runs it after ESLint.
 
 const floors = {
   files: ['src/**/*.ts'],

@@ -78,7 +78,7 @@ async function bundle(file, names) {
     entryPoints: [join(DIST, file)],
     outfile: join(DIST, file),
     allowOverwrite: true,
-    // The comment before each bundled module names its compiled file relative to this: `// dist/server/http.js`.
+    // The comment before each bundled module names its compiled file relative to this: `// dist/server/http/entry/start.js`.
     absWorkingDir: ROOT,
     bundle: true,
     platform: 'node',

@@ -130,7 +130,7 @@ export type { TaskOptions } from './server/tasks/tasks';
 export type { TaskLimits } from './server/tasks/quota';
 export type { TelemetryOptions } from './server/telemetry/options';
 export type { ResourceListing, PromptListing } from './server/catalog/resource-listing';
-export type { ServeHttpOptions, HttpAddress, HttpHandler, HttpHandlerOptions } from './server/http/endpoint';
+export type { ServeHttpOptions, HttpAddress, HttpHandler, HttpHandlerOptions } from './server/http/entry/endpoint';
 export type {
   HttpAuthOptions,
   JwtVerifierOptions,
@@ -139,4 +139,4 @@ export type {
   AuthorizeItem,
   AuthorizePolicy,
 } from './server/auth/options';
-export type { HealthOptions } from './server/http/lifecycle';
+export type { HealthOptions } from './server/http/guards/options';

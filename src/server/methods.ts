@@ -11,7 +11,7 @@ import { isCopyableObject } from '../objects';
  * Readers, each precomputing what it needs once at module load (no lookup of the table per request):
  * protocol/rules.ts (`HotMethod`, the params keys and check: admission, for the hot dispatch and the stdio loop),
  * protocol/hot-path.ts (which hot rows are hot on 2026-07-28 too), protocol/catalog-server.ts (the paged methods'
- * cursor check), http/modern.ts (the pool's methods, the `Mcp-Name` field), http/param-headers.ts (which method
+ * cursor check), http/modern/modern.ts (the pool's methods, the `Mcp-Name` field), http/modern/param-headers.ts (which method
  * `Mcp-Param-*` checks), catalog/request-access.ts (the entry a request names, for scopes and `public`),
  * telemetry/telemetry.ts (the span's target), stdio/loop.ts (which requests the loop answers).
  * The rows and their parts are frozen; a hot rule's `keys` is a `Set`, which `Object.freeze` does not freeze, so it
@@ -66,7 +66,7 @@ export interface MethodRow {
   readonly telemetry?: TelemetryTarget;
   /**
    * `Mcp-Param-*` headers (SEP-2243, 2026-07-28) are checked against its arguments, as the tool its `name` names
-   * declares them (http/param-headers.ts).
+   * declares them (http/modern/param-headers.ts).
    */
   readonly paramHeaders?: true;
   /** It pages: a `cursor` that is not a string is invalid params (protocol/catalog-server.ts). */

@@ -255,7 +255,7 @@ export class Catalog {
     return entriesNamed(this.registry, this.served, message).every((entry) => entry.public);
   }
 
-  /** The parameters of the enabled tool of that name that carry an `Mcp-Param-*` header (SEP-2243; checked in http/param-headers.ts). */
+  /** The parameters of the enabled tool of that name that carry an `Mcp-Param-*` header (SEP-2243; checked in http/modern/param-headers.ts). */
   headerParamsOf(name: string): readonly ParamModel[] | undefined {
     return this.tool(name)?.headerParams;
   }

@@ -113,7 +113,7 @@ export class CatalogServer extends SeamServer implements HotHost {
   }
 
   /**
-   * Answers an HTTP session's hot POST straight from the session (http/legacy-posts.ts); the answer leaves through
+   * Answers an HTTP session's hot POST straight from the session (http/legacy/legacy-posts.ts); the answer leaves through
    * the transport's outbound stages. `false` when the hot dispatch does not take it (nothing ran).
    */
   answerHot(message: JSONRPCMessage, extra: HttpExtra | undefined): boolean {

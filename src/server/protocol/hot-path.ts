@@ -34,7 +34,7 @@ import type { CarriesIncoming, HttpExtra } from './incoming';
  * that establishes it (`initialize`, `notifications/initialized`; initialize.ts). The transport is still the
  * SDK's (it frames, routes and streams the answers), except for an HTTP session's hot POST, which the session hands
  * to the dispatch directly and whose answer the transport's `legacy-posts` stage writes on the POST's own response
- * (http/legacy-posts.ts); see {@link HotDispatch}.
+ * (http/legacy/legacy-posts.ts); see {@link HotDispatch}.
  *
  * The SDK validates every inbound message with zod several times (classifying it, then the request schema twice,
  * then the `tools/call` result) and builds a context of spread objects for each; for a tool call that is most of
@@ -190,7 +190,7 @@ interface Admitted {
 
 /**
  * The dispatch of the hot requests, in named steps. A request comes in one of two ways: from an HTTP session's POST
- * (`post`, called by http/legacy-posts.ts), or from a transport (`attach`: stdio, in-memory, an HTTP
+ * (`post`, called by http/legacy/legacy-posts.ts), or from a transport (`attach`: stdio, in-memory, an HTTP
  * session's request the SDK's transport reads, a 2026-07-28 request of the HTTP pool). Either way it is admitted
  * once (`accepted`, `acceptedModern`), run (`run`: the registered handler, which authorizes and calls the catalog's
  * tool), encoded (`encoded`, `errorResponse`) and answered (`reply`): every answer leaves through the transport's
@@ -227,7 +227,7 @@ export class HotDispatch {
   }
 
   /**
-   * A 2025-era session's hot POST, passed on by the HTTP session (http/legacy-posts.ts): the request admitted (its
+   * A 2025-era session's hot POST, passed on by the HTTP session (http/legacy/legacy-posts.ts): the request admitted (its
    * one admission), its telemetry opened, and the handler run inside it. Its answer leaves through the transport's
    * outbound stages like any other, whose `legacy-posts` stage writes it on the POST's response. `false` when the
    * dispatch does not answer the message (nothing ran).

@@ -13,7 +13,7 @@ export type { CarriesIncoming };
  * reference: nothing of the request is copied.
  */
 
-/** What the endpoint hands on with a 2025-era session's POST (http/legacy-posts.ts): the verified caller and the request. */
+/** What the endpoint hands on with a 2025-era session's POST (http/legacy/legacy-posts.ts): the verified caller and the request. */
 export interface HttpExtra extends CarriesIncoming {
   readonly authInfo?: AuthInfo;
 }

@@ -14,7 +14,7 @@ import { HeldView, replaceReceive, replaceSend, type Receive, type Send } from '
  * What a connection sends passes these, in this order, before the transport writes it:
  * - `legacy-codes`: a 2025-era connection's resource-not-found code written back (wire.ts, `withLegacyNotFoundCode`);
  * - `telemetry`: a reply ends its request's operation, seeing the code the client gets (telemetry/telemetry.ts);
- * - `legacy-posts`: what belongs to an HTTP session's open hot POST goes to that POST's response (http/legacy-posts.ts);
+ * - `legacy-posts`: what belongs to an HTTP session's open hot POST goes to that POST's response (http/legacy/legacy-posts.ts);
  * - `stdio-hand-over`: what the stdio loop already answered is not sent again by the SDK (stdio/serve.ts).
  */
 export const OUT_STAGES = ['legacy-codes', 'telemetry', 'legacy-posts', 'stdio-hand-over'] as const;
@@ -28,7 +28,7 @@ export const WRITTEN: Promise<void> = Promise.resolve();
 
 /**
  * What a connection receives passes these, in this order, before the SDK's handler:
- * - `session-request`: an HTTP session's message carries its own POST's request (http/sessions.ts);
+ * - `session-request`: an HTTP session's message carries its own POST's request (http/legacy/sessions.ts);
  * - `telemetry`: a request opens its operation and is dispatched inside its context (telemetry/telemetry.ts);
  * - `hot-dispatch`: a hot request is answered below the SDK (hot-path.ts); anything else goes on to the SDK.
  */

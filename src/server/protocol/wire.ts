@@ -3,8 +3,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { JsonRpcCode } from '../sdk/lazy';
 
 /**
- * What the era classification, the hot dispatch and the HTTP hot paths of both eras (`http/era.ts`, `hot-path.ts`,
- * `http/legacy-posts.ts`, `http/modern.ts`) all need to know about JSON-RPC messages and Node's requests.
+ * What the era classification, the hot dispatch and the HTTP hot paths of both eras (`http/wire/era.ts`, `hot-path.ts`,
+ * `http/legacy/legacy-posts.ts`, `http/modern/modern.ts`) all need to know about JSON-RPC messages and Node's requests.
  */
 
 /** The keys a JSON-RPC request may have. */

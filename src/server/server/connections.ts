@@ -4,7 +4,7 @@ import { ListenPolicy } from '../auth/listen-policy';
 import { Visibility } from '../auth/visibility';
 import type { Catalog } from '../catalog/catalog';
 import { followBus } from '../catalog/live';
-import type { HttpServing } from '../http/endpoint';
+import type { HttpServing } from '../http/entry/endpoint';
 import { routeByOpening } from '../protocol/opening';
 import type { CatalogServer, ProtocolSettings } from '../protocol/server';
 import type { LoopSettings } from '../stdio/loop';

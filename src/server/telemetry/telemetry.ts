@@ -3,7 +3,7 @@ import type * as Otel from '@opentelemetry/api';
 import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
 import { sdk } from '../sdk/lazy';
 import { TOOL_FAILED_CHANNEL } from '../../invoke/calling/errors';
-import { PER_REQUEST_EXCHANGES } from '../http/exchanges';
+import { PER_REQUEST_EXCHANGES } from '../http/modern/exchanges';
 import type { Log } from '../../log';
 import type { TelemetryOptions } from './options';
 import { afterClose, afterConnect } from '../sdk/transports';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
-import { EraClassifier } from '../../../src/server/http/era';
+import { EraClassifier } from '../../../src/server/http/wire/era';
 
 /**
  * Issue 16: the HTTP endpoint classifies each request's era without the SDK's classifier when it can (a plain

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Int32, McpServer } from '../../../src';
-import type { HttpHandler } from '../../../src/server/http/endpoint';
+import type { HttpHandler } from '../../../src/server/http/entry/endpoint';
 import { LEGACY_HEADERS, open, openSession, readAll } from '../../support/raw-http';
 
 /**

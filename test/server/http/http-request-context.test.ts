@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer, type HttpHandler } from '../../../src';
-import { createHttpHandler, type HttpServing, type SessionTuning } from '../../../src/server/http/endpoint';
+import { createHttpHandler, type HttpServing, type SessionTuning } from '../../../src/server/http/entry/endpoint';
 import { answerOf, modernRequest } from '../../support/modern-http';
 
 /**

@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/server';
 import { InMemoryEventStore } from '../../../src';
-import { SessionTable, type Session } from '../../../src/server/http/sessions';
+import { SessionTable, type Session } from '../../../src/server/http/legacy/sessions';
 
 /**
  * Issue 37: the idle sweep closes abandoned sessions in slices. Closing thousands of sessions in one go held the

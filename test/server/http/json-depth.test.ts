@@ -1,4 +1,4 @@
-import { MAX_BODY_DEPTH, textNestsDeeperThan, valueNestsDeeperThan } from '../../../src/server/http/json-depth';
+import { MAX_BODY_DEPTH, textNestsDeeperThan, valueNestsDeeperThan } from '../../../src/server/http/wire/json-depth';
 
 /** The body-depth check: a cheap count of opening brackets first, the scan that skips strings when it cannot decide. */
 describe('textNestsDeeperThan', () => {

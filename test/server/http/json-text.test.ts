@@ -1,6 +1,6 @@
-import { jsonTextOf } from '../../../src/server/http/json-text';
+import { jsonTextOf } from '../../../src/server/http/wire/json-text';
 
-/** The reply text of a legacy post or a modern exchange (http/json-text.ts) is `JSON.stringify`'s, byte for byte, whatever the message. */
+/** The reply text of a legacy post or a modern exchange (http/wire/json-text.ts) is `JSON.stringify`'s, byte for byte, whatever the message. */
 describe('jsonTextOf', () => {
   const text = (t: unknown) => ({ type: 'text', text: t });
   const reply = (result: unknown, id: unknown = 1) => ({ result, jsonrpc: '2.0', id });

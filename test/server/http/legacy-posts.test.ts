@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import { createServer, request, type Server as NodeServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { Int32, McpServer, Prompt, Resource, type McpLogger } from '../../../src';
-import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuning } from '../../../src/server/http/endpoint';
+import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuning } from '../../../src/server/http/entry/endpoint';
 import { Log } from '../../../src/log';
-import { ModernPool } from '../../../src/server/http/modern';
+import { ModernPool } from '../../../src/server/http/modern/modern';
 import { HotDispatch } from '../../../src/server/protocol/hot-path';
 import { LEGACY_HEADERS, eventsOf, open, openSession, readAll, until, type Stream } from '../../support/raw-http';
 

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { InboundClassificationOutcome } from '@modelcontextprotocol/server';
-import { modernPoolRoute, plainHeaderText } from '../../../src/server/http/modern';
+import { modernPoolRoute, plainHeaderText } from '../../../src/server/http/modern/modern';
 
 /**
- * The pool's admission checks written as walks rather than expressions and searches (http/modern.ts): each answers
+ * The pool's admission checks written as walks rather than expressions and searches (http/modern/modern.ts): each answers
  * exactly what the expression it replaces answers.
  */
 describe("the pool's header checks", () => {

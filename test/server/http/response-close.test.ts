@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { notWhenClosed, whenClosed, type ClosesWith } from '../../../src/server/http/response-close';
+import { notWhenClosed, whenClosed, type ClosesWith } from '../../../src/server/http/wire/response-close';
 
 /** One Node `close` listener per response, whatever hears it: the closers in their order, each once. */
 describe('whenClosed', () => {

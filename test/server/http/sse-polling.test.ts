@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '../../../src';
-import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuning } from '../../../src/server/http/endpoint';
+import { createHttpHandler, type HttpHandler, type HttpServing, type SessionTuning } from '../../../src/server/http/entry/endpoint';
 import { recordingFetch, type Seen } from '../../support/recording-fetch';
 
 /**

@@ -8,8 +8,8 @@ import { Int32, McpServer, Prompt, Resource, type HttpAddress, type LogDetails, 
 import { SDK_MEMBERS, memberFound, missingMembers } from '../../../src/server/sdk/members';
 import { simulateMissingSdkMembers } from '../../../src/server/sdk/seam';
 import { HotDispatch } from '../../../src/server/protocol/hot-path';
-import { ModernPool } from '../../../src/server/http/modern';
-import { LegacyPosts } from '../../../src/server/http/legacy-posts';
+import { ModernPool } from '../../../src/server/http/modern/modern';
+import { LegacyPosts } from '../../../src/server/http/legacy/legacy-posts';
 import { LEGACY_HEADERS, eventsOf, openSession, send, type Reply } from '../../support/raw-http';
 import { answerOf, modernRequest } from '../../support/modern-http';
 

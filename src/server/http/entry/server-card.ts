@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SERVER_CARD_PATHS } from '../catalog/server-card';
+import { SERVER_CARD_PATHS } from '../../catalog/server-card';
 
 /**
  * The server card's well-known document (`serverCard`, catalog/server-card.ts), at the root of the

@@ -5,31 +5,38 @@ import {
   type AuthInfo as SdkAuthInfo,
   type InboundClassificationOutcome,
 } from '@modelcontextprotocol/server';
-import { Log } from '../../log';
-import { jsonRpcError } from '../answers';
-import type { ResourceServer } from '../auth/resource-server';
-import { callerKeyOf, verifiedCallerOf } from '../auth/caller';
-import { countAs } from '../protocol/counted-as';
-import { transportErrorReporter } from '../protocol/client-faults';
-import { tagIncoming } from '../protocol/incoming';
-import { InMemoryEventStore } from '../stores/event-store';
-import { checkStoreTimeout, guardedEventStore, StoreUnavailableError } from '../stores/degraded';
-import { refusedParamHeaders } from './param-headers';
-import { ModernPool, modernPoolRoute } from './modern';
-import { EraClassifier } from './era';
-import { Cors } from './cors';
+import { Log } from '../../../log';
+import { jsonRpcError } from '../../answers';
+import type { ResourceServer } from '../../auth/resource-server';
+import { callerKeyOf, verifiedCallerOf } from '../../auth/caller';
+import { countAs } from '../../protocol/counted-as';
+import { transportErrorReporter } from '../../protocol/client-faults';
+import { tagIncoming } from '../../protocol/incoming';
+import { InMemoryEventStore } from '../../stores/event-store';
+import { checkStoreTimeout, guardedEventStore, StoreUnavailableError } from '../../stores/degraded';
+import { refusedParamHeaders } from '../modern/param-headers';
+import { ModernPool, modernPoolRoute } from '../modern/modern';
+import { EraClassifier } from '../wire/era';
+import { Cors } from '../guards/cors';
 import { answerServerCard } from './server-card';
-import { checkAllowedHosts, sourceGuard } from './origin';
+import { checkAllowedHosts, sourceGuard } from '../guards/origin';
 import { CallsInProgress } from './lifecycle';
-import { MAX_BODY_DEPTH, TOO_DEEP, valueNestsDeeperThan } from './json-depth';
-import { SessionTable, httpFastPaths } from './sessions';
-import { webRequestOf, writeWebResponse } from './web';
-import { readJsonBody, refusedBatch } from './body';
-import { IncomingRequest, addressOf } from './incoming';
-import { ANSWERED, LegacyRouting } from './legacy-routing';
-import { checkCloseAfter, checkRetry, checkTrustedProxies, resourceServerOf, sessionIds } from './option-checks';
-import { NO_RULES, type HttpHandler, type HttpHandlerOptions, type HttpServing, type MemberRules, type SessionTuning } from './options';
-import { refuseWhileDraining, storeUnavailable } from './refusals';
+import { MAX_BODY_DEPTH, TOO_DEEP, valueNestsDeeperThan } from '../wire/json-depth';
+import { SessionTable, httpFastPaths } from '../legacy/sessions';
+import { webRequestOf, writeWebResponse } from '../wire/web';
+import { readJsonBody, refusedBatch } from '../wire/body';
+import { IncomingRequest, addressOf } from '../wire/incoming';
+import { ANSWERED, LegacyRouting } from '../legacy/legacy-routing';
+import { checkCloseAfter, checkRetry, checkTrustedProxies, resourceServerOf, sessionIds } from '../guards/option-checks';
+import {
+  NO_RULES,
+  type HttpHandler,
+  type HttpHandlerOptions,
+  type HttpServing,
+  type MemberRules,
+  type SessionTuning,
+} from '../guards/options';
+import { refuseWhileDraining, storeUnavailable } from '../wire/refusals';
 
 /** The methods the MCP endpoint serves (`OPTIONS` too, for CORS preflights, when `cors` is on). */
 const ALLOWED = 'GET, POST, DELETE';
@@ -98,10 +105,10 @@ class HttpEndpoint implements HttpHandler {
   private readonly calls = new CallsInProgress();
   private readonly eras = new EraClassifier();
   private readonly trustedProxies: number;
-  /** 2025-era requests to their sessions (legacy-routing.ts). */
+  /** 2025-era requests to their sessions (legacy/legacy-routing.ts). */
   private readonly legacy: LegacyRouting;
   private readonly cors: Cors | undefined;
-  /** Host and Origin (origin.ts); writes the 403 itself. */
+  /** Host and Origin (guards/origin.ts); writes the 403 itself. */
   private readonly validSource: (req: IncomingMessage, res: ServerResponse) => boolean;
   private readonly resourceServer: ResourceServer | undefined;
   /** The server card's text (`serverCard`), when this endpoint serves it. */

@@ -3,7 +3,7 @@
  * arguments rarely need more than a few dozen. Far deeper values break the recursion of whatever handles
  * them next (`JSON.stringify` overflows its stack a few thousand levels down), so they are refused up front.
  */
-import { isObjectLike } from '../../objects';
+import { isObjectLike } from '../../../objects';
 export const MAX_BODY_DEPTH = 1000;
 
 /** The message of the 400 answer to a body nested deeper than {@link MAX_BODY_DEPTH}. */

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ParamModel } from '../../schema/model';
-import { MODERN_REVISION } from '../revisions';
-import { methodsWhere } from '../methods';
-import { headerOf } from '../protocol/wire';
-import { isObjectLike } from '../../objects';
+import type { ParamModel } from '../../../schema/model';
+import { MODERN_REVISION } from '../../revisions';
+import { methodsWhere } from '../../methods';
+import { headerOf } from '../../protocol/wire';
+import { isObjectLike } from '../../../objects';
+import type { HeaderParams } from '../guards/options';
 
 /**
  * SEP-2243 `Mcp-Param-*` headers on 2026-07-28 HTTP requests: a `tools/call` whose arguments declare an
@@ -15,12 +16,6 @@ import { isObjectLike } from '../../objects';
 
 /** JSON-RPC code of a header that disagrees with the body (2026-07-28). */
 export const HEADER_MISMATCH = -32020;
-
-/** What the check needs of the served tools: the parameters of a tool that carry a header, found once per tool. */
-export interface HeaderParams {
-  /** The parameters of the enabled tool of that name that declare an `x-mcp-header`; none for an unknown tool. */
-  headerParamsOf(tool: string): readonly ParamModel[] | undefined;
-}
 
 export interface HeaderRejection {
   readonly header: string;

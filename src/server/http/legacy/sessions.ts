@@ -3,15 +3,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage, MessageExtraInfo, Server } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { LegacyPosts, isLegacyPostTarget } from './legacy-posts';
-import { sessionScoped, type EventStore } from '../stores/event-store';
-import { withLegacyNotFoundCode } from '../protocol/server';
-import { afterClose } from '../sdk/transports';
-import { stageIn } from '../protocol/stages';
-import type { CarriesIncoming } from '../protocol/incoming';
-import type { HttpRequestInfo } from '../../invoke/request/request-context';
-import { countAs } from '../protocol/counted-as';
-import { SdkSeam } from '../sdk/seam';
-import type { Log } from '../../log';
+import { sessionScoped, type EventStore } from '../../stores/event-store';
+import { withLegacyNotFoundCode } from '../../protocol/server';
+import { afterClose } from '../../sdk/transports';
+import { stageIn } from '../../protocol/stages';
+import type { CarriesIncoming } from '../../protocol/incoming';
+import type { HttpRequestInfo } from '../../../invoke/request/request-context';
+import { countAs } from '../../protocol/counted-as';
+import { SdkSeam } from '../../sdk/seam';
+import type { Log } from '../../../log';
+import type { SessionTuning } from '../guards/options';
 
 /**
  * The session table: every 2025-era client on an HTTP endpoint gets a session, an SDK transport plus its own
@@ -58,7 +59,8 @@ const SWEEP_SLICE_MS = 5;
 /** The first revision whose POST streams open with a priming event (an id and `retry`), so they can be resumed. */
 const PRIMED_FROM = '2025-11-25';
 
-export interface SessionTableOptions {
+/** The table's options; its hot paths' knobs (`fastPaths`, `sseAfterMs`) are the endpoint's `SessionTuning`. */
+export interface SessionTableOptions extends Pick<SessionTuning, 'fastPaths' | 'sseAfterMs'> {
   /** Most sessions open at once. Default 1,000. */
   readonly maxSessions?: number;
   /** A session with nothing in progress but a GET stream for this long is closed. Default 30 minutes. */
@@ -77,10 +79,6 @@ export interface SessionTableOptions {
   readonly retryMs: number;
   /** A request still running this long after it arrived has its (primed) stream closed: SSE polling. Off when absent. */
   readonly sseCloseAfterMs?: number;
-  /** Answer a session's hot requests directly on Node's response (see `legacy-posts.ts`); default true. */
-  readonly fastPaths?: boolean;
-  /** A legacy post (a hot request answered on Node's own response) that has not answered after this long gets an SSE stream, so it stays resumable. Default 1,000 ms. */
-  readonly sseAfterMs?: number;
   /** Where a session that fails to close is reported. */
   readonly log?: Log;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isObjectLike } from '../../objects';
-import { whenClosed, type ClosesWith } from './response-close';
+import { isObjectLike } from '../../../objects';
+import { whenClosed, type ClosesWith } from '../wire/response-close';
+import type { HealthOptions } from '../guards/options';
 
 /**
  * What a rolling deploy needs from one instance: count the calls in progress, refuse new work while
@@ -50,7 +51,7 @@ export class CallsInProgress implements ClosesWith {
   track(req: IncomingMessage, res: ServerResponse, body: unknown): void {
     if (isStream(req, body)) return;
     this.calls++;
-    // The response's one `close` listener (response-close.ts), which a legacy post shares.
+    // The response's one `close` listener (wire/response-close.ts), which a legacy post shares.
     whenClosed(res, this);
   }
 
@@ -78,20 +79,6 @@ export class CallsInProgress implements ClosesWith {
       this.waiting.delete(wake!);
     }
   }
-}
-
-/**
- * Liveness and readiness paths of `serveHttp({ health })`.
- * @example
- * await server.serveHttp({ port: 3000, health: { livePath: '/livez', readyPath: '/readyz', ready: () => redis.status === 'ready' } });
- */
-export interface HealthOptions {
-  /** Answers 200 while the process serves at all, draining included. Default `/livez`. */
-  readonly livePath?: string;
-  /** Answers 200 while the instance takes new work, 503 once it drains or a check fails. Default `/readyz`. */
-  readonly readyPath?: string;
-  /** Extra readiness check (a shared store's connection, say); `false` or a throw answers 503. */
-  readonly ready?: () => boolean | Promise<boolean>;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };

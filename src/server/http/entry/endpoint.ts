@@ -4,9 +4,9 @@
  * (`Mcp-Session-Id`), so progress, cancellation, logging, sampling and elicitation work for them.
  */
 
-// The room's face: what mcp-server.ts, server/connections.ts, src/index.ts and the tests import of the endpoint
+// The face of http/: what mcp-server.ts, server/connections.ts, src/index.ts and the tests import of the endpoint
 // (start.ts requires it when a server first serves HTTP). The handler's steps are in handler.ts, its own
-// listener in listen.ts, the options and the shapes it takes and returns in options.ts.
+// listener in listen.ts, the options and the shapes it takes and returns in guards/options.ts.
 export type {
   HttpAddress,
   HttpHandler,
@@ -16,6 +16,6 @@ export type {
   MemberRules,
   ServeHttpOptions,
   SessionTuning,
-} from './options';
+} from '../guards/options';
 export { createHttpHandler } from './handler';
 export { startHttp } from './listen';

@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Log } from '../../log';
-import { jsonRpcError } from '../answers';
-import { OncePer } from '../once-per';
-import { ANONYMOUS_OWNER } from '../auth/caller';
-import { StoreUnavailableError, type GuardedEventStore } from '../stores/degraded';
-import { refusedBatch } from './body';
-import { addressOf, type IncomingRequest } from './incoming';
+import type { Log } from '../../../log';
+import { jsonRpcError } from '../../answers';
+import { OncePer } from '../../once-per';
+import { ANONYMOUS_OWNER } from '../../auth/caller';
+import { StoreUnavailableError, type GuardedEventStore } from '../../stores/degraded';
+import { refusedBatch } from '../wire/body';
+import { addressOf, type IncomingRequest } from '../wire/incoming';
 import { isLegacyPostTarget } from './legacy-posts';
-import { storeUnavailable } from './refusals';
+import { storeUnavailable } from '../wire/refusals';
 import type { Session, SessionTable } from './sessions';
-import { isObjectLike } from '../../objects';
+import { isObjectLike } from '../../../objects';
 
 /**
  * A request on an established session without `MCP-Protocol-Version` is taken under the session's negotiated
@@ -55,7 +55,7 @@ async function refusedResume(session: Session, lastEventId: string, res: ServerR
 export const ANSWERED: Promise<void> = Promise.resolve();
 
 /**
- * A 2025-era request's way to its session (http/sessions.ts holds them): the session its id names, for its owner
+ * A 2025-era request's way to its session (http/legacy/sessions.ts holds them): the session its id names, for its owner
  * only, or a new one for an `initialize`, within the caps on sessions, once the event store is up.
  */
 export class LegacyRouting {

@@ -1,7 +1,7 @@
-import { UsageTypeError } from '../../errors';
+import { UsageTypeError } from '../../../errors';
 import type { Server as HttpServer } from 'node:http';
 import type { Socket } from 'node:net';
-import { printable, type Log } from '../../log';
+import { printable, type Log } from '../../../log';
 import { checkTrustedProxies } from './option-checks';
 import type { ServeHttpOptions } from './options';
 

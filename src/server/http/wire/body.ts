@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jsonRpcError } from '../answers';
+import { jsonRpcError } from '../../answers';
 import { MAX_BODY_DEPTH, TOO_DEEP, textNestsDeeperThan } from './json-depth';
-import { REVISION_2025_06_18 } from '../revisions';
-import { utf8Text } from '../protocol/utf8';
+import { REVISION_2025_06_18 } from '../../revisions';
+import { utf8Text } from '../../protocol/utf8';
 
 /**
  * A POST body, read once: within the size limit (413 past it), valid UTF-8, valid JSON, not nested too deep

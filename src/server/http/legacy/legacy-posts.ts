@@ -8,17 +8,17 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { SSE_HEADERS } from '../protocol/wire';
-import { handOverStream, type Send } from '../sdk/transports';
-import { WRITTEN, stageOut } from '../protocol/stages';
-import { REVISION_2025_11_25 } from '../revisions';
-import { isHotMethod } from '../protocol/rules';
-import { InFlight } from '../protocol/in-flight';
-import { jsonTextOf } from './json-text';
-import { acceptsBoth } from './incoming';
-import { notWhenClosed, whenClosed, type ClosesWith } from './response-close';
-import type { HttpExtra } from '../protocol/incoming';
-import type { HttpRequestInfo } from '../../invoke/request/request-context';
+import { SSE_HEADERS } from '../../protocol/wire';
+import { handOverStream, type Send } from '../../sdk/transports';
+import { WRITTEN, stageOut } from '../../protocol/stages';
+import { REVISION_2025_11_25 } from '../../revisions';
+import { isHotMethod } from '../../protocol/rules';
+import { InFlight } from '../../protocol/in-flight';
+import { jsonTextOf } from '../wire/json-text';
+import { acceptsBoth } from '../wire/incoming';
+import { notWhenClosed, whenClosed, type ClosesWith } from '../wire/response-close';
+import type { HttpExtra } from '../../protocol/incoming';
+import type { HttpRequestInfo } from '../../../invoke/request/request-context';
 
 /**
  * A 2025-era session's POST of one hot request (`tools/call`, `tools/list`, `resources/read`, `prompts/get`,
@@ -255,7 +255,7 @@ class LegacyPost implements ClosesWith {
     arrivedAt: number,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
-    // The response's one `close` listener (response-close.ts), shared with the drain's count.
+    // The response's one `close` listener (wire/response-close.ts), shared with the drain's count.
     whenClosed(res, this);
     if (primes) this.sseAt = arrivedAt + (options.sseAfterMs ?? 1000);
     if (primes && options.sseCloseAfterMs !== undefined) this.closeAt = arrivedAt + options.sseCloseAfterMs;

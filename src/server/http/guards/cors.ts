@@ -1,6 +1,6 @@
-import { UsageTypeError } from '../../errors';
+import { UsageTypeError } from '../../../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CorsOptions } from '../auth/options';
+import type { CorsOptions } from '../../auth/options';
 
 /**
  * CORS for browser hosts, off unless origins are given. Allowed origins get their own origin echoed (never `*`:

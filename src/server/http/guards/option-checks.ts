@@ -1,7 +1,7 @@
-import { UsageTypeError } from '../../errors';
+import { UsageTypeError } from '../../../errors';
 import { randomUUID } from 'node:crypto';
-import type { Log } from '../../log';
-import { ResourceServer } from '../auth/resource-server';
+import type { Log } from '../../../log';
+import { ResourceServer } from '../../auth/resource-server';
 import type { HttpHandlerOptions, MemberRules } from './options';
 
 /** The endpoint's options that need a check or a build before it serves, each thrown as it is read. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jsonRpcError } from '../answers';
-import type { StoreUnavailableError } from '../stores/degraded';
+import { jsonRpcError } from '../../answers';
+import type { StoreUnavailableError } from '../../stores/degraded';
 
 /** Work this instance cannot take now, answered so that a load balancer sends it elsewhere. */
 

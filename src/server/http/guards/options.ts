@@ -1,16 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { createMcpHandler, Server, ServerEventBus } from '@modelcontextprotocol/server';
-import type { ListingOption } from '../../schema/profiles';
-import type { CorsOptions, HttpAuthOptions } from '../auth/options';
-import type { ServerCardOptions } from '../catalog/server-card';
-import type { EventStore } from '../stores/event-store';
-import type { HeaderParams } from './param-headers';
-import type { HealthOptions } from './lifecycle';
-import type { SessionTableOptions } from './sessions';
+import type { ListingOption } from '../../../schema/profiles';
+import type { CorsOptions, HttpAuthOptions } from '../../auth/options';
+import type { ServerCardOptions } from '../../catalog/server-card';
+import type { EventStore } from '../../stores/event-store';
+import type { ParamModel } from '../../../schema/model';
 
 /**
- * What the endpoint is given and what it hands back: the options of `createHttpHandler()` and `serveHttp()`, the
- * `Server`s it serves with, the rules of the served members, and the handler and listener it returns.
+ * What the endpoint is given and what it hands back: the options of `createHttpHandler()` and `serveHttp()` (the
+ * health paths' among them), the `Server`s it serves with, the rules of the served members (their parameter
+ * headers included), the hot paths' knobs, and the handler and listener it returns. The lowest room that names
+ * them, so that every room of http/ takes them from here (the legacy sessions, the modern param headers and the
+ * entry's lifecycle use these types; this module imports none of them).
  */
 
 /** Options of a handler mounted in someone else's HTTP server (`server.createHttpHandler()`). */
@@ -144,6 +145,20 @@ export interface ServeHttpOptions extends Omit<HttpHandlerOptions, 'validateHost
   readonly maxConnectionsPerAddress?: number;
 }
 
+/**
+ * Liveness and readiness paths of `serveHttp({ health })`.
+ * @example
+ * await server.serveHttp({ port: 3000, health: { livePath: '/livez', readyPath: '/readyz', ready: () => redis.status === 'ready' } });
+ */
+export interface HealthOptions {
+  /** Answers 200 while the process serves at all, draining included. Default `/livez`. */
+  readonly livePath?: string;
+  /** Answers 200 while the instance takes new work, 503 once it drains or a check fails. Default `/readyz`. */
+  readonly readyPath?: string;
+  /** Extra readiness check (a shared store's connection, say); `false` or a throw answers 503. */
+  readonly ready?: () => boolean | Promise<boolean>;
+}
+
 /** Where `serveHttp()` listens. */
 export interface HttpAddress {
   readonly host: string;
@@ -175,6 +190,12 @@ export interface HttpHandler {
   drain(deadlineMs: number): Promise<boolean>;
 }
 
+/** What the `Mcp-Param-*` check (modern/param-headers.ts) needs of the served tools: the parameters of a tool that carry a header, found once per tool. */
+export interface HeaderParams {
+  /** The parameters of the enabled tool of that name that declare an `x-mcp-header`; none for an unknown tool. */
+  headerParamsOf(tool: string): readonly ParamModel[] | undefined;
+}
+
 /** What the endpoint needs to know about the served members: the scopes they need, and their parameter headers. */
 export interface MemberRules extends HeaderParams {
   /** The scopes a JSON-RPC request needs (those of the tool, resource or prompt it names). */
@@ -188,8 +209,12 @@ export interface MemberRules extends HeaderParams {
 export const NO_RULES: MemberRules = { scopesNeeded: () => [], declaredScopes: [], headerParamsOf: () => undefined };
 
 /** Internal knobs of the hot paths, for tests that compare them with the SDK's and bound them. */
-export type SessionTuning = Pick<SessionTableOptions, 'fastPaths' | 'sseAfterMs'> & {
-  /** Most servers in the 2026-07-28 pool (http/modern.ts); default 256. */
+export type SessionTuning = {
+  /** Answer a session's hot requests directly on Node's response (see `legacy/legacy-posts.ts`); default true. */
+  readonly fastPaths?: boolean;
+  /** A legacy post (a hot request answered on Node's own response) that has not answered after this long gets an SSE stream, so it stays resumable. Default 1,000 ms. */
+  readonly sseAfterMs?: number;
+  /** Most servers in the 2026-07-28 pool (http/modern/modern.ts); default 256. */
   readonly maxExchangeServers?: number;
 };
 
@@ -199,7 +224,7 @@ export interface HttpServing {
   /** A `Server` for one request; `era` is `legacy` for a 2025-era request served statelessly (`legacy: 'stateless'`). */
   readonly request: (era?: 'legacy' | 'modern') => Server;
   /**
-   * A `Server` for the pool that answers 2026-07-28 hot requests (http/modern.ts), answering them below the
+   * A `Server` for the pool that answers 2026-07-28 hot requests (http/modern/modern.ts), answering them below the
    * SDK's dispatch; `request` serves the pool when absent.
    */
   readonly exchange?: () => Server;
@@ -207,6 +232,6 @@ export interface HttpServing {
   readonly bus: ServerEventBus;
   /** Wraps the SDK's per-request handler: `auth.authorize` on `subscriptions/listen` (auth/listen-policy.ts). */
   readonly perRequest?: (handler: ReturnType<typeof createMcpHandler>) => ReturnType<typeof createMcpHandler>;
-  /** The server card's text, when `serveHttp({ serverCard })` serves it (http/server-card.ts). */
+  /** The server card's text, when `serveHttp({ serverCard })` serves it (http/entry/server-card.ts). */
   readonly serverCard?: () => string;
 }

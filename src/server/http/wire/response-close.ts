@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 
 /**
  * What hears a response's `close`, through one Node listener per response: a response of a call in progress has two
- * (the drain's count, lifecycle.ts, and a legacy post's, legacy-posts.ts), and a second listener of an event costs
+ * (the drain's count, entry/lifecycle.ts, and a legacy post's, legacy/legacy-posts.ts), and a second listener of an event costs
  * Node a list of listeners to make, copy and walk on every response. The closers are kept on the response itself,
  * in two slots, and called in the order they came, as Node would call their listeners.
  */

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import type { HttpRequestInfo } from '../../invoke/request/request-context';
+import type { HttpRequestInfo } from '../../../invoke/request/request-context';
 
 /** The client's address (see `trustedProxies`): what the session caps count, and what `RequestContext.http.ip` says. */
 export function addressOf(req: IncomingMessage, trustedProxies: number): string {

@@ -1,8 +1,8 @@
-import { UsageTypeError } from '../../errors';
+import { UsageTypeError } from '../../../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
-import { jsonRpcError } from '../answers';
+import { jsonRpcError } from '../../answers';
 import type { Cors } from './cors';
 
 /**

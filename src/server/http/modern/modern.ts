@@ -10,16 +10,16 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { PER_REQUEST_EXCHANGES } from './exchanges';
-import { jsonTextOf } from './json-text';
-import { acceptsBoth } from './incoming';
+import { jsonTextOf } from '../wire/json-text';
+import { acceptsBoth } from '../wire/incoming';
 import { HEADER_MISMATCH } from './param-headers';
-import { MODERN_REVISION } from '../revisions';
-import { METHODS, isModernHot, methodsWhere } from '../methods';
-import { SSE_HEADERS, headerOf } from '../protocol/wire';
-import { servesRevision } from '../sdk/server';
-import { InFlight } from '../protocol/in-flight';
-import type { CarriesIncoming } from '../protocol/incoming';
-import type { HttpRequestInfo } from '../../invoke/request/request-context';
+import { MODERN_REVISION } from '../../revisions';
+import { METHODS, isModernHot, methodsWhere } from '../../methods';
+import { SSE_HEADERS, headerOf } from '../../protocol/wire';
+import { servesRevision } from '../../sdk/server';
+import { InFlight } from '../../protocol/in-flight';
+import type { CarriesIncoming } from '../../protocol/incoming';
+import type { HttpRequestInfo } from '../../../invoke/request/request-context';
 
 /**
  * 2026-07-28 requests answered without the SDK's per-request machinery. The SDK's entry builds a `Server` for every
@@ -306,7 +306,7 @@ class Exchange {
           ? (DISPATCH_ERROR_STATUS[code] ?? 200)
           : 200;
       const body = jsonTextOf(message);
-      // A flat list rather than an object, the length as text as Node writes it (legacy-posts.ts writes it so too):
+      // A flat list rather than an object, the length as text as Node writes it (legacy/legacy-posts.ts writes it so too):
       // the same header bytes, with less of Node's header checking.
       this.res.writeHead(status, ['content-type', 'application/json', 'content-length', String(Buffer.byteLength(body))]).end(body);
       this.end();

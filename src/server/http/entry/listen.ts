@@ -1,11 +1,18 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { asError } from '../../errors';
-import { Log } from '../../log';
-import { capConnectionsPerAddress, checkingIntervalOf, connectionBounds } from './connection-bounds';
+import { asError } from '../../../errors';
+import { Log } from '../../../log';
+import { capConnectionsPerAddress, checkingIntervalOf, connectionBounds } from '../guards/connection-bounds';
 import { createHttpHandler } from './handler';
 import { healthResponder } from './lifecycle';
-import { NO_RULES, type HttpHandler, type HttpServing, type ListeningEndpoint, type MemberRules, type ServeHttpOptions } from './options';
+import {
+  NO_RULES,
+  type HttpHandler,
+  type HttpServing,
+  type ListeningEndpoint,
+  type MemberRules,
+  type ServeHttpOptions,
+} from '../guards/options';
 
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/;
 

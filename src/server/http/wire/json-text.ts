@@ -1,5 +1,5 @@
 import { SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
-import { isPlainObject } from '../../objects';
+import { isPlainObject } from '../../../objects';
 
 /**
  * The JSON text of a reply, as `JSON.stringify` writes it, byte for byte. The usual `tools/call` answer (text blocks

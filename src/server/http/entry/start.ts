@@ -1,6 +1,6 @@
-import type { ServerCardOptions } from '../catalog/server-card';
-import type { SkillBuilds } from '../catalog/skill-builds';
-import type { HttpHandler, HttpHandlerOptions } from './options';
+import type { ServerCardOptions } from '../../catalog/server-card';
+import type { SkillBuilds } from '../../catalog/skill-builds';
+import type { HttpHandler, HttpHandlerOptions } from '../guards/options';
 
 /**
  * The HTTP endpoint's modules (the SDK's Node adapter with Hono, auth, sessions), loaded when a server first

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest, type InboundClassificationOutcome } from '@modelcontextprotocol/server';
-import { isPlainHotRequest } from '../protocol/rules';
-import { MODERN_REVISION } from '../revisions';
-import { MESSAGE_KEYS, headerOf, isId } from '../protocol/wire';
-import { isObject, isObjectLike, isPlainObject } from '../../objects';
+import { isPlainHotRequest } from '../../protocol/rules';
+import { MODERN_REVISION } from '../../revisions';
+import { MESSAGE_KEYS, headerOf, isId } from '../../protocol/wire';
+import { isObject, isObjectLike, isPlainObject } from '../../../objects';
 
 /**
  * The SDK entry's era classification of an HTTP request (its `classifyInboundRequest`; `legacy` is its
