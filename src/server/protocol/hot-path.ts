@@ -94,13 +94,9 @@ export interface HotHost {
   onerror?: (error: Error) => void;
 }
 
-/** The envelope's keys in `_meta` (the SDK lifts exactly these out before a handler sees the request). */
-const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
-  PROTOCOL_VERSION_META_KEY,
-  CLIENT_INFO_META_KEY,
-  CLIENT_CAPABILITIES_META_KEY,
-  LOG_LEVEL_META_KEY,
-]);
+/** The envelope's keys in `_meta`, in the SDK's order: it lifts exactly these out before a handler sees the request. */
+const ENVELOPE_ORDER = [PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY] as const;
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(ENVELOPE_ORDER);
 
 /** Whether a 2026-07-28 request of the method is hot too (`ping` is not), from its row (server/methods.ts). */
 const HOT_MODERN: ReadonlySet<string> = methodsWhere(isModernHot);
@@ -114,7 +110,6 @@ export function liftEnvelope(request: HotRequest): HotRequest {
   if (!isPlainObject(meta)) return request;
   const usual = usualLift(request, request.params!, meta);
   if (usual !== undefined) return usual;
-  const envelope: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
   let lifted = false;
   let kept = false;
@@ -123,16 +118,18 @@ export function liftEnvelope(request: HotRequest): HotRequest {
   // is a call each time).
   for (const key in meta) {
     if (!Object.prototype.hasOwnProperty.call(meta, key)) continue;
-    if (ENVELOPE_KEYS.has(key)) {
-      envelope[key] = meta[key];
-      lifted = true;
-    } else {
+    if (ENVELOPE_KEYS.has(key)) lifted = true;
+    else {
       rest[key] = meta[key];
       kept = true;
     }
   }
   if (!lifted) return request;
+  // In the SDK's order, whatever order the client sent them in.
+  const envelope: Record<string, unknown> = {};
+  for (const key of ENVELOPE_ORDER) if (Object.prototype.hasOwnProperty.call(meta, key)) envelope[key] = meta[key];
   // Copied key by key rather than spread and `delete`d: the same keys in the same order, and objects V8 keeps fast.
+  // Assignment copies what a spread does here: the hot rules (rules.ts) take no own `__proto__` key in either.
   const params: Record<string, unknown> = {};
   for (const key in request.params) {
     if (!Object.prototype.hasOwnProperty.call(request.params, key)) continue;
