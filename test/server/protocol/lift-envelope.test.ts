@@ -75,6 +75,21 @@ describe('liftEnvelope', () => {
     ]);
   });
 
+  it("copies own keys only, as the SDK's spread does, even with an enumerable key on Object.prototype", () => {
+    const request = call({ name: 't', arguments: {}, _meta: { progressToken: 1, ...version, ...info } });
+    const expected = reference(request);
+    Object.defineProperty(Object.prototype, 'polluted', { value: 1, enumerable: true, configurable: true });
+    let lifted: HotRequest;
+    try {
+      lifted = liftEnvelope(request);
+    } finally {
+      delete (Object.prototype as { polluted?: number }).polluted;
+    }
+    expect(Object.keys(lifted.params!)).toEqual(['name', 'arguments', '_meta']);
+    expect(Object.keys(lifted.params!._meta as object)).toEqual(['progressToken']);
+    expect(lifted).toStrictEqual(expected);
+  });
+
   it('keeps the request values themselves, not copies', () => {
     const request = cases[0][1];
     const lifted = liftEnvelope(request);
