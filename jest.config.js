@@ -29,9 +29,16 @@ const common = {
 
 /** @type {import('jest').Config} */
 module.exports = {
-  // Jest's default is one worker fewer than the cores: one worker on a 2-core machine, where half of the suite's
-  // time is spent waiting on child processes (servers, compilers, npm). Two workers at least.
-  maxWorkers: Math.max(2, require('node:os').availableParallelism() - 1),
+  // Jest's default is one worker fewer than the cores: one worker on a 2-core machine, where much of the suite's
+  // time is spent waiting on child processes (servers, compilers, npm) and the network. One more worker than the
+  // cores: on 2 cores, while two files wait (the installs of test/e2e/newcomer and test/e2e/init the first minute),
+  // a third keeps the cores busy.
+  maxWorkers: Math.max(2, require('node:os').availableParallelism() + 1),
+  // A test or hook that has not settled in a minute fails (files that start servers, compilers or npm set longer
+  // ones of their own). Jest's default, 5 s, failed tests that take a fraction of a second on an idle machine (a Nest
+  // application started and called, 2,000 sessions opened and swept) when the machine was loaded. (A project's
+  // own testTimeout is not read: it is an option of the whole run.)
+  testTimeout: 60_000,
   // The slowest files first, in a fresh clone too (test/support/sequencer.js).
   testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [
