@@ -4,6 +4,7 @@
 // Everything else written to stderr passes through. Tests that read the log (a spy on process.stderr.write,
 // a logger option of their own) see every line as before: the spy wraps this writer.
 const { TestEnvironment } = require('jest-environment-node');
+require('./code-cache');
 
 const LIBRARY_LINE = /^\d{4}-\d\d-\d\dT[\d:.]+Z (ERROR|WARN|INFO|DEBUG) onemodelcontext[ :]/;
 
