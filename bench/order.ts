@@ -10,13 +10,13 @@ export enum Status {
 }
 
 export class Line {
-  @Field() sku!: string;
+  @Field(String) sku!: string;
   @Field(Int32) @Range(1, 1000) qty!: number;
-  @Field() price!: number;
+  @Field(Number) price!: number;
 }
 
 export class Customer {
-  @Field() name!: string;
+  @Field(String) name!: string;
   @Field() @EmailAddress() email!: string;
 }
 
