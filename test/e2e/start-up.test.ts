@@ -27,7 +27,8 @@ const LAZY = [
 
 /**
  * The packages under node_modules whose modules are in the cache after `script` (awaited) ran in a fresh
- * process, and `node:crypto` and `node:perf_hooks` when Node.js loaded them (they cost start-up time too).
+ * process, and `node:crypto`, `node:perf_hooks` and `node:fs/promises` when Node.js loaded them (they cost
+ * start-up time too: `node:fs/promises` brings `readline` and a dozen other internal modules with it).
  * The script is read from stdin: `node -e` loads node:crypto itself.
  */
 function packagesLoadedBy(script: string): string[] {
@@ -38,7 +39,7 @@ for (const file of Object.keys(require.cache)) {
   const match = /node_modules[\\\\/]((?:@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(file);
   if (match) names.add(match[1].replace(/\\\\/g, '/'));
 }
-for (const builtin of ['crypto', 'perf_hooks']) if (process.moduleLoadList.includes('NativeModule ' + builtin)) names.add('node:' + builtin);
+for (const builtin of ['crypto', 'perf_hooks', 'fs/promises']) if (process.moduleLoadList.includes('NativeModule ' + builtin)) names.add('node:' + builtin);
 process.stdout.write(JSON.stringify([...names].sort()));
 })().catch((error) => { console.error(error); process.exit(1); });`;
   return JSON.parse(execFileSync(process.execPath, ['-'], { cwd: ROOT, encoding: 'utf8', input: probe })) as string[];
@@ -47,7 +48,7 @@ process.stdout.write(JSON.stringify([...names].sort()));
 const DIST = JSON.stringify(join(ROOT, 'dist/index.js'));
 
 describe('start-up', () => {
-  it('require(onemodelcontext) loads none of the packages that are only needed later', () => {
+  it('require(onemodelcontext) loads none of the packages that are only needed later, nor node:fs/promises', () => {
     const loaded = packagesLoadedBy(`require(${DIST});`);
     // Not even the MCP SDK: the stdio loop answers a connection's opening before it is loaded (sdk/lazy.ts).
     expect(loaded).toEqual(['reflect-metadata']);
@@ -61,7 +62,7 @@ if (server.listTools().length !== 1) throw new Error('not listed');`);
     expect(loaded.filter((name) => LAZY.includes(name) && name !== 'acorn')).toEqual([]);
   });
 
-  it('samples/weather, connected, initialized and listed, loads none of them, nor OpenTelemetry while nothing registered with it, nor node:crypto', async () => {
+  it('samples/weather, connected, initialized and listed, loads none of them, nor OpenTelemetry while nothing registered with it, nor node:crypto or node:fs/promises', async () => {
     // Decorated methods with enum and literal defaults, a record result, the generator's facts: all read
     // without acorn; `@opentelemetry/api` is installed here (a devDependency) but unused; no cursor,
     // requestState or task is signed or made, so node:crypto is not needed. A raw JSON-RPC peer, because

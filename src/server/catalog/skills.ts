@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from '../node-fs';
 import { resolve } from 'node:path';
 import { DefinitionError, type Diagnostic } from '../../schema/diagnostics';
 import type { SkillModel } from '../../schema/members/skills';

@@ -1,6 +1,6 @@
 import { isObject } from '../../objects';
 import { UsageTypeError } from '../../errors';
-import { readFile } from 'node:fs/promises';
+import { readFile } from '../node-fs';
 import { checkPublic, checkScopes } from '../../decorators/member';
 import type { ResourceListing } from './resource-listing';
 
